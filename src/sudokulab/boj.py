@@ -1,0 +1,186 @@
+"""The adapter to the BOJ 2580 text format: read a puzzle, write an answer. Nothing else knows it.
+
+Accepted spellings of a puzzle (n is inferred from how many numbers there are):
+
+- BOJ form: n lines of n whitespace-separated integers, 0 for a blank;
+- the same n*n integers spread over any number of lines (the statement shows all 81 on one line);
+- for n <= 9, one line of n*n characters, ``.`` or ``0`` for a blank (puzzle collections);
+- for n <= 9, n lines of n digits with no spaces (BOJ 2239).
+
+CRLF line ends, tabs, extra spaces, blank lines and a missing final newline are all fine. Input
+larger than ``MAX_INPUT_BYTES`` is refused before it is read whole, and boards above
+``MAX_SIZE`` x ``MAX_SIZE`` are refused: a 64x64 board is far past what any paradigm here solves.
+
+The answer is n lines of n numbers separated by one space, a newline after each line, nothing else
+(or, ``compact``, n lines of n digits with no spaces, the answer form of BOJ 2239, for n <= 9).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from typing import BinaryIO
+
+from .errors import PuzzleFormatError, UsageError
+from .grid import Grid, Puzzle, Shape, box_shape
+
+MAX_INPUT_BYTES = 1 << 20
+MAX_SIZE = 64
+
+_INTEGER = re.compile(r"[+-]?\d+\Z")
+_COMPACT = re.compile(r"[0-9.]+\Z")
+
+
+def parse_box(text: str) -> tuple[int, int]:
+    """Parse a ``RxC`` box option such as ``2x3``."""
+    match = re.fullmatch(r"\s*(\d+)\s*[xX*]\s*(\d+)\s*", text)
+    if not match or int(match[1]) < 1 or int(match[2]) < 1:
+        raise UsageError(f"box '{text}' is not of the form RxC, e.g. 2x3")
+    return int(match[1]), int(match[2])
+
+
+def decode(data: bytes, what: str = "input") -> str:
+    """Bytes to text, refusing binary junk with the offset of the first bad byte."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise PuzzleFormatError(
+            f"{what} is not text: byte 0x{data[exc.start]:02x} at offset {exc.start}"
+        ) from None
+    for offset, char in enumerate(text):
+        if char < " " and char not in "\t\n\r\f\v":
+            raise PuzzleFormatError(
+                f"{what} is not text: control character 0x{ord(char):02x} at offset {offset}"
+            )
+    return text
+
+
+def read_limited(stream: BinaryIO, what: str = "input") -> bytes:
+    """Read at most ``MAX_INPUT_BYTES``; refuse more instead of reading gigabytes."""
+    data = stream.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:
+        raise PuzzleFormatError(f"{what} is larger than {MAX_INPUT_BYTES} bytes; no puzzle is that big")
+    return data
+
+
+def parse_puzzle(source: str | bytes, box: tuple[int, int] | None = None) -> Puzzle:
+    """Parse any accepted spelling of a puzzle; raise PuzzleFormatError naming where it is wrong.
+
+    >>> parse_puzzle("1 0 0 0\\n0 0 1 0\\n0 1 0 0\\n0 0 0 1\\n").givens[:4]
+    (1, 0, 0, 0)
+    >>> parse_puzzle("1...\\n..1.\\n.1..\\n...1").n
+    4
+    """
+    text = decode(source) if isinstance(source, bytes) else source
+    if len(text) > MAX_INPUT_BYTES:
+        raise PuzzleFormatError(f"input is larger than {MAX_INPUT_BYTES} bytes; no puzzle is that big")
+    lines = [(number, line.split()) for number, line in enumerate(text.splitlines(), 1)]
+    lines = [(number, tokens) for number, tokens in lines if tokens]
+    if not lines:
+        raise PuzzleFormatError("the input is empty: no puzzle to read")
+    digits = _compact_digits(lines)
+    if digits is not None:
+        return _build(digits, math.isqrt(len(digits)), box)
+    return _parse_numbers(lines, box)
+
+
+def _compact_digits(lines: list[tuple[int, list[str]]]) -> list[int] | None:
+    """The digits of a no-space spelling (one 81-character line, or n lines of n digits)."""
+    if any(len(tokens) != 1 for _, tokens in lines):
+        return None
+    words = [tokens[0] for _, tokens in lines]
+    if len(words) == 1:
+        n = math.isqrt(len(words[0]))
+        if n * n != len(words[0]) or not 2 <= n <= 9:
+            return None
+    elif not (len(words) <= 9 and all(len(w) == len(words) for w in words)):
+        return None
+    elif not all(_COMPACT.match(w) for w in words):
+        return None
+    n = math.isqrt(sum(map(len, words)))
+    result = []
+    for (number, _), word in zip(lines, words):
+        for column, char in enumerate(word, 1):
+            if char not in "0123456789.":
+                raise PuzzleFormatError(
+                    f"line {number}, column {column}: '{char}' is not a digit or '.'"
+                )
+            value = 0 if char == "." else int(char)
+            if value > n:
+                raise PuzzleFormatError(
+                    f"line {number}, column {column}: '{char}' is outside 0..{n}"
+                )
+            result.append(value)
+    return result
+
+
+def _parse_numbers(lines: list[tuple[int, list[str]]], box: tuple[int, int] | None) -> Puzzle:
+    total = sum(len(tokens) for _, tokens in lines)
+    n = math.isqrt(total)
+    if n * n != total:
+        counts = [len(tokens) for _, tokens in lines]
+        usual = max(set(counts), key=counts.count)
+        if len(lines) == usual:
+            number, tokens = next((nb, t) for nb, t in lines if len(t) != usual)
+            raise PuzzleFormatError(f"line {number}: expected {usual} numbers, found {len(tokens)}")
+        nearest = max(1, round(math.sqrt(total)))
+        raise PuzzleFormatError(
+            f"{nearest * nearest} numbers expected for a {nearest}x{nearest} board, found {total}"
+        )
+    if n > MAX_SIZE:
+        raise PuzzleFormatError(f"a {n}x{n} board is larger than the {MAX_SIZE}x{MAX_SIZE} supported")
+    values = []
+    for number, tokens in lines:
+        for position, token in enumerate(tokens, 1):
+            if not _INTEGER.match(token):
+                raise PuzzleFormatError(f"line {number}: '{_clip(token)}' is not a number")
+            value = int(token)
+            if not 0 <= value <= n:
+                raise PuzzleFormatError(
+                    f"line {number}, number {position}: '{_clip(token)}' is outside 0..{n}"
+                )
+            values.append(value)
+    return _build(values, n, box)
+
+
+def _build(values: list[int], n: int, box: tuple[int, int] | None) -> Puzzle:
+    if box is not None and box[0] * box[1] != n:
+        raise UsageError(f"box {box[0]}x{box[1]} does not fit a {n}x{n} board")
+    return Puzzle(Shape(*(box or box_shape(n))), tuple(values))
+
+
+def _clip(token: str, width: int = 20) -> str:
+    return token if len(token) <= width else token[: width - 3] + "..."
+
+
+def format_grid(grid: Grid | Sequence[int], n: int | None = None, compact: bool = False) -> str:
+    """The BOJ answer text: n lines of n numbers separated by one space, newline after each.
+
+    >>> print(format_grid((1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1)), end="")
+    1 2 3 4
+    3 4 1 2
+    2 1 4 3
+    4 3 2 1
+    """
+    n = n or math.isqrt(len(grid))
+    if compact and n > 9:
+        raise UsageError(f"the compact form has one digit per cell, so it cannot show a {n}x{n} board")
+    sep = "" if compact else " "
+    return "".join(
+        sep.join(map(str, grid[r * n : (r + 1) * n])) + "\n" for r in range(n)
+    )
+
+
+def format_puzzle(puzzle: Puzzle) -> str:
+    """The puzzle in BOJ input form (0 for blanks), as fed to a program under judgement."""
+    return format_grid(puzzle.givens, puzzle.n)
+
+
+def format_line(puzzle: Puzzle) -> str:
+    """The one-line 81-character dataset form (``.`` for blanks), for n <= 9."""
+    if puzzle.n > 9:
+        raise UsageError("the one-line form has one character per cell: n <= 9 only")
+    return "".join(str(v) if v else "." for v in puzzle.givens)

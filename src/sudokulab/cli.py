@@ -1,0 +1,217 @@
+"""The ``sudokulab`` command: argument parsing and exit codes only.
+
+Exit codes (also in the README): 0 done; 1 no solution (givens that break a rule included) or,
+for ``verify``, a wrong answer; 2 the input is no puzzle, or a bad argument; 3 time limit reached;
+4 a solver gave a wrong answer or the paradigms disagree (a bug found). Every non-zero exit prints
+one line on stderr and never a traceback; stdout carries only the answer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from . import solvers
+from .boj import decode, format_grid, parse_box, parse_puzzle, read_limited
+from .errors import PuzzleFormatError, SudokuError, UsageError
+from .grid import Puzzle, first_conflict, solution_error
+from .solvers.base import SolveResult, Status
+
+EXIT_OK, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_TIME_LIMIT, EXIT_WRONG = 0, 1, 2, 3, 4
+STATUS_EXIT = {
+    Status.SOLVED: EXIT_OK,
+    Status.NO_SOLUTION: EXIT_NO_SOLUTION,
+    Status.TIME_LIMIT: EXIT_TIME_LIMIT,
+}
+
+
+class CommandFailed(Exception):
+    """A command's own way to stop with a one-line message and an exit code."""
+
+    def __init__(self, message: str, code: int):
+        super().__init__(message)
+        self.code = code
+
+
+def read_text(source: str) -> str:
+    """The text of a file, or of standard input for ``-``, size-limited and checked to be text."""
+    name = "<stdin>" if source == "-" else source
+    try:
+        if source == "-":
+            return decode(read_limited(sys.stdin.buffer, name), name)
+        with open(source, "rb") as stream:
+            return decode(read_limited(stream, name), name)
+    except PuzzleFormatError as exc:
+        raise PuzzleFormatError(f"{name}: {exc}" if not str(exc).startswith(name) else str(exc)) from None
+    except OSError as exc:
+        raise UsageError(f"cannot read '{name}': {exc.strerror or exc}") from None
+
+
+def load_puzzle(source: str, box: str | None = None) -> Puzzle:
+    """Read and parse a puzzle, prefixing any error with the file it came from."""
+    text = read_text(source)
+    name = "<stdin>" if source == "-" else source
+    try:
+        return parse_puzzle(text, parse_box(box) if box else None)
+    except PuzzleFormatError as exc:
+        raise PuzzleFormatError(f"{name}: {exc}") from None
+
+
+def option_value(text: str) -> Any:
+    """``KEY=VALUE`` values: int, then float, then true/false, then the string itself."""
+    for convert in (int, float):
+        try:
+            return convert(text)
+        except ValueError:
+            pass
+    return {"true": True, "false": False}.get(text.lower(), text)
+
+
+def solver_options(pairs: Sequence[str] | None) -> dict[str, Any]:
+    options = {}
+    for pair in pairs or ():
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise UsageError(f"option '{pair}' is not of the form KEY=VALUE")
+        options[key.strip().replace("-", "_")] = option_value(value.strip())
+    return options
+
+
+def format_stats(result: Any) -> str:
+    """One line of a result's status, time and effort figures, for stderr."""
+    figures = "  ".join(f"{k}: {v}" for k, v in result.stats.items())
+    return f"solver: {result.solver}  status: {result.status.value}  time: {result.seconds:.6f} s  {figures}".rstrip()
+
+
+def checked_answer(result: SolveResult, puzzle: Puzzle) -> str:
+    """The answer's grid, held against the independent checker before anything is printed."""
+    problem = solution_error(result.grid, puzzle)
+    if problem:
+        raise CommandFailed(
+            f"solver '{result.solver}' returned a wrong answer ({problem}); nothing printed", EXIT_WRONG
+        )
+    return result.grid  # type: ignore[return-value]
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    puzzle = load_puzzle(args.puzzle, args.box)
+    conflict = first_conflict(puzzle.givens, puzzle.shape)
+    if conflict:
+        raise CommandFailed(f"no solution: the givens break a rule: {conflict}", EXIT_NO_SOLUTION)
+    with solvers.get(args.solver, **solver_options(args.option)) as solver:
+        result = solver.solve(puzzle, time_limit=args.time_limit, canonical=args.canonical)
+    if args.stats:
+        print(format_stats(result), file=sys.stderr)
+    if result.status is Status.SOLVED:
+        grid = checked_answer(result, puzzle)
+        sys.stdout.write(format_grid(grid, puzzle.n, compact=args.format == "compact"))
+        return EXIT_OK
+    if result.status is Status.TIME_LIMIT:
+        raise CommandFailed(f"time limit reached: {args.time_limit} s", EXIT_TIME_LIMIT)
+    raise CommandFailed("no solution: no completion of these givens keeps the rules", EXIT_NO_SOLUTION)
+
+
+def cmd_count(args: argparse.Namespace) -> int:
+    puzzle = load_puzzle(args.puzzle, args.box)
+    with solvers.get(args.solver, **solver_options(args.option)) as solver:
+        result = solver.count(puzzle, limit=args.limit, time_limit=args.time_limit)
+    if args.stats:
+        print(format_stats(result), file=sys.stderr)
+    if result.status is Status.TIME_LIMIT:
+        print(f"at least {result.count}")
+        raise CommandFailed(
+            f"time limit reached after {result.count} solutions: {args.time_limit} s", EXIT_TIME_LIMIT
+        )
+    print(result.count if result.exact else f"at least {result.count}")
+    return EXIT_OK
+
+
+def positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number of seconds") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a positive number of seconds")
+    return value
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a positive whole number")
+    return value
+
+
+def add_puzzle_arguments(parser: argparse.ArgumentParser, solver: bool = True) -> None:
+    parser.add_argument("puzzle", nargs="?", default="-", help="puzzle file, or - for stdin (default)")
+    parser.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
+    if solver:
+        parser.add_argument(
+            "--solver", default="backtrack", metavar="NAME",
+            help=f"one of: {', '.join(solvers.names())} (default: backtrack)",
+        )
+        parser.add_argument(
+            "-o", "--option", action="append", metavar="KEY=VALUE",
+            help="a solver option, e.g. -o engine=glucose4 (repeatable)",
+        )
+        parser.add_argument("--time-limit", type=positive_float, metavar="SECONDS")
+        parser.add_argument("--stats", action="store_true", help="print time and effort on stderr")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports bad arguments as one line and exit code 2, like every other error."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="sudokulab", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    solve = commands.add_parser("solve", help="solve one puzzle and print the BOJ answer")
+    add_puzzle_arguments(solve)
+    solve.add_argument(
+        "--canonical", action="store_true",
+        help="the row-major lexicographically first solution (what the classic backtracker prints)",
+    )
+    solve.add_argument(
+        "--format", choices=("boj", "compact"), default="boj",
+        help="boj: numbers separated by spaces (BOJ 2580); compact: digits only (BOJ 2239)",
+    )
+    solve.set_defaults(run=cmd_solve)
+
+    count = commands.add_parser("count", help="count the solutions up to a limit")
+    add_puzzle_arguments(count)
+    count.add_argument("--limit", type=positive_int, default=1000, metavar="K")
+    count.set_defaults(run=cmd_count)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point: run one command, turning every expected failure into a line and a code."""
+    try:
+        args = build_parser().parse_args(argv)
+        return args.run(args)
+    except CommandFailed as exc:
+        print(f"sudokulab: {exc}", file=sys.stderr)
+        return exc.code
+    except SudokuError as exc:
+        print(f"sudokulab: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("sudokulab: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        sys.stderr.close()
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -128,6 +128,34 @@ def cmd_count(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# Export formats: name -> "module:function"; the function takes a Puzzle and keyword options and
+# returns the text to write. Each model module adds its own format here.
+EXPORTERS: dict[str, str] = {}
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    if args.format not in EXPORTERS:
+        raise UsageError(f"unknown format '{args.format}'; choose one of: {', '.join(EXPORTERS) or 'none yet'}")
+    from importlib import import_module
+
+    module, _, function = EXPORTERS[args.format].partition(":")
+    export = getattr(import_module(module), function)
+    puzzle = load_puzzle(args.puzzle, args.box)
+    options = solver_options(args.option)
+    if args.encoding:
+        options["encoding"] = args.encoding
+    text = export(puzzle, **options)
+    if args.output in (None, "-"):
+        sys.stdout.write(text)
+    else:
+        try:
+            with open(args.output, "w", encoding="utf-8") as stream:
+                stream.write(text)
+        except OSError as exc:
+            raise UsageError(f"cannot write '{args.output}': {exc.strerror or exc}") from None
+    return EXIT_OK
+
+
 def positive_float(text: str) -> float:
     try:
         value = float(text)
@@ -191,6 +219,17 @@ def build_parser() -> argparse.ArgumentParser:
     add_puzzle_arguments(count)
     count.add_argument("--limit", type=positive_int, default=1000, metavar="K")
     count.set_defaults(run=cmd_count)
+
+    export = commands.add_parser("export", help="write the puzzle's model for an external solver")
+    add_puzzle_arguments(export, solver=False)
+    export.add_argument("--format", required=True, metavar="NAME", help="dimacs (SAT) or cpsat (CP-SAT)")
+    export.add_argument(
+        "-o", "--option", action="append", metavar="KEY=VALUE",
+        help="a model option, e.g. -o encoding=extended (repeatable)",
+    )
+    export.add_argument("--encoding", help="shorthand for -o encoding=NAME")
+    export.add_argument("--output", metavar="FILE", help="write here instead of stdout")
+    export.set_defaults(run=cmd_export)
     return parser
 
 

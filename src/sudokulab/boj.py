@@ -74,7 +74,7 @@ def parse_puzzle(source: str | bytes, box: tuple[int, int] | None = None) -> Puz
     >>> parse_puzzle("1...\\n..1.\\n.1..\\n...1").n
     4
     """
-    text = decode(source) if isinstance(source, bytes) else source
+    text = decode(source) if isinstance(source, bytes) else source.removeprefix("\ufeff")
     if len(text) > MAX_INPUT_BYTES:
         raise PuzzleFormatError(f"input is larger than {MAX_INPUT_BYTES} bytes; no puzzle is that big")
     lines = [(number, line.split()) for number, line in enumerate(text.splitlines(), 1)]

@@ -1,0 +1,115 @@
+"""The command: stdout is the pure BOJ answer, stderr one line, exit codes as documented."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+
+import pytest
+
+from sudokulab import cli, solvers
+
+from .conftest import EXAMPLES
+
+SAMPLE = str(EXAMPLES / "boj2580-sample.txt")
+
+
+def run(capsys, *argv: str, stdin: bytes | None = None, monkeypatch=None) -> tuple[int, str, str]:
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("solver", solvers.names())
+def test_solve_prints_exactly_the_boj_answer(capsys, solver, sample_answer):
+    code, out, err = run(capsys, "solve", SAMPLE, "--solver", solver)
+    assert (code, out, err) == (0, sample_answer, "")
+
+
+def test_stats_go_to_stderr_and_keep_stdout_pure(capsys, sample_answer):
+    code, out, err = run(capsys, "solve", SAMPLE, "--stats")
+    assert code == 0 and out == sample_answer
+    assert err.startswith("solver: backtrack  status: solved  time: ") and "nodes: 14" in err
+
+
+def test_standard_input(capsys, monkeypatch, sample_text, sample_answer):
+    code, out, _ = run(capsys, "solve", "-", stdin=sample_text.encode(), monkeypatch=monkeypatch)
+    assert (code, out) == (0, sample_answer)
+    code, out, _ = run(capsys, "solve", stdin=" ".join(sample_text.split()).encode(), monkeypatch=monkeypatch)
+    assert (code, out) == (0, sample_answer)
+
+
+def test_compact_format_answers_boj_2239(capsys, sample_answer):
+    code, out, _ = run(capsys, "solve", SAMPLE, "--format", "compact")
+    assert code == 0 and out == "".join(line.replace(" ", "") + "\n" for line in sample_answer.splitlines())
+
+
+@pytest.mark.parametrize(
+    "data, code, message",
+    [
+        (b"", 2, "<stdin>: the input is empty"),
+        (b"1 2 3\n", 2, "<stdin>: 4 numbers expected for a 2x2 board, found 3"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00", 2, "<stdin> is not text"),
+        (b"0 " * 80, 2, "<stdin>: 81 numbers expected for a 9x9 board, found 80"),
+        (b"1 0 0 0 0 0 0 1 0\n" + b"0 0 0 0 0 0 0 0 0\n" * 8, 1,
+         "no solution: the givens break a rule: row 1 holds 1 twice (columns 1 and 8)"),
+        (b"1 2 0 0\n0 0 3 0\n0 0 4 0\n0 0 0 0\n", 1, "no solution"),
+    ],
+)
+def test_bad_input_one_line_exit_code_nothing_on_stdout(capsys, monkeypatch, data, code, message):
+    got, out, err = run(capsys, "solve", stdin=data, monkeypatch=monkeypatch)
+    assert got == code and out == ""
+    assert err.count("\n") == 1 and message in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["solve", SAMPLE, "--solver", "nope"], "unknown solver 'nope'; choose one of: backtrack, backtrack-fast"),
+        (["solve", "/no/such/file"], "cannot read '/no/such/file'"),
+        (["solve", SAMPLE, "--time-limit", "-1"], "not a positive number of seconds"),
+        (["solve", SAMPLE, "--box", "2x4"], "box 2x4 does not fit a 9x9 board"),
+        (["solve", SAMPLE, "-o", "colour"], "not of the form KEY=VALUE"),
+        (["solve", SAMPLE, "-o", "colour=red"], "takes no such option"),
+        (["frobnicate"], "invalid choice"),
+    ],
+)
+def test_bad_arguments_exit_2(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and message in err and err.count("\n") == 1
+
+
+def test_time_limit_exit_3(capsys, monkeypatch):
+    hard = b".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7..."
+    code, out, err = run(capsys, "solve", "--time-limit", "0.05", stdin=hard, monkeypatch=monkeypatch)
+    assert (code, out) == (3, "") and "time limit reached" in err
+
+
+def test_count(capsys, monkeypatch):
+    assert run(capsys, "count", SAMPLE)[:2] == (0, "1\n")
+    empty4 = b"0 " * 16
+    assert run(capsys, "count", "--limit", "1000", stdin=empty4, monkeypatch=monkeypatch)[:2] == (0, "288\n")
+    assert run(capsys, "count", "--limit", "5", stdin=empty4, monkeypatch=monkeypatch)[:2] == (0, "at least 5\n")
+    code, out, err = run(capsys, "count", "--limit", "100000000", "--time-limit", "0.2",
+                         stdin=b"0 " * 81, monkeypatch=monkeypatch)
+    assert code == 3 and out.startswith("at least ") and "time limit reached" in err
+
+
+def test_box_override(capsys, monkeypatch):
+    six = b"0 " * 36
+    code, out, _ = run(capsys, "solve", "--box", "3x2", stdin=six, monkeypatch=monkeypatch)
+    assert code == 0
+    rows = [line.split() for line in out.splitlines()]
+    assert rows[0] == ["1", "2", "3", "4", "5", "6"]
+    assert sorted(rows[0][:2] + rows[1][:2] + rows[2][:2]) == ["1", "2", "3", "4", "5", "6"]  # 3x2 box
+
+
+@pytest.mark.parametrize("data", [b"\xff\xfe\x00junk" * 100, b"9 " * 200_000, b"0" * (2 << 20)])
+def test_no_traceback_from_a_real_process(data):
+    done = subprocess.run([sys.executable, "-m", "sudokulab", "solve"], input=data, capture_output=True,
+                          timeout=60)
+    assert done.returncode == 2 and done.stdout == b""
+    assert b"Traceback" not in done.stderr and done.stderr.count(b"\n") == 1

@@ -156,6 +156,147 @@ def cmd_export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# compare, verify, judge: the logic lives in compare.py and judge.py, imported on use (rich).
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from .compare import Agreement, compare, format_answers, render
+
+    puzzle = load_puzzle(args.puzzle, args.box)
+    names = [name.strip() for name in args.solvers.split(",") if name.strip()] if args.solvers else None
+    comparison = compare(puzzle, names, time_limit=args.time_limit, canonical=args.canonical)
+    code = {
+        Agreement.AGREED: EXIT_OK, Agreement.SEVERAL: EXIT_OK, Agreement.NO_SOLUTION: EXIT_NO_SOLUTION,
+        Agreement.ALL_TIMED_OUT: EXIT_TIME_LIMIT, Agreement.DISAGREE: EXIT_WRONG,
+    }[comparison.agreement]
+    if args.json:
+        import json
+
+        sys.stdout.write(json.dumps(comparison.to_json(), indent=2) + "\n")
+        if code:
+            raise CommandFailed(f"{comparison.agreement.value}: {comparison.reason}", code)
+        return code
+    render(comparison, Console(stderr=True))  # its last line is the verdict, on stderr
+    sys.stdout.write(format_answers(comparison))
+    return code
+
+
+def read_bytes(source: str, limit: int) -> bytes:
+    """At most ``limit`` + 1 raw bytes of a file or stdin, so the caller can tell "too long"."""
+    try:
+        if source == "-":
+            return sys.stdin.buffer.read(limit + 1)
+        with open(source, "rb") as stream:
+            return stream.read(limit + 1)
+    except OSError as exc:
+        raise UsageError(f"cannot read '{source}': {exc.strerror or exc}") from None
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from .judge import OUTPUT_LIMIT, consult, oracle_solver, verify
+
+    if args.puzzle == "-" and args.answer == "-":
+        raise UsageError("verify: the puzzle and the answer cannot both come from standard input")
+    puzzle = load_puzzle(args.puzzle, args.box)
+    verdict = verify(puzzle, read_bytes(args.answer, OUTPUT_LIMIT))
+    print(verdict)
+    if not args.no_oracle:
+        with oracle_solver() as oracle:
+            print("\n".join(consult(puzzle, oracle, args.time_limit).lines(verdict)))
+    return EXIT_OK if verdict.accepted else EXIT_NO_SOLUTION  # 1: wrong answer
+
+
+def cmd_judge(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from . import judge as judging
+    from .datasets import read_dataset
+
+    if not args.program:
+        raise UsageError("judge: name the program after --, e.g. sudokulab judge set.txt -- python3 solution.py")
+    limits = judging.Limits(args.time_limit, args.memory_limit or None)
+    errors = Console(stderr=True)
+    show = not args.quiet and errors.is_terminal
+    total = None
+    if show and args.dataset != "-":  # a first pass to size the bar: parsing costs little beside running
+        total = sum(1 for _ in judging.first_puzzles(read_dataset(args.dataset), args.limit))
+    with judging.progress_bar(errors, total, args.dataset, show=show) as on_case, judging.oracle_solver() as oracle:
+        report = judging.judge_dataset(
+            judging.first_puzzles(read_dataset(args.dataset), args.limit), args.program, limits,
+            oracle=oracle, failures_shown=args.show_failures, jobs=args.jobs, on_case=on_case,
+        )
+    summary = report.summary
+    if not summary.runs and not summary.counts[judging.Outcome.INVALID_ENTRY]:
+        raise UsageError(f"judge: no puzzles in '{args.dataset}'")
+    out = Console()
+    judging.render_failures(report.failures, oracle.name, out)
+    judging.render_summary(summary, limits, out)
+    return EXIT_OK if summary.all_accepted else 1
+
+
+def split_program(argv: Sequence[str]) -> tuple[list[str], list[str]]:
+    """For ``judge``, everything after the first ``--`` is the program, verbatim: argparse would
+    drop a later ``--`` that belongs to the program's own arguments."""
+    argv = list(argv)
+    if argv[:1] == ["judge"] and "--" in argv:
+        cut = argv.index("--")
+        return argv[:cut], argv[cut + 1 :]
+    return argv, []
+
+
+def memory_mb(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number of megabytes") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"'{text}' is negative; 0 means no limit")
+    return value
+
+
+def add_judging_commands(commands: Any) -> None:
+    """The compare, verify and judge subcommands."""
+    compare = commands.add_parser("compare", help="run every solver on a puzzle and check that they agree")
+    compare.add_argument("puzzle", nargs="?", default="-", help="puzzle file, or - for stdin (default)")
+    compare.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
+    compare.add_argument("--solvers", metavar="A,B,...", help="solvers to run (default: every registered one)")
+    compare.add_argument(
+        "--time-limit", type=positive_float, default=10.0, metavar="SECONDS",
+        help="per solver (default: 10); a solver that reaches it is reported, not counted",
+    )
+    compare.add_argument("--canonical", action="store_true", help="ask for the lexicographically first solution; "
+                         "all answers must then be byte-identical")
+    compare.add_argument("--json", action="store_true", help="print one JSON document on stdout instead")
+    compare.set_defaults(run=cmd_compare)
+
+    verify = commands.add_parser("verify", help="judge an answer as BOJ's special judge does, with SAT as oracle")
+    verify.add_argument("puzzle", help="puzzle file, or - for stdin")
+    verify.add_argument("answer", help="answer file, or - for stdin")
+    verify.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
+    verify.add_argument("--time-limit", type=positive_float, default=10.0, metavar="SECONDS",
+                        help="for the oracle (default: 10)")
+    verify.add_argument("--no-oracle", action="store_true", help="print the verdict only")
+    verify.set_defaults(run=cmd_verify)
+
+    judge = commands.add_parser(
+        "judge", help="run a program on every puzzle of a dataset and judge it as an online judge does",
+        usage="sudokulab judge DATASET [options] -- COMMAND [ARG ...]",
+    )
+    judge.add_argument("dataset", help="dataset file (one-line puzzles or BOJ blocks), or - for stdin")
+    judge.add_argument("--time-limit", type=positive_float, default=1.0, metavar="SECONDS",
+                       help="wall time per puzzle (default: 1, as BOJ 2580)")
+    judge.add_argument("--memory-limit", type=memory_mb, default=256, metavar="MB",
+                       help="data memory per run (default: 256, as BOJ 2580; 0: none; Java needs -Xmx or 0)")
+    judge.add_argument("--limit", type=positive_int, metavar="K", help="judge the first K puzzles only")
+    judge.add_argument("--jobs", type=positive_int, default=1, metavar="N", help="runs at once (default: 1)")
+    judge.add_argument("--show-failures", type=int, default=3, metavar="K",
+                       help="show the first K failures beside the oracle's answer (default: 3)")
+    judge.add_argument("--quiet", action="store_true", help="no progress bar")
+    judge.set_defaults(run=cmd_judge, program=[])
+
+
 def positive_float(text: str) -> float:
     try:
         value = float(text)
@@ -230,13 +371,17 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--encoding", help="shorthand for -o encoding=NAME")
     export.add_argument("--output", metavar="FILE", help="write here instead of stdout")
     export.set_defaults(run=cmd_export)
+    add_judging_commands(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: run one command, turning every expected failure into a line and a code."""
     try:
+        argv, program = split_program(sys.argv[1:] if argv is None else argv)
         args = build_parser().parse_args(argv)
+        if program:
+            args.program = program
         return args.run(args)
     except CommandFailed as exc:
         print(f"sudokulab: {exc}", file=sys.stderr)

@@ -130,7 +130,9 @@ def cmd_count(args: argparse.Namespace) -> int:
 
 # Export formats: name -> "module:function"; the function takes a Puzzle and keyword options and
 # returns the text to write. Each model module adds its own format here.
-EXPORTERS: dict[str, str] = {}
+EXPORTERS: dict[str, str] = {
+    "cpsat": "sudokulab.models.cpsat:to_cpsat_text",
+}
 
 
 def cmd_export(args: argparse.Namespace) -> int:

@@ -1,0 +1,147 @@
+"""The CP model of Sudoku for OR-Tools CP-SAT: one integer variable per cell, AllDifferent per unit.
+
+- **Variables**: cell ``i`` (row-major) is integer variable ``i`` of the model, domain 1..n, named
+  ``r1c1``..``rNcN`` (1-based, as in every message). A given fixes its cell's domain to one value.
+- **Constraints**: one ``AllDifferent`` per row, column and box (3n of them), named after the unit.
+  With n variables over n values each is a permutation; CP-SAT's presolve notices and expands it
+  into Boolean "exactly one" constraints (cell has one digit, digit has one place), the SAT view.
+- **Canonical search** (optional): a decision strategy over the cells in row-major order, smallest
+  value first; the solver uses it to reproduce the classic backtracker's answer.
+
+The rules depend on the board shape only, so ``rules(shape)`` builds them once per shape and
+``Prepared`` re-points a private copy at each puzzle by rewriting the domains of the given cells,
+instead of rebuilding 81 variables and 27 constraints through Python every time (``build_model``,
+the fresh-per-puzzle way, stays for comparison and for lessons). This module builds models and
+solves nothing; ``sudokulab.solvers.cpsat`` runs them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from ..errors import UsageError
+from ..grid import Grid, Puzzle, Shape, units
+
+
+def cell_name(shape: Shape, cell: int) -> str:
+    """The variable name of a cell, 1-based: ``r1c1`` is the top-left corner.
+
+    >>> cell_name(Shape(3, 3), 80)
+    'r9c9'
+    """
+    row, col = divmod(cell, shape.n)
+    return f"r{row + 1}c{col + 1}"
+
+
+@dataclass(frozen=True)
+class CpSatModel:
+    """A CP-SAT model of a board and its cell variables; variable i of the proto is cell i."""
+
+    shape: Shape
+    model: cp_model.CpModel
+    cells: tuple[cp_model.IntVar, ...]
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """(variables, constraints) of the model as built, before CP-SAT's presolve."""
+        proto = self.model.proto
+        return len(proto.variables), len(proto.constraints)
+
+
+def build_model(puzzle: Puzzle | Shape, canonical: bool = False) -> CpSatModel:
+    """Build the model from scratch: the givens are the domains of their variables.
+
+    A Shape instead of a Puzzle gives the bare rules (every cell 1..n). This is the plain way, and
+    what the prepared path saves; see the module docstring.
+    """
+    shape = puzzle if isinstance(puzzle, Shape) else puzzle.shape
+    givens = (0,) * shape.cells if isinstance(puzzle, Shape) else puzzle.givens
+    n = shape.n
+    model = cp_model.CpModel()
+    model.name = f"sudoku {n}x{n} ({shape.box_rows}x{shape.box_cols} boxes)"
+    cells = tuple(
+        model.new_int_var(given or 1, given or n, cell_name(shape, cell)) for cell, given in enumerate(givens)
+    )
+    for kind, index, unit in units(shape).named():
+        model.add_all_different([cells[cell] for cell in unit]).with_name(f"{kind} {index + 1}")
+    if canonical:
+        model.add_decision_strategy(cells, cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE)
+    return CpSatModel(shape, model, cells)
+
+
+@cache
+def rules(shape: Shape, canonical: bool = False) -> CpSatModel:
+    """The rules of a shape, built once and shared: treat as read-only (copy, then change)."""
+    return build_model(shape, canonical)
+
+
+class Prepared:
+    """A private copy of a shape's rules whose given cells are rewritten for each puzzle.
+
+    Setting a puzzle resets the domains the previous puzzle fixed and fixes the new givens: about
+    two writes per given, against building the whole model anew. One instance is not thread-safe;
+    keep one per solver.
+    """
+
+    def __init__(self, shape: Shape, canonical: bool = False):
+        source = rules(shape, canonical)
+        self.shape = shape
+        self.model = source.model.clone()
+        self.size = source.size
+        self._n = shape.n
+        self._domains = [variable.domain for variable in self.model.proto.variables]
+        self._fixed: list[int] = []
+
+    def set_givens(self, givens: Grid) -> cp_model.CpModel:
+        """Point the model at a puzzle's givens (same shape) and return it."""
+        domains, n = self._domains, self._n
+        for cell in self._fixed:
+            domain = domains[cell]
+            domain[0] = 1
+            domain[1] = n
+        fixed = [cell for cell, given in enumerate(givens) if given]
+        for cell in fixed:
+            domain = domains[cell]
+            domain[0] = domain[1] = givens[cell]
+        self._fixed = fixed
+        return self.model
+
+
+def prepared_model(puzzle: Puzzle, canonical: bool = False) -> CpSatModel:
+    """A standalone model of one puzzle made the prepared way: a copy of the rules, givens set."""
+    prepared = Prepared(puzzle.shape, canonical)
+    model = prepared.set_givens(puzzle.givens)
+    cells = tuple(model.get_int_var_from_proto_index(i) for i in range(puzzle.shape.cells))
+    return CpSatModel(puzzle.shape, model, cells)
+
+
+EXPORT_OPTIONS = ("canonical",)
+
+
+def to_cpsat_text(puzzle: Puzzle, **options: Any) -> str:
+    """The puzzle's model as CP-SAT text proto (``CpModelProto``), for ``sudokulab export``.
+
+    Read it back with ``google.protobuf.text_format.Parse(text, cp_model_pb2.CpModelProto())``
+    or ``CpModel().proto.parse_text_format(text)``. The option ``canonical=true`` adds the
+    row-major, smallest-value-first decision strategy (the solver then needs FIXED_SEARCH).
+
+    >>> text = to_cpsat_text(Puzzle.empty(4))
+    >>> text.count("variables {"), text.count("all_diff {")
+    (16, 12)
+    """
+    unknown = sorted(set(options) - set(EXPORT_OPTIONS))
+    if unknown:
+        raise UsageError(
+            f"the cpsat format takes no option '{unknown[0]}'; its options: {', '.join(EXPORT_OPTIONS)}"
+        )
+    canonical = options.get("canonical", False)
+    if not isinstance(canonical, bool):
+        raise UsageError(f"option canonical must be true or false, not '{canonical}'")
+    shape = puzzle.shape
+    header = f"# sudokulab CP-SAT model (CpModelProto text format): {shape}, {shape.cells - puzzle.blanks} givens\n"
+    text = str(prepared_model(puzzle, canonical).model.proto)
+    return header + text + ("" if text.endswith("\n") else "\n")

@@ -1,0 +1,183 @@
+"""The CP paradigm: OR-Tools CP-SAT runs the AllDifferent model of ``sudokulab.models.cpsat``.
+
+One ``CpSatSolver`` keeps, per board shape, a prepared copy of the rules (givens rewritten per
+puzzle) and one ``CpSolver`` per kind of run (solve, canonical, count), so solving many puzzles
+pays the model-building and parameter-setting price once.
+
+Parameters. ``num_workers=1`` by default: one search thread gives reproducible answers and stats,
+and on small models extra workers mostly add start-up time. Measured on 17_clue and the forum
+hardest set (``benchmarks/bench_cpsat.py``), three changes to CP-SAT's defaults help these tiny
+models: no LP relaxation (``linearization_level=0``), no symmetry detection (``symmetry_level=0``)
+and no SAT inprocessing; presolve stays on, because its probing alone solves most published
+puzzles (0 branches on 17_clue) and it turns each AllDifferent into Boolean exactly-ones.
+
+Canonical answers (the row-major lexicographically first solution) come from a fixed search:
+first unfixed cell in row-major order, smallest value first, with presolve, symmetry reasoning and
+parallel workers off, since each of those may reach another solution first. Conflict learning
+keeps this exact: learned clauses are implied by the rules, so they never cut the first solution.
+
+Counting enumerates with a solution callback that stops at the limit, always on one worker: with
+several workers OR-Tools 9.15 reports some solutions twice and, worse, misses others while still
+answering OPTIMAL (the empty 4x4 board: 168 of its 288 grids with 2 workers).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from google.protobuf import text_format
+from ortools.sat import sat_parameters_pb2
+from ortools.sat.python import cp_model
+
+from ..errors import UsageError
+from ..grid import Grid, Puzzle, Shape
+from ..models.cpsat import Prepared
+from .base import CountResult, Deadline, SolverBase, SolveResult, Stat, Status
+
+STATUS: dict[object, Status] = {
+    cp_model.OPTIMAL: Status.SOLVED,  # a pure satisfaction model: OPTIMAL means a grid was found
+    cp_model.FEASIBLE: Status.SOLVED,
+    cp_model.INFEASIBLE: Status.NO_SOLUTION,
+    cp_model.UNKNOWN: Status.TIME_LIMIT,  # stopped by a limit before an answer either way
+    # cp_model.MODEL_INVALID is absent on purpose: it is a bug in the model and raises ModelInvalid.
+}
+"""CP-SAT's answer -> ours, for a solve."""
+
+TUNED = {"linearization_level": 0, "symmetry_level": 0, "use_sat_inprocessing": False}
+"""Changes to CP-SAT's defaults measured to help on 9x9 models (see the module docstring)."""
+
+
+class ModelInvalid(RuntimeError):
+    """CP-SAT refused the model: a bug in the model builder, never the user's puzzle."""
+
+
+class _Counter(cp_model.CpSolverSolutionCallback):
+    """Counts solutions and stops the search at the limit."""
+
+    def __init__(self, limit: int):
+        super().__init__()
+        self.limit = limit
+        self.found = 0
+
+    def on_solution_callback(self) -> None:
+        if self.found < self.limit:
+            self.found += 1
+        if self.found >= self.limit:
+            self.stop_search()
+
+
+class CpSatSolver(SolverBase):
+    """``cpsat``: the AllDifferent model solved by OR-Tools CP-SAT.
+
+    Args:
+        workers: CP-SAT search workers for ``solve`` (canonical solving and counting use one).
+        seed: CP-SAT's random seed; with one worker the same seed gives the same answer and stats.
+        presolve: run CP-SAT's presolve (default on: faster, and where AllDifferent is expanded).
+        parameters: more CP-SAT parameters in text form, e.g. ``"cp_model_probing_level: 0"``, for
+            experiments; applied last, to ordinary solves only (canonical runs and counts keep the
+            settings their correctness rests on).
+    """
+
+    name = "cpsat"
+
+    def __init__(self, workers: int = 1, seed: int = 0, presolve: bool = True, parameters: str | None = None):
+        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+            raise UsageError(f"workers must be a whole number of at least 1, not {workers!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise UsageError(f"seed must be a whole number, not {seed!r}")
+        if not isinstance(presolve, bool):
+            raise UsageError(f"presolve must be true or false, not {presolve!r}")
+        self.workers, self.seed, self.presolve = workers, seed, presolve
+        self.parameters = "" if parameters is None else str(parameters)
+        try:
+            text_format.Parse(self.parameters, sat_parameters_pb2.SatParameters())
+        except text_format.ParseError as exc:
+            raise UsageError(f"CP-SAT parameters '{self.parameters}' do not parse: {exc}") from None
+        self._engines = {
+            "solve": self._engine(self.parameters, num_workers=workers, cp_model_presolve=presolve, **TUNED),
+            "canonical": self._engine(
+                num_workers=1, cp_model_presolve=False, symmetry_level=0,
+                search_branching=cp_model.FIXED_SEARCH, linearization_level=0,
+            ),
+            "count": self._engine(
+                num_workers=1, cp_model_presolve=presolve, enumerate_all_solutions=True,
+                keep_all_feasible_solutions_in_presolve=True, **TUNED,
+            ),
+        }
+        self._prepared: dict[tuple[Shape, bool], Prepared] = {}
+
+    def _engine(self, extra: str = "", **settings: object) -> cp_model.CpSolver:
+        """A CpSolver kept for one kind of run, so its parameters are set once."""
+        engine = cp_model.CpSolver()
+        params = engine.parameters
+        params.random_seed = self.seed
+        params.log_search_progress = False
+        for key, value in settings.items():
+            setattr(params, key, value)
+        if extra:
+            params.merge_text_format(extra)
+        return engine
+
+    def _model(self, puzzle: Puzzle, canonical: bool) -> tuple[cp_model.CpModel, Prepared]:
+        key = (puzzle.shape, canonical)
+        prepared = self._prepared.get(key)
+        if prepared is None:
+            prepared = self._prepared[key] = Prepared(puzzle.shape, canonical)
+        return prepared.set_givens(puzzle.givens), prepared
+
+    def _run(
+        self,
+        model: cp_model.CpModel,
+        engine: cp_model.CpSolver,
+        time_limit: float | None,
+        callback: cp_model.CpSolverSolutionCallback | None = None,
+    ):
+        """Solve a model under a time limit; MODEL_INVALID raises with CP-SAT's validation message."""
+        Deadline(time_limit)  # the same check of the limit as every solver
+        engine.parameters.max_time_in_seconds = math.inf if time_limit is None else time_limit
+        status = engine.solve(model, callback)
+        if status == cp_model.MODEL_INVALID:
+            raise ModelInvalid(f"CP-SAT refused the model: {model.validate()}")
+        return status
+
+    def _stats(self, engine: cp_model.CpSolver, prepared: Prepared, workers: int) -> dict[str, Stat]:
+        variables, constraints = prepared.size
+        return {
+            "branches": engine.num_branches,
+            "conflicts": engine.num_conflicts,
+            "booleans": engine.num_booleans,
+            "wall_time": engine.wall_time,
+            "variables": variables,
+            "constraints": constraints,
+            "workers": workers,
+        }
+
+    def solve(self, puzzle: Puzzle, *, time_limit: float | None = None, canonical: bool = False) -> SolveResult:
+        started = time.perf_counter()
+        model, prepared = self._model(puzzle, canonical)
+        engine = self._engines["canonical" if canonical else "solve"]
+        status = STATUS[self._run(model, engine, time_limit)]
+        grid: Grid | None = tuple(engine.response_proto.solution) if status is Status.SOLVED else None
+        stats = self._stats(engine, prepared, 1 if canonical else self.workers)
+        return SolveResult(self.name, status, grid, time.perf_counter() - started, stats)
+
+    def count(self, puzzle: Puzzle, *, limit: int = 2, time_limit: float | None = None) -> CountResult:
+        started = time.perf_counter()
+        if limit < 1:
+            raise ValueError(f"limit must be at least 1, not {limit}")
+        model, prepared = self._model(puzzle, False)
+        engine = self._engines["count"]
+        counter = _Counter(limit)
+        answer = self._run(model, engine, time_limit, counter)
+        if counter.found >= limit or (answer == cp_model.OPTIMAL and counter.found):
+            status = Status.SOLVED  # stopped at the limit, or the enumeration is complete
+        elif answer in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+            status = Status.NO_SOLUTION
+        else:
+            status = Status.TIME_LIMIT  # FEASIBLE or UNKNOWN below the limit: a limit stopped it
+        stats = self._stats(engine, prepared, 1)
+        return CountResult(self.name, counter.found, limit, status, time.perf_counter() - started, stats)
+
+    def close(self) -> None:
+        self._prepared.clear()

@@ -255,10 +255,23 @@ def format_answers(comparison: Comparison) -> str:
     return "\n".join(blocks)
 
 
+EFFORT = ("nodes", "backtracks", "decisions", "conflicts", "propagations", "branches", "restarts")
+"""The stats that measure search effort, shown in the table; model sizes and settings stay in --json."""
+
+
 def effort(result: SolveResult) -> str:
-    """A solver's own effort figures in one cell: nodes and backtracks, conflicts, and so on."""
-    return ", ".join(f"{key} {value:,}" if isinstance(value, int) and not isinstance(value, bool)
-                     else f"{key} {value}" for key, value in result.stats.items())
+    """A solver's own effort figures in one cell: nodes and backtracks; decisions, conflicts, ...
+
+    Falls back to every stat for a solver that reports none of the ``EFFORT`` names.
+    """
+    shown = [key for key in result.stats if key in EFFORT] or list(result.stats)
+    return ", ".join(f"{key} {_figure(result.stats[key])}" for key in shown)
+
+
+def _figure(value: object) -> str:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    return f"{value:,}" if isinstance(value, int) else f"{value:.4g}"
 
 
 def _seconds(seconds: float) -> str:

@@ -612,7 +612,9 @@ def progress_bar(
             accepted += case.accepted
             progress.update(task, advance=1, tally=f"{accepted} accepted")
             if case.outcome is Outcome.INVALID_ENTRY:
-                progress.console.print(f"sudokulab: {dataset}: {case.detail}", highlight=False, markup=False)
+                progress.console.print(
+                    f"sudokulab: {dataset}: {case.detail}", highlight=False, markup=False, soft_wrap=True
+                )
 
         yield on_case
 
@@ -636,7 +638,7 @@ def render_summary(summary: Summary, limits: Limits, console: Console) -> None:
             f"runs: {len(times)}  time per run: min {min(times):.3f} s, median {statistics.median(times):.3f} s, "
             f"mean {statistics.fmean(times):.3f} s, max {max(times):.3f} s; total {sum(times):.2f} s  "
             f"(limit {limits.seconds:g} s)\npeak memory: {summary.peak_rss_kb / 1024:.1f} MB (limit {memory})",
-            highlight=False,
+            highlight=False, soft_wrap=True,
         )
 
 
@@ -649,7 +651,9 @@ def render_failures(failures: Sequence[Failure], oracle_name: str, console: Cons
         if case.puzzle is None:
             continue
         n = case.puzzle.n
-        table = Table(title=f"puzzle {case.index + 1} (dataset line {case.line}): {case}", title_justify="left")
+        console.print(f"puzzle {case.index + 1} (dataset line {case.line}): {case}", highlight=False,
+                      markup=False, soft_wrap=True)
+        table = Table()
         table.add_column("puzzle")
         table.add_column("program output")
         table.add_column(f"oracle ({oracle_name})")

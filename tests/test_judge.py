@@ -1,0 +1,235 @@
+"""judge: fixture programs, each written to earn one verdict, run safely over a small dataset."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from sudokulab import cli, judge, parse_puzzle, solvers
+from sudokulab.datasets import parse_lines, read_dataset
+from sudokulab.judge import Limits, Outcome
+
+from .conftest import EXAMPLES
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+PROGRAMS = FIXTURES / "programs"
+DATASET = str(FIXTURES / "judge_set.txt")
+SAMPLE = str(EXAMPLES / "boj2580-sample.txt")
+MULTI = "..5.69.7.782....4..6.2.8.3....5.....8.4.1.5.6..6..7.1...7....8.....8195.....947.1"
+LIMITS = Limits(seconds=2.0, memory_mb=256)
+
+
+@pytest.fixture(autouse=True)
+def oracle(monkeypatch) -> str:
+    """The real oracle once the SAT solver is registered; the fast backtracker stands in before."""
+    name = "sat" if "sat" in solvers.names() else "backtrack-fast"
+    monkeypatch.setattr(judge, "ORACLE", name)
+    return name
+
+
+def python(program: str, *args: str) -> list[str]:
+    return [sys.executable, str(PROGRAMS / program), *args]
+
+
+def judge_one(command: list[str], puzzle_text: str | None = None, limits: Limits = LIMITS) -> judge.Case:
+    entries = list(parse_lines((puzzle_text or Path(SAMPLE).read_text()).splitlines()))
+    (case,) = judge.judge_cases(entries, command, limits)
+    return case
+
+
+# --- one verdict per fixture program ---------------------------------------------------------------
+
+
+def test_correct_backtracker_is_accepted():
+    case = judge_one(python("boj2580_backtrack.py"))
+    assert case.outcome is Outcome.ACCEPTED and str(case) == "accepted"
+    assert case.run is not None and case.run.exit_code == 0 and case.run.peak_rss_kb > 0
+
+
+def test_a_valid_answer_other_than_the_canonical_is_accepted():
+    puzzle = parse_puzzle(MULTI)
+    case = judge_one(python("boj2580_backtrack.py", "--reverse"), MULTI)
+    assert case.accepted
+    with solvers.get("backtrack") as classic:
+        assert judge.verify(puzzle, case.run.stdout).grid != classic.solve(puzzle).grid
+
+
+def test_a_wrong_digit_is_a_wrong_answer_with_its_reason():
+    case = judge_one(python("wrong_digit.py"))
+    assert case.outcome is Outcome.WRONG_ANSWER
+    assert case.detail == "row 9 holds 2 twice (columns 1 and 9)"  # the sample's last blank is (9, 9)
+
+
+def test_sleeper_exceeds_the_time_limit():
+    case = judge_one(python("sleeper.py"), limits=Limits(seconds=1.0))
+    assert case.outcome is Outcome.TIME_LIMIT and case.detail == "still running after 1 s"
+    assert case.run is not None and case.run.signal == 9  # the group was killed
+
+
+def test_crash_is_a_runtime_error_with_its_exit_code_and_error():
+    case = judge_one(python("crash.py"))
+    assert case.outcome is Outcome.RUNTIME_ERROR
+    assert case.detail == "exit code 1 (RuntimeError: the crash this fixture is for)"
+
+
+def test_death_by_signal_is_a_runtime_error_naming_the_signal():
+    case = judge_one(python("killed.py"))
+    assert case.outcome is Outcome.RUNTIME_ERROR
+    assert case.detail.startswith("killed by signal 11 (SIGSEGV")
+
+
+def test_printing_forever_hits_the_output_limit():
+    case = judge_one(python("forever.py"))
+    assert case.outcome is Outcome.OUTPUT_LIMIT
+    assert case.run is not None and len(case.run.stdout) == judge.OUTPUT_LIMIT + 1  # read no further
+
+
+def test_memory_hog_exceeds_the_memory_limit():
+    case = judge_one(python("memory_hog.py"), limits=Limits(seconds=5.0, memory_mb=64))
+    assert case.outcome is Outcome.MEMORY_LIMIT
+    assert case.detail.startswith("exit code 1 (MemoryError)") and "limit 64 MB" in case.detail
+
+
+def test_a_forked_child_neither_holds_up_the_judge_nor_survives_it(tmp_path):
+    pid_file = tmp_path / "child.pid"
+    case = judge_one(python("forker.py", str(pid_file)))
+    # Accepted, not "time limit exceeded": the judge did not wait for the child's end of the pipe.
+    assert case.outcome is Outcome.ACCEPTED
+    assert _dies(int(pid_file.read_text()))
+
+
+def _dies(pid: int) -> bool:
+    """True once the process is gone or a zombie (killed, awaiting its reaper); SIGKILL takes a
+    moment to land, so look for up to 5 s (the child itself would sleep 60 s)."""
+    for _ in range(500):
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                if stat.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    return True
+        except FileNotFoundError:
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def test_a_program_that_never_reads_its_input_is_still_judged():
+    case = judge_one(["true"])
+    assert case.outcome is Outcome.WRONG_ANSWER and case.detail == "the output is empty"
+
+
+def test_the_outcome_rules_on_a_run():
+    puzzle = parse_puzzle(Path(SAMPLE).read_text())
+    failed = judge.Run(b"", b"Segmentation fault\n", None, 11, 0.1, 250 * 1024)
+    assert judge.judge_run(puzzle, failed, Limits(memory_mb=256))[0] is Outcome.MEMORY_LIMIT  # peak near the limit
+    assert judge.judge_run(puzzle, failed, Limits(memory_mb=0))[0] is Outcome.RUNTIME_ERROR  # no limit, no MLE
+    small = judge.Run(b"", b"", None, 11, 0.1, 10 * 1024)
+    assert judge.judge_run(puzzle, small, Limits(memory_mb=256))[0] is Outcome.RUNTIME_ERROR
+    heap = b'Exception in thread "main" java.lang.OutOfMemoryError: Java heap space\n'
+    java = judge.Run(b"", heap, 1, None, 0.1, 9000)
+    assert judge.judge_run(puzzle, java, Limits())[0] is Outcome.MEMORY_LIMIT
+
+
+# --- other languages, when their tools are here -------------------------------------------------
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_javascript_backtracker_is_accepted():
+    # Node starts under the default 256 MB: the data limit leaves V8's reserved address space alone.
+    case = judge_one(["node", str(PROGRAMS / "boj2580_backtrack.js")], limits=Limits(seconds=10.0))
+    assert case.outcome is Outcome.ACCEPTED, str(case)
+
+
+@pytest.mark.skipif(shutil.which("javac") is None or shutil.which("java") is None, reason="no Java compiler")
+def test_java_backtracker_is_accepted(tmp_path):
+    subprocess.run(["javac", "-d", str(tmp_path), str(PROGRAMS / "Main.java")], check=True, timeout=120)
+    command = ["java", "-Xmx64m", "-XX:+UseSerialGC", "-cp", str(tmp_path), "Main"]
+    case = judge_one(command, limits=Limits(seconds=10.0))
+    assert case.outcome is Outcome.ACCEPTED, str(case)
+
+
+# --- the command ---------------------------------------------------------------------------------
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_command_accepts_the_correct_program(capsys):
+    code, out, err = run(capsys, "judge", SAMPLE, "--quiet", "--", *python("boj2580_backtrack.py"))
+    assert code == 0 and err == ""
+    assert "accepted" in out and "runs: 1 " in out
+
+
+def test_command_reports_the_bad_dataset_line_and_goes_on(capsys):
+    code, out, err = run(capsys, "judge", DATASET, "--time-limit", "5", "--", *python("boj2580_backtrack.py"))
+    assert code == 1  # not all accepted: one entry was no puzzle
+    assert err == f"sudokulab: {DATASET}: line 18, column 20: 'x' is not a digit or '.'\n"
+    counts = _counts(out)
+    assert counts["accepted"] == 3 and counts["invalid dataset entry"] == 1 and counts["wrong answer"] == 0
+
+
+def test_command_limit_stops_before_the_bad_line(capsys):
+    code, out, err = run(capsys, "judge", DATASET, "--limit", "3", "--time-limit", "5", "--",
+                         *python("boj2580_backtrack.py", "--reverse"))
+    assert (code, err) == (0, "")
+    assert _counts(out)["accepted"] == 3
+
+
+def test_command_shows_a_failure_beside_the_oracle(capsys, oracle):
+    code, out, _ = run(capsys, "judge", SAMPLE, "--", *python("wrong_digit.py"))
+    assert code == 1
+    assert "wrong answer: row 9 holds 2 twice (columns 1 and 9)" in out
+    assert f"oracle ({oracle})" in out and "program output" in out
+    assert "2 5 8 3 9 4 7 6 1" in out and "2 5 8 3 9 4 7 6 2" in out  # the oracle's last line, the program's
+    assert _counts(out)["wrong answer"] == 1
+
+
+def test_command_keeps_a_double_dash_of_the_program(capsys):
+    assert cli.split_program(["judge", "d", "--time-limit", "1", "--", "prog", "--", "-x"]) == (
+        ["judge", "d", "--time-limit", "1"], ["prog", "--", "-x"],
+    )
+    assert cli.split_program(["solve", "--", "-"]) == (["solve", "--", "-"], [])
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["judge", SAMPLE], "name the program after --"),
+        (["judge", "/nonexistent/set.txt", "--", "true"], "cannot read '/nonexistent/set.txt'"),
+        (["judge", SAMPLE, "--", "/nonexistent/program"], "cannot run '/nonexistent/program'"),
+        (["judge", SAMPLE, "--time-limit", "0", "--", "true"], "not a positive number of seconds"),
+        (["judge", SAMPLE, "--memory-limit", "-1", "--", "true"], "0 means no limit"),
+    ],
+)
+def test_command_bad_arguments_exit_2(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and message in err
+
+
+def test_command_on_an_empty_dataset_exits_2(capsys, tmp_path):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("# nothing here\n")
+    code, _, err = run(capsys, "judge", str(empty), "--", "true")
+    assert code == 2 and "no puzzles" in err
+
+
+def _counts(report: str) -> dict[str, int]:
+    """The verdict counts from the summary table."""
+    counts = {}
+    for line in report.splitlines():
+        cells = [cell.strip() for cell in line.strip("│┃| ").split("│")]
+        if len(cells) == 2 and cells[1].isdigit():
+            counts[cells[0]] = int(cells[1])
+    return counts
+
+
+def test_dataset_entries_all_parse_but_one():
+    entries = list(read_dataset(DATASET))
+    assert [entry.ok for entry in entries] == [True, True, True, False]

@@ -122,6 +122,14 @@ def test_a_program_that_never_reads_its_input_is_still_judged():
     assert case.outcome is Outcome.WRONG_ANSWER and case.detail == "the output is empty"
 
 
+def test_parallel_runs_keep_dataset_order_and_verdicts():
+    command = python("boj2580_backtrack.py")
+    one = [(case.index, case.outcome) for case in judge.judge_cases(read_dataset(DATASET), command, LIMITS)]
+    two = [(case.index, case.outcome) for case in judge.judge_cases(read_dataset(DATASET), command, LIMITS, jobs=2)]
+    assert one == two == [(0, Outcome.ACCEPTED), (1, Outcome.ACCEPTED), (2, Outcome.ACCEPTED),
+                          (3, Outcome.INVALID_ENTRY)]
+
+
 def test_the_outcome_rules_on_a_run():
     puzzle = parse_puzzle(Path(SAMPLE).read_text())
     failed = judge.Run(b"", b"Segmentation fault\n", None, 11, 0.1, 250 * 1024)

@@ -72,6 +72,8 @@ def test_tolerated_spellings(sample, sample_answer, spelling):
          "line 2, column 3: two spaces between numbers"),
         (lambda rows: rows[:2] + [rows[2].replace(" ", "\t", 1)] + rows[3:],
          "line 3, column 2: a tab between numbers"),
+        (lambda rows: [rows[0].replace(" ", "\r", 1)] + rows[1:],
+         "line 1, column 2: a carriage return between numbers"),  # a lone CR ends no line
         (lambda rows: rows[:4] + [""] + rows[4:], "line 5 is empty"),
         (lambda rows: [""] + rows, "line 1 is empty"),
         (lambda rows: [" ".join(rows)], "line 1 has 81 numbers"),

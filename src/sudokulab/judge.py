@@ -44,6 +44,7 @@ Java still needs a heap flag at 256 MB (``java -Xmx128m ...``) or ``--memory-lim
 from __future__ import annotations
 
 import enum
+import math
 import os
 import re
 import resource
@@ -81,9 +82,9 @@ STDERR_KEPT = 4096
 # verify: the special judge
 # ---------------------------------------------------------------------------------------------
 
-_TRAILING = " \t\r\f\v"
+_TRAILING = " \t\r"
 _NUMBER = re.compile(r"[+-]?[0-9]+\Z")  # ASCII digits only: int() would also take '３'
-_SPACE_NAMES = {" ": "two spaces", "\t": "a tab", "\r": "a carriage return", "\f": "a form feed", "\v": "a tab"}
+_SPACE_NAMES = {" ": "a space", "\t": "a tab", "\r": "a carriage return", "\f": "a form feed", "\v": "a vertical tab"}
 
 
 @dataclass(frozen=True)
@@ -144,10 +145,11 @@ def _line_problem(number: int, line: str, n: int) -> str | None:
     if not line:
         return f"line {number} is empty"
     if line[0].isspace():
-        return f"line {number} starts with {'a space' if line[0] == ' ' else _SPACE_NAMES.get(line[0], 'a space')}"
-    for column, char in enumerate(line, 1):
+        return f"line {number} starts with {_SPACE_NAMES.get(line[0], 'a space character')}"
+    for column, char in enumerate(line[1:], 2):
         if char.isspace() and (char != " " or line[column - 2] == " "):
-            return f"line {number}, column {column}: {_SPACE_NAMES.get(char, 'a space character')} between numbers"
+            what = "two spaces" if char == " " else _SPACE_NAMES.get(char, "a space character")
+            return f"line {number}, column {column}: {what} between numbers"
     tokens = line.split(" ")
     if len(tokens) != n:
         return f"line {number} has {len(tokens)} number{'s' if len(tokens) != 1 else ''}"
@@ -182,7 +184,8 @@ class OracleReport:
 
     def lines(self, verdict: Verdict) -> list[str]:
         """Two lines for a person: how many solutions, and whether the answer is the canonical one."""
-        count = {0: "none", 1: "exactly one", 2: "two or more"}.get(self.solutions, "unknown (out of time)")  # type: ignore[arg-type]
+        words = ("none", "exactly one", "two or more")
+        count = "unknown (out of time)" if self.solutions is None else words[min(self.solutions, 2)]
         return [f"solutions: {count} (oracle: {self.solver})", f"canonical: {self._canonical_words(verdict)}"]
 
     def _canonical_words(self, verdict: Verdict) -> str:
@@ -196,7 +199,7 @@ class OracleReport:
             return "no, a valid answer but not the lexicographically first solution"
         if verdict.grid is None:
             return "no"
-        n = round(len(self.canonical) ** 0.5)
+        n = math.isqrt(len(self.canonical))
         cell = next(i for i, (a, b) in enumerate(zip(verdict.grid, self.canonical)) if a != b)
         return (
             f"no, first difference at row {cell // n + 1}, column {cell % n + 1}: "

@@ -266,7 +266,8 @@ def add_judging_commands(commands: Any) -> None:
     compare.add_argument("--solvers", metavar="A,B,...", help="solvers to run (default: every registered one)")
     compare.add_argument(
         "--time-limit", type=positive_float, default=10.0, metavar="SECONDS",
-        help="per solver (default: 10); a solver that reaches it is reported, not counted",
+        help="per solver (default: 10: the classic backtracker needs minutes on some hard puzzles); "
+        "a solver that reaches it is reported, not counted",
     )
     compare.add_argument("--canonical", action="store_true", help="ask for the lexicographically first solution; "
                          "all answers must then be byte-identical")

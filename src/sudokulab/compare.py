@@ -36,10 +36,6 @@ from .solvers.base import Solver, SolveResult, Status
 if TYPE_CHECKING:
     from rich.console import Console
 
-DEFAULT_TIME_LIMIT = 10.0
-"""Seconds per solver for the command: the classic backtracker needs minutes on some hard puzzles."""
-
-
 class Agreement(enum.Enum):
     """The verdict of a comparison."""
 

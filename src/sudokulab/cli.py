@@ -131,6 +131,7 @@ def cmd_count(args: argparse.Namespace) -> int:
 # Export formats: name -> "module:function"; the function takes a Puzzle and keyword options and
 # returns the text to write. Each model module adds its own format here.
 EXPORTERS: dict[str, str] = {
+    "dimacs": "sudokulab.models.cnf:to_dimacs",
     "cpsat": "sudokulab.models.cpsat:to_cpsat_text",
 }
 

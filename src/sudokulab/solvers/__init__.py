@@ -17,6 +17,7 @@ __all__ = ["REGISTRY", "CountResult", "SolveResult", "Solver", "Status", "get", 
 REGISTRY: dict[str, str] = {
     "backtrack": "sudokulab.solvers.backtracking:BacktrackSolver",
     "backtrack-fast": "sudokulab.solvers.backtracking:FastBacktrackSolver",
+    "sat": "sudokulab.solvers.sat:SatSolver",
     "cpsat": "sudokulab.solvers.cpsat:CpSatSolver",
 }
 

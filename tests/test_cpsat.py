@@ -1,0 +1,264 @@
+"""The CP paradigm: the CP-SAT model (prepared per shape, exported as text proto) and its solver.
+
+Every grid a test accepts goes through ``is_solution``. No test asserts how long anything takes.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from google.protobuf import text_format
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from ortools.sat import cp_model_pb2
+from ortools.sat.python import cp_model
+
+from sudokulab import Puzzle, Shape, Status, UsageError, first_conflict, format_grid, is_solution, solvers
+from sudokulab.cli import main
+from sudokulab.models.cpsat import Prepared, build_model, prepared_model, rules, to_cpsat_text
+from sudokulab.solvers.cpsat import STATUS, CpSatSolver, ModelInvalid
+
+from .conftest import EXAMPLES, random_puzzle
+
+STATS = {"branches", "conflicts", "booleans", "wall_time", "variables", "constraints", "workers"}
+
+
+@pytest.fixture(scope="module")
+def cpsat():
+    with solvers.get("cpsat") as solver:
+        yield solver
+
+
+@pytest.fixture(scope="module")
+def backtrack():
+    return solvers.get("backtrack")
+
+
+def decode(model: cp_model.CpModel, canonical: bool = False) -> tuple[int, ...] | None:
+    """Solve a model read back from text with a plain CpSolver; the canonical way if asked."""
+    engine = cp_model.CpSolver()
+    engine.parameters.num_workers = 1
+    if canonical:
+        engine.parameters.cp_model_presolve = False
+        engine.parameters.search_branching = cp_model.FIXED_SEARCH
+    status = engine.solve(model)
+    return tuple(engine.response_proto.solution) if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None
+
+
+# --- the model ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("shape", [Shape(2, 2), Shape(2, 3), Shape(3, 3), Shape(4, 4)])
+def test_model_size_follows_the_formula(shape):
+    built = build_model(shape)
+    n = shape.n
+    assert built.size == (n * n, 3 * n)  # a variable per cell, an AllDifferent per unit
+    assert [c.name for c in built.cells[:2]] == ["r1c1", "r1c2"]
+    assert all(len(c.all_diff.exprs) == n for c in built.model.proto.constraints)
+
+
+def test_rules_are_built_once_per_shape_and_prepared_equals_fresh(sample):
+    assert rules(Shape(3, 3)) is rules(Shape(3, 3))
+    assert rules(Shape(3, 3), True) is not rules(Shape(3, 3))
+    for canonical in (False, True):
+        assert str(prepared_model(sample, canonical).model.proto) == str(build_model(sample, canonical).model.proto)
+
+
+def test_prepared_resets_the_previous_givens(sample):
+    prepared = Prepared(sample.shape)
+    prepared.set_givens(sample.givens)
+    empty = Puzzle.empty(9)
+    assert str(prepared.set_givens(empty.givens).proto) == str(build_model(empty).model.proto)
+    assert str(rules(Shape(3, 3)).model.proto) == str(build_model(Shape(3, 3)).model.proto)  # untouched
+
+
+# --- the solver --------------------------------------------------------------------------------
+
+
+def test_boj_sample_gives_the_published_answer(cpsat, sample, sample_answer):
+    result = cpsat.solve(sample)
+    assert result.status is Status.SOLVED and is_solution(result.grid, sample)
+    assert format_grid(result.grid) == sample_answer == (EXAMPLES / "boj2580-sample.out").read_text()
+    assert STATS <= set(result.stats)
+    assert result.stats["variables"] == 81 and result.stats["constraints"] == 27 and result.stats["workers"] == 1
+
+
+@pytest.mark.parametrize(
+    "shape, fraction, seed", [(Shape(2, 2), 0.25, 1), (Shape(2, 3), 0.4, 2), (Shape(4, 4), 0.5, 3)]
+)
+def test_other_sizes(cpsat, shape, fraction, seed):
+    puzzle, _ = random_puzzle(shape, fraction, seed)
+    result = cpsat.solve(puzzle)
+    assert result.status is Status.SOLVED and is_solution(result.grid, puzzle)
+    assert result.stats["variables"] == shape.cells
+
+
+def test_one_solver_serves_many_shapes(cpsat, sample):
+    for n, canonical in [(4, False), (9, True), (6, False), (16, False), (4, True), (6, True)]:
+        puzzle, _ = random_puzzle(n, 0.5, n)
+        result = cpsat.solve(puzzle, canonical=canonical)
+        assert is_solution(result.grid, puzzle)
+    assert is_solution(cpsat.solve(sample).grid, sample)
+
+
+def test_status_table_covers_every_answer_but_model_invalid():
+    assert STATUS[cp_model.OPTIMAL] is STATUS[cp_model.FEASIBLE] is Status.SOLVED
+    assert STATUS[cp_model.INFEASIBLE] is Status.NO_SOLUTION
+    assert STATUS[cp_model.UNKNOWN] is Status.TIME_LIMIT
+    assert cp_model.MODEL_INVALID not in STATUS
+
+
+def test_no_solution_although_no_rule_is_broken(cpsat):
+    # r1c1 sees 1 and 2 in its row and 3 and 4 in its column: no digit is left for it.
+    stuck = Puzzle.from_rows([[0, 1, 2, 0], [3, 0, 0, 0], [4, 0, 0, 0], [0, 0, 0, 0]])
+    assert first_conflict(stuck.givens, stuck.shape) is None
+    result = cpsat.solve(stuck)
+    assert result.status is Status.NO_SOLUTION and result.grid is None
+    assert cpsat.solve(stuck, canonical=True).status is Status.NO_SOLUTION
+    counted = cpsat.count(stuck, limit=3)
+    assert counted.status is Status.NO_SOLUTION and counted.count == 0 and counted.exact
+
+
+def test_time_limit(cpsat):
+    big, _ = random_puzzle(25, 0.45, 7)
+    result = cpsat.solve(big, time_limit=1e-6)
+    assert result.status is Status.TIME_LIMIT and result.grid is None
+    counted = cpsat.count(Puzzle.empty(9), limit=10**9, time_limit=0.2)
+    assert counted.status is Status.TIME_LIMIT and 0 < counted.count < 10**9 and not counted.exact
+    with pytest.raises(ValueError):
+        cpsat.solve(big, time_limit=0)
+    solved = cpsat.solve(big)  # the limit of one call does not stick to the next
+    assert solved.status is Status.SOLVED and is_solution(solved.grid, big)
+
+
+def test_model_invalid_raises_with_the_validation_message(cpsat):
+    broken = cp_model.CpModel()
+    broken.new_int_var(5, 1, "r1c1")  # an empty domain
+    with pytest.raises(ModelInvalid, match="r1c1"):
+        cpsat._run(broken, cpsat._engines["solve"], None)
+
+
+def test_counting(cpsat, sample):
+    full = cpsat.count(Puzzle.empty(4), limit=1000)
+    assert full.count == 288 and full.exact and full.status is Status.SOLVED
+    capped = cpsat.count(Puzzle.empty(4), limit=100)
+    assert capped.count == 100 and not capped.exact  # "at least 100"
+    unique = cpsat.count(sample, limit=2)
+    assert unique.count == 1 and unique.exact
+    assert STATS <= set(full.stats) and full.stats["workers"] == 1
+
+
+def test_counting_uses_one_worker_whatever_the_option():
+    # Several CP-SAT workers enumerate some grids twice and miss others (see the solver's docstring).
+    with CpSatSolver(workers=4) as parallel:
+        assert parallel.count(Puzzle.empty(4), limit=1000).count == 288
+        puzzle, _ = random_puzzle(9, 0.5, 11)
+        result = parallel.solve(puzzle)
+        assert is_solution(result.grid, puzzle) and result.stats["workers"] == 4
+
+
+def test_options(sample):
+    with solvers.get("cpsat", seed=7, presolve=False, parameters="cp_model_probing_level: 0") as solver:
+        assert is_solution(solver.solve(sample).grid, sample)
+    for bad in ({"workers": 0}, {"workers": 1.5}, {"seed": "x"}, {"presolve": "yes"}, {"parameters": "bogus: 1"}):
+        with pytest.raises(UsageError):
+            solvers.get("cpsat", **bad)
+    with pytest.raises(UsageError, match="its options: workers, seed, presolve, parameters"):
+        solvers.get("cpsat", colour="red")
+
+
+def test_import_sudokulab_does_not_load_ortools():
+    code = "import sys, sudokulab; sudokulab.solvers.names(); print('ortools' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
+
+
+# --- canonical: the row-major lexicographically first solution -----------------------------------
+
+
+@pytest.mark.parametrize("shape", [Shape(2, 2), Shape(2, 3), Shape(3, 2), Shape(3, 3)])
+def test_canonical_on_empty_boards_is_the_baselines_answer(cpsat, backtrack, shape):
+    empty = Puzzle.empty(shape)
+    result = cpsat.solve(empty, canonical=True)
+    assert result.grid == backtrack.solve(empty).grid
+    assert is_solution(result.grid, empty)
+
+
+def test_canonical_ignores_workers(backtrack):
+    puzzle, _ = random_puzzle(9, 0.3, 5)
+    with CpSatSolver(workers=3, seed=9) as parallel:
+        result = parallel.solve(puzzle, canonical=True)
+    assert result.grid == backtrack.solve(puzzle, time_limit=30).grid and is_solution(result.grid, puzzle)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    shape=st.sampled_from([Shape(2, 2), Shape(2, 3), Shape(3, 2), Shape(3, 3)]),
+    fraction=st.floats(0.0, 0.6),
+    seed=st.integers(0, 2**32),
+)
+def test_canonical_agrees_with_the_baseline_on_puzzles_with_many_solutions(cpsat, backtrack, shape, fraction, seed):
+    if shape.n == 9:
+        fraction = 0.2 + fraction / 2  # fewer givens than this and the classic search may take long
+    puzzle, _ = random_puzzle(shape, fraction, seed)
+    reference = backtrack.solve(puzzle, time_limit=5)
+    assume(reference.status is Status.SOLVED)
+    result = cpsat.solve(puzzle, canonical=True)
+    assert result.grid == reference.grid and is_solution(result.grid, puzzle)
+    assert cpsat.count(puzzle, limit=2).count == backtrack.count(puzzle, limit=2, time_limit=30).count
+
+
+def test_canonical_on_known_multi_solution_puzzles(cpsat, backtrack):
+    """Deterministic cases that do have several solutions, so canonical is a real choice."""
+    checked = 0
+    for seed in range(25):
+        puzzle, _ = random_puzzle(9, 0.35, seed)
+        if cpsat.count(puzzle, limit=2).count < 2:
+            continue
+        reference = backtrack.solve(puzzle, time_limit=10)
+        if reference.status is not Status.SOLVED:
+            continue
+        assert cpsat.solve(puzzle, canonical=True).grid == reference.grid
+        checked += 1
+    assert checked >= 15
+
+
+# --- export: CP-SAT text proto, read back by OR-Tools --------------------------------------------
+
+
+def test_export_reads_back_and_solves_to_the_same_grid(cpsat, sample):
+    text = to_cpsat_text(sample)
+    parsed = text_format.Parse(text, cp_model_pb2.CpModelProto())  # the protobuf library's reader
+    assert len(parsed.variables) == 81 and len(parsed.constraints) == 27 and not parsed.search_strategy
+    model = cp_model.CpModel()
+    assert model.proto.parse_text_format(text)  # OR-Tools' own reader
+    assert decode(model) == cpsat.solve(sample).grid
+    assert is_solution(decode(model), sample)
+
+
+def test_canonical_export_solves_to_the_baselines_answer(backtrack):
+    puzzle, _ = random_puzzle(6, 0.2, 3)
+    text = to_cpsat_text(puzzle, canonical=True)
+    assert len(text_format.Parse(text, cp_model_pb2.CpModelProto()).search_strategy) == 1
+    model = cp_model.CpModel()
+    assert model.proto.parse_text_format(text)
+    grid = decode(model, canonical=True)
+    assert grid == backtrack.solve(puzzle).grid and is_solution(grid, puzzle)
+
+
+def test_export_command(capsys, tmp_path, sample, sample_answer):
+    path = str(EXAMPLES / "boj2580-sample.txt")
+    assert main(["export", path, "--format", "cpsat"]) == 0
+    out = capsys.readouterr().out
+    model = cp_model.CpModel()
+    assert model.proto.parse_text_format(out)
+    assert format_grid(decode(model)) == sample_answer
+    target = tmp_path / "model.txtpb"
+    assert main(["export", path, "--format", "cpsat", "-o", "canonical=true", "--output", str(target)]) == 0
+    assert text_format.Parse(target.read_text(), cp_model_pb2.CpModelProto()).search_strategy
+    assert main(["export", path, "--format", "cpsat", "--encoding", "extended"]) == 2
+    assert "takes no option 'encoding'" in capsys.readouterr().err
+    with pytest.raises(UsageError, match="true or false"):
+        to_cpsat_text(sample, canonical="maybe")

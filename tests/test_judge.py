@@ -24,12 +24,11 @@ MULTI = "..5.69.7.782....4..6.2.8.3....5.....8.4.1.5.6..6..7.1...7....8.....8195
 LIMITS = Limits(seconds=2.0, memory_mb=256)
 
 
-@pytest.fixture(autouse=True)
-def oracle(monkeypatch) -> str:
-    """The real oracle once the SAT solver is registered; the fast backtracker stands in before."""
-    name = "sat" if "sat" in solvers.names() else "backtrack-fast"
-    monkeypatch.setattr(judge, "ORACLE", name)
-    return name
+@pytest.fixture
+def oracle() -> str:
+    """The oracle is the registered SAT solver."""
+    assert judge.ORACLE == "sat" and "sat" in solvers.names()
+    return judge.ORACLE
 
 
 def python(program: str, *args: str) -> list[str]:

@@ -17,12 +17,11 @@ SAMPLE_OUT = str(EXAMPLES / "boj2580-sample.out")
 MULTI = "..5.69.7.782....4..6.2.8.3....5.....8.4.1.5.6..6..7.1...7....8.....8195.....947.1"  # four solutions
 
 
-@pytest.fixture(autouse=True)
-def oracle(monkeypatch) -> str:
-    """The real oracle once the SAT solver is registered; the fast backtracker stands in before."""
-    name = "sat" if "sat" in solvers.names() else "backtrack-fast"
-    monkeypatch.setattr(judge, "ORACLE", name)
-    return name
+@pytest.fixture
+def oracle() -> str:
+    """The oracle is the registered SAT solver."""
+    assert judge.ORACLE == "sat" and "sat" in solvers.names()
+    return judge.ORACLE
 
 
 def rows_of(text: str) -> list[str]:

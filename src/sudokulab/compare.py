@@ -290,4 +290,4 @@ def render(comparison: Comparison, console: Console) -> None:
                       valid, agrees, style=style)
     console.print(table)
     colour = "green" if comparison.agreed else "red"
-    console.print(f"[{colour}]{comparison.agreement.value}[/]: {comparison.reason}", highlight=False)
+    console.print(f"[{colour}]{comparison.agreement.value}[/]: {comparison.reason}", highlight=False, soft_wrap=True)

@@ -47,7 +47,7 @@ from .base import CountResult, Deadline, SolverBase, SolveResult, Status, TimeUp
 _NOT_INCREMENTAL = frozenset({"kissat404"})
 _NO_LIMITED_SOLVE = frozenset({"lingeling"})
 _NO_PROPAGATE = frozenset({"cadical103", "lingeling", "kissat404"})
-_NO_STATS = frozenset({"kissat404"})
+_NO_STATS = frozenset({"kissat404", "cadical300"})  # cadical300's counters stay 0 under assumptions
 _PROPAGATED_FROM_COUNTERS = frozenset({"cadical153", "cadical195"})
 _COUNTERS = ("decisions", "conflicts", "propagations", "restarts")
 

@@ -177,6 +177,7 @@ def test_stats(sample):
     with SatSolver(encoding="reduced") as solver:
         stats = solver.solve(HARD).stats
         assert stats["variables"] < 729 and stats["clauses"] < 11988
+        assert "propagated" not in stats  # givens are clauses there, not assumptions
 
 
 def test_propagated_from_counters_agrees_with_propagate(sample):

@@ -26,10 +26,14 @@ Engines (any PySAT name or alias) and what each lacks:
 Stats: the engine's decisions, conflicts, propagations and restarts for this puzzle (deltas of
 its accumulated counters, since the engine is shared), the formula's variables and clauses,
 ``calls`` to the engine, and ``propagated``: whether unit propagation of the givens alone settled
-the puzzle. On CaDiCaL 1.5.3 and 1.9.5 that is read from the counters for free (no decision and
-no conflict; CaDiCaL does not count assumptions as decisions); on the other engines it is one
-``propagate()`` call, which costs about as much as the solve; engines without ``propagate`` (and
-``reduced`` off CaDiCaL, whose root-level units ``propagate`` does not report) leave it out.
+the puzzle. On CaDiCaL 1.5.3 and 1.9.5 that is read from the counters for free: no decision and
+no conflict (CaDiCaL does not count assumptions as decisions, and skips its "lucky" guesses when
+there are assumptions; checked against ``propagate()`` in the tests). On the other engines it is
+one ``propagate()`` call, which costs about as much as the solve. It is left out for engines
+without ``propagate`` and for ``reduced``: there the givens are clauses, not assumptions, so
+CaDiCaL's lucky guesses can solve without a decision and ``propagate()`` does not report what the
+root level implies. ``cadical300``'s counters stay 0 under assumptions in this PySAT build, and
+``kissat404`` has none: neither reports them.
 """
 
 from __future__ import annotations
@@ -274,9 +278,11 @@ class SatSolver(SolverBase):
 
     def _propagated(self, engine: _Engine, assumptions: list[int], stats: dict, blanks: int) -> None:
         """Add whether unit propagation of the givens alone settled the puzzle (see the module doc)."""
+        if engine.formula.free is not None:
+            return  # reduced: see the module docstring
         if self.engine in _PROPAGATED_FROM_COUNTERS:
             stats["propagated"] = stats["decisions"] == 0 and stats["conflicts"] == 0
-        elif self.engine not in _NO_PROPAGATE and engine.formula.free is None:
+        elif self.engine not in _NO_PROPAGATE:
             ok, implied = engine.solver.propagate(assumptions=assumptions)
             cell_vars = len(engine.table.digit_of) - 1
             stats["propagated"] = bool(ok) and sum(1 for lit in implied if 0 < lit <= cell_vars) == len(

@@ -33,7 +33,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 from sudokulab import Puzzle, Shape, Status, is_solution, parse_puzzle, solvers
-from sudokulab.solvers.sat import SatSolver
+from sudokulab.solvers.sat import SatSolver, canonical_engine
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = ROOT.parent / "shared" / "data"
@@ -137,7 +137,7 @@ def big_boards(puzzles: Sequence[Puzzle], configs: Sequence[dict]) -> list[dict]
 
 
 def describe(config: dict) -> str:
-    engine, encoding = config.get("engine", "cadical195"), config.get("encoding", "extended")
+    engine, encoding = config.get("engine", "cadical195"), config.get("encoding", "auto")
     return f"{engine} / {encoding} / {config.get('amo', 'pairwise')}"
 
 
@@ -149,7 +149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--baseline-limit", type=int, default=5000, help="puzzles per set for backtrack-fast")
     parser.add_argument("--fresh-limit", type=int, default=1000, help="puzzles per set without incrementality")
     parser.add_argument("--engines", default="cadical195", help="comma-separated PySAT engines")
-    parser.add_argument("--encodings", default="extended", help="comma-separated encodings")
+    parser.add_argument("--encodings", default="auto", help="comma-separated encodings")
     parser.add_argument("--amo", default="pairwise", help="comma-separated at-most-one encodings")
     parser.add_argument("--big", type=int, default=4, help="25x25 boards to solve (0: none)")
     parser.add_argument("--out", type=Path, help="also write the report here (markdown)")
@@ -178,7 +178,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             report.append(f"| {path.name} | skipped: {path} is absent | | | | | |")
             continue
         for config in configs:
-            fresh = config["encoding"] == "reduced" or config["engine"] == "kissat404"
+            fresh = config["encoding"] == "reduced" or canonical_engine(config["engine"]) == "kissat404"
             limit = min(x for x in (args.limit, args.fresh_limit if fresh else None) if x) if (
                 args.limit or fresh) else None
             row = run_set(describe(config), SatSolver(**config), read_lines(path, limit))
@@ -202,7 +202,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         report += ["", f"25x25, 45% given, {len(puzzles)} boards (seed 2580). Cold: a fresh solver, rules built and "
                    "loaded, then the first board solved (seconds wall). Warm: each other board on the same solver.", "",
                    "| configuration | cold s | warm s (each) | all checked |", "| --- | ---: | --- | --- |"]
-        big = [{}, {"encoding": "reduced"}, {"encoding": "extended", "amo": "seqcounter"}]
+        big = [{}, {"encoding": "extended"}, {"encoding": "extended", "amo": "seqcounter"}]
         for row in big_boards(puzzles, big):
             warm = ", ".join(f"{s:.3f}" for s in row["warm"])
             report.append(f"| {row['config']} | {row['cold']:.3f} | {warm} | {row['ok']} |")

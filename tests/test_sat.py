@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 import sudokulab
 from sudokulab import Puzzle, Shape, Status, UsageError, cli, first_conflict, format_grid, is_solution, parse_puzzle
 from sudokulab.errors import UnsupportedFeature
+from sudokulab.models import cnf
 from sudokulab.solvers import sat
 from sudokulab.solvers.sat import SatSolver
 
@@ -161,6 +162,16 @@ def test_a_25x25_board_with_45_percent_clues():
     puzzle, _ = random_puzzle(25, 0.45, 2)
     result = sudokulab.solve(puzzle, "sat")
     assert result.status is Status.SOLVED and is_solution(result.grid, puzzle)
+    assert result.stats["clauses"] < cnf.counts(25, "extended")[1] // 10  # auto: reduced above 16x16
+
+
+def test_auto_is_extended_up_to_16x16_and_reduced_above():
+    with SatSolver() as solver:
+        assert [solver.encoding_for(n) for n in (4, 9, 16, 25, 36)] == ["extended"] * 3 + ["reduced"] * 2
+        puzzle, _ = random_puzzle(16, 0.5, 1)
+        assert solver.solve(puzzle).stats["clauses"] == cnf.counts(16, "extended")[1]
+    with SatSolver(encoding="extended") as solver:
+        assert solver.encoding_for(25) == "extended"
 
 
 def test_stats(sample):
@@ -229,7 +240,7 @@ def test_engine_names_and_bad_options():
     if "cryptosat" not in ENGINES:
         with pytest.raises(UsageError, match="SAT engine 'cryptosat' is not in this PySAT build"):
             SatSolver(engine="cryptosat")
-    with pytest.raises(UsageError, match="unknown encoding 'huge'"):
+    with pytest.raises(UsageError, match="unknown encoding 'huge'; choose one of: auto, minimal, efficient"):
         sudokulab.solvers.get("sat", encoding="huge")
     with pytest.raises(UsageError, match="unknown at-most-one encoding 'native'"):
         sudokulab.solvers.get("sat", amo="native")

@@ -2,10 +2,10 @@
 
 Incremental by design. The first puzzle of a shape loads that shape's rules into one engine kept
 by the solver instance; every later puzzle of the shape only passes its givens as assumptions.
-What the engine learns stays valid from puzzle to puzzle because a learned clause is implied by
-the clauses alone, never by the assumptions: assumptions are decisions the engine makes first,
-so what it derives from them is not learned as a fact, only the conflict clauses that follow
-from the rules are. The only clauses added later are a count's blocking clauses, each carrying
+What the engine learns stays valid from puzzle to puzzle because every learned clause is derived
+by resolution from the clauses alone: an assumption is only a decision, so when it takes part in
+a conflict, its negation ends up in the learned clause rather than being used as a fact. Such a
+clause holds for every puzzle of the shape. The only clauses added later are a count's blocking clauses, each carrying
 the negation of an activation literal that is assumed during the count and fixed false after it,
 which retires them for good (``enum_models`` would leave its blocking clauses active and make the
 next puzzle on the same engine wrongly unsatisfiable).
@@ -27,8 +27,11 @@ Engines (any PySAT name or alias) and what each lacks:
 Stats: the engine's decisions, conflicts, propagations and restarts for this puzzle (deltas of
 its accumulated counters, since the engine is shared), the formula's variables and clauses,
 ``calls`` to the engine, and ``propagated``: whether unit propagation of the givens alone settled
-the puzzle. On CaDiCaL 1.5.3 and 1.9.5 that is read from the counters for free: no decision and
-no conflict (CaDiCaL does not count assumptions as decisions, and skips its "lucky" guesses when
+the puzzle. On a shared engine that propagation also uses the clauses learned on earlier puzzles
+(implied by the rules, so still no search): the share of propagated puzzles in a set can grow as
+the engine learns and differ between engines; a fresh solver gives the rules-only figure.
+On CaDiCaL 1.5.3 and 1.9.5 the stat is read from the counters for free: no decision and no
+conflict (CaDiCaL does not count assumptions as decisions, and skips its "lucky" guesses when
 there are assumptions; checked against ``propagate()`` in the tests). On the other engines it is
 one ``propagate()`` call, which costs about as much as the solve. It is left out for engines
 without ``propagate`` and for ``reduced``: there the givens are clauses, not assumptions, so
@@ -40,7 +43,7 @@ root level implies. ``cadical300``'s counters stay 0 under assumptions in this P
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from pysat.solvers import NoSuchSolverError, Solver, SolverNames
 
@@ -89,7 +92,7 @@ def canonical_engine(name: str) -> str:
 class _Engine:
     """One PySAT engine loaded with one formula, with the literal tables to drive it."""
 
-    __slots__ = ("solver", "formula", "table", "top", "name", "free")
+    __slots__ = ("solver", "formula", "table", "top", "name")
 
     def __init__(self, name: str, formula: cnf.Formula, units_: Sequence[int] = ()):
         self.name = name
@@ -227,19 +230,19 @@ class SatSolver(SolverBase):
         engine, assumptions, own = self._engine_for(puzzle)
         try:
             before = engine.counters()
-            calls = [0]
+            calls = [0]  # a mutable count, so that a TimeUp keeps it
             try:
                 if canonical:
                     grid = _canonical(engine, puzzle, assumptions, deadline, calls)
                 else:
                     calls[0] = 1
-                    grid = self._decode(engine, puzzle) if engine.run(assumptions, deadline) else None
+                    grid = _decode(engine, puzzle) if engine.run(assumptions, deadline) else None
                 status = Status.SOLVED if grid is not None else Status.NO_SOLUTION
             except TimeUp:
                 grid, status = None, Status.TIME_LIMIT
             stats = self._stats(engine, before, calls[0])
             if not canonical and status is not Status.TIME_LIMIT:
-                self._propagated(engine, assumptions, stats, puzzle.blanks)
+                self._propagated(engine, assumptions, stats)
         finally:
             if own:
                 engine.close()
@@ -263,7 +266,7 @@ class SatSolver(SolverBase):
             stride = puzzle.n + 1
             try:
                 while found < limit and engine.run(assumptions + [active], deadline):
-                    grid = self._decode(engine, puzzle)
+                    grid = _decode(engine, puzzle)
                     engine.solver.add_clause([-active] + [-given[cell * stride + grid[cell]] for cell in blanks])
                     found += 1
                     status = Status.SOLVED
@@ -277,15 +280,6 @@ class SatSolver(SolverBase):
                 engine.close()
         return CountResult(self.name, found, limit, status, time.perf_counter() - started, stats)
 
-    def _decode(self, engine: _Engine, puzzle: Puzzle) -> Grid:
-        model = engine.solver.get_model()
-        if engine.formula.free is not None:
-            return engine.formula.decode(model, puzzle.givens)
-        grid = engine.table.decode(model)
-        if len(grid) != len(puzzle.givens):  # never with these encodings; say so if it happens
-            return cnf.grid_from_model(puzzle.n, model)
-        return grid
-
     def _stats(self, engine: _Engine, before: dict[str, int], calls: int) -> dict[str, int | bool | str]:
         after = engine.counters()
         stats: dict[str, int | bool | str] = {key: after[key] - before.get(key, 0) for key in _COUNTERS if key in after}
@@ -294,7 +288,7 @@ class SatSolver(SolverBase):
         stats["calls"] = calls
         return stats
 
-    def _propagated(self, engine: _Engine, assumptions: list[int], stats: dict, blanks: int) -> None:
+    def _propagated(self, engine: _Engine, assumptions: list[int], stats: dict) -> None:
         """Add whether unit propagation of the givens alone settled the puzzle (see the module doc)."""
         if engine.formula.free is not None:
             return  # reduced: see the module docstring
@@ -319,11 +313,14 @@ def _canonical(
     digits are tried, and digits a given or fixed peer already holds are skipped without a call.
     """
     n = puzzle.n
-    run: Callable[[list[int]], bool] = lambda extra: engine.run(assumptions + extra, deadline)  # noqa: E731
-    calls[0] += 1
+
+    def run(extra: list[int]) -> bool:
+        calls[0] += 1
+        return engine.run(assumptions + extra, deadline)
+
     if not run([]):
         return None
-    grid = list(_model_grid(engine, puzzle))
+    grid = _decode(engine, puzzle)
     u = units(puzzle.shape)
     peers = u.peers
     given = engine.table.given
@@ -339,18 +336,22 @@ def _canonical(
             lit = given[cell * (n + 1) + digit]
             if digit in taken or (free is not None and lit not in free):
                 continue
-            calls[0] += 1
             if run(fixed + [lit]):
                 choice = digit
-                grid = list(_model_grid(engine, puzzle))
+                grid = _decode(engine, puzzle)
                 break
         values[cell] = choice
         fixed.append(given[cell * (n + 1) + choice])
     return tuple(values)
 
 
-def _model_grid(engine: _Engine, puzzle: Puzzle) -> Grid:
+def _decode(engine: _Engine, puzzle: Puzzle) -> Grid:
+    """The grid of the engine's model: from the flat table, or, for ``reduced``, from the free
+    variables and the givens only (the other cell variables are in no clause)."""
     model = engine.solver.get_model()
     if engine.formula.free is not None:
         return engine.formula.decode(model, puzzle.givens)
-    return engine.table.decode(model)
+    grid = engine.table.decode(model)
+    if len(grid) != len(puzzle.givens):  # never with these encodings; if it happens, say where
+        return cnf.grid_from_model(puzzle.n, model)
+    return grid

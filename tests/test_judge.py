@@ -94,6 +94,17 @@ def test_memory_hog_exceeds_the_memory_limit():
     assert case.detail.startswith("exit code 1 (MemoryError)") and "limit 64 MB" in case.detail
 
 
+def test_peak_memory_is_the_programs_not_the_judges():
+    # A forked process's ru_maxrss starts at its parent's size; the judge's launcher keeps a large
+    # judge (a test session, a notebook) from passing its size to the program and its verdict.
+    ballast = bytearray(128 << 20)
+    ballast[::4096] = b"\1" * len(range(0, len(ballast), 4096))  # make the pages resident
+    case = judge_one(python("crash.py"), limits=Limits(seconds=5.0, memory_mb=64))
+    assert case.outcome is Outcome.RUNTIME_ERROR
+    assert 0 < case.run.peak_rss_kb < 64 * 1024
+    del ballast
+
+
 def test_a_forked_child_neither_holds_up_the_judge_nor_survives_it(tmp_path):
     pid_file = tmp_path / "child.pid"
     case = judge_one(python("forker.py", str(pid_file)))

@@ -22,6 +22,8 @@ judge does. The run is safe by construction: no shell; its own session and proce
 whole at the time limit and as soon as the program itself ends (so a forked child that lingers goes
 too); output read through a selector up to ``OUTPUT_LIMIT`` bytes; memory bounded by ``RLIMIT_DATA``.
 A child that starts a session of its own (``setsid``) escapes the group kill: that takes a container.
+A small launcher process starts the program and reports its exit status, wall time and peak
+resident memory (see ``_LAUNCHER`` for why); every peak figure includes the launcher's ~7 MB image.
 
 Verdicts, in the order they are decided:
 
@@ -47,7 +49,6 @@ import enum
 import math
 import os
 import re
-import resource
 import selectors
 import signal
 import statistics
@@ -244,9 +245,43 @@ class Run:
     """The exit code, or None when a signal ended the program."""
     signal: int | None
     seconds: float
+    """Wall time from the start of the program to its end (the limit when it timed out)."""
     peak_rss_kb: int
+    """Peak resident memory (ru_maxrss), at least the launcher's ~7 MB; 0 when not known (killed)."""
     timed_out: bool = False
     output_overflow: bool = False
+
+
+# The launcher between the judge and the program. A process's peak memory as the kernel reports it
+# (ru_maxrss) includes the memory of the process it was forked from, taken over before exec: run
+# straight from the judge, a 5 MB program reports the judge's 300 MB when the judge runs inside a
+# large process (a test session, a notebook). So a small Python process forks the program and
+# reports its status, peak memory and time on a pipe of its own; its few MB are the floor of every
+# peak figure. It also sets the limits (no preexec_fn in the judge, which is unsafe with threads)
+# and says "go" just before the fork, so the time limit does not count its own start-up.
+_LAUNCHER = r"""
+import os, resource, sys, time
+report, memory, command = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
+resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+if memory:
+    hard = resource.getrlimit(resource.RLIMIT_DATA)[1]
+    cap = memory if hard == resource.RLIM_INFINITY else min(memory, hard)
+    resource.setrlimit(resource.RLIMIT_DATA, (cap, cap))
+os.write(report, b"go ")
+started = time.perf_counter()
+pid = os.fork()
+if not pid:
+    os.close(report)
+    try:
+        os.execvp(command[0], command)
+    except OSError as exc:
+        os.write(2, ("cannot run %r: %s\n" % (command[0], exc.strerror)).encode())
+    os._exit(127)
+_, status, usage = os.wait4(pid, 0)
+os.write(report, b"%d %d %.6f" % (status, usage.ru_maxrss, time.perf_counter() - started))
+os._exit(0)
+"""
+_LAUNCHER_GRACE = 5.0  # seconds the launcher may take to start before the time limit runs anyway
 
 
 def run_program(command: Sequence[str], stdin: bytes, limits: Limits = Limits()) -> Run:
@@ -255,28 +290,34 @@ def run_program(command: Sequence[str], stdin: bytes, limits: Limits = Limits())
     Returns when the program ends (its whole group is then killed, so forked children go with it),
     at the time limit, or as soon as its output passes the limit, whichever comes first.
     """
+    import shutil
     import subprocess
+    import sys
 
-    memory = (limits.memory_mb or 0) << 20
+    if not command or shutil.which(command[0]) is None:
+        raise UsageError(f"cannot run '{command[0] if command else ''}': no such program, or not executable")
+    report_fd, report_end = os.pipe()
+    launcher = [sys.executable, "-I", "-S", "-c", _LAUNCHER, str(report_end), str((limits.memory_mb or 0) << 20)]
     try:
         process = subprocess.Popen(
-            list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            start_new_session=True, close_fds=True, preexec_fn=_child_limits(memory),
+            [*launcher, *command], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            start_new_session=True, close_fds=True, pass_fds=(report_end,),
         )
     except OSError as exc:
-        raise UsageError(f"cannot run '{command[0]}': {exc.strerror or exc}") from None
-    started = time.perf_counter()
-    deadline = started + limits.seconds
+        os.close(report_fd)
+        raise UsageError(f"cannot start the judge's launcher: {exc.strerror or exc}") from None
+    finally:
+        os.close(report_end)
+    deadline = time.perf_counter() + limits.seconds + _LAUNCHER_GRACE
     stdin_fd, stdout_fd, stderr_fd = (s.fileno() for s in (process.stdin, process.stdout, process.stderr))  # type: ignore[union-attr]
-    out, err = bytearray(), bytearray()
-    buffers = {stdout_fd: out, stderr_fd: err}
+    out, err, report = bytearray(), bytearray(), bytearray()
+    buffers = {stdout_fd: out, stderr_fd: err, report_fd: report}
     pending = memoryview(stdin)
     exit_fd = _pidfd(process.pid)
-    timed_out = ended = False
-    seconds = 0.0
+    timed_out = ended = going = False
     selector = selectors.DefaultSelector()
     try:
-        for fd in (stdin_fd, stdout_fd, stderr_fd):
+        for fd in (stdin_fd, stdout_fd, stderr_fd, report_fd):
             os.set_blocking(fd, False)
         selector.register(stdin_fd, selectors.EVENT_WRITE)
         for fd in buffers:
@@ -293,45 +334,40 @@ def run_program(command: Sequence[str], stdin: bytes, limits: Limits = Limits())
                 if key.fd == exit_fd:
                     ended = True
                 elif key.fd == stdin_fd:
-                    pending = _feed(selector, process.stdin, pending)
+                    pending = _feed(selector, process.stdin, pending)  # type: ignore[arg-type]
                 elif not _read(key.fd, buffers[key.fd], tail=key.fd == stderr_fd, budget=1 << 16):
                     selector.unregister(key.fd)
+            if not going and report.startswith(b"go "):
+                going = True
+                deadline = time.perf_counter() + limits.seconds
             ended = ended or (exit_fd is None and _has_ended(process.pid))
-        seconds = time.perf_counter() - started
         if ended:  # take what the program left in the pipes, without waiting for its stragglers
             _read(stdout_fd, out, tail=False, budget=limits.output_bytes + 1 - len(out))
             _read(stderr_fd, err, tail=True, budget=OUTPUT_LIMIT)
     finally:
         _kill_group(process.pid)
-        status, usage = _reap(process)
+        status = _reap(process)
+        _read(report_fd, report, tail=False, budget=256)
         selector.close()
-        if exit_fd is not None:
-            os.close(exit_fd)
+        for fd in (report_fd, exit_fd):
+            if fd is not None:
+                os.close(fd)
         for stream in (process.stdin, process.stdout, process.stderr):
             try:
                 stream.close()  # type: ignore[union-attr]
             except OSError:
                 pass
+    fields = report.split()
+    peak, seconds = 0, limits.seconds
+    if len(fields) == 4 and not timed_out:  # "go STATUS PEAK SECONDS": the program ended by itself
+        status, peak, seconds = int(fields[1]), int(fields[2]), float(fields[3])
     code = os.waitstatus_to_exitcode(status)
     return Run(
         stdout=bytes(out[: limits.output_bytes + 1]), stderr=bytes(err[-STDERR_KEPT:]),
         exit_code=code if code >= 0 else None, signal=-code if code < 0 else None,
-        seconds=limits.seconds if timed_out else seconds, peak_rss_kb=usage.ru_maxrss,
+        seconds=seconds, peak_rss_kb=peak,
         timed_out=timed_out, output_overflow=not timed_out and len(out) > limits.output_bytes,
     )
-
-
-def _child_limits(memory: int) -> Callable[[], None]:
-    """The limits set in the child between fork and exec: memory, and no core dumps."""
-
-    def apply() -> None:
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        if memory:
-            hard = resource.getrlimit(resource.RLIMIT_DATA)[1]
-            cap = memory if hard == resource.RLIM_INFINITY else min(memory, hard)
-            resource.setrlimit(resource.RLIMIT_DATA, (cap, cap))
-
-    return apply
 
 
 def _pidfd(pid: int) -> int | None:
@@ -395,16 +431,11 @@ def _kill_group(pid: int) -> None:
         pass
 
 
-def _reap(process) -> tuple[int, resource.struct_rusage]:
-    """Wait for the (ended or killed) leader and take its exit status and resource use."""
-    while True:
-        try:
-            _, status, usage = os.wait4(process.pid, 0)
-            break
-        except InterruptedError:
-            continue
+def _reap(process) -> int:
+    """Wait for the (ended or killed) launcher and take its exit status."""
+    _, status = os.waitpid(process.pid, 0)
     process.returncode = os.waitstatus_to_exitcode(status)  # so Popen never waits on a reused pid
-    return status, usage
+    return status
 
 
 # ---------------------------------------------------------------------------------------------

@@ -102,3 +102,8 @@ def test_format_is_exactly_the_boj_answer(sample_answer):
 def test_one_line_form_round_trips(sample):
     assert parse_puzzle(format_line(sample)) == sample
     assert parse_puzzle(format_puzzle(Puzzle.empty(16))) == Puzzle.empty(16)
+
+
+def test_only_ascii_digits_are_numbers():
+    with pytest.raises(PuzzleFormatError, match="is not a number"):
+        parse_puzzle("\uff13 " + "0 " * 80)  # a full-width 3

@@ -28,7 +28,7 @@ from .grid import Grid, Puzzle, Shape, box_shape
 MAX_INPUT_BYTES = 1 << 20
 MAX_SIZE = 64
 
-_INTEGER = re.compile(r"[+-]?\d+\Z")
+_INTEGER = re.compile(r"[+-]?[0-9]+\Z")
 _COMPACT = re.compile(r"[0-9.]+\Z")
 
 

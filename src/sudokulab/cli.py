@@ -2,8 +2,10 @@
 
 Exit codes (also in the README): 0 done; 1 no solution (givens that break a rule included) or,
 for ``verify``, a wrong answer; 2 the input is no puzzle, or a bad argument; 3 time limit reached;
-4 a solver gave a wrong answer or the paradigms disagree (a bug found). Every non-zero exit prints
-one line on stderr and never a traceback; stdout carries only the answer.
+4 a solver gave a wrong answer or the paradigms disagree (a bug found). An error (bad input, bad
+argument, time limit, no solution) is one line on stderr, never a traceback. stdout carries only
+the command's answer: the BOJ board for ``solve`` and ``compare``, the verdict for ``verify``, the
+report for ``judge`` and ``bench``.
 """
 
 from __future__ import annotations

@@ -10,7 +10,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from functools import cache
-from itertools import islice
+from itertools import compress, islice
+from typing import NamedTuple
 
 from ..grid import Grid, Puzzle, Shape, units
 from .base import CountResult, Deadline, SolverBase, SolveResult, Status, TimeUp
@@ -129,47 +130,79 @@ class BacktrackSolver(SearchSolver):
     search = staticmethod(classic_search)
 
 
-@cache
-def _fast_tables(shape: Shape) -> tuple[tuple, tuple, tuple]:
-    """The index tables of ``fast_search`` for one shape, built once per shape.
+class _Positions(dict):
+    """The set bits of a mask as a tuple of positions, computed on first use (boards above 12x12)."""
 
-    Units are numbered rows, columns, boxes (3n of them) and a unit-digit pair (u, d) lives at
-    index ``u*n + d`` of the ``where`` list. Returns:
+    def __missing__(self, mask: int) -> tuple[int, ...]:
+        positions = self[mask] = tuple(i for i in range(mask.bit_length()) if mask >> i & 1)
+        return positions
 
-    - ``cell_units[cell]``: ``(k, bit)`` three times over, for its row, column and box: ``k = u*n``
-      and ``bit`` is the cell's position in that unit as a bit of the ``where`` masks;
-    - ``via[u*n + pos]``: the cell at that position of unit u and its two *other* units as
-      ``(cell, k1, bit1, k2, bit2)``, so eliminating a digit from it touches only those two;
-    - ``unit_cell[u*n + pos]``: the cell at that position, to turn a hidden single into a cell.
+
+class _FastTables(NamedTuple):
+    """The index tables of ``fast_search`` for one shape.
+
+    Units are numbered rows, columns, boxes (3n of them); the unit-digit pair (u, d) lives at index
+    ``u*n + d`` of the ``where`` list, and position p of unit u at index ``u*n + p`` of the tables.
     """
+
+    cell_units: tuple[tuple[int, ...], ...]
+    """Per cell, ``(k, bit)`` three times over (row, column, box): ``k = u*n`` and ``bit`` the
+    cell's position in that unit as a bit of the ``where`` masks."""
+    via: tuple[tuple[int, int, int, int, int], ...]
+    """At ``u*n + p``: the cell at position p of unit u and its two *other* units, as
+    ``(cell, k1, bit1, k2, bit2)``: removing a digit from it found through u touches only those."""
+    unit_cell: tuple[int, ...]
+    """At ``u*n + p``: the cell at position p of unit u (to turn a hidden single into a cell)."""
+    positions: tuple[tuple[int, ...], ...] | _Positions
+    """``positions[mask]``: the set bits of an n-bit mask; a table up to 12x12, a cache above."""
+    cell_bits: tuple[int, ...]
+    """``1 << cell`` per cell, to build the board of open cells as one int."""
+    peer_masks: tuple[int, ...]
+    """Per cell, its peers as bits of one int, so the open peers are counted by one ``&``."""
+
+
+@cache
+def _fast_tables(shape: Shape) -> _FastTables:
+    """The tables of ``fast_search`` for a shape, built once per shape."""
     u = units(shape)
     n = shape.n
     all_units = u.rows + u.cols + u.boxes
-    unit_cell = tuple(cell for unit in all_units for cell in unit)
     places: list[list[tuple[int, int]]] = [[] for _ in range(n * n)]
     for index, unit in enumerate(all_units):
         for pos, cell in enumerate(unit):
             places[cell].append((index * n, 1 << pos))
-    cell_units = tuple(tuple(x for place in cell_places for x in place) for cell_places in places)
     via = []
     for index, unit in enumerate(all_units):
         for cell in unit:
             (k1, bit1), (k2, bit2) = (place for place in places[cell] if place[0] != index * n)
             via.append((cell, k1, bit1, k2, bit2))
-    return cell_units, tuple(via), unit_cell
+    positions: tuple[tuple[int, ...], ...] | _Positions = _Positions()
+    if n <= 12:
+        positions = tuple(tuple(i for i in range(n) if mask >> i & 1) for mask in range(1 << n))
+    return _FastTables(
+        cell_units=tuple(tuple(x for place in cell_places for x in place) for cell_places in places),
+        via=tuple(via),
+        unit_cell=tuple(cell for unit in all_units for cell in unit),
+        positions=positions,
+        cell_bits=tuple(1 << cell for cell in range(n * n)),
+        peer_masks=tuple(sum(1 << peer for peer in peers) for peers in u.peers),
+    )
 
 
-def _settle(cand: list[int], where: list[int], queue: list[tuple[int, int]], tables, full: int, done: int) -> bool:
+def _settle(
+    cand: list[int], where: list[int], queue: list[tuple[int, int]], tables: _FastTables, full: int, done: int
+) -> bool:
     """Make the placements in ``queue`` and every single they force; False on a contradiction.
 
     ``queue`` holds (cell, digit bit) pairs that must hold. A placement removes the cell's other
-    digits from its three units' ``where`` masks and the digit from the peers that still have it,
-    found through the ``where`` masks of the cell's units (not by scanning all peers). Each removal
-    checks at once whether it left a naked single (one digit in a cell) or a hidden single (one
-    place for a digit in a unit) and queues it, so the fixpoint needs no sweep over the board.
-    Placed cells and finished unit-digits hold the sentinel ``done`` bits above ``full``.
+    digits from its three units' ``where`` masks, and its digit from the peers that still have
+    it, found through the ``where`` masks of the cell's units rather than by visiting all peers.
+    Each removal checks at once for a naked single (one digit left in a cell) or a hidden single
+    (one place left for a digit in a unit) and queues it, or for an empty mask (contradiction):
+    no sweep over the board is needed to reach the fixpoint. Placed cells and finished
+    unit-digits hold the ``done`` sentinel bits above ``full``.
     """
-    cell_units, via, unit_cell = tables
+    cell_units, via, unit_cell, positions, _, _ = tables
     pop = queue.pop
     push = queue.append
     while queue:
@@ -181,72 +214,74 @@ def _settle(cand: list[int], where: list[int], queue: list[tuple[int, int]], tab
             continue  # already placed
         cand[cell] = bit | done
         k0, p0, k1, p1, k2, p2 = cell_units[cell]
-        others = mask ^ bit
-        while others:
-            other = others & -others
-            others ^= other
-            d = other.bit_length() - 1
-            w = where[k0 + d] ^ p0
-            if not w:
-                return False
-            where[k0 + d] = w
+        for d in positions[mask ^ bit]:  # the cell's other digits leave its three units
+            i = k0 + d
+            w = where[i] ^ p0
+            where[i] = w
             if not w & (w - 1):
-                push((unit_cell[k0 + w.bit_length() - 1], other))
-            w = where[k1 + d] ^ p1
-            if not w:
-                return False
-            where[k1 + d] = w
+                if not w:
+                    return False
+                push((unit_cell[k0 + w.bit_length() - 1], 1 << d))
+            i = k1 + d
+            w = where[i] ^ p1
+            where[i] = w
             if not w & (w - 1):
-                push((unit_cell[k1 + w.bit_length() - 1], other))
-            w = where[k2 + d] ^ p2
-            if not w:
-                return False
-            where[k2 + d] = w
+                if not w:
+                    return False
+                push((unit_cell[k1 + w.bit_length() - 1], 1 << d))
+            i = k2 + d
+            w = where[i] ^ p2
+            where[i] = w
             if not w & (w - 1):
-                push((unit_cell[k2 + w.bit_length() - 1], other))
+                if not w:
+                    return False
+                push((unit_cell[k2 + w.bit_length() - 1], 1 << d))
         d = bit.bit_length() - 1
         for k, own in ((k0, p0), (k1, p1), (k2, p2)):
-            rest = where[k + d] ^ own  # the peers in this unit that still have the digit
-            where[k + d] = done
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                peer, ka, pa, kb, pb = via[k + low.bit_length() - 1]
+            i = k + d
+            rest = where[i] ^ own  # the cell's peers in this unit that still have the digit
+            where[i] = done
+            for pos in positions[rest]:
+                peer, ka, pa, kb, pb = via[k + pos]
                 mask = cand[peer] ^ bit
-                if not mask:
-                    return False
                 cand[peer] = mask
                 if not mask & (mask - 1):
+                    if not mask:
+                        return False
                     push((peer, mask))
-                w = where[ka + d] ^ pa
-                if not w:
-                    return False
-                where[ka + d] = w
+                i = ka + d
+                w = where[i] ^ pa
+                where[i] = w
                 if not w & (w - 1):
+                    if not w:
+                        return False
                     push((unit_cell[ka + w.bit_length() - 1], bit))
-                w = where[kb + d] ^ pb
-                if not w:
-                    return False
-                where[kb + d] = w
+                i = kb + d
+                w = where[i] ^ pb
+                where[i] = w
                 if not w & (w - 1):
+                    if not w:
+                        return False
                     push((unit_cell[kb + w.bit_length() - 1], bit))
     return True
 
 
-def _exclude(cand: list[int], where: list[int], cell: int, bit: int, tables, full: int, done: int) -> bool:
+def _exclude(
+    cand: list[int], where: list[int], cell: int, bit: int, tables: _FastTables, full: int, done: int
+) -> bool:
     """Remove one digit from an open cell (the other side of a guess) and settle what follows."""
-    cell_units, _, unit_cell = tables
+    unit_cell = tables.unit_cell
     mask = cand[cell] ^ bit
     cand[cell] = mask
-    queue = [(cell, mask)] if not mask & (mask - 1) else []
+    queue = [] if mask & (mask - 1) else [(cell, mask)]
     d = bit.bit_length() - 1
-    k0, p0, k1, p1, k2, p2 = cell_units[cell]
+    k0, p0, k1, p1, k2, p2 = tables.cell_units[cell]
     for k, own in ((k0, p0), (k1, p1), (k2, p2)):
         w = where[k + d] ^ own
-        if not w:
-            return False
         where[k + d] = w
         if not w & (w - 1):
+            if not w:
+                return False
             queue.append((unit_cell[k + w.bit_length() - 1], bit))
     return _settle(cand, where, queue, tables, full, done)
 
@@ -254,49 +289,50 @@ def _exclude(cand: list[int], where: list[int], cell: int, bit: int, tables, ful
 def fast_search(
     puzzle: Puzzle, deadline: Deadline, counters: _Search, canonical: bool = False
 ) -> Iterator[Grid]:
-    """Singles propagation on both views of the board, and a binary fail-first search.
+    """Singles propagated on both views of the board, and a binary fail-first search.
 
     The board is kept twice, as in the exact-cover view of Sudoku: ``cand[cell]`` holds the digits
-    a cell may take and ``where[unit, digit]`` the places a digit may take in a unit, both as bits
-    of one int. Each elimination updates both at once, so a naked single (one digit left in a
-    cell) and a hidden single (one place left for a digit) show up the moment they appear, with no
-    sweep over the board; placements propagate through a queue to a fixpoint. This is what makes
-    it fast in CPython: the work per placement is a few list and int operations per affected peer,
-    and finding the branching choice is two C-level ``min`` calls.
+    a cell may take and ``where[unit, digit]`` the places a digit may take in a unit, each as the
+    bits of one int. Every elimination updates both, so a naked single (one digit left in a cell)
+    and a hidden single (one place left for a digit in a unit) are seen the moment they appear,
+    with no sweep over the board (see ``_settle``). That is what makes it fast in CPython: a few
+    list and int operations per affected peer, and C-level ``map``/``min`` to choose a branch.
 
-    The search branches like Knuth's Algorithm X: on the cell with the fewest digits or, when
-    strictly fewer, the unit-digit with the fewest places (a digit that can go in 2 places of a
-    row is as good a guess as a 2-digit cell, and often exists when no such cell does). Each guess
-    is binary, "cell = digit" and then, once that subtree is done, "cell != digit" propagated in
-    the parent, so a refuted guess still teaches the parent something. The two sides partition
-    the solutions, so every solution is met exactly once and counting is exact. A state is copied
-    (two flat int lists) per guess: cheaper in Python than recording and undoing changes.
+    It branches like Knuth's Algorithm X: on a cell with the fewest digits or, when strictly
+    fewer, a unit-digit with the fewest places (a digit with 2 places in a row is as good a guess
+    as a 2-digit cell). Among equally small cells it takes the one with the most open peers, so a
+    guess propagates furthest: a third fewer guesses on the hardest sets than the first such cell.
+    Each guess is binary: "cell = digit", then, once that subtree is done, "cell != digit"
+    propagated in the parent, so a refuted guess still narrows the parent. The two sides
+    partition the solutions, so every solution is met exactly once and counting is exact. A state
+    is copied (two flat int lists) per guess: cheaper in Python than undoing changes.
 
     With ``canonical`` it branches on the first open cell in row-major order, smallest digit
     first: propagation only removes values that lead to no solution, so solutions come in
     lexicographic order and the first is the one the classic search finds, with far fewer nodes.
 
-    ``nodes`` counts guesses (each "cell = digit" tried); ``backtracks`` counts dead ends, guesses
-    or exclusions whose propagation hit a contradiction.
+    ``nodes`` counts guesses ("cell = digit" tried); ``backtracks`` counts dead ends, guesses or
+    exclusions whose propagation met a contradiction.
 
-    Roads not taken: Algorithm X on dicts of sets (several set operations per candidate row per
-    placement, slower here), locked candidates on top of singles (about a quarter fewer guesses on
-    the hardest sets, but the extra checks on every elimination cost more than that in CPython).
+    Roads not taken, measured on forum_hardest_1106: locked candidates (pointing and claiming)
+    checked after each fixpoint cut guesses by about a quarter but cost a third more time; Algorithm
+    X on dicts of sets does several set operations per candidate per placement, more than the
+    handful of int operations here.
     """
     n = puzzle.n
-    full = (1 << n) - 1
-    done = ((1 << (n + 1)) - 1) << n  # n+1 bits above the digits: more bits than any real mask
-    tables = _fast_tables(puzzle.shape)
-    unit_cell = tables[2]
     size = n * n
+    full = (1 << n) - 1
+    done = ((1 << (n + 1)) - 1) << n  # n+1 bits above the digits: more than any real mask has
+    tables = _fast_tables(puzzle.shape)
+    unit_cell, cell_bits, peer_masks = tables.unit_cell, tables.cell_bits, tables.peer_masks
     cand = [full] * size
     where = [full] * (3 * size)
     givens = [(cell, 1 << (d - 1)) for cell, d in enumerate(puzzle.givens) if d]
     if not _settle(cand, where, givens, tables, full, done):
         return
     count_bits = int.bit_count
-    # A frame is (parent cand, parent where, cell, bit): the guess "cell = bit" being explored;
-    # when its subtree is finished the parent takes "cell != bit" instead.
+    # A frame is (parent cand, parent where, cell, bit): the guess "cell = digit" now explored.
+    # When its subtree is finished, the parent takes "cell != digit" instead.
     stack: list[tuple[list[int], list[int], int, int]] = []
     open_from = 0  # canonical: every cell before this one is placed in the current state
     alive = True
@@ -311,23 +347,28 @@ def fast_search(
                     alive = False
                     continue
                 mask = cand[cell]
-                bit = mask & -mask
             else:
-                mask = min(cand, key=count_bits)
-                if mask > full:
-                    yield tuple((m & full).bit_length() for m in cand)
+                counts = list(map(count_bits, cand))
+                fewest = min(counts)
+                if fewest > n:  # every cell placed
+                    yield tuple((mask & full).bit_length() for mask in cand)
                     alive = False
                     continue
-                fewest = count_bits(mask)
                 w = min(where, key=count_bits) if fewest > 2 else done
                 if count_bits(w) < fewest:
                     index = where.index(w)
                     k = index - index % n
                     cell = unit_cell[k + (w & -w).bit_length() - 1]
-                    bit = 1 << (index - k)
+                    mask = 1 << (index - k)
                 else:
-                    cell = cand.index(mask)
-                    bit = mask & -mask
+                    ties = [i for i, count in enumerate(counts) if count == fewest]
+                    cell = ties[0]
+                    if len(ties) > 1:
+                        board = sum(compress(cell_bits, map(n.__ge__, counts)))  # the open cells
+                        degrees = list(map(count_bits, map(board.__and__, map(peer_masks.__getitem__, ties))))
+                        cell = ties[degrees.index(max(degrees))]
+                    mask = cand[cell]
+            bit = mask & -mask
             stack.append((cand, where, cell, bit))
             counters.nodes += 1
             deadline.check()

@@ -303,6 +303,131 @@ def add_judging_commands(commands: Any) -> None:
     judge.set_defaults(run=cmd_judge, program=[])
 
 
+# bench and generate: the logic lives in bench.py, plots.py and generate.py, imported on use.
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from . import bench
+
+    names = [name.strip() for name in args.solvers.split(",") if name.strip()] if args.solvers else None
+    box = parse_box(args.box) if args.box else None
+    if args.plot:
+        from .plots import require_matplotlib
+
+        require_matplotlib()  # before the run, not after an hour of it
+    datasets = [bench.Dataset.from_path(path, box=box, limit=args.limit) for path in args.datasets]
+    report = bench.run_bench(
+        datasets, names, time_limit=args.time_limit, jobs=args.jobs,
+        csv_path=args.out, json_path=args.json, progress=not args.quiet,
+    )
+    bench.print_summary(report)
+    if args.plot:
+        from .plots import cactus_plot
+
+        cactus_plot(report.solved_times, args.plot, totals=report.totals, time_limit=args.time_limit)
+    if report.wrong:
+        raise CommandFailed(f"{report.wrong} wrong answers (each shown above on stderr with its puzzle)", EXIT_WRONG)
+    return EXIT_OK
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    import random
+
+    from . import generate as gen
+    from .boj import MAX_SIZE
+    from .grid import Shape
+
+    if args.size > MAX_SIZE:
+        raise UsageError(f"a {args.size}x{args.size} board is larger than the {MAX_SIZE}x{MAX_SIZE} supported")
+    shape = Shape(*parse_box(args.box)) if args.box else Shape.of_size(args.size)
+    if shape.n != args.size:
+        raise UsageError(f"box {args.box} does not fit a {args.size}x{args.size} board")
+    try:
+        target = gen.clues_for(shape, args.clues, args.fraction)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    seed = args.seed
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**32)
+        print(f"sudokulab: seed {seed} (give --seed {seed} to generate the same puzzles)", file=sys.stderr)
+    try:
+        stream = sys.stdout if args.output in (None, "-") else open(args.output, "w", encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write '{args.output}': {exc.strerror or exc}") from None
+    short: list[int] = []
+    try:
+        for made in gen.generate(shape, args.count, clues=target, unique=args.unique, seed=seed):
+            stream.write(gen.dataset_text(made.puzzle))
+            stream.flush()
+            if made.short:
+                short.append(made.clues)
+    finally:
+        if stream is not sys.stdout:
+            stream.close()
+    if short:
+        print(f"sudokulab: warning: {len(short)} of {args.count} puzzles cannot go below {target} clues and stay "
+              f"unique; they stopped at {min(short)}..{max(short)} clues", file=sys.stderr)
+    return EXIT_OK
+
+
+def non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"'{text}' is negative")
+    return value
+
+
+def fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a fraction between 0 and 1")
+    return value
+
+
+def add_bench_commands(commands: Any) -> None:
+    """The bench and generate subcommands."""
+    from .bench import DEFAULT_TIME_LIMIT
+
+    bench = commands.add_parser(
+        "bench", help="run solvers over puzzle sets: summary table, per-puzzle CSV, cactus plot",
+    )
+    bench.add_argument("datasets", nargs="+", metavar="DATASET", help="dataset files (one-line puzzles or BOJ blocks)")
+    bench.add_argument("--solvers", metavar="A,B,...",
+                       help="solvers to run (default: every registered one but the classic 'backtrack', "
+                       "which needs minutes on some published puzzles: name it, with --limit)")
+    bench.add_argument("--time-limit", type=positive_float, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
+                       help=f"per puzzle and solver (default: {DEFAULT_TIME_LIMIT:g})")
+    bench.add_argument("--jobs", type=positive_int, default=1, metavar="N",
+                       help="processes (default: 1, for clean timings)")
+    bench.add_argument("--limit", type=positive_int, metavar="K", help="the first K puzzles of each dataset")
+    bench.add_argument("--box", metavar="RxC", help="box shape of the puzzles (default: from the size)")
+    bench.add_argument("--out", metavar="FILE", help="per-puzzle results as CSV")
+    bench.add_argument("--json", metavar="FILE", help="per-puzzle results as JSON Lines")
+    bench.add_argument("--plot", metavar="FILE", help="draw the cactus plot to this PNG (needs matplotlib)")
+    bench.add_argument("--quiet", action="store_true", help="no progress bar")
+    bench.set_defaults(run=cmd_bench)
+
+    generate = commands.add_parser("generate", help="random puzzles of any size, in the dataset format")
+    generate.add_argument("--size", type=positive_int, required=True, metavar="N", help="board size n (n x n)")
+    generate.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
+    amount = generate.add_mutually_exclusive_group()
+    amount.add_argument("--clues", type=non_negative_int, metavar="K", help="givens per puzzle")
+    amount.add_argument("--fraction", type=fraction, metavar="F",
+                        help="givens as a share of the cells (default: 0.45)")
+    generate.add_argument("--unique", action="store_true",
+                          help="keep only removals that leave exactly one solution (checked with SAT)")
+    generate.add_argument("--count", type=positive_int, default=1, metavar="C", help="puzzles (default: 1)")
+    generate.add_argument("--seed", type=int, metavar="S", help="random seed: the same seed, the same puzzles")
+    generate.add_argument("--output", metavar="FILE", help="write here instead of stdout")
+    generate.set_defaults(run=cmd_generate)
+
+
 def positive_float(text: str) -> float:
     try:
         value = float(text)
@@ -378,6 +503,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--output", metavar="FILE", help="write here instead of stdout")
     export.set_defaults(run=cmd_export)
     add_judging_commands(commands)
+    add_bench_commands(commands)
     return parser
 
 

@@ -1,0 +1,268 @@
+"""Random complete grids and puzzles of any board shape, deterministic for a seed.
+
+How a grid is made, and how uniform it is:
+
+1. **A randomised search of the empty board.** Depth-first over candidate bit sets: branch on a
+   cell with the fewest candidates (ties broken at random), digits in random order, naked and
+   hidden singles propagated after each placement. A run that exceeds a node budget restarts
+   with fresh random choices (Las Vegas), so a rare dead end never becomes a long stall. The
+   solvers' own searches are deterministic on purpose (reproducible effort figures), hence a
+   small search of our own here.
+2. **Random symmetries of that grid**: relabel the digits, permute the rows within each band,
+   the bands, the columns within each stack, the stacks, and transpose when the boxes are
+   square. Each of these maps a valid grid to a valid grid.
+
+Why step 1 matters: symmetries alone only ever reach the orbit of one base grid, a vanishing part
+of all grids (9x9 has 5,472,730,538 essentially different grids). The randomised search can reach
+every grid, and step 2 then spreads each result evenly over its orbit.
+
+It is *not* exactly uniform: the first grid a randomised search meets favours grids that many
+search paths lead to. Exactly uniform sampling needs heavier machinery (counting-based methods,
+long Markov chains) that would be slow beyond 9x9. For benchmarks the property that matters holds:
+no fixed pattern, every grid possible, different seeds giving unrelated grids.
+
+Clues are then removed in a random order down to a target count; with ``unique=True`` a removal
+is kept only when the puzzle still has exactly one solution (counted up to 2 by a solver, SAT when
+it is registered). One pass suffices: a removal refused once stays refused, because removing more
+clues can only add solutions. When the target cannot be reached while staying unique, the result
+says how far it got instead of looping.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from . import solvers as registry
+from .boj import format_line, format_puzzle
+from .grid import Grid, Puzzle, Shape, units
+from .solvers.base import Solver, Status
+
+DEFAULT_FRACTION = 0.45
+"""Share of the cells given when no clue count is asked for (the scaling study's choice)."""
+
+UNIQUENESS_TIME_LIMIT = 30.0
+"""Seconds one uniqueness count may take; a count that runs out keeps the clue (stays safe)."""
+
+
+def _settle(cand: list[int], queue: list[int], peers: tuple[tuple[int, ...], ...],
+            all_units: tuple[tuple[int, ...], ...], full: int) -> bool:
+    """Naked and hidden singles to a fixpoint over candidate bit sets; False on a contradiction."""
+    while True:
+        while queue:
+            cell = queue.pop()
+            bit = cand[cell]
+            for peer in peers[cell]:
+                mask = cand[peer]
+                if mask & bit:
+                    mask ^= bit
+                    if not mask:
+                        return False
+                    cand[peer] = mask
+                    if not mask & (mask - 1):
+                        queue.append(peer)
+        for unit in all_units:
+            once = twice = 0
+            for cell in unit:
+                once, twice = once | cand[cell], twice | (once & cand[cell])
+            if once != full:
+                return False
+            only = once & ~twice
+            if only:
+                for cell in unit:
+                    hidden = cand[cell] & only
+                    if hidden and hidden != cand[cell]:
+                        if hidden & (hidden - 1):
+                            return False
+                        cand[cell] = hidden
+                        queue.append(cell)
+        if not queue:
+            return True
+
+
+def _random_fill(shape: Shape, rng: random.Random, budget: int) -> Grid | None:
+    """One randomised search of the empty board; None when it needs more than ``budget`` nodes."""
+    n = shape.n
+    full = (1 << n) - 1
+    u = units(shape)
+    peers = tuple(tuple(sorted(p)) for p in u.peers)
+    all_units = u.rows + u.cols + u.boxes
+    cells = range(shape.cells)
+    # Each frame: the candidates before branching, the cell, the digit bits still to try (in order).
+    stack: list[tuple[list[int], int, list[int]]] = []
+    state: list[int] | None = [full] * shape.cells
+    nodes = 0
+    while True:
+        if state is not None:
+            fewest, best = n + 1, []
+            for cell in cells:
+                size = state[cell].bit_count()
+                if size > 1:
+                    if size < fewest:
+                        fewest, best = size, [cell]
+                    elif size == fewest:
+                        best.append(cell)
+            if not best:
+                return tuple(mask.bit_length() for mask in state)
+            cell = rng.choice(best)
+            mask = state[cell]
+            digits = [1 << d for d in range(n) if mask >> d & 1]
+            rng.shuffle(digits)
+            stack.append((state, cell, digits))
+            state = None
+        if not stack:
+            return None  # only if the shape had no grid at all
+        parent, cell, digits = stack[-1]
+        if not digits:
+            stack.pop()
+            continue
+        nodes += 1
+        if nodes > budget:
+            return None
+        child = parent[:]
+        child[cell] = digits.pop()
+        if _settle(child, [cell], peers, all_units, full):
+            state = child
+
+
+def _shuffled_groups(rng: random.Random, groups: int, size: int) -> list[int]:
+    """A random order of groups*size lines that keeps each group (band or stack) together."""
+    order = list(range(groups))
+    rng.shuffle(order)
+    lines = []
+    for group in order:
+        inside = list(range(group * size, (group + 1) * size))
+        rng.shuffle(inside)
+        lines.extend(inside)
+    return lines
+
+
+def random_symmetry(grid: Grid, shape: Shape, rng: random.Random) -> Grid:
+    """The grid under a random validity-preserving symmetry (see the module docstring)."""
+    n = shape.n
+    labels = list(range(1, n + 1))
+    rng.shuffle(labels)
+    rows = _shuffled_groups(rng, shape.box_cols, shape.box_rows)  # box_cols bands of box_rows rows
+    cols = _shuffled_groups(rng, shape.box_rows, shape.box_cols)  # box_rows stacks of box_cols columns
+    transpose = shape.box_rows == shape.box_cols and rng.random() < 0.5
+    out = []
+    for r in range(n):
+        for c in range(n):
+            cell = rows[c] * n + cols[r] if transpose else rows[r] * n + cols[c]
+            out.append(labels[grid[cell] - 1])
+    return tuple(out)
+
+
+def random_grid(shape: Shape | int, rng: random.Random) -> Grid:
+    """A random complete grid of the shape: a randomised search, then random symmetries.
+
+    >>> from sudokulab.grid import is_solution
+    >>> grid = random_grid(9, random.Random(1))
+    >>> is_solution(grid, Puzzle.empty(9)), grid == random_grid(9, random.Random(1))
+    (True, True)
+    """
+    shape = shape if isinstance(shape, Shape) else Shape.of_size(shape)
+    budget = 4 * shape.cells + 100
+    while True:
+        grid = _random_fill(shape, rng, budget)
+        if grid is not None:
+            return random_symmetry(grid, shape, rng)
+        budget = budget * 3 // 2  # restart with fresh choices, a little more patient each time
+
+
+@dataclass(frozen=True)
+class Generated:
+    """One generated puzzle, its solution, and the clue count that was asked for."""
+
+    puzzle: Puzzle
+    solution: Grid
+    target: int
+    unique: bool
+
+    @property
+    def clues(self) -> int:
+        return self.puzzle.shape.cells - self.puzzle.blanks
+
+    @property
+    def short(self) -> bool:
+        """True when uniqueness stopped the removal above the target clue count."""
+        return self.clues > self.target
+
+
+def uniqueness_solver() -> Solver:
+    """The solver that counts solutions for ``unique=True``: SAT when registered, else the fast search."""
+    return registry.get("sat" if "sat" in registry.names() else "backtrack-fast")
+
+
+def clues_for(shape: Shape, clues: int | None = None, fraction: float | None = None) -> int:
+    """The clue count asked for, by number or by share of the cells (default ``DEFAULT_FRACTION``)."""
+    if clues is not None and fraction is not None:
+        raise ValueError("give the clues as a count or as a fraction, not both")
+    if clues is None:
+        fraction = DEFAULT_FRACTION if fraction is None else fraction
+        if not 0 <= fraction <= 1:
+            raise ValueError(f"fraction of clues must lie in 0..1, not {fraction}")
+        clues = round(fraction * shape.cells)
+    if not 0 <= clues <= shape.cells:
+        raise ValueError(f"a {shape.n}x{shape.n} board has {shape.cells} cells; {clues} clues cannot be")
+    return clues
+
+
+def remove_clues(solution: Grid, shape: Shape, clues: int, rng: random.Random,
+                 counter: Solver | None = None) -> Puzzle:
+    """Blank cells of a complete grid in random order down to ``clues`` givens.
+
+    With a ``counter`` solver a removal is kept only if the puzzle keeps exactly one solution;
+    the result then may keep more clues than asked (see ``Generated.short``).
+    """
+    givens = list(solution)
+    order = list(range(shape.cells))
+    rng.shuffle(order)
+    remaining = shape.cells
+    for cell in order:
+        if remaining <= clues:
+            break
+        givens[cell] = 0
+        if counter is not None:
+            result = counter.count(Puzzle(shape, tuple(givens)), limit=2, time_limit=UNIQUENESS_TIME_LIMIT)
+            if result.count != 1 or result.status is Status.TIME_LIMIT:
+                givens[cell] = solution[cell]
+                continue
+        remaining -= 1
+    return Puzzle(shape, tuple(givens))
+
+
+def generate(shape: Shape | int, count: int = 1, *, clues: int | None = None, fraction: float | None = None,
+             unique: bool = False, seed: int | None = None, counter: Solver | None = None) -> Iterator[Generated]:
+    """``count`` random puzzles of a shape, the same ones for the same seed.
+
+    With ``unique`` and no ``counter``, one ``uniqueness_solver()`` serves the whole run.
+
+    >>> [g.clues for g in generate(4, 3, clues=6, seed=7)]
+    [6, 6, 6]
+    """
+    shape = shape if isinstance(shape, Shape) else Shape.of_size(shape)
+    target = clues_for(shape, clues, fraction)
+    rng = random.Random(seed)
+    own = unique and counter is None
+    if own:
+        counter = uniqueness_solver()
+    try:
+        for _ in range(count):
+            solution = random_grid(shape, rng)
+            puzzle = remove_clues(solution, shape, target, rng, counter if unique else None)
+            yield Generated(puzzle, solution, target, unique)
+    finally:
+        if own and counter is not None:
+            counter.close()
+
+
+def dataset_text(puzzle: Puzzle) -> str:
+    """One puzzle as a dataset entry: the one-line form for 4 <= n <= 9, else a BOJ block and a blank line.
+
+    ``datasets.read_dataset`` reads both back (give it the same box split when it is not the default).
+    """
+    if 4 <= puzzle.n <= 9:
+        return format_line(puzzle) + "\n"
+    return format_puzzle(puzzle) + "\n"

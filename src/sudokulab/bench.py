@@ -9,9 +9,10 @@ and each (dataset, solver) keeps only its per-puzzle times (8 bytes each, for th
 running sums of the effort figures. Each process builds one instance per solver and reuses it over
 all puzzles, so a paradigm that prepares per board shape pays for it once.
 
-Times are the solvers' own ``seconds``. A timed-out puzzle counts with the time it was given, so
-with timeouts the quantiles are lower bounds. ``puzzles/s`` is puzzles over the sum of per-puzzle
-times: the rate of one process, whatever ``jobs`` is.
+Times are the solvers' own ``seconds`` (wall time). A timed-out puzzle counts with the time it was
+given, so with timeouts the quantiles are lower bounds. ``puzzles/s`` is puzzles over the sum of
+per-puzzle times: the rate of one process, whatever ``jobs`` is. Each call is also timed in CPU
+seconds of the process (``puzzles/cpu-s``), the steadier figure when other work shares the cores.
 """
 
 from __future__ import annotations
@@ -39,7 +40,9 @@ from .solvers.base import Solver, Stat, Status
 EFFORT_KEYS = ("nodes", "backtracks", "decisions", "conflicts", "propagations", "restarts", "branches")
 """Effort figures that get a CSV column and a column of means in the summary, when reported."""
 
-CSV_FIELDS = ("dataset", "index", "line", "solver", "status", "seconds", "valid", *EFFORT_KEYS, "other_stats")
+CSV_FIELDS = (
+    "dataset", "index", "line", "solver", "status", "seconds", "cpu_seconds", "valid", *EFFORT_KEYS, "other_stats",
+)
 ERROR = "error"
 """The status written for a solver that raised instead of answering (counted as wrong)."""
 
@@ -118,11 +121,13 @@ class Row:
     stats: Mapping[str, Stat] = field(default_factory=dict)
     problem: str | None = None
     """Why the answer is wrong, when ``valid`` is False."""
+    cpu_seconds: float = 0.0
 
     def as_csv(self) -> dict[str, Any]:
         row: dict[str, Any] = {
             "dataset": self.dataset, "index": self.index, "line": self.line, "solver": self.solver,
-            "status": self.status, "seconds": f"{self.seconds:.7f}", "valid": int(self.valid),
+            "status": self.status, "seconds": f"{self.seconds:.7f}", "cpu_seconds": f"{self.cpu_seconds:.7f}",
+            "valid": int(self.valid),
         }
         for key in EFFORT_KEYS:
             row[key] = self.stats.get(key, "")
@@ -133,7 +138,8 @@ class Row:
     def as_json(self) -> dict[str, Any]:
         data = {
             "dataset": self.dataset, "index": self.index, "line": self.line, "solver": self.solver,
-            "status": self.status, "seconds": self.seconds, "valid": self.valid, "stats": dict(self.stats),
+            "status": self.status, "seconds": self.seconds, "cpu_seconds": self.cpu_seconds, "valid": self.valid,
+            "stats": dict(self.stats),
         }
         if self.problem:
             data["problem"] = self.problem
@@ -150,6 +156,7 @@ class Answer:
     valid: bool
     stats: Mapping[str, Stat]
     problem: str | None = None
+    cpu_seconds: float = 0.0
 
 
 def check_puzzle(puzzle: Puzzle, named: Sequence[tuple[str, Solver]], time_limit: float | None) -> list[Answer]:
@@ -160,15 +167,17 @@ def check_puzzle(puzzle: Puzzle, named: Sequence[tuple[str, Solver]], time_limit
     """
     out: list[Answer] = []
     for name, solver in named:
+        cpu = time.process_time()
         try:
             result = solver.solve(puzzle, time_limit=time_limit)
+            cpu = time.process_time() - cpu
         except SudokuError:
             raise  # a usage problem (an option the solver lacks), not a wrong answer
         except Exception as exc:  # noqa: BLE001 - a crash is a bug found: reported, not fatal
             out.append(Answer(name, ERROR, 0.0, False, {}, f"raised {type(exc).__name__}: {exc}"))
             continue
         problem = solution_error(result.grid, puzzle) if result.status is Status.SOLVED else None
-        out.append(Answer(name, result.status.value, result.seconds, problem is None, dict(result.stats), problem))
+        out.append(Answer(name, result.status.value, result.seconds, problem is None, dict(result.stats), problem, cpu))
     found = next((a.solver for a in out if a.status == Status.SOLVED.value and a.valid), None)
     if found is not None:
         for i, a in enumerate(out):
@@ -180,10 +189,11 @@ def check_puzzle(puzzle: Puzzle, named: Sequence[tuple[str, Solver]], time_limit
 class _Tally:
     """What one (dataset, solver) keeps: times for the quantiles, counts and running sums."""
 
-    __slots__ = ("times", "solved_times", "counts", "wrong", "sums", "reported")
+    __slots__ = ("times", "solved_times", "cpu", "counts", "wrong", "sums", "reported")
 
     def __init__(self) -> None:
         self.times = array("d")
+        self.cpu = 0.0
         self.solved_times = array("d")
         self.counts: dict[str, int] = {}
         self.wrong = 0
@@ -192,6 +202,7 @@ class _Tally:
 
     def add(self, row: Row) -> None:
         self.times.append(row.seconds)
+        self.cpu += row.cpu_seconds
         self.counts[row.status] = self.counts.get(row.status, 0) + 1
         if not row.valid:
             self.wrong += 1
@@ -229,6 +240,7 @@ class Summary:
     timed_out: int
     wrong: int
     seconds: float
+    cpu_seconds: float
     median: float
     p90: float
     p99: float
@@ -240,6 +252,10 @@ class Summary:
     def per_second(self) -> float:
         return self.puzzles / self.seconds if self.seconds > 0 else math.inf
 
+    @property
+    def per_cpu_second(self) -> float:
+        return self.puzzles / self.cpu_seconds if self.cpu_seconds > 0 else math.inf
+
     @classmethod
     def of(cls, dataset: str, solver: str, tally: _Tally) -> Summary:
         ordered = sorted(tally.times)
@@ -249,7 +265,7 @@ class Summary:
             no_solution=tally.counts.get(Status.NO_SOLUTION.value, 0),
             timed_out=tally.counts.get(Status.TIME_LIMIT.value, 0),
             wrong=tally.wrong,
-            seconds=math.fsum(ordered),
+            seconds=math.fsum(ordered), cpu_seconds=tally.cpu,
             median=quantile(ordered, 0.5), p90=quantile(ordered, 0.9), p99=quantile(ordered, 0.99),
             max=ordered[-1] if ordered else math.nan,
             means={k: tally.sums[k] / tally.reported[k] for k in tally.sums},
@@ -283,7 +299,8 @@ class BenchReport:
         limit = "none" if self.time_limit is None else f"{self.time_limit:g} s per puzzle"
         load = "" if self.load is None else f", load average {self.load:.2f} at start"
         return (f"jobs {self.jobs}, time limit {limit}, {self.cores or '?'} cores (os.cpu_count){load}; "
-                f"wall {self.wall_seconds:.1f} s; puzzles/s = puzzles / sum of per-puzzle times (one process)")
+                f"wall {self.wall_seconds:.1f} s; puzzles/s = puzzles / sum of per-puzzle wall times (one process), "
+                f"puzzles/cpu-s the same over the process's CPU time")
 
 
 # --- workers -------------------------------------------------------------------------------------
@@ -396,7 +413,7 @@ def run_bench(
     def record(dataset: str, index: int, line: int, puzzle: Puzzle, answers: list[Answer]) -> None:
         totals[dataset] = totals.get(dataset, 0) + 1
         for a in answers:
-            row = Row(dataset, index, line, a.solver, a.status, a.seconds, a.valid, a.stats, a.problem)
+            row = Row(dataset, index, line, a.solver, a.status, a.seconds, a.valid, a.stats, a.problem, a.cpu_seconds)
             tallies[dataset, a.solver].add(row)
             if writer:
                 writer.writerow(row.as_csv())
@@ -533,7 +550,8 @@ def _cells(summary: Summary, effort: Sequence[str], show_no_solution: bool) -> l
     cells = [summary.solver, f"{summary.solved}/{summary.puzzles}"]
     if show_no_solution:
         cells.append(str(summary.no_solution))
-    cells += [str(summary.timed_out), str(summary.wrong), f"{summary.per_second:,.1f}"]
+    cells += [str(summary.timed_out), str(summary.wrong), f"{summary.per_second:,.1f}",
+              f"{summary.per_cpu_second:,.1f}"]
     cells += [format_seconds(t) for t in (summary.median, summary.p90, summary.p99, summary.max)]
     cells += [f"{summary.means[k]:,.1f}" if k in summary.means else "-" for k in effort]
     return cells
@@ -541,7 +559,7 @@ def _cells(summary: Summary, effort: Sequence[str], show_no_solution: bool) -> l
 
 def _headers(effort: Sequence[str], show_no_solution: bool) -> list[str]:
     return (["solver", "solved"] + (["no solution"] if show_no_solution else [])
-            + ["timed out", "wrong", "puzzles/s", "median", "p90", "p99", "max"]
+            + ["timed out", "wrong", "puzzles/s", "puzzles/cpu-s", "median", "p90", "p99", "max"]
             + list(effort))
 
 
@@ -607,7 +625,8 @@ def read_rows(paths: Iterable[str | Path]) -> Iterator[Row]:
                 if raw.get("other_stats"):
                     stats.update(json.loads(raw["other_stats"]))
                 yield Row(raw["dataset"], int(raw["index"]), int(raw["line"]), raw["solver"], raw["status"],
-                          float(raw["seconds"]), raw["valid"] == "1", stats)
+                          float(raw["seconds"]), raw["valid"] == "1", stats,
+                          cpu_seconds=float(raw.get("cpu_seconds") or 0.0))
 
 
 def solved_times(rows: Iterable[Row]) -> dict[str, dict[str, list[float]]]:

@@ -60,14 +60,15 @@ def cactus_plot(
     path: str | Path,
     *,
     totals: Mapping[str, int] | None = None,
-    time_limit: float | None = None,
+    time_limit: float | Mapping[str, float] | None = None,
     cumulative: bool = False,
 ) -> Path:
     """Draw one cactus panel per dataset, one line per solver, log time axis.
 
     ``series`` maps dataset -> solver -> times of the puzzles it solved; ``totals`` (dataset ->
-    puzzles run) sets the x range so a solver that fell short visibly stops short. With
-    ``cumulative`` the y axis is the total time to solve the first k puzzles instead.
+    puzzles run) sets the x range so a solver that fell short visibly stops short. ``time_limit``
+    (one for all, or per dataset) is drawn as a dashed line. With ``cumulative`` the y axis is the
+    total time to solve the first k puzzles instead.
     """
     datasets = list(series)
     if not datasets:
@@ -90,8 +91,9 @@ def cactus_plot(
             xs = range(1, len(ordered) + 1)
             ax.plot(xs, ordered, label=f"{solver} ({len(ordered):,})", color=colour[solver],
                     marker="." if len(ordered) < 30 else None, linewidth=1.6)
-        if time_limit is not None and not cumulative:
-            ax.axhline(time_limit, color="grey", linestyle="--", linewidth=0.8, label="time limit")
+        limit = time_limit.get(dataset) if isinstance(time_limit, Mapping) else time_limit
+        if limit is not None and not cumulative:
+            ax.axhline(limit, color="grey", linestyle="--", linewidth=0.8, label=f"time limit {limit:g} s")
         total = (totals or {}).get(dataset)
         if total:
             ax.set_xlim(0, total * 1.02)
@@ -103,10 +105,8 @@ def cactus_plot(
         ax.legend(fontsize="small")
     for ax in axes[len(datasets):]:
         ax.set_visible(False)
-    if len(datasets) > 1:
-        figure.suptitle("Cactus plot: " + ", ".join(datasets))
-    else:
-        axes[0].set_title("Cactus plot: " + axes[0].get_title())
+    what = "cumulative time" if cumulative else "time per puzzle"
+    figure.suptitle(f"Cactus plot: puzzles solved against {what}, one line per solver (lower and longer is better)")
     return _save(figure, path)
 
 

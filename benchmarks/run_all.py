@@ -7,6 +7,7 @@
    ``17_clue`` with ``--classic-time-limit``: the classic needs over 10 s on many of them, so it
    only ever runs on a slice. Its panel joins the cactus plot, its table ``paradigms.md``.
 3. The scaling study (``benchmarks/scaling.py``): ``scaling.md``, ``scaling.csv``, ``scaling.png``.
+4. ``targets.md``: the issue's targets held against the figures of this run.
 
 Per-puzzle CSVs of steps 1 and 2 (tens of thousands of rows) go to ``--csv-dir``
 (``benchmarks/out``, not committed); the summaries and pictures go to ``--out-dir``
@@ -32,6 +33,13 @@ DEFAULT_DATA = ROOT.parent / "shared" / "data"
 SETS = ("17_clue", "magictour_top1465", "forum_hardest_1106", "forum_hardest_1905_11plus")
 SLICED = "forum_hardest_1905_11plus"
 CLASSIC_SET = "17_clue"
+NORVIG = {"magictour_top1465": 172, "forum_hardest_1106": 39}
+"""Peter Norvig's published Python solver on this machine kind, puzzles/s (../shared/data/README.md)."""
+TARGETS = (  # (solver, dataset, puzzles/s at least, how the goal is phrased)
+    ("sat", "17_clue", 4000, "at least 4,000 puzzles/s"),
+    ("cpsat", "17_clue", 300, "at least 300 puzzles/s"),
+    *(("backtrack-fast", name, 3 * rate, f"3x Norvig's ~{rate}/s") for name, rate in NORVIG.items()),
+)
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -67,7 +75,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             continue
         limit = _limit(args.limit, args.slice if name == SLICED else None)
         datasets.append(bench.Dataset.from_path(path, limit=limit))
-    wrong = run_sets(args, datasets) if datasets else 0
+    summaries: list[bench.Summary] = []
+    wrong = run_sets(args, datasets, summaries) if datasets else 0
     if not datasets:
         print(f"no dataset found in {args.data}: the reference sets are skipped", file=sys.stderr)
     if not args.skip_scaling:
@@ -76,17 +85,19 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         code = scaling.main(["--out-dir", str(args.out_dir), "--jobs", str(args.jobs), *args.scaling_args.split()])
         wrong += code == 4
+    write_targets(args.out_dir, summaries, None if args.skip_scaling else args.out_dir / "scaling.csv")
     if wrong:
         print("WRONG answers were found: see above", file=sys.stderr)
         return 4
     return 0
 
 
-def run_sets(args: argparse.Namespace, datasets: list[bench.Dataset]) -> int:
+def run_sets(args: argparse.Namespace, datasets: list[bench.Dataset], summaries: list[bench.Summary]) -> int:
     """Steps 1 and 2: the reference sets, then the classic's slice; the number of wrong answers."""
     report = bench.run_bench(datasets, bench.default_solvers(), time_limit=args.time_limit, jobs=args.jobs,
                              csv_path=args.csv_dir / "paradigms.csv")
     bench.print_summary(report)
+    summaries.extend(report.summaries)
     sections = ["# Every paradigm on the reference sets\n", bench.summary_markdown(report)]
     series = {_label(d): report.solved_times[d.name] for d in datasets}
     totals = {_label(d): report.totals[d.name] for d in datasets}
@@ -110,6 +121,30 @@ def run_sets(args: argparse.Namespace, datasets: list[bench.Dataset]) -> int:
     png = plots.cactus_plot(series, args.out_dir / "cactus.png", totals=totals, time_limit=limits)
     print(f"wrote {png} and paradigms.md; per-puzzle CSVs in {args.csv_dir}", file=sys.stderr)
     return wrong
+
+
+def write_targets(out_dir: Path, summaries: Sequence[bench.Summary], scaling_csv: Path | None) -> None:
+    """The issue's targets beside this run's figures (one process; wall and CPU rates)."""
+    lines = ["# Targets\n", "| target | measured (wall) | measured (CPU) | met |", "| --- | ---: | ---: | --- |"]
+    for solver, dataset, goal, phrase in TARGETS:
+        found = next((s for s in summaries if s.solver == solver and s.dataset == dataset), None)
+        if found is None:
+            lines.append(f"| `{solver}` on {dataset}: {phrase} | not run | | |")
+            continue
+        met = "yes" if found.per_second >= goal else ("on CPU time only" if found.per_cpu_second >= goal else "no")
+        lines.append(f"| `{solver}` on {dataset} ({found.puzzles:,} puzzles): {phrase} (>= {goal:,}/s) | "
+                     f"{found.per_second:,.0f}/s | {found.per_cpu_second:,.0f}/s | {met} |")
+    rows = [r for r in bench.read_rows([scaling_csv]) if r.dataset == "25x25" and r.solver == "sat"] \
+        if scaling_csv is not None and scaling_csv.is_file() else []
+    if rows:
+        worst = max(r.seconds for r in rows)
+        solved = all(r.status == "solved" and r.valid for r in rows)
+        lines.append(f"| `sat` on 25x25 boards with 45% clues ({len(rows)} puzzles): under 1 s each | "
+                     f"max {worst:.3f} s | max {max(r.cpu_seconds for r in rows):.3f} s | "
+                     f"{'yes' if solved and worst < 1 else 'no'} |")
+    else:
+        lines.append("| `sat` on 25x25 boards with 45% clues: under 1 s | not run | | |")
+    (out_dir / "targets.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def _label(dataset: bench.Dataset) -> str:

@@ -542,25 +542,28 @@ def format_seconds(seconds: float) -> str:
     return f"{seconds:.3g} s"
 
 
-def _effort_keys(summaries: Sequence[Summary]) -> list[str]:
-    return [k for k in EFFORT_KEYS if any(k in s.means for s in summaries)]
+def _effort(summary: Summary) -> str:
+    """A solver's mean effort figures as one cell: each paradigm counts different things, so one
+    column per figure would be mostly empty."""
+    figures = [(k, summary.means[k]) for k in EFFORT_KEYS if k in summary.means]
+    return ", ".join(f"{k} {v:,.0f}" if v >= 100 else f"{k} {v:.1f}" for k, v in figures) or "-"
 
 
-def _cells(summary: Summary, effort: Sequence[str], show_no_solution: bool) -> list[str]:
+def _cells(summary: Summary, show_no_solution: bool) -> list[str]:
     cells = [summary.solver, f"{summary.solved}/{summary.puzzles}"]
     if show_no_solution:
         cells.append(str(summary.no_solution))
     cells += [str(summary.timed_out), str(summary.wrong), f"{summary.per_second:,.1f}",
               f"{summary.per_cpu_second:,.1f}"]
     cells += [format_seconds(t) for t in (summary.median, summary.p90, summary.p99, summary.max)]
-    cells += [f"{summary.means[k]:,.1f}" if k in summary.means else "-" for k in effort]
+    cells.append(_effort(summary))
     return cells
 
 
-def _headers(effort: Sequence[str], show_no_solution: bool) -> list[str]:
+def _headers(show_no_solution: bool) -> list[str]:
     return (["solver", "solved"] + (["no solution"] if show_no_solution else [])
-            + ["timed out", "wrong", "puzzles/s", "puzzles/cpu-s", "median", "p90", "p99", "max"]
-            + list(effort))
+            + ["timed out", "wrong", "puzzles/s", "puzzles/cpu-s", "median", "p90", "p99", "max",
+               "mean effort per puzzle"])
 
 
 def _by_dataset(report: BenchReport) -> dict[str, list[Summary]]:
@@ -583,15 +586,14 @@ def print_summary(report: BenchReport, file: IO[str] | None = None) -> None:
     stream = file or sys.stdout
     console = Console(file=stream, width=None if stream.isatty() else 400)  # files and pipes: never cut
     for dataset, summaries in _by_dataset(report).items():
-        effort = _effort_keys(summaries)
         show_none = any(s.no_solution for s in summaries)
-        table = Table(title=_title(report, dataset), title_justify="left",
-                      caption=f"{', '.join(effort)}: mean per puzzle" if effort else None, caption_justify="left")
-        for i, header in enumerate(_headers(effort, show_none)):
-            table.add_column(header, justify="left" if i == 0 else "right")
+        table = Table(title=_title(report, dataset), title_justify="left")
+        headers = _headers(show_none)
+        for i, header in enumerate(headers):
+            table.add_column(header, justify="left" if i in (0, len(headers) - 1) else "right")
         for summary in summaries:
             style = "bold red" if summary.wrong else None
-            table.add_row(*_cells(summary, effort, show_none), style=style)
+            table.add_row(*_cells(summary, show_none), style=style)
         console.print(table)
     console.print(f"measured: {report.how_measured()}", highlight=False, soft_wrap=True)
 
@@ -600,14 +602,11 @@ def summary_markdown(report: BenchReport) -> str:
     """The summary tables as Markdown, for the benchmark report."""
     parts = []
     for dataset, summaries in _by_dataset(report).items():
-        effort = _effort_keys(summaries)
         show_none = any(s.no_solution for s in summaries)
-        headers = _headers(effort, show_none)
+        headers = _headers(show_none)
         lines = [f"**{_title(report, dataset)}**", "", "| " + " | ".join(headers) + " |",
-                 "| --- |" + " ---: |" * (len(headers) - 1)]
-        lines += ["| " + " | ".join(_cells(s, effort, show_none)) + " |" for s in summaries]
-        if effort:
-            lines += ["", f"{', '.join(effort)}: mean per puzzle."]
+                 "| --- |" + " ---: |" * (len(headers) - 2) + " --- |"]
+        lines += ["| " + " | ".join(_cells(s, show_none)) + " |" for s in summaries]
         parts.append("\n".join(lines))
     parts.append(f"Measured: {report.how_measured()}.")
     return "\n\n".join(parts) + "\n"

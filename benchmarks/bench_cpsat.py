@@ -30,6 +30,7 @@ from pathlib import Path
 import ortools
 
 from sudokulab import Puzzle, Shape, Status, is_solution, parse_puzzle, solvers
+from sudokulab.datasets import puzzle_lines
 from sudokulab.models.cpsat import Prepared, build_model
 from sudokulab.solvers.cpsat import CpSatSolver
 
@@ -64,18 +65,6 @@ EXTRA = {"cpsat-fresh": FreshCpSatSolver, "cpsat-defaults": DefaultsCpSatSolver}
 
 def make_solver(name: str):
     return EXTRA[name]() if name in EXTRA else solvers.get(name)
-
-
-def read_lines(path: Path, limit: int | None) -> list[str]:
-    lines = []
-    with path.open() as stream:
-        for line in stream:
-            line = line.strip()
-            if line and not line.startswith("#"):
-                lines.append(line)
-                if limit is not None and len(lines) >= limit:
-                    break
-    return lines
 
 
 def run_set(name: str, lines: Sequence[str], time_limit: float) -> dict:
@@ -188,7 +177,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not path.exists():
             say(f"## {set_name}: skipped ({path} is absent)")
             continue
-        lines = read_lines(path, args.limit)
+        lines = puzzle_lines(path, args.limit)
         say(f"## {set_name}: {len(lines)} puzzles")
         say()
         rows = []

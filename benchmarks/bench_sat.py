@@ -33,6 +33,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 from sudokulab import Puzzle, Shape, Status, is_solution, parse_puzzle, solvers
+from sudokulab.datasets import puzzle_lines
 from sudokulab.solvers.sat import SatSolver, canonical_engine
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,18 +41,6 @@ DEFAULT_DATA = ROOT.parent / "shared" / "data"
 SETS = ("17_clue.txt", "magictour_top1465.txt", "forum_hardest_1106.txt")
 GOALS = {"17_clue.txt": 4000, "magictour_top1465.txt": 1200, "forum_hardest_1106.txt": 300}
 """The issue's goals in puzzles/s for the default configuration."""
-
-
-def read_lines(path: Path, limit: int | None) -> list[str]:
-    lines = []
-    with path.open() as stream:
-        for line in stream:
-            line = line.strip()
-            if line and not line.startswith("#"):
-                lines.append(line)
-                if limit is not None and len(lines) >= limit:
-                    break
-    return lines
 
 
 def run_set(label: str, solver, lines: Sequence[str]) -> dict:
@@ -181,11 +170,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             fresh = config["encoding"] == "reduced" or canonical_engine(config["engine"]) == "kissat404"
             limit = min(x for x in (args.limit, args.fresh_limit if fresh else None) if x) if (
                 args.limit or fresh) else None
-            row = run_set(describe(config), SatSolver(**config), read_lines(path, limit))
+            row = run_set(describe(config), SatSolver(**config), puzzle_lines(path, limit))
             report.append(table_row(path.name, "sat " + row["label"], row))
             failures += row["failed"]
             print(report[-1], flush=True)
-        lines = read_lines(path, min(x for x in (args.limit, args.baseline_limit) if x))
+        lines = puzzle_lines(path, min(x for x in (args.limit, args.baseline_limit) if x))
         row = run_set("backtrack-fast", solvers.get("backtrack-fast"), lines)
         report.append(table_row(path.name, "backtrack-fast (baseline)", row))
         failures += row["failed"]
@@ -193,7 +182,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     first = next((p for p in paths if p.exists()), None)
     if first is not None:
-        steps = breakdown(read_lines(first, min(args.limit or 10000, 10000)))
+        steps = breakdown(puzzle_lines(first, min(args.limit or 10000, 10000)))
         report += ["", f"CPU microseconds per puzzle on {first.name}, default `sat`: "
                    + ", ".join(f"{k} {v:.1f}" for k, v in steps.items()) + "."]
 

@@ -108,6 +108,22 @@ def read_dataset(path: str | Path, box: tuple[int, int] | None = None) -> Iterat
         raise UsageError(f"cannot read '{path}': {exc.strerror or exc}") from None
 
 
+def puzzle_lines(path: str | Path, limit: int | None = None) -> list[str]:
+    """The raw entries of a one-puzzle-a-line file (comments and blank lines skipped), unparsed.
+
+    Benchmarks time the parse as part of the solve path, so they start from the text.
+    """
+    lines: list[str] = []
+    with open(path, encoding="utf-8", errors="replace") as stream:
+        for raw in stream:
+            if limit is not None and len(lines) >= limit:
+                break
+            line = raw.strip()
+            if line and not line.startswith("#"):
+                lines.append(line)
+    return lines
+
+
 def load_puzzles(path: str | Path, limit: int | None = None) -> list[Puzzle]:
     """The puzzles of a small dataset as a list (bad entries skipped), for notebooks and tests."""
     puzzles = []

@@ -219,7 +219,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     report = [
         "# Backtracking benchmark",
         "",
-        f"`bench_backtracking.py {' '.join(sys.argv[1:] if argv is None else argv)}`".replace(" `", "`"),
+        "`" + " ".join(["bench_backtracking.py", *(sys.argv[1:] if argv is None else argv)]) + "`",
         "",
         intro,
         "",

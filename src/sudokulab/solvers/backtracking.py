@@ -137,9 +137,16 @@ _UNKNOWN = -2
 
 
 class _Positions(dict):
-    """The set bits of a mask as a tuple of positions, computed on first use (boards above 12x12)."""
+    """The set bits of a mask as a tuple of positions, computed on first use (boards above 12x12).
+
+    Emptied when it reaches ``LIMIT`` masks, so a long search on a 36x36 board stays in bounds.
+    """
+
+    LIMIT = 1 << 17
 
     def __missing__(self, mask: int) -> tuple[int, ...]:
+        if len(self) >= self.LIMIT:
+            self.clear()
         positions = self[mask] = tuple(i for i in range(mask.bit_length()) if mask >> i & 1)
         return positions
 

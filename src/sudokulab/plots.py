@@ -143,7 +143,7 @@ def scaling_plot(
     colour = _colours(solvers)
     figure = _figure(7.5, 4.8)
     ax = figure.add_subplot()
-    for solver in solvers:
+    for rank, solver in enumerate(solvers):
         mine = sorted((p for p in points if p.solver == solver), key=lambda p: p.n)
         xs = [p.n for p in mine]
         ys = [max(getattr(p, statistic), _FLOOR) for p in mine]
@@ -154,12 +154,13 @@ def scaling_plot(
                     markerfacecolor="white" if hollow else colour[solver])
             if hollow:
                 ax.annotate(f"{p.timed_out}/{p.puzzles} t/o", (p.n, y), textcoords="offset points",
-                            xytext=(4, 4), fontsize="x-small", color=colour[solver])
+                            xytext=(5, 4 - 9 * rank), fontsize="x-small", color=colour[solver])  # no overlap
     if time_limit is not None:
         ax.axhline(time_limit, color="grey", linestyle="--", linewidth=0.8, label="time limit")
     sizes = sorted({p.n for p in points})
     ax.set_xticks(sizes, [f"{n}x{n}" for n in sizes], rotation=45 if len(sizes) > 6 else 0)
     ax.set_yscale("log")
+    ax.margins(x=0.08)
     ax.set_xlabel("board size")
     ax.set_ylabel(f"{statistic} seconds per puzzle")
     ax.set_title(title or f"Scaling: {statistic} solve time by board size")

@@ -330,8 +330,8 @@ def _init_worker(names: Sequence[str], options: Mapping[str, Mapping[str, Any]],
     _WORKER["time_limit"] = time_limit
 
 
-def _work(chunk: Sequence[tuple[int, Puzzle]]) -> list[list[Answer]]:
-    return [check_puzzle(puzzle, _WORKER["solvers"], _WORKER["time_limit"]) for _, puzzle in chunk]
+def _work(chunk: Sequence[Puzzle]) -> list[list[Answer]]:
+    return [check_puzzle(puzzle, _WORKER["solvers"], _WORKER["time_limit"]) for puzzle in chunk]
 
 
 def _chunk_size(puzzle: Puzzle) -> int:
@@ -423,9 +423,14 @@ def run_bench(
                 warn(f"WRONG: solver {row.solver} on {dataset} line {line} (puzzle {index + 1}): {row.problem}; "
                      f"puzzle: {_puzzle_text(puzzle)}")
 
-    bar = _progress(progress)
+    named = _open_solvers(names, options)  # in this process: also checks the options before any work
+    pool = None
     try:
-        with bar:
+        if jobs > 1:
+            _close(named)
+            named = []
+            pool = _pool(names, options, time_limit, jobs)
+        with _progress(progress) as bar:
             for dataset in sets:
                 totals.setdefault(dataset.name, 0)
                 for name in names:
@@ -433,24 +438,23 @@ def run_bench(
                 estimate = dataset.estimate()
                 task = bar.add_task(dataset.name, total=None if estimate is None else estimate * len(names))
                 entries = _good_entries(dataset, bad, warn)
-                if jobs == 1:
-                    named = _open_solvers(names, options)
-                    try:
-                        for entry in entries:
-                            assert entry.puzzle is not None
-                            record(dataset.name, entry.index, entry.line, entry.puzzle,
-                                   check_puzzle(entry.puzzle, named, time_limit))
-                            bar.advance(task, len(names))
-                    finally:
-                        _close(named)
+                if pool is None:
+                    for entry in entries:
+                        assert entry.puzzle is not None
+                        record(dataset.name, entry.index, entry.line, entry.puzzle,
+                               check_puzzle(entry.puzzle, named, time_limit))
+                        bar.advance(task, len(names))
                 else:
-                    _run_parallel(entries, names, options, time_limit, jobs,
+                    _run_parallel(pool, entries, jobs,
                                   lambda e, a, ds=dataset.name: record(ds, e.index, e.line, e.puzzle, a),
                                   lambda k, t=task: bar.advance(t, k * len(names)))
                 bar.update(task, completed=totals[dataset.name] * len(names), total=totals[dataset.name] * len(names))
                 if bad.get(dataset.name):
                     warn(f"{dataset.name}: {bad[dataset.name]} bad entries skipped (not puzzles)")
     finally:
+        _close(named)
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
         for stream in (csv_stream, json_stream):
             if stream:
                 stream.close()
@@ -474,43 +478,41 @@ def _good_entries(dataset: Dataset, bad: dict[str, int], warn: Callable[[str], N
             warn(f"{dataset.name}: bad entry skipped: {entry.error}")
 
 
-def _run_parallel(entries: Iterator[Entry], names: Sequence[str], options: Mapping[str, Mapping[str, Any]],
-                  time_limit: float | None, jobs: int, record: Callable[[Entry, list[Answer]], None],
-                  advance: Callable[[int], None]) -> None:
-    """Chunks of puzzles over ``jobs`` processes, a bounded number in flight, results in file order."""
+def _pool(names: Sequence[str], options: Mapping[str, Mapping[str, Any]], time_limit: float | None,
+          jobs: int) -> Any:
+    """``jobs`` worker processes, each with its own solver instances for the whole run."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     # spawn: the same behaviour on every platform, and safe beside the progress bar's thread.
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker,
-                             initargs=(list(names), dict(options), time_limit)) as pool:
-        pending: deque = deque()
+    return ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_init_worker,
+                               initargs=(list(names), {k: dict(v) for k, v in options.items()}, time_limit))
 
-        def collect() -> None:
-            chunk, future = pending.popleft()
-            for entry, answers in zip(chunk, future.result()):
-                record(entry, answers)
-            advance(len(chunk))
 
-        chunk: list[Entry] = []
-        try:
-            for entry in entries:
-                assert entry.puzzle is not None
-                chunk.append(entry)
-                if len(chunk) >= _chunk_size(entry.puzzle):
-                    pending.append((chunk, pool.submit(_work, [(e.index, e.puzzle) for e in chunk])))
-                    chunk = []
-                    while len(pending) >= 4 * jobs:
-                        collect()
-            if chunk:
-                pending.append((chunk, pool.submit(_work, [(e.index, e.puzzle) for e in chunk])))
-            while pending:
+def _run_parallel(pool: Any, entries: Iterator[Entry], jobs: int, record: Callable[[Entry, list[Answer]], None],
+                  advance: Callable[[int], None]) -> None:
+    """Chunks of puzzles over the pool, a bounded number in flight, results in file order."""
+    pending: deque = deque()
+
+    def collect() -> None:
+        chunk, future = pending.popleft()
+        for entry, answers in zip(chunk, future.result()):
+            record(entry, answers)
+        advance(len(chunk))
+
+    chunk: list[Entry] = []
+    for entry in entries:
+        assert entry.puzzle is not None
+        chunk.append(entry)
+        if len(chunk) >= _chunk_size(entry.puzzle):
+            pending.append((chunk, pool.submit(_work, [e.puzzle for e in chunk])))
+            chunk = []
+            while len(pending) >= 4 * jobs:
                 collect()
-        except BaseException:
-            for _, future in pending:
-                future.cancel()
-            raise
+    if chunk:
+        pending.append((chunk, pool.submit(_work, [e.puzzle for e in chunk])))
+    while pending:
+        collect()
 
 
 def _progress(enabled: bool):

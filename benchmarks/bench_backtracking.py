@@ -37,6 +37,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from sudokulab import Status, is_solution, parse_puzzle, solvers
+from sudokulab.datasets import puzzle_lines
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = ROOT.parent / "shared" / "data"
@@ -84,23 +85,6 @@ class Tally:
     @property
     def cpu_rate(self) -> float:
         return self.puzzles / self.cpu if self.cpu else 0.0
-
-
-def read_lines(path: Path, limit: int | None) -> list[str]:
-    lines = []
-    with path.open() as stream:
-        for line in stream:
-            line = line.strip()
-            if line and not line.startswith("#"):
-                lines.append(line)
-                if limit is not None and len(lines) >= limit:
-                    break
-    return lines
-
-
-def count_lines(path: Path) -> int:
-    with path.open() as stream:
-        return sum(1 for line in stream if line.strip() and not line.startswith("#"))
 
 
 def run_fast(lines: Sequence[str], time_limit: float | None, progress: Progress, label: str) -> Tally:
@@ -192,8 +176,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                   disable=args.no_progress or not console.is_terminal) as progress:
         for path in present:
             name = path.name
-            lines = read_lines(path, args.limit)
-            total = count_lines(path)
+            every = puzzle_lines(path)
+            lines, total = every[: args.limit], len(every)
             fast = run_fast(lines, args.fast_time_limit, progress, name)
             norvig = NORVIG.get(name)
             share = "whole set" if len(lines) == total else f"first {len(lines)} of {total}"

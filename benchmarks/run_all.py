@@ -21,6 +21,7 @@ repository); a missing one is skipped with a note. Exit code 4 if any answer was
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -42,6 +43,11 @@ TARGETS = (  # (solver, dataset, puzzles/s at least, how the goal is phrased)
 )
 
 
+def command(argv: Sequence[str]) -> str:
+    """How this run was started, for the report (paths relative to the repository)."""
+    return shlex.join([".venv/bin/python", f"benchmarks/{Path(sys.argv[0]).name}", *argv])
+
+
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder of the datasets")
@@ -55,7 +61,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--jobs", type=int, default=1, help="processes (default: 1, for clean timings)")
     parser.add_argument("--skip-scaling", action="store_true")
     parser.add_argument("--scaling-args", default="", help="extra arguments for scaling.py, e.g. '--per-size 3'")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)
+    return args
 
 
 def _limit(*limits: int | None) -> int | None:
@@ -98,10 +106,12 @@ def run_sets(args: argparse.Namespace, datasets: list[bench.Dataset], summaries:
                              csv_path=args.csv_dir / "paradigms.csv")
     bench.print_summary(report)
     summaries.extend(report.summaries)
-    sections = ["# Every paradigm on the reference sets\n", bench.summary_markdown(report)]
-    series = {_label(d): report.solved_times[d.name] for d in datasets}
-    totals = {_label(d): report.totals[d.name] for d in datasets}
-    limits = {_label(d): args.time_limit for d in datasets}
+    sections = ["# Every paradigm on the reference sets\n", f"Command: `{command(args.argv)}`\n",
+                bench.summary_markdown(report)]
+    labels = {d.name: _label(d, report.totals[d.name]) for d in datasets}
+    series = {labels[d.name]: report.solved_times[d.name] for d in datasets}
+    totals = {labels[d.name]: report.totals[d.name] for d in datasets}
+    limits = {labels[d.name]: args.time_limit for d in datasets}
     wrong = report.wrong
 
     classic_path = args.data / f"{CLASSIC_SET}.txt"
@@ -147,9 +157,9 @@ def write_targets(out_dir: Path, summaries: Sequence[bench.Summary], scaling_csv
     (out_dir / "targets.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-def _label(dataset: bench.Dataset) -> str:
-    """The panel title: the set's name, and the slice when only part of it ran."""
-    return dataset.name if dataset.limit is None else f"{dataset.name}[:{dataset.limit}]"
+def _label(dataset: bench.Dataset, ran: int) -> str:
+    """The panel title: the set's name, and the slice when the limit cut it."""
+    return dataset.name if dataset.limit is None or ran < dataset.limit else f"{dataset.name}[:{dataset.limit}]"
 
 
 if __name__ == "__main__":

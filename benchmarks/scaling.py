@@ -51,7 +51,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     active = [s.strip() for s in args.solvers.split(",")] if args.solvers else solvers.names()
     args.out_dir.mkdir(parents=True, exist_ok=True)
     points: list[plots.ScalingPoint] = []
-    markdown = [f"# Scaling study\n\n{args.per_size} puzzles per size, {args.fraction:.0%} of the cells given, "
+    started_as = " ".join([".venv/bin/python benchmarks/scaling.py", *(sys.argv[1:] if argv is None else argv)])
+    markdown = [f"# Scaling study\n\nCommand: `{started_as}`\n",
+                f"{args.per_size} puzzles per size, {args.fraction:.0%} of the cells given, "
                 f"seed {args.seed}{', unique solutions' if args.unique else ''}; time limit {args.time_limit:g} s.\n"]
     csv_parts: list[Path] = []
     wrong = 0

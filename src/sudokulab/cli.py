@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import solvers
@@ -79,6 +79,28 @@ def solver_options(pairs: Sequence[str] | None) -> dict[str, Any]:
             raise UsageError(f"option '{pair}' is not of the form KEY=VALUE")
         options[key.strip().replace("-", "_")] = option_value(value.strip())
     return options
+
+
+def number_type(convert: Callable[[str], Any], accept: Callable[[Any], bool], what: str, rule: str):
+    """An argparse type: convert the text, then check the value; each failure is one plain line."""
+
+    def parse(text: str) -> Any:
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not {what}") from None
+        if not accept(value):
+            raise argparse.ArgumentTypeError(f"'{text}' {rule}")
+        return value
+
+    return parse
+
+
+positive_float = number_type(float, lambda v: v > 0, "a number of seconds", "is not a positive number of seconds")
+positive_int = number_type(int, lambda v: v >= 1, "a whole number", "is not a positive whole number")
+non_negative_int = number_type(int, lambda v: v >= 0, "a whole number", "is negative")
+memory_mb = number_type(int, lambda v: v >= 0, "a whole number of megabytes", "is negative; 0 means no limit")
+fraction = number_type(float, lambda v: 0 <= v <= 1, "a number", "is not a fraction between 0 and 1")
 
 
 def format_stats(result: Any) -> str:
@@ -251,16 +273,6 @@ def split_program(argv: Sequence[str]) -> tuple[list[str], list[str]]:
     return argv, []
 
 
-def memory_mb(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number of megabytes") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"'{text}' is negative; 0 means no limit")
-    return value
-
-
 def add_judging_commands(commands: Any) -> None:
     """The compare, verify and judge subcommands."""
     compare = commands.add_parser("compare", help="run every solver on a puzzle and check that they agree")
@@ -370,26 +382,6 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def non_negative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"'{text}' is negative")
-    return value
-
-
-def fraction(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
-    if not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a fraction between 0 and 1")
-    return value
-
-
 def add_bench_commands(commands: Any) -> None:
     """The bench and generate subcommands."""
     from .bench import DEFAULT_TIME_LIMIT
@@ -426,26 +418,6 @@ def add_bench_commands(commands: Any) -> None:
     generate.add_argument("--seed", type=int, metavar="S", help="random seed: the same seed, the same puzzles")
     generate.add_argument("--output", metavar="FILE", help="write here instead of stdout")
     generate.set_defaults(run=cmd_generate)
-
-
-def positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a number of seconds") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a positive number of seconds")
-    return value
-
-
-def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a positive whole number")
-    return value
 
 
 def add_puzzle_arguments(parser: argparse.ArgumentParser, solver: bool = True) -> None:

@@ -6,12 +6,14 @@ is plenty to exercise solvers (the generator module does the uniform-ish job for
 
 from __future__ import annotations
 
+import io
 import random
+import sys
 from pathlib import Path
 
 import pytest
 
-from sudokulab import Puzzle, Shape, parse_puzzle
+from sudokulab import Puzzle, Shape, cli, parse_puzzle
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -69,3 +71,12 @@ def random_puzzle(n_or_shape: int | Shape, fraction: float, seed: int) -> tuple[
     rng = random.Random(seed)
     grid = random_grid(shape, rng)
     return cut(grid, shape, round(fraction * shape.cells), rng), grid
+
+
+def run_cli(capsys, *argv: str, stdin: bytes | None = None, monkeypatch=None) -> tuple[int, str, str]:
+    """Run the command in-process: (exit code, stdout, stderr); ``stdin`` bytes need ``monkeypatch``."""
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err

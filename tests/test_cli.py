@@ -2,25 +2,19 @@
 
 from __future__ import annotations
 
-import io
 import subprocess
 import sys
 
 import pytest
 
-from sudokulab import cli, solvers
+from sudokulab import solvers
 
 from .conftest import EXAMPLES
+from .conftest import run_cli as run
 
 SAMPLE = str(EXAMPLES / "boj2580-sample.txt")
 
 
-def run(capsys, *argv: str, stdin: bytes | None = None, monkeypatch=None) -> tuple[int, str, str]:
-    if stdin is not None:
-        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.mark.parametrize("solver", solvers.names())

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import io
-import sys
-
 import pytest
 
-from sudokulab import Puzzle, cli, judge, parse_puzzle, solvers
+from sudokulab import Puzzle, judge, parse_puzzle, solvers
 from sudokulab.boj import format_grid
 
 from .conftest import EXAMPLES
+from .conftest import run_cli as run
 
 SAMPLE = str(EXAMPLES / "boj2580-sample.txt")
 SAMPLE_OUT = str(EXAMPLES / "boj2580-sample.out")
@@ -199,12 +197,6 @@ def test_oracle_on_a_puzzle_without_solution(oracle):
 # --- the command ------------------------------------------------------------------------------------
 
 
-def run(capsys, *argv: str, stdin: bytes | None = None, monkeypatch=None) -> tuple[int, str, str]:
-    if stdin is not None:
-        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_command_accepts_with_the_oracle_lines(capsys, oracle):

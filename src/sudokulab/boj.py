@@ -28,7 +28,8 @@ from .grid import Grid, Puzzle, Shape, box_shape
 MAX_INPUT_BYTES = 1 << 20
 MAX_SIZE = 64
 
-_INTEGER = re.compile(r"[+-]?[0-9]+\Z")
+INTEGER = re.compile(r"[+-]?[0-9]+\Z")
+"""A number as the BOJ formats write it: ASCII digits only (int() would also take full-width digits)."""
 _COMPACT = re.compile(r"[0-9.]+\Z")
 
 
@@ -135,7 +136,7 @@ def _parse_numbers(lines: list[tuple[int, list[str]]], box: tuple[int, int] | No
     values = []
     for number, tokens in lines:
         for position, token in enumerate(tokens, 1):
-            if not _INTEGER.match(token):
+            if not INTEGER.match(token):
                 raise PuzzleFormatError(f"line {number}: '{_clip(token)}' is not a number")
             value = int(token)
             if not 0 <= value <= n:

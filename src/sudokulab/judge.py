@@ -61,7 +61,7 @@ from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING
 
 from . import solvers
-from .boj import decode, format_grid, format_puzzle
+from .boj import INTEGER, decode, format_grid, format_puzzle
 from .datasets import Entry
 from .errors import PuzzleFormatError, UsageError
 from .grid import Grid, Puzzle, solution_error
@@ -84,7 +84,6 @@ STDERR_KEPT = 4096
 # ---------------------------------------------------------------------------------------------
 
 _TRAILING = " \t\r"
-_NUMBER = re.compile(r"[+-]?[0-9]+\Z")  # ASCII digits only: int() would also take '３'
 _SPACE_NAMES = {" ": "a space", "\t": "a tab", "\r": "a carriage return", "\f": "a form feed", "\v": "a vertical tab"}
 
 
@@ -155,7 +154,7 @@ def _line_problem(number: int, line: str, n: int) -> str | None:
     if len(tokens) != n:
         return f"line {number} has {len(tokens)} number{'s' if len(tokens) != 1 else ''}"
     for position, token in enumerate(tokens, 1):
-        if not _NUMBER.match(token):
+        if not INTEGER.match(token):
             shown = token if len(token) <= 20 else token[:17] + "..."
             return f"line {number}, number {position}: '{shown}' is not a number"
         if not 1 <= int(token) <= n:

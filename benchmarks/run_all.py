@@ -2,7 +2,7 @@
 
 1. Every registered solver but the classic ``backtrack`` on ``17_clue``, ``magictour_top1465``,
    ``forum_hardest_1106`` and the first ``--slice`` (2,000) puzzles of ``forum_hardest_1905_11plus``,
-   in one run, one process: ``paradigms.md`` (summary tables) and ``cactus.png``.
+   in one run, one process, one solver at a time (``by_solver``): ``paradigms.md`` and ``cactus.png``.
 2. Every registered solver, the classic included, on the first ``--classic-limit`` puzzles of
    ``17_clue`` with ``--classic-time-limit``: the classic needs over 10 s on many of them, so it
    only ever runs on a slice. Its panel joins the cactus plot, its table ``paradigms.md``.
@@ -24,7 +24,6 @@ import argparse
 import shlex
 import sys
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 
 from sudokulab import bench, plots, solvers
@@ -59,7 +58,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--time-limit", type=float, default=10.0, help="seconds per puzzle (default: 10)")
     parser.add_argument("--classic-limit", type=int, default=100, help=f"puzzles of {CLASSIC_SET} for the classic")
     parser.add_argument("--classic-time-limit", type=float, default=5.0, help="seconds per puzzle for the classic")
-    parser.add_argument("--jobs", type=int, default=1, help="processes (default: 1, for clean timings)")
+    parser.add_argument("--jobs", type=int, default=1, help="processes for steps 2 and 3 (default: 1)")
     parser.add_argument("--skip-scaling", action="store_true")
     parser.add_argument("--scaling-args", default="", help="extra arguments for scaling.py, e.g. '--per-size 3'")
     args = parser.parse_args(argv)
@@ -103,7 +102,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run_sets(args: argparse.Namespace, datasets: list[bench.Dataset], summaries: list[bench.Summary]) -> int:
     """Steps 1 and 2: the reference sets, then the classic's slice; the number of wrong answers."""
-    report = solver_by_solver(datasets, bench.default_solvers(), args)
+    report = bench.run_bench(datasets, bench.default_solvers(), time_limit=args.time_limit,
+                             csv_path=args.csv_dir / "paradigms.csv", by_solver=True)
     bench.print_summary(report)
     summaries.extend(report.summaries)
     sections = ["# Every paradigm on the reference sets\n", f"Command: `{command(args.argv)}`\n",
@@ -131,32 +131,6 @@ def run_sets(args: argparse.Namespace, datasets: list[bench.Dataset], summaries:
     png = plots.cactus_plot(series, args.out_dir / "cactus.png", totals=totals, time_limit=limits)
     print(f"wrote {png} and paradigms.md; per-puzzle CSVs in {args.csv_dir}", file=sys.stderr)
     return wrong
-
-
-def solver_by_solver(
-    datasets: list[bench.Dataset], names: Sequence[str], args: argparse.Namespace
-) -> bench.BenchReport:
-    """Each solver over every set in turn, in one run, the reports merged.
-
-    Not puzzle by puzzle: with every solver called on each puzzle in turn, each call finds the CPU
-    caches full of the other solvers' data. Measured on the first 20,000 of 17_clue, ``sat`` alone
-    ran ~7,700 puzzles/s of solve time, but ~2,900/s when interleaved with ``backtrack-fast`` and
-    ``cpsat``. Every answer is still checked; only the cross-check of a "no solution" against
-    another solver's grid is lost, and these sets are all solvable (the table shows solved/total).
-    """
-    reports = [
-        bench.run_bench(datasets, [name], time_limit=args.time_limit, jobs=args.jobs,
-                        csv_path=args.csv_dir / f"paradigms-{name}.csv")
-        for name in names
-    ]
-    merged: dict[str, dict[str, tuple[float, ...]]] = {}
-    for report in reports:
-        for dataset, times in report.solved_times.items():
-            merged.setdefault(dataset, {}).update(times)
-    order = {d.name: i for i, d in enumerate(datasets)}
-    summaries = sorted((s for r in reports for s in r.summaries), key=lambda s: order.get(s.dataset, 0))
-    return replace(reports[0], summaries=tuple(summaries), solved_times=merged, solvers=tuple(names),
-                   wall_seconds=sum(r.wall_seconds for r in reports))
 
 
 def write_targets(out_dir: Path, summaries: Sequence[bench.Summary], scaling_csv: Path | None) -> None:

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from sudokulab import bench, cli, plots, solvers
+from sudokulab import UsageError, bench, cli, plots, solvers
 from sudokulab.grid import Puzzle
 from sudokulab.solvers.base import SolverBase, SolveResult, Status
 
@@ -146,6 +146,21 @@ def test_jobs_2_gives_the_same_statuses_as_jobs_1(tiny, tmp_path):
         results[jobs] = [(r["dataset"], r["index"], r["solver"], r["status"], r["valid"]) for r in read_csv(out)]
     assert results[1] == results[2] and len(results[1]) == 2 * 4 * len(SOLVERS)
     assert {r[0] for r in results[1]} == {"tiny", "tiny#2"}
+
+
+def test_one_solver_at_a_time_gives_the_same_rows_and_counts(tiny, tmp_path):
+    rows, reports = {}, {}
+    for by_solver in (False, True):
+        out = tmp_path / f"{by_solver}.csv"
+        reports[by_solver] = bench.run_bench([tiny], SOLVERS, csv_path=out, progress=False, warn=lambda _: None,
+                                             by_solver=by_solver)
+        rows[by_solver] = sorted((r["index"], r["solver"], r["status"], r["valid"]) for r in read_csv(out))
+    assert rows[True] == rows[False] and len(rows[True]) == 4 * len(SOLVERS)
+    assert reports[True].totals == reports[False].totals == {"tiny": 4}
+    assert reports[True].bad == reports[False].bad == {"tiny": 1}
+    assert "one solver at a time" in reports[True].how_measured()
+    with pytest.raises(UsageError, match="one process"):
+        bench.run_bench([tiny], SOLVERS, jobs=2, by_solver=True, progress=False)
 
 
 def test_bad_arguments_exit_2(tiny, capsys):

@@ -330,7 +330,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     datasets = [bench.Dataset.from_path(path, box=box, limit=args.limit) for path in args.datasets]
     report = bench.run_bench(
         datasets, names, time_limit=args.time_limit, jobs=args.jobs,
-        csv_path=args.out, json_path=args.json, progress=not args.quiet,
+        csv_path=args.out, json_path=args.json, progress=not args.quiet, by_solver=args.by_solver,
     )
     bench.print_summary(report)
     if args.plot:
@@ -398,6 +398,8 @@ def add_bench_commands(commands: Any) -> None:
     bench.add_argument("--jobs", type=positive_int, default=1, metavar="N",
                        help="processes (default: 1, for clean timings)")
     bench.add_argument("--limit", type=positive_int, metavar="K", help="the first K puzzles of each dataset")
+    bench.add_argument("--by-solver", action="store_true",
+                       help="each solver over a whole dataset in turn (its rate alone; default: turns per puzzle)")
     bench.add_argument("--box", metavar="RxC", help="box shape of the puzzles (default: from the size)")
     bench.add_argument("--out", metavar="FILE", help="per-puzzle results as CSV")
     bench.add_argument("--json", metavar="FILE", help="per-puzzle results as JSON Lines")

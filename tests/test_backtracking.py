@@ -16,7 +16,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from sudokulab import Puzzle, Shape, Status, is_solution, parse_puzzle, solvers
-from sudokulab.solvers.backtracking import _Search, classic_search, fast_search
+from sudokulab.solvers import SearchCounters
+from sudokulab.solvers.backtracking import classic_search, fast_search
 from sudokulab.solvers.base import Deadline, TimeUp
 
 from .conftest import random_grid, random_puzzle, shared_dataset
@@ -28,7 +29,7 @@ FORUM_HARDEST = "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5..
 
 
 def every_solution(search, puzzle: Puzzle, canonical: bool, limit: int = 100_000) -> list[tuple[int, ...]]:
-    return list(islice(search(puzzle, Deadline(None), _Search(), canonical), limit))
+    return list(islice(search(puzzle, Deadline(None), SearchCounters(), canonical), limit))
 
 
 @pytest.fixture(scope="module")
@@ -170,6 +171,6 @@ def test_time_limit_on_the_fast_search(fast):
 
 
 def test_the_search_generator_raises_time_up():
-    search = fast_search(parse_puzzle(FORUM_HARDEST), Deadline(1e-6), _Search(), False)
+    search = fast_search(parse_puzzle(FORUM_HARDEST), Deadline(1e-6), SearchCounters(), False)
     with pytest.raises(TimeUp):
         next(search)

@@ -11,6 +11,7 @@ import json
 import pytest
 
 from sudokulab import UsageError, bench, cli, plots, solvers
+from sudokulab.errors import ExitCode
 from sudokulab.grid import Puzzle
 from sudokulab.solvers.base import SolverBase, SolveResult, Status
 
@@ -119,7 +120,7 @@ def test_a_wrong_answer_exits_4_and_names_the_puzzle(tiny, tmp_path, capsys, imp
     out = tmp_path / "r.csv"
     code = cli.main(["bench", str(tiny), "--solvers", "backtrack-fast,wrong", "--out", str(out), "--quiet"])
     stdout, stderr = capsys.readouterr()
-    assert code == cli.EXIT_WRONG
+    assert code == ExitCode.WRONG
     first = tiny.read_text().splitlines()[1]
     assert "WRONG: solver wrong on tiny line 2 (puzzle 1)" in stderr and first in stderr
     assert "4 wrong answers" in stderr
@@ -134,7 +135,7 @@ def test_no_solution_contradicted_and_crashes_count_as_wrong(tiny, impostors):
     report = bench.run_bench([tiny], ["sat", "liar", "crash"], progress=False, warn=messages.append)
     wrong = {s.solver: s.wrong for s in report.summaries}
     assert wrong == {"sat": 0, "liar": 4, "crash": 4}
-    assert any("said no solution, but sat found a checked one" in m for m in messages)
+    assert any("said no solution, but sat found a checked grid" in m for m in messages)
     assert any("raised RuntimeError: boom" in m for m in messages)
 
 

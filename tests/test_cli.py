@@ -24,7 +24,7 @@ def test_solve_prints_exactly_the_boj_answer(capsys, solver, sample_answer):
 
 
 def test_stats_go_to_stderr_and_keep_stdout_pure(capsys, sample_answer):
-    code, out, err = run(capsys, "solve", SAMPLE, "--stats")
+    code, out, err = run(capsys, "solve", SAMPLE, "--stats", "--solver", "backtrack")
     assert code == 0 and out == sample_answer
     assert err.startswith("solver: backtrack  status: solved  time: ") and "nodes: 14" in err
 
@@ -67,7 +67,7 @@ def test_bad_input_one_line_exit_code_nothing_on_stdout(capsys, monkeypatch, dat
         (["solve", SAMPLE, "--time-limit", "-1"], "not a positive number of seconds"),
         (["solve", SAMPLE, "--box", "2x4"], "box 2x4 does not fit a 9x9 board"),
         (["solve", SAMPLE, "-o", "colour"], "not of the form KEY=VALUE"),
-        (["solve", SAMPLE, "-o", "colour=red"], "takes no such option"),
+        (["solve", SAMPLE, "-o", "colour=red"], "takes no option 'colour'"),
         (["frobnicate"], "invalid choice"),
     ],
 )
@@ -78,7 +78,8 @@ def test_bad_arguments_exit_2(capsys, argv, message):
 
 def test_time_limit_exit_3(capsys, monkeypatch):
     hard = b".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7..."
-    code, out, err = run(capsys, "solve", "--time-limit", "0.05", stdin=hard, monkeypatch=monkeypatch)
+    code, out, err = run(capsys, "solve", "--solver", "backtrack", "--time-limit", "0.05", stdin=hard,
+                         monkeypatch=monkeypatch)
     assert (code, out) == (3, "") and "time limit reached" in err
 
 
@@ -89,7 +90,7 @@ def test_count(capsys, monkeypatch):
     assert run(capsys, "count", "--limit", "5", stdin=empty4, monkeypatch=monkeypatch)[:2] == (0, "at least 5\n")
     code, out, err = run(capsys, "count", "--limit", "100000000", "--time-limit", "0.2",
                          stdin=b"0 " * 81, monkeypatch=monkeypatch)
-    assert code == 3 and out.startswith("at least ") and "time limit reached" in err
+    assert code == 3 and out == "" and "time limit reached after" in err and err.count("\n") == 1
 
 
 def test_box_override(capsys, monkeypatch):

@@ -157,7 +157,8 @@ def test_json_document(capsys, registry, sample_answer):
     assert document["answer"] == sample_answer and document["solutions"] == 1 and document["box"] == [3, 3]
     assert [r["solver"] for r in document["runs"]] == registry.split(",")
     for r in document["runs"]:
-        assert set(r) == {"solver", "status", "seconds", "stats", "answer", "valid", "problem", "agrees"}
+        assert set(r) == {"solver", "status", "seconds", "stats", "answer", "valid", "problem", "agrees",
+                          "skipped"}
         assert r["status"] == "solved" and r["answer"] == sample_answer and r["valid"] and r["agrees"]
         assert isinstance(r["stats"], dict) and r["seconds"] >= 0
 
@@ -189,7 +190,7 @@ def test_a_false_no_solution_is_a_disagreement(registry, sample):
     comparison = compare(sample, [*registry.split(","), "test-denier"])
     assert comparison.agreement is Agreement.DISAGREE
     assert comparison.runs[-1].agrees is False
-    assert "test-denier says no solution, but a valid answer exists" in comparison.reason
+    assert "test-denier disagrees (said no solution, but backtrack found a checked grid)" in comparison.reason
 
 
 def test_json_on_disagreement_still_one_document_and_one_error_line(capsys, registry):

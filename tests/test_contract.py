@@ -30,7 +30,7 @@ def test_registry_lists_the_baseline_first_and_refuses_unknown_names():
     assert NAMES[:2] == ["backtrack", "backtrack-fast"]
     with pytest.raises(UsageError, match="unknown solver 'nope'; choose one of: backtrack, backtrack-fast"):
         solvers.get("nope")
-    with pytest.raises(UsageError, match="takes no such option"):
+    with pytest.raises(UsageError, match="takes no option 'colour'; its options: none"):
         solvers.get("backtrack", colour="red")
 
 

@@ -162,7 +162,7 @@ def test_counting_uses_one_worker_whatever_the_option():
 def test_options(sample):
     with solvers.get("cpsat", seed=7, presolve=False, parameters="cp_model_probing_level: 0") as solver:
         assert is_solution(solver.solve(sample).grid, sample)
-    for bad in ({"workers": 0}, {"workers": 1.5}, {"seed": "x"}, {"presolve": "yes"}, {"parameters": "bogus: 1"}):
+    for bad in ({"workers": 0}, {"workers": 1.5}, {"seed": "x"}, {"presolve": "maybe"}, {"parameters": "bogus: 1"}):
         with pytest.raises(UsageError):
             solvers.get("cpsat", **bad)
     with pytest.raises(UsageError, match="its options: workers, seed, presolve, parameters"):

@@ -11,8 +11,11 @@ from pathlib import Path
 import pytest
 
 from sudokulab import cli, judge, parse_puzzle, solvers
+from sudokulab import oracle as oracles
+from sudokulab.verify import verify
 from sudokulab.datasets import parse_lines, read_dataset
-from sudokulab.judge import Limits, Outcome
+from sudokulab.judge import Outcome
+from sudokulab.sandbox import OUTPUT_LIMIT, Limits, Run
 
 from .conftest import EXAMPLES
 
@@ -27,8 +30,8 @@ LIMITS = Limits(seconds=2.0, memory_mb=256)
 @pytest.fixture
 def oracle() -> str:
     """The oracle is the registered SAT solver."""
-    assert judge.ORACLE == "sat" and "sat" in solvers.names()
-    return judge.ORACLE
+    assert oracles.DEFAULT_SOLVER == "sat" and "sat" in solvers.names()
+    return oracles.DEFAULT_SOLVER
 
 
 def python(program: str, *args: str) -> list[str]:
@@ -55,7 +58,7 @@ def test_a_valid_answer_other_than_the_canonical_is_accepted():
     case = judge_one(python("boj2580_backtrack.py", "--reverse"), MULTI)
     assert case.accepted
     with solvers.get("backtrack") as classic:
-        assert judge.verify(puzzle, case.run.stdout).grid != classic.solve(puzzle).grid
+        assert verify(puzzle, case.run.stdout).grid != classic.solve(puzzle).grid
 
 
 def test_a_wrong_digit_is_a_wrong_answer_with_its_reason():
@@ -85,7 +88,7 @@ def test_death_by_signal_is_a_runtime_error_naming_the_signal():
 def test_printing_forever_hits_the_output_limit():
     case = judge_one(python("forever.py"))
     assert case.outcome is Outcome.OUTPUT_LIMIT
-    assert case.run is not None and len(case.run.stdout) == judge.OUTPUT_LIMIT + 1  # read no further
+    assert case.run is not None and len(case.run.stdout) == OUTPUT_LIMIT + 1  # read no further
 
 
 def test_memory_hog_exceeds_the_memory_limit():
@@ -142,13 +145,13 @@ def test_parallel_runs_keep_dataset_order_and_verdicts():
 
 def test_the_outcome_rules_on_a_run():
     puzzle = parse_puzzle(Path(SAMPLE).read_text())
-    failed = judge.Run(b"", b"Segmentation fault\n", None, 11, 0.1, 250 * 1024)
+    failed = Run(b"", b"Segmentation fault\n", None, 11, 0.1, 250 * 1024)
     assert judge.judge_run(puzzle, failed, Limits(memory_mb=256))[0] is Outcome.MEMORY_LIMIT  # peak near the limit
     assert judge.judge_run(puzzle, failed, Limits(memory_mb=0))[0] is Outcome.RUNTIME_ERROR  # no limit, no MLE
-    small = judge.Run(b"", b"", None, 11, 0.1, 10 * 1024)
+    small = Run(b"", b"", None, 11, 0.1, 10 * 1024)
     assert judge.judge_run(puzzle, small, Limits(memory_mb=256))[0] is Outcome.RUNTIME_ERROR
     heap = b'Exception in thread "main" java.lang.OutOfMemoryError: Java heap space\n'
-    java = judge.Run(b"", heap, 1, None, 0.1, 9000)
+    java = Run(b"", heap, 1, None, 0.1, 9000)
     assert judge.judge_run(puzzle, java, Limits())[0] is Outcome.MEMORY_LIMIT
 
 
@@ -188,7 +191,8 @@ def test_command_accepts_the_correct_program(capsys):
 def test_command_reports_the_bad_dataset_line_and_goes_on(capsys):
     code, out, err = run(capsys, "judge", DATASET, "--time-limit", "5", "--", *python("boj2580_backtrack.py"))
     assert code == 1  # not all accepted: one entry was no puzzle
-    assert err == f"sudokulab: {DATASET}: line 18, column 20: 'x' is not a digit or '.'\n"
+    assert err == (f"sudokulab: {DATASET}: line 18, column 20: 'x' is not a digit or '.'\n"
+                   "sudokulab: 1 of 4 entries not accepted\n")
     counts = _counts(out)
     assert counts["accepted"] == 3 and counts["invalid dataset entry"] == 1 and counts["wrong answer"] == 0
 
@@ -223,7 +227,7 @@ def test_command_keeps_a_double_dash_of_the_program(capsys):
         (["judge", "/nonexistent/set.txt", "--", "true"], "cannot read '/nonexistent/set.txt'"),
         (["judge", SAMPLE, "--", "/nonexistent/program"], "cannot run '/nonexistent/program'"),
         (["judge", SAMPLE, "--time-limit", "0", "--", "true"], "not a positive number of seconds"),
-        (["judge", SAMPLE, "--memory-limit", "-1", "--", "true"], "0 means no limit"),
+        (["judge", SAMPLE, "--memory-limit", "-1", "--", "true"], "is not between 0 (no limit)"),
     ],
 )
 def test_command_bad_arguments_exit_2(capsys, argv, message):

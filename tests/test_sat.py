@@ -231,7 +231,7 @@ def test_engines_lacking_a_feature_are_refused_with_the_reason(sample):
     with SatSolver(engine="kissat") as solver:
         assert solver.engine == "kissat404"
         for call, what in [(lambda: solver.solve(sample, canonical=True), "give a canonical answer"),
-                           (lambda: solver.count(sample), "give a count"),
+                           (lambda: solver.count(sample), "count solutions"),
                            (lambda: solver.solve(sample, time_limit=1), "honour a time limit")]:
             reason = f"ignores assumptions and cannot solve twice, so it cannot {what}"
             with pytest.raises(UnsupportedFeature, match=reason):
@@ -248,7 +248,7 @@ def test_engine_names_and_bad_options():
             SatSolver(engine="cryptosat")
     with pytest.raises(UsageError, match="unknown encoding 'huge'; choose one of: auto, minimal, efficient"):
         sudokulab.solvers.get("sat", encoding="huge")
-    with pytest.raises(UsageError, match="unknown at-most-one encoding 'native'"):
+    with pytest.raises(UsageError, match="unknown amo 'native'"):
         sudokulab.solvers.get("sat", amo="native")
 
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from sudokulab import Puzzle, judge, parse_puzzle, solvers
+from sudokulab import Puzzle, parse_puzzle, solvers
+from sudokulab import oracle as oracles
+from sudokulab.oracle import Oracle
+from sudokulab.verify import MAX_ANSWER_BYTES, verify
 from sudokulab.boj import format_grid
 
 from .conftest import EXAMPLES
@@ -18,8 +21,12 @@ MULTI = "..5.69.7.782....4..6.2.8.3....5.....8.4.1.5.6..6..7.1...7....8.....8195
 @pytest.fixture
 def oracle() -> str:
     """The oracle is the registered SAT solver."""
-    assert judge.ORACLE == "sat" and "sat" in solvers.names()
-    return judge.ORACLE
+    assert oracles.DEFAULT_SOLVER == "sat" and "sat" in solvers.names()
+    return oracles.DEFAULT_SOLVER
+
+
+def _answer(verdict):
+    return verdict.grid, verdict.accepted
 
 
 def rows_of(text: str) -> list[str]:
@@ -34,7 +41,7 @@ def joined(rows: list[str], end: str = "\n") -> str:
 
 
 def test_the_sample_answer_is_accepted(sample, sample_answer):
-    verdict = judge.verify(sample, sample_answer)
+    verdict = verify(sample, sample_answer)
     assert verdict.accepted and str(verdict) == "accepted"
     assert verdict.grid == parse_puzzle(sample_answer).givens
 
@@ -57,8 +64,8 @@ def test_tolerated_spellings(sample, sample_answer, spelling):
         "trailing whitespace-only lines": joined(rows) + "  \n\t\n",
         "all at once": "\r\n".join(row + " " for row in rows) + "\r\n\r\n \r\n",
     }[spelling]
-    assert judge.verify(sample, text).accepted
-    assert judge.verify(sample, text.encode()).accepted
+    assert verify(sample, text).accepted
+    assert verify(sample, text.encode()).accepted
 
 
 @pytest.mark.parametrize(
@@ -77,7 +84,7 @@ def test_tolerated_spellings(sample, sample_answer, spelling):
     ],
 )
 def test_not_tolerated(sample, sample_answer, change, reason):
-    verdict = judge.verify(sample, joined(change(rows_of(sample_answer))))
+    verdict = verify(sample, joined(change(rows_of(sample_answer))))
     assert str(verdict) == f"wrong answer: {reason}"
     assert verdict.grid is None
 
@@ -88,28 +95,28 @@ def test_not_tolerated(sample, sample_answer, change, reason):
 def test_a_line_with_too_few_numbers(sample, sample_answer):
     rows = rows_of(sample_answer)
     rows[2] = rows[2].rsplit(" ", 1)[0]
-    assert str(judge.verify(sample, joined(rows))) == "wrong answer: line 3 has 8 numbers"
+    assert str(verify(sample, joined(rows))) == "wrong answer: line 3 has 8 numbers"
 
 
 def test_extra_output_and_missing_lines(sample, sample_answer):
     rows = rows_of(sample_answer)
-    assert judge.verify(sample, joined(rows + ["1 2 3"])).reason == "line 10: extra output"
-    assert judge.verify(sample, joined(rows + ["", "done"])).reason == "line 10: extra output"
-    assert judge.verify(sample, joined(rows[:8])).reason == "expected 9 lines, found 8"
-    assert judge.verify(sample, "").reason == "the output is empty"
-    assert judge.verify(sample, "\n \n").reason == "the output is empty"
+    assert verify(sample, joined(rows + ["1 2 3"])).reason == "line 10: extra output"
+    assert verify(sample, joined(rows + ["", "done"])).reason == "line 10: extra output"
+    assert verify(sample, joined(rows[:8])).reason == "expected 9 lines, found 8"
+    assert verify(sample, "").reason == "the output is empty"
+    assert verify(sample, "\n \n").reason == "the output is empty"
 
 
 def test_a_given_changed(sample, sample_answer):
     rows = rows_of(sample_answer)
     rows[1] = "1" + rows[1][1:]  # row 2 column 1 is given 7
-    assert judge.verify(sample, joined(rows)).reason == "row 2, column 1 is given 7 but the answer has 1"
+    assert verify(sample, joined(rows)).reason == "row 2, column 1 is given 7 but the answer has 1"
 
 
 def test_a_rule_broken_names_unit_digit_and_both_places(sample_answer):
     rows = [row.split() for row in rows_of(sample_answer)]
     rows[0][3], rows[0][4] = rows[0][4], rows[0][3]  # row 1 stays whole; column 4 now holds 6 in rows 1 and 7
-    verdict = judge.verify(Puzzle.empty(9), joined([" ".join(row) for row in rows]))
+    verdict = verify(Puzzle.empty(9), joined([" ".join(row) for row in rows]))
     assert verdict.reason == "column 4 holds 6 twice (rows 1 and 7)"
     assert verdict.grid is not None  # it read as a board: the oracle can point at the difference
 
@@ -117,35 +124,35 @@ def test_a_rule_broken_names_unit_digit_and_both_places(sample_answer):
 def test_words_and_numbers_out_of_range(sample, sample_answer):
     rows = rows_of(sample_answer)
     bad_word = rows[:1] + ["7 8 x 1 3 5 6 4 9"] + rows[2:]
-    assert judge.verify(sample, joined(bad_word)).reason == "line 2, number 3: 'x' is not a number"
+    assert verify(sample, joined(bad_word)).reason == "line 2, number 3: 'x' is not a number"
     too_big = ["1 3 5 12 6 9 2 7 8"] + rows[1:]
-    assert judge.verify(sample, joined(too_big)).reason == "line 1, number 4: 12 is outside 1..9"
+    assert verify(sample, joined(too_big)).reason == "line 1, number 4: 12 is outside 1..9"
     zero = ["0 3 5 4 6 9 2 7 8"] + rows[1:]
-    assert judge.verify(sample, joined(zero)).reason == "line 1, number 1: 0 is outside 1..9"
+    assert verify(sample, joined(zero)).reason == "line 1, number 1: 0 is outside 1..9"
     wide = ["１ 3 5 4 6 9 2 7 8"] + rows[1:]  # a full-width digit is not a number for the judge
-    assert judge.verify(sample, joined(wide)).reason == "line 1, number 1: '１' is not a number"
+    assert verify(sample, joined(wide)).reason == "line 1, number 1: '１' is not a number"
 
 
 def test_binary_output_is_a_wrong_answer_not_a_crash(sample):
-    assert judge.verify(sample, b"1 2 \xff\n").reason == "the output is not text: byte 0xff at offset 4"
-    assert judge.verify(sample, b"x" * (judge.OUTPUT_LIMIT + 1)).reason.startswith("the output is larger than")
+    assert verify(sample, b"1 2 \xff\n").reason == "the output is not text: byte 0xff at offset 4"
+    assert verify(sample, b"x" * (MAX_ANSWER_BYTES + 1)).reason.startswith("the output is larger than")
 
 
 def test_the_first_reason_in_reading_order_wins(sample, sample_answer):
     rows = rows_of(sample_answer)
     rows[1] = "1" + rows[1][1:]  # a changed given on line 2 ...
     rows[5] = "5 9 6 8 2 7 4 1"  # ... but line 6 is short: the format is read first
-    assert judge.verify(sample, joined(rows)).reason == "line 6 has 8 numbers"
+    assert verify(sample, joined(rows)).reason == "line 6 has 8 numbers"
 
 
 # --- the oracle -------------------------------------------------------------------------------------
 
 
 def test_oracle_on_a_unique_puzzle(sample, sample_answer, oracle):
-    with judge.oracle_solver() as solver:
-        report = judge.consult(sample, solver)
+    with Oracle() as solver:
+        report = solver.consult(sample)
     assert report.solver == oracle and report.solutions == 1
-    assert report.lines(judge.verify(sample, sample_answer)) == [
+    assert report.lines(*_answer(verify(sample, sample_answer))) == [
         f"solutions: exactly one (oracle: {oracle})",
         "canonical: yes, the answer is the lexicographically first solution",
     ]
@@ -153,20 +160,20 @@ def test_oracle_on_a_unique_puzzle(sample, sample_answer, oracle):
 
 def test_oracle_tells_valid_but_different_from_wrong(oracle):
     puzzle = parse_puzzle(MULTI)
-    with solvers.get("backtrack") as classic, judge.oracle_solver() as solver:
+    with solvers.get("backtrack") as classic, Oracle() as solver:
         canonical = classic.solve(puzzle).grid
-        report = judge.consult(puzzle, solver)
+        report = solver.consult(puzzle)
     assert report.solutions == 2 and report.canonical == canonical
-    different = judge.verify(puzzle, format_grid(another_solution(puzzle, canonical)))
+    different = verify(puzzle, format_grid(another_solution(puzzle, canonical)))
     assert different.accepted
-    assert report.lines(different)[1] == "canonical: no, a valid answer but not the lexicographically first solution"
+    assert report.lines(*_answer(different))[1] == "canonical: no, a valid answer but not the lexicographically first solution"
     wrong = list(canonical)
     cell = puzzle.givens.index(0)
     wrong[cell] = wrong[cell] % 9 + 1
-    verdict = judge.verify(puzzle, format_grid(wrong))
+    verdict = verify(puzzle, format_grid(wrong))
     assert not verdict.accepted
     r, c = divmod(cell, 9)
-    assert report.lines(verdict)[1] == (
+    assert report.lines(*_answer(verdict))[1] == (
         f"canonical: no, first difference at row {r + 1}, column {c + 1}: "
         f"the canonical solution has {canonical[cell]}, the answer {wrong[cell]}"
     )
@@ -187,11 +194,11 @@ def another_solution(puzzle: Puzzle, solution: tuple[int, ...]) -> tuple[int, ..
 
 def test_oracle_on_a_puzzle_without_solution(oracle):
     puzzle = parse_puzzle("1 2 0 0\n0 0 3 0\n0 0 4 0\n0 0 0 0\n")
-    with judge.oracle_solver() as solver:
-        report = judge.consult(puzzle, solver)
+    with Oracle() as solver:
+        report = solver.consult(puzzle)
     assert report.solutions == 0 and report.canonical is None
-    verdict = judge.verify(puzzle, "1 2 3 4\n3 4 1 2\n2 1 4 3\n4 3 2 1\n")
-    assert report.lines(verdict)[1] == "canonical: there is no solution, so no canonical one"
+    verdict = verify(puzzle, "1 2 3 4\n3 4 1 2\n2 1 4 3\n4 3 2 1\n")
+    assert report.lines(*_answer(verdict))[1] == "canonical: there is no solution, so no canonical one"
 
 
 # --- the command ------------------------------------------------------------------------------------
@@ -212,7 +219,8 @@ def test_command_wrong_answer_exits_1(capsys, tmp_path, sample_answer):
     answer = tmp_path / "answer.txt"
     answer.write_text(sample_answer.replace("7 8 2", "7 8 2 2", 1))
     code, out, err = run(capsys, "verify", SAMPLE, str(answer), "--no-oracle")
-    assert (code, out, err) == (1, "wrong answer: line 2 has 10 numbers\n", "")
+    assert (code, out, err) == (1, "wrong answer: line 2 has 10 numbers\n",
+                                "sudokulab: wrong answer: line 2 has 10 numbers\n")
 
 
 def test_command_reads_either_side_from_stdin(capsys, monkeypatch, sample_text, sample_answer):

@@ -15,62 +15,70 @@ The core import stays light: PySAT and OR-Tools load only when their solver is f
 
 from __future__ import annotations
 
-from typing import Any
+import typing as _typing
 
 from . import solvers
-from .boj import format_grid, parse_puzzle
-from .errors import ContradictoryGivens, PuzzleFormatError, SudokuError, UsageError
+from .boj import format_grid, load_puzzle, parse_puzzle
+from .errors import ExitCode, NoSolution, PuzzleFormatError, SudokuError, UnsupportedFeature, UsageError
 from .grid import Grid, Puzzle, Shape, first_conflict, is_solution, solution_error
-from .solvers.base import CountResult, SolveResult, Status
+from .solvers.base import Capabilities, CountResult, SolveResult, Status
+
+__version__ = "0.1.0"
 
 __all__ = [
-    "ContradictoryGivens",
+    "Capabilities",
     "CountResult",
+    "ExitCode",
     "Grid",
+    "NoSolution",
     "Puzzle",
     "PuzzleFormatError",
     "Shape",
     "SolveResult",
     "Status",
     "SudokuError",
+    "UnsupportedFeature",
     "UsageError",
     "count",
     "first_conflict",
     "format_grid",
     "is_solution",
+    "load_puzzle",
     "parse_puzzle",
     "solution_error",
     "solve",
     "solvers",
 ]
-__version__ = "0.1.0"
 
 
 def solve(
     puzzle: Puzzle,
-    solver: str = "backtrack-fast",
+    solver: str | None = None,
     *,
     time_limit: float | None = None,
     canonical: bool = False,
-    **options: Any,
+    **options: _typing.Any,
 ) -> SolveResult:
     """Solve one puzzle with a named solver (options go to the solver, e.g. ``engine=``).
 
-    For many puzzles, keep one solver from ``solvers.get(name)`` instead: paradigms that prepare
-    per board shape (SAT, CP-SAT) then pay that price once.
+    The default solver is the command's: ``solvers.default_for(puzzle.shape)``. For many puzzles,
+    keep one solver from ``solvers.get(name)`` instead: paradigms that prepare per board shape
+    (SAT, CP-SAT) then pay that price once.
     """
-    with solvers.get(solver, **options) as engine:
+    with solvers.get(solver or solvers.default_for(puzzle.shape), **options) as engine:
+        solvers.require(engine, canonical=canonical, time_limit=time_limit is not None)
         return engine.solve(puzzle, time_limit=time_limit, canonical=canonical)
 
 
 def count(
     puzzle: Puzzle,
-    solver: str = "backtrack-fast",
+    solver: str | None = None,
     *,
     limit: int = 2,
     time_limit: float | None = None,
-    **options: Any,
+    **options: _typing.Any,
 ) -> CountResult:
-    """Count the solutions of a puzzle up to ``limit`` with a named solver."""
-    with solvers.get(solver, **options) as engine:
+    """Count the solutions of a puzzle up to ``limit`` with a named solver (default as for ``solve``)."""
+    with solvers.get(solver or solvers.default_for(puzzle.shape), **options) as engine:
+        solvers.require(engine, count=True, time_limit=time_limit is not None)
         return engine.count(puzzle, limit=limit, time_limit=time_limit)

@@ -1,7 +1,6 @@
-"""``python -m sudokulab`` runs the command, for machines where the script is not on PATH."""
+"""``python -m sudokulab``: the same as the ``sudokulab`` command."""
 
-import sys
+from .cli import run
 
-from .cli import main
-
-sys.exit(main())
+if __name__ == "__main__":
+    run()

@@ -26,26 +26,24 @@ import time
 from array import array
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from . import solvers as registry
 from .boj import format_line, format_puzzle
+from .checking import check_results
 from .datasets import Entry, read_dataset
 from .errors import SudokuError, UsageError
-from .grid import Puzzle, solution_error
-from .solvers.base import Solver, Stat, Status
-
-EFFORT_KEYS = ("nodes", "backtracks", "decisions", "conflicts", "propagations", "restarts", "branches")
-"""Effort figures that get a CSV column and a column of means in the summary, when reported."""
+from .grid import Puzzle
+from .outputs import OutputFile
+from .report import progress as report_progress
+from .solvers.base import EFFORT as EFFORT_KEYS
+from .solvers.base import Solver, SolveResult, Stat, Status
 
 CSV_FIELDS = (
     "dataset", "index", "line", "solver", "status", "seconds", "cpu_seconds", "valid", *EFFORT_KEYS, "other_stats",
 )
-ERROR = "error"
-"""The status written for a solver that raised instead of answering (counted as wrong)."""
-
 DEFAULT_TIME_LIMIT = 10.0
 CLASSIC = "backtrack"
 """Left out of the default solver list: it needs more than 10 s on many published puzzles."""
@@ -160,30 +158,26 @@ class Answer:
 
 
 def check_puzzle(puzzle: Puzzle, named: Sequence[tuple[str, Solver]], time_limit: float | None) -> list[Answer]:
-    """Every solver on one puzzle, each answer checked.
+    """Every solver on one puzzle, each answer checked by ``checking.check_results`` (the one rule).
 
-    A grid must pass the checker. "No solution" is wrong when another solver found a checked grid,
-    and stands otherwise (nothing cheap can confirm it); a time limit claims nothing.
+    A solver that raises is recorded as ``Status.ERROR``: a bug found, reported, not fatal.
     """
-    out: list[Answer] = []
+    results: list[SolveResult] = []
+    cpu: list[float] = []
     for name, solver in named:
-        cpu = time.process_time()
+        started = time.process_time()
         try:
-            result = solver.solve(puzzle, time_limit=time_limit)
-            cpu = time.process_time() - cpu
-        except SudokuError:
-            raise  # a usage problem (an option the solver lacks), not a wrong answer
+            results.append(solver.solve(puzzle, time_limit=time_limit))
+        except (SudokuError, KeyboardInterrupt, MemoryError):
+            raise  # a usage problem (an option the solver lacks), or the user stopping the run
         except Exception as exc:  # noqa: BLE001 - a crash is a bug found: reported, not fatal
-            out.append(Answer(name, ERROR, 0.0, False, {}, f"raised {type(exc).__name__}: {exc}"))
-            continue
-        problem = solution_error(result.grid, puzzle) if result.status is Status.SOLVED else None
-        out.append(Answer(name, result.status.value, result.seconds, problem is None, dict(result.stats), problem, cpu))
-    found = next((a.solver for a in out if a.status == Status.SOLVED.value and a.valid), None)
-    if found is not None:
-        for i, a in enumerate(out):
-            if a.status == Status.NO_SOLUTION.value:
-                out[i] = replace(a, valid=False, problem=f"said no solution, but {found} found a checked one")
-    return out
+            results.append(SolveResult(name, Status.ERROR, None, 0.0, {"error": f"raised {type(exc).__name__}: {exc}"}))
+        cpu.append(time.process_time() - started)
+    return [
+        Answer(name, c.result.status.value, c.result.seconds, c.right is not False,
+               {k: v for k, v in c.result.stats.items() if k != "error"}, c.problem, seconds)
+        for (name, _), c, seconds in zip(named, check_results(puzzle, results), cpu)
+    ]
 
 
 class _Tally:
@@ -229,7 +223,7 @@ def quantile(ordered: Sequence[float], q: float) -> float:
 
 
 @dataclass(frozen=True)
-class Summary:
+class BenchSummary:
     """One solver on one dataset, summed up."""
 
     dataset: str
@@ -257,7 +251,7 @@ class Summary:
         return self.puzzles / self.cpu_seconds if self.cpu_seconds > 0 else math.inf
 
     @classmethod
-    def of(cls, dataset: str, solver: str, tally: _Tally) -> Summary:
+    def of(cls, dataset: str, solver: str, tally: _Tally) -> BenchSummary:
         ordered = sorted(tally.times)
         return cls(
             dataset, solver, len(ordered),
@@ -276,7 +270,7 @@ class Summary:
 class BenchReport:
     """Everything a bench run measured, and how it was measured."""
 
-    summaries: tuple[Summary, ...]
+    summaries: tuple[BenchSummary, ...]
     solved_times: Mapping[str, Mapping[str, tuple[float, ...]]]
     """dataset -> solver -> times of the puzzles solved (checked), ascending: the cactus plot's data."""
     totals: Mapping[str, int]
@@ -292,6 +286,8 @@ class BenchReport:
     wall_seconds: float
     by_solver: bool = False
     """Each solver over a whole dataset in turn, rather than every solver on each puzzle in turn."""
+    notes: tuple[str, ...] = ()
+    """What a reader of the figures must know (a solver that could not honour the time limit, ...)."""
 
     @property
     def wrong(self) -> int:
@@ -311,15 +307,33 @@ class BenchReport:
 _WORKER: dict[str, Any] = {}
 
 
-def _open_solvers(names: Sequence[str], options: Mapping[str, Mapping[str, Any]]) -> list[tuple[str, Solver]]:
+def _open_solvers(names: Sequence[str], options: Mapping[str, Mapping[str, Any]],
+                  time_limit: float | None) -> list[tuple[str, Solver]]:
+    """One instance per solver; one that cannot honour a time limit runs without (the report notes it)."""
     opened: list[tuple[str, Solver]] = []
     try:
         for name in names:
-            opened.append((name, registry.get(name, **options.get(name, {}))))
+            solver = registry.get(name, **options.get(name, {}))
+            if time_limit is not None and not solver.capabilities.time_limit:
+                solver = _Unlimited(solver)
+            opened.append((name, solver))
     except BaseException:
         _close(opened)
         raise
     return opened
+
+
+class _Unlimited:
+    """A solver that cannot honour a time limit, asked without one."""
+
+    def __init__(self, solver: Solver):
+        self.solver = solver
+
+    def solve(self, puzzle: Puzzle, *, time_limit: float | None = None, canonical: bool = False) -> SolveResult:
+        return self.solver.solve(puzzle, canonical=canonical)
+
+    def close(self) -> None:
+        self.solver.close()
 
 
 def _close(named: Sequence[tuple[str, Solver]]) -> None:
@@ -329,7 +343,7 @@ def _close(named: Sequence[tuple[str, Solver]]) -> None:
 
 def _init_worker(names: Sequence[str], options: Mapping[str, Mapping[str, Any]], time_limit: float | None) -> None:
     """Each worker process builds its own solver instances once and keeps them."""
-    _WORKER["solvers"] = _open_solvers(names, options)
+    _WORKER["solvers"] = _open_solvers(names, options, time_limit)
     _WORKER["time_limit"] = time_limit
 
 
@@ -362,15 +376,6 @@ def _unique_names(datasets: Sequence[Dataset]) -> list[Dataset]:
                               dataset.box, dataset.limit)
         out.append(dataset)
     return out
-
-
-def _open_out(path: str | Path | None) -> IO[str] | None:
-    if path is None:
-        return None
-    try:
-        return open(path, "w", encoding="utf-8", newline="")
-    except OSError as exc:
-        raise UsageError(f"cannot write '{path}': {exc.strerror or exc}") from None
 
 
 def run_bench(
@@ -413,8 +418,20 @@ def run_bench(
         if dataset.path is not None and str(dataset.path) != "-" and not dataset.path.is_file():
             raise UsageError(f"cannot read '{dataset.path}': no such file")
 
-    csv_stream, json_stream = _open_out(csv_path), _open_out(json_path)
-    writer = csv.DictWriter(csv_stream, CSV_FIELDS) if csv_stream else None
+    notes = []
+    for name in names:
+        if time_limit is not None and not registry.solver_class(name).capabilities.time_limit:
+            notes.append(f"{name} cannot honour a time limit: it runs without one")
+    outputs = [OutputFile(path, what=what) for path, what in ((csv_path, "CSV"), (json_path, "JSON Lines"))
+               if path is not None]  # checked before any work
+    csv_stream = json_stream = None
+    for out in outputs:
+        out.open()
+    if csv_path is not None:
+        csv_stream = outputs[0]
+    if json_path is not None:
+        json_stream = outputs[-1]
+    writer = csv.DictWriter(csv_stream, CSV_FIELDS) if csv_stream else None  # type: ignore[arg-type]
     if writer:
         writer.writeheader()
     tallies: dict[tuple[str, str], _Tally] = {}
@@ -437,14 +454,16 @@ def run_bench(
                 warn(f"WRONG: solver {row.solver} on {dataset} line {line} (puzzle {index + 1}): {row.problem}; "
                      f"puzzle: {_puzzle_text(puzzle)}")
 
-    named = _open_solvers(names, options)  # in this process: also checks the options before any work
     pool = None
+    named: list[tuple[str, Solver]] = []
+    committed = False
     try:
+        named = _open_solvers(names, options, time_limit)  # in this process: checks the options before any work
         if jobs > 1:
             _close(named)
             named = []
             pool = _pool(names, options, time_limit, jobs)
-        with _progress(progress) as bar:
+        with report_progress(enabled=progress) as bar:
             for dataset in sets:
                 totals.setdefault(dataset.name, 0)
                 for name in names:
@@ -470,20 +489,23 @@ def run_bench(
                 bar.update(task, completed=totals[dataset.name] * len(names), total=totals[dataset.name] * len(names))
                 if bad.get(dataset.name):
                     warn(f"{dataset.name}: {bad[dataset.name]} bad entries skipped (not puzzles)")
+        for out in outputs:
+            out.commit()
+        committed = True
     finally:
         _close(named)
         if pool is not None:
-            pool.shutdown(cancel_futures=True)
-        for stream in (csv_stream, json_stream):
-            if stream:
-                stream.close()
+            pool.shutdown(wait=committed, cancel_futures=True)
+        if not committed:
+            for out in outputs:
+                out.discard()
 
-    summaries = tuple(Summary.of(ds, name, tally) for (ds, name), tally in tallies.items())
+    summaries = tuple(BenchSummary.of(ds, name, tally) for (ds, name), tally in tallies.items())
     solved = {}
     for (ds, name), tally in tallies.items():
         solved.setdefault(ds, {})[name] = tuple(sorted(tally.solved_times))
     return BenchReport(summaries, solved, totals, bad, tuple(names), time_limit, jobs, os.cpu_count(), load,
-                       time.perf_counter() - started, by_solver)
+                       time.perf_counter() - started, by_solver, tuple(notes))
 
 
 def _good_entries(dataset: Dataset, bad: dict[str, int], warn: Callable[[str], None]) -> Iterator[Entry]:
@@ -534,104 +556,7 @@ def _run_parallel(pool: Any, entries: Iterator[Entry], jobs: int, record: Callab
         collect()
 
 
-def _progress(enabled: bool):
-    """A transient rich progress bar on stderr; a silent stand-in when disabled or not a terminal."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    console = Console(stderr=True)
-    return Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=console, transient=True, disable=not enabled or not console.is_terminal,
-    )
-
-
-# --- reports -------------------------------------------------------------------------------------
-
-def format_seconds(seconds: float) -> str:
-    """A time with three significant figures in a readable unit.
-
-    >>> format_seconds(0.000123), format_seconds(0.0456), format_seconds(12.345)
-    ('123 µs', '45.6 ms', '12.3 s')
-    """
-    if math.isnan(seconds):
-        return "-"
-    if seconds < 1e-3:
-        return f"{seconds * 1e6:.3g} µs"
-    if seconds < 1:
-        return f"{seconds * 1e3:.3g} ms"
-    return f"{seconds:.3g} s"
-
-
-def _effort(summary: Summary) -> str:
-    """A solver's mean effort figures as one cell: each paradigm counts different things, so one
-    column per figure would be mostly empty."""
-    figures = [(k, summary.means[k]) for k in EFFORT_KEYS if k in summary.means]
-    return ", ".join(f"{k} {v:,.0f}" if v >= 100 else f"{k} {v:.1f}" for k, v in figures) or "-"
-
-
-def _cells(summary: Summary, show_no_solution: bool) -> list[str]:
-    cells = [summary.solver, f"{summary.solved}/{summary.puzzles}"]
-    if show_no_solution:
-        cells.append(str(summary.no_solution))
-    cells += [str(summary.timed_out), str(summary.wrong), f"{summary.per_second:,.1f}",
-              f"{summary.per_cpu_second:,.1f}"]
-    cells += [format_seconds(t) for t in (summary.median, summary.p90, summary.p99, summary.max)]
-    cells.append(_effort(summary))
-    return cells
-
-
-def _headers(show_no_solution: bool) -> list[str]:
-    return (["solver", "solved"] + (["no solution"] if show_no_solution else [])
-            + ["timed out", "wrong", "puzzles/s", "puzzles/cpu-s", "median", "p90", "p99", "max",
-               "mean effort per puzzle"])
-
-
-def _by_dataset(report: BenchReport) -> dict[str, list[Summary]]:
-    grouped: dict[str, list[Summary]] = {}
-    for summary in report.summaries:
-        grouped.setdefault(summary.dataset, []).append(summary)
-    return grouped
-
-
-def _title(report: BenchReport, dataset: str) -> str:
-    bad = report.bad.get(dataset, 0)
-    return f"{dataset}: {report.totals.get(dataset, 0):,} puzzles" + (f", {bad} bad entries skipped" if bad else "")
-
-
-def print_summary(report: BenchReport, file: IO[str] | None = None) -> None:
-    """The summary tables (one per dataset) and how the figures were measured."""
-    from rich.console import Console
-    from rich.table import Table
-
-    stream = file or sys.stdout
-    console = Console(file=stream, width=None if stream.isatty() else 400)  # files and pipes: never cut
-    for dataset, summaries in _by_dataset(report).items():
-        show_none = any(s.no_solution for s in summaries)
-        table = Table(title=_title(report, dataset), title_justify="left")
-        headers = _headers(show_none)
-        for i, header in enumerate(headers):
-            table.add_column(header, justify="left" if i in (0, len(headers) - 1) else "right")
-        for summary in summaries:
-            style = "bold red" if summary.wrong else None
-            table.add_row(*_cells(summary, show_none), style=style)
-        console.print(table)
-    console.print(f"measured: {report.how_measured()}", highlight=False, soft_wrap=True)
-
-
-def summary_markdown(report: BenchReport) -> str:
-    """The summary tables as Markdown, for the benchmark report."""
-    parts = []
-    for dataset, summaries in _by_dataset(report).items():
-        show_none = any(s.no_solution for s in summaries)
-        headers = _headers(show_none)
-        lines = [f"**{_title(report, dataset)}**", "", "| " + " | ".join(headers) + " |",
-                 "| --- |" + " ---: |" * (len(headers) - 2) + " --- |"]
-        lines += ["| " + " | ".join(_cells(s, show_none)) + " |" for s in summaries]
-        parts.append("\n".join(lines))
-    parts.append(f"Measured: {report.how_measured()}.")
-    return "\n\n".join(parts) + "\n"
-
+# --- reading results back ------------------------------------------------------------------------
 
 def read_rows(paths: Iterable[str | Path]) -> Iterator[Row]:
     """Rows back from bench CSV files (for plots drawn after the run)."""

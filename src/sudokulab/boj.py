@@ -18,7 +18,9 @@ The answer is n lines of n numbers separated by one space, a newline after each 
 from __future__ import annotations
 
 import math
+import os
 import re
+import sys
 from collections.abc import Sequence
 from typing import BinaryIO
 
@@ -65,6 +67,51 @@ def read_limited(stream: BinaryIO, what: str = "input") -> bytes:
     if len(data) > MAX_INPUT_BYTES:
         raise PuzzleFormatError(f"{what} is larger than {MAX_INPUT_BYTES} bytes; no puzzle is that big")
     return data
+
+
+def source_name(source: str | os.PathLike) -> str:
+    """How a file is named in messages: ``<stdin>`` for ``-``, control characters escaped (one line)."""
+    text = "<stdin>" if str(source) == "-" else os.fsdecode(source)
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+
+
+def read_bytes(source: str | os.PathLike, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """At most ``limit`` + 1 raw bytes of a file, or of standard input for ``-``, so callers can tell "too long".
+
+    The one reader of files and standard input; every failure is one ``UsageError`` line.
+    """
+    name = source_name(source)
+    try:
+        if str(source) == "-":
+            stream = sys.stdin.buffer if sys.stdin is not None else None
+            if stream is None:
+                raise UsageError("cannot read <stdin>: it is closed")
+            return stream.read(limit + 1)
+        with open(source, "rb") as file:
+            return file.read(limit + 1)
+    except OSError as exc:
+        raise UsageError(f"cannot read '{name}': {exc.strerror or exc}") from None
+    except ValueError as exc:  # a closed standard input
+        raise UsageError(f"cannot read '{name}': {exc}") from None
+
+
+def read_text(source: str | os.PathLike) -> str:
+    """The text of a puzzle file (or stdin for ``-``): size-capped, checked to be text."""
+    name = source_name(source)
+    data = read_bytes(source)
+    if len(data) > MAX_INPUT_BYTES:
+        raise PuzzleFormatError(f"{name} is larger than {MAX_INPUT_BYTES} bytes; no puzzle is that big")
+    return decode(data, name)
+
+
+def load_puzzle(source: str | os.PathLike, box: tuple[int, int] | None = None) -> Puzzle:
+    """Read and parse a puzzle file (or stdin for ``-``); every error names the file first."""
+    name = source_name(source)
+    text = read_text(source)
+    try:
+        return parse_puzzle(text, box)
+    except PuzzleFormatError as exc:
+        raise PuzzleFormatError(f"{name}: {exc}") from None
 
 
 def parse_puzzle(source: str | bytes, box: tuple[int, int] | None = None) -> Puzzle:
@@ -137,14 +184,30 @@ def _parse_numbers(lines: list[tuple[int, list[str]]], box: tuple[int, int] | No
     for number, tokens in lines:
         for position, token in enumerate(tokens, 1):
             if not INTEGER.match(token):
-                raise PuzzleFormatError(f"line {number}: '{_clip(token)}' is not a number")
-            value = int(token)
-            if not 0 <= value <= n:
+                raise PuzzleFormatError(f"line {number}: '{clip(token)}' is not a number")
+            value = small_number(token)
+            if value is None or not 0 <= value <= n:
                 raise PuzzleFormatError(
-                    f"line {number}, number {position}: '{_clip(token)}' is outside 0..{n}"
+                    f"line {number}, number {position}: '{clip(token)}' is outside 0..{n}"
                 )
             values.append(value)
     return _build(values, n, box)
+
+
+_SMALL_DIGITS = 9
+
+
+def small_number(token: str) -> int | None:
+    """The value of an INTEGER token, or None when it has more than 9 significant digits.
+
+    No board number comes near that, and ``int()`` of a 5,000-digit word raises (Python's
+    integer-string limit), so long words are out of range without being converted.
+
+    >>> small_number("007"), small_number("-3"), small_number("1" * 5000)
+    (7, -3, None)
+    """
+    digits = token.lstrip("+-").lstrip("0")
+    return None if len(digits) > _SMALL_DIGITS else int(token)
 
 
 def _build(values: list[int], n: int, box: tuple[int, int] | None) -> Puzzle:
@@ -153,7 +216,8 @@ def _build(values: list[int], n: int, box: tuple[int, int] | None) -> Puzzle:
     return Puzzle(Shape(*(box or box_shape(n))), tuple(values))
 
 
-def _clip(token: str, width: int = 20) -> str:
+def clip(token: str, width: int = 20) -> str:
+    """A word from the input, cut to ``width`` characters for a one-line message."""
     return token if len(token) <= width else token[: width - 3] + "..."
 
 

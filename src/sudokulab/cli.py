@@ -1,83 +1,55 @@
-"""The ``sudokulab`` command: argument parsing and exit codes only.
+"""The ``sudokulab`` command: argument parsing, dispatch, and errors mapped to exit codes.
 
-Exit codes (also in the README): 0 done; 1 no solution (givens that break a rule included) or,
-for ``verify``, a wrong answer; 2 the input is no puzzle, or a bad argument; 3 time limit reached;
-4 a solver gave a wrong answer or the paradigms disagree (a bug found). An error (bad input, bad
-argument, time limit, no solution) is one line on stderr, never a traceback. stdout carries only
-the command's answer: the BOJ board for ``solve`` and ``compare``, the verdict for ``verify``, the
-report for ``judge`` and ``bench``.
+Nothing here is logic a library user would need: reading files is ``boj``'s, checking answers
+``checking``'s, tables ``report``'s. What each command prints where (README, "What goes where"):
+results on standard output; progress bars (on a terminal), warnings and compare's table on
+standard error; and every non-zero exit ends with exactly one line on standard error,
+``sudokulab: <why>``. The exit codes are ``errors.ExitCode``.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from . import solvers
-from .boj import decode, format_grid, parse_box, parse_puzzle, read_limited
-from .errors import PuzzleFormatError, SudokuError, UsageError
-from .grid import Puzzle, first_conflict, solution_error
-from .solvers.base import SolveResult, Status
-
-EXIT_OK, EXIT_NO_SOLUTION, EXIT_BAD_INPUT, EXIT_TIME_LIMIT, EXIT_WRONG = 0, 1, 2, 3, 4
-STATUS_EXIT = {
-    Status.SOLVED: EXIT_OK,
-    Status.NO_SOLUTION: EXIT_NO_SOLUTION,
-    Status.TIME_LIMIT: EXIT_TIME_LIMIT,
-}
-
-
-class CommandFailed(Exception):
-    """A command's own way to stop with a one-line message and an exit code."""
-
-    def __init__(self, message: str, code: int):
-        super().__init__(message)
-        self.code = code
+from . import __version__, solvers
+from .boj import format_grid, load_puzzle, parse_box, read_bytes, source_name
+from .errors import (
+    ExitCode,
+    NoSolution,
+    SolverBug,
+    SudokuError,
+    TimeLimitReached,
+    UsageError,
+    WrongAnswer,
+)
+from .solvers.base import Status
 
 
-def read_text(source: str) -> str:
-    """The text of a file, or of standard input for ``-``, size-limited and checked to be text."""
-    name = "<stdin>" if source == "-" else source
-    try:
-        if source == "-":
-            return decode(read_limited(sys.stdin.buffer, name), name)
-        with open(source, "rb") as stream:
-            return decode(read_limited(stream, name), name)
-    except PuzzleFormatError as exc:
-        raise PuzzleFormatError(f"{name}: {exc}" if not str(exc).startswith(name) else str(exc)) from None
-    except OSError as exc:
-        raise UsageError(f"cannot read '{name}': {exc.strerror or exc}") from None
-
-
-def load_puzzle(source: str, box: str | None = None) -> Puzzle:
-    """Read and parse a puzzle, prefixing any error with the file it came from."""
-    text = read_text(source)
-    name = "<stdin>" if source == "-" else source
-    try:
-        return parse_puzzle(text, parse_box(box) if box else None)
-    except PuzzleFormatError as exc:
-        raise PuzzleFormatError(f"{name}: {exc}") from None
-
-
-def option_value(text: str) -> Any:
-    """``KEY=VALUE`` values: int, then float, then true/false, then the string itself."""
-    for convert in (int, float):
-        try:
-            return convert(text)
-        except ValueError:
-            pass
-    return {"true": True, "false": False}.get(text.lower(), text)
-
-
-def solver_options(pairs: Sequence[str] | None) -> dict[str, Any]:
-    options = {}
+def solver_options(pairs: Sequence[str] | None) -> dict[str, str]:
+    """``-o KEY=VALUE`` pairs as text; the solver's declared options convert and check them."""
+    options: dict[str, str] = {}
     for pair in pairs or ():
         key, sep, value = pair.partition("=")
-        if not sep or not key:
+        if not sep or not key.strip():
             raise UsageError(f"option '{pair}' is not of the form KEY=VALUE")
-        options[key.strip().replace("-", "_")] = option_value(value.strip())
+        options[key.strip().replace("-", "_")] = value.strip()
+    return options
+
+
+def per_solver_options(pairs: Sequence[str] | None) -> dict[str, dict[str, str]]:
+    """``-o SOLVER.KEY=VALUE`` pairs for commands that run several solvers."""
+    options: dict[str, dict[str, str]] = {}
+    for key, value in solver_options(pairs).items():
+        solver, dot, name = key.partition(".")
+        if not dot or not name:
+            raise UsageError(
+                f"option '{key}' names no solver: write -o SOLVER.{key}=VALUE, e.g. -o sat.engine=glucose4"
+            )
+        options.setdefault(solver.replace("_", "-"), {})[name] = value
     return options
 
 
@@ -87,20 +59,69 @@ def number_type(convert: Callable[[str], Any], accept: Callable[[Any], bool], wh
     def parse(text: str) -> Any:
         try:
             value = convert(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"'{text}' is not {what}") from None
+        except (ValueError, OverflowError):
+            raise argparse.ArgumentTypeError(f"'{text[:40]}' is not {what}") from None
         if not accept(value):
-            raise argparse.ArgumentTypeError(f"'{text}' {rule}")
+            raise argparse.ArgumentTypeError(f"'{text[:40]}' {rule}")
         return value
 
     return parse
 
 
-positive_float = number_type(float, lambda v: v > 0, "a number of seconds", "is not a positive number of seconds")
+def _finite(value: float) -> bool:
+    return value == value and value not in (float("inf"), float("-inf"))
+
+
+positive_float = number_type(float, lambda v: v > 0 and _finite(v), "a number of seconds",
+                             "is not a positive number of seconds")
 positive_int = number_type(int, lambda v: v >= 1, "a whole number", "is not a positive whole number")
 non_negative_int = number_type(int, lambda v: v >= 0, "a whole number", "is negative")
-memory_mb = number_type(int, lambda v: v >= 0, "a whole number of megabytes", "is negative; 0 means no limit")
+memory_mb = number_type(int, lambda v: 0 <= v <= 1 << 40, "a whole number of megabytes",
+                        "is not between 0 (no limit) and 2**40")
 fraction = number_type(float, lambda v: 0 <= v <= 1, "a number", "is not a fraction between 0 and 1")
+seed_int = number_type(int, lambda v: 0 <= v < 1 << 64, "a whole number", "is not between 0 and 2**64 - 1")
+
+
+def _box(args: argparse.Namespace) -> tuple[int, int] | None:
+    return parse_box(args.box) if getattr(args, "box", None) else None
+
+
+def _names(text: str | None) -> list[str] | None:
+    return [name.strip() for name in text.split(",") if name.strip()] if text else None
+
+
+def out(text: str) -> None:
+    """Write a result to standard output."""
+    sys.stdout.write(text)
+
+
+# --- solve, count, export, solvers ---------------------------------------------------------------
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    from .checking import check_result
+    from .grid import first_conflict
+
+    puzzle = load_puzzle(args.puzzle, _box(args))
+    if args.format == "compact" and puzzle.n > 9:
+        raise UsageError(f"the compact form has one digit per cell, so it cannot show a {puzzle.n}x{puzzle.n} board")
+    conflict = first_conflict(puzzle.givens, puzzle.shape)
+    if conflict:
+        raise NoSolution(f"no solution: the givens break a rule: {conflict}")
+    name = args.solver or solvers.default_for(puzzle.shape)
+    with solvers.get(name, **solver_options(args.option)) as solver:
+        solvers.require(solver, canonical=args.canonical, time_limit=args.time_limit is not None)
+        result = solver.solve(puzzle, time_limit=args.time_limit, canonical=args.canonical)
+    if args.stats:
+        print(format_stats(result), file=sys.stderr)
+    verdict = check_result(puzzle, result)
+    if verdict.right is False:
+        raise SolverBug(f"solver '{result.solver}' returned a wrong answer ({verdict.problem}); nothing printed")
+    if result.status is Status.SOLVED:
+        out(format_grid(result.grid, puzzle.n, compact=args.format == "compact"))  # type: ignore[arg-type]
+        return ExitCode.OK
+    if result.status is Status.TIME_LIMIT:
+        raise TimeLimitReached(f"time limit reached: no answer within {args.time_limit:g} s")
+    raise NoSolution("no solution: no completion of these givens keeps the rules")
 
 
 def format_stats(result: Any) -> str:
@@ -109,158 +130,133 @@ def format_stats(result: Any) -> str:
     return f"solver: {result.solver}  status: {result.status.value}  time: {result.seconds:.6f} s  {figures}".rstrip()
 
 
-def checked_answer(result: SolveResult, puzzle: Puzzle) -> str:
-    """The answer's grid, held against the independent checker before anything is printed."""
-    problem = solution_error(result.grid, puzzle)
-    if problem:
-        raise CommandFailed(
-            f"solver '{result.solver}' returned a wrong answer ({problem}); nothing printed", EXIT_WRONG
-        )
-    return result.grid  # type: ignore[return-value]
-
-
-def cmd_solve(args: argparse.Namespace) -> int:
-    puzzle = load_puzzle(args.puzzle, args.box)
-    conflict = first_conflict(puzzle.givens, puzzle.shape)
-    if conflict:
-        raise CommandFailed(f"no solution: the givens break a rule: {conflict}", EXIT_NO_SOLUTION)
-    with solvers.get(args.solver, **solver_options(args.option)) as solver:
-        result = solver.solve(puzzle, time_limit=args.time_limit, canonical=args.canonical)
-    if args.stats:
-        print(format_stats(result), file=sys.stderr)
-    if result.status is Status.SOLVED:
-        grid = checked_answer(result, puzzle)
-        sys.stdout.write(format_grid(grid, puzzle.n, compact=args.format == "compact"))
-        return EXIT_OK
-    if result.status is Status.TIME_LIMIT:
-        raise CommandFailed(f"time limit reached: {args.time_limit} s", EXIT_TIME_LIMIT)
-    raise CommandFailed("no solution: no completion of these givens keeps the rules", EXIT_NO_SOLUTION)
-
-
 def cmd_count(args: argparse.Namespace) -> int:
-    puzzle = load_puzzle(args.puzzle, args.box)
-    with solvers.get(args.solver, **solver_options(args.option)) as solver:
+    puzzle = load_puzzle(args.puzzle, _box(args))
+    name = args.solver or solvers.default_for(puzzle.shape)
+    with solvers.get(name, **solver_options(args.option)) as solver:
+        solvers.require(solver, count=True, time_limit=args.time_limit is not None)
         result = solver.count(puzzle, limit=args.limit, time_limit=args.time_limit)
     if args.stats:
         print(format_stats(result), file=sys.stderr)
     if result.status is Status.TIME_LIMIT:
-        print(f"at least {result.count}")
-        raise CommandFailed(
-            f"time limit reached after {result.count} solutions: {args.time_limit} s", EXIT_TIME_LIMIT
-        )
-    print(result.count if result.exact else f"at least {result.count}")
-    return EXIT_OK
-
-
-# Export formats: name -> "module:function"; the function takes a Puzzle and keyword options and
-# returns the text to write. Each model module adds its own format here.
-EXPORTERS: dict[str, str] = {
-    "dimacs": "sudokulab.models.cnf:to_dimacs",
-    "cpsat": "sudokulab.models.cpsat:to_cpsat_text",
-}
+        raise TimeLimitReached(f"time limit reached after {result.count} solutions "
+                               f"(at least {result.count}): {args.time_limit:g} s")
+    out(f"{result.count}\n" if result.exact else f"at least {result.count}\n")
+    return ExitCode.OK
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    if args.format not in EXPORTERS:
-        raise UsageError(f"unknown format '{args.format}'; choose one of: {', '.join(EXPORTERS) or 'none yet'}")
-    from importlib import import_module
+    from .models import export
+    from .outputs import OutputFile
 
-    module, _, function = EXPORTERS[args.format].partition(":")
-    export = getattr(import_module(module), function)
-    puzzle = load_puzzle(args.puzzle, args.box)
-    options = solver_options(args.option)
+    target = OutputFile(args.output) if args.output not in (None, "-") else None  # checked before the work
+    puzzle = load_puzzle(args.puzzle, _box(args))
+    options: dict[str, Any] = {key: _export_value(value) for key, value in solver_options(args.option).items()}
     if args.encoding:
         options["encoding"] = args.encoding
-    text = export(puzzle, **options)
-    if args.output in (None, "-"):
-        sys.stdout.write(text)
+    text = export(puzzle, args.format, **options)
+    if target is None:
+        out(text)
     else:
-        try:
-            with open(args.output, "w", encoding="utf-8") as stream:
-                stream.write(text)
-        except OSError as exc:
-            raise UsageError(f"cannot write '{args.output}': {exc.strerror or exc}") from None
-    return EXIT_OK
+        with target:
+            target.write(text)
+    return ExitCode.OK
 
 
-# compare, verify, judge: the logic lives in compare.py and judge.py, imported on use (rich).
+def _export_value(text: str) -> Any:
+    return {"true": True, "false": False}.get(text.lower(), text)
 
 
-def cmd_compare(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
-    from .compare import Agreement, compare, format_answers, render
-
-    puzzle = load_puzzle(args.puzzle, args.box)
-    names = [name.strip() for name in args.solvers.split(",") if name.strip()] if args.solvers else None
-    comparison = compare(puzzle, names, time_limit=args.time_limit, canonical=args.canonical)
-    code = {
-        Agreement.AGREED: EXIT_OK, Agreement.SEVERAL: EXIT_OK, Agreement.NO_SOLUTION: EXIT_NO_SOLUTION,
-        Agreement.ALL_TIMED_OUT: EXIT_TIME_LIMIT, Agreement.DISAGREE: EXIT_WRONG,
-    }[comparison.agreement]
+def cmd_solvers(args: argparse.Namespace) -> int:
+    described = [solvers.describe(name) for name in solvers.names()]
     if args.json:
         import json
 
-        sys.stdout.write(json.dumps(comparison.to_json(), indent=2) + "\n")
-        if code:
-            raise CommandFailed(f"{comparison.agreement.value}: {comparison.reason}", code)
-        return code
-    render(comparison, Console(stderr=True))  # its last line is the verdict, on stderr
-    sys.stdout.write(format_answers(comparison))
-    return code
+        out(json.dumps(described, indent=2, default=str) + "\n")
+        return ExitCode.OK
+    from .report import console, render_solvers
+
+    render_solvers(described, console(wide=args.wide))
+    return ExitCode.OK
 
 
-def read_bytes(source: str, limit: int) -> bytes:
-    """At most ``limit`` + 1 raw bytes of a file or stdin, so the caller can tell "too long"."""
-    try:
-        if source == "-":
-            return sys.stdin.buffer.read(limit + 1)
-        with open(source, "rb") as stream:
-            return stream.read(limit + 1)
-    except OSError as exc:
-        raise UsageError(f"cannot read '{source}': {exc.strerror or exc}") from None
+# --- compare, verify, judge ----------------------------------------------------------------------
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from .compare import Agreement, compare, format_answers
+
+    puzzle = load_puzzle(args.puzzle, _box(args))
+    comparison = compare(puzzle, _names(args.solvers), time_limit=args.time_limit, canonical=args.canonical,
+                         options=per_solver_options(args.option))
+    if args.json:
+        import json
+
+        out(json.dumps(comparison.to_json(), indent=2) + "\n")
+    else:
+        from .report import console, render_comparison
+
+        render_comparison(comparison, console(stderr=True, wide=args.wide))
+        out(format_answers(comparison))
+    failure = {
+        Agreement.NO_SOLUTION: NoSolution, Agreement.ALL_TIMED_OUT: TimeLimitReached, Agreement.DISAGREE: SolverBug,
+    }.get(comparison.agreement)
+    if failure is not None:
+        raise failure(f"{comparison.agreement.value}: {comparison.reason}")
+    return ExitCode.OK
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from .judge import OUTPUT_LIMIT, consult, oracle_solver, verify
+    from .verify import MAX_ANSWER_BYTES, verify
 
     if args.puzzle == "-" and args.answer == "-":
         raise UsageError("verify: the puzzle and the answer cannot both come from standard input")
-    puzzle = load_puzzle(args.puzzle, args.box)
-    verdict = verify(puzzle, read_bytes(args.answer, OUTPUT_LIMIT))
-    print(verdict)
+    puzzle = load_puzzle(args.puzzle, _box(args))
+    verdict = verify(puzzle, read_bytes(args.answer, MAX_ANSWER_BYTES))
+    out(f"{verdict}\n")
     if not args.no_oracle:
-        with oracle_solver() as oracle:
-            print("\n".join(consult(puzzle, oracle, args.time_limit).lines(verdict)))
-    return EXIT_OK if verdict.accepted else EXIT_NO_SOLUTION  # 1: wrong answer
+        from .errors import UnsupportedFeature
+        from .oracle import Oracle
+
+        try:
+            with Oracle(time_limit=args.time_limit) as oracle:
+                out("\n".join(oracle.consult(puzzle).lines(verdict.grid, verdict.accepted)) + "\n")
+        except UnsupportedFeature as exc:
+            out(f"oracle: not consulted ({exc})\n")
+    if not verdict.accepted:
+        raise WrongAnswer(str(verdict))
+    return ExitCode.OK
 
 
 def cmd_judge(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
     from . import judge as judging
     from .datasets import read_dataset
+    from .oracle import Oracle
+    from .report import console, judge_progress, render_failures, render_judge_summary
+    from .sandbox import Limits
 
     if not args.program:
         raise UsageError("judge: name the program after --, e.g. sudokulab judge set.txt -- python3 solution.py")
-    limits = judging.Limits(args.time_limit, args.memory_limit or None)
-    errors = Console(stderr=True)
-    show = not args.quiet and errors.is_terminal
+    limits = Limits(args.time_limit, args.memory_limit or None)
+    show = not args.quiet and sys.stderr.isatty()
     total = None
     if show and args.dataset != "-":  # a first pass to size the bar: parsing costs little beside running
-        total = sum(1 for _ in judging.first_puzzles(read_dataset(args.dataset), args.limit))
-    with judging.progress_bar(errors, total, args.dataset, show=show) as on_case, judging.oracle_solver() as oracle:
+        total = sum(1 for entry in judging.first_puzzles(read_dataset(args.dataset), args.limit) if entry.ok)
+    with judge_progress(total, source_name(args.dataset), enabled=show) as on_case, Oracle() as oracle:
         report = judging.judge_dataset(
             judging.first_puzzles(read_dataset(args.dataset), args.limit), args.program, limits,
             oracle=oracle, failures_shown=args.show_failures, jobs=args.jobs, on_case=on_case,
         )
     summary = report.summary
     if not summary.runs and not summary.counts[judging.Outcome.INVALID_ENTRY]:
-        raise UsageError(f"judge: no puzzles in '{args.dataset}'")
-    out = Console()
-    judging.render_failures(report.failures, oracle.name, out)
-    judging.render_summary(summary, limits, out)
-    return EXIT_OK if summary.all_accepted else 1
+        raise UsageError(f"judge: no puzzles in '{source_name(args.dataset)}'")
+    screen = console(wide=args.wide)
+    render_failures(report.failures, oracle.name, screen)
+    render_judge_summary(summary, limits, screen)
+    if not summary.all_accepted:
+        accepted = summary.counts[judging.Outcome.ACCEPTED]
+        raise WrongAnswer(f"{sum(summary.counts.values()) - accepted} of {sum(summary.counts.values())} "
+                          "entries not accepted")
+    return ExitCode.OK
 
 
 def split_program(argv: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -273,19 +269,156 @@ def split_program(argv: Sequence[str]) -> tuple[list[str], list[str]]:
     return argv, []
 
 
-def add_judging_commands(commands: Any) -> None:
-    """The compare, verify and judge subcommands."""
-    compare = commands.add_parser("compare", help="run every solver on a puzzle and check that they agree")
-    compare.add_argument("puzzle", nargs="?", default="-", help="puzzle file, or - for stdin (default)")
-    compare.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
-    compare.add_argument("--solvers", metavar="A,B,...", help="solvers to run (default: every registered one)")
-    compare.add_argument(
-        "--time-limit", type=positive_float, default=10.0, metavar="SECONDS",
-        help="per solver (default: 10: the classic backtracker needs minutes on some hard puzzles); "
-        "a solver that reaches it is reported, not counted",
+# --- bench, generate -----------------------------------------------------------------------------
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from . import bench
+    from .report import console, render_bench
+
+    box = _box(args)
+    plot = None
+    if args.plot is not None:
+        from .plots import plot_output, require_matplotlib
+
+        require_matplotlib()  # before the run, not after an hour of it
+        plot = plot_output(args.plot)
+    datasets = [bench.Dataset.from_path(path, box=box, limit=args.limit) for path in args.datasets]
+    report = bench.run_bench(
+        datasets, _names(args.solvers), time_limit=args.time_limit, jobs=args.jobs,
+        options=per_solver_options(args.option), csv_path=args.out, json_path=args.json,
+        progress=not args.quiet, by_solver=args.by_solver,
     )
-    compare.add_argument("--canonical", action="store_true", help="ask for the lexicographically first solution; "
-                         "all answers must then be byte-identical")
+    render_bench(report, console(wide=args.wide), wide=args.wide)
+    if plot is not None:
+        from .plots import cactus_plot
+
+        cactus_plot(report.solved_times, plot.path, totals=report.totals, time_limit=args.time_limit)
+    if report.wrong:
+        raise SolverBug(f"{report.wrong} wrong answers (each shown above on stderr with its puzzle)")
+    return ExitCode.OK
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    import random
+
+    from . import generate as gen
+    from .boj import MAX_SIZE
+    from .grid import Shape
+    from .outputs import OutputFile
+
+    if args.size > MAX_SIZE:
+        raise UsageError(f"a {args.size}x{args.size} board is larger than the {MAX_SIZE}x{MAX_SIZE} supported")
+    shape = Shape(*parse_box(args.box)) if args.box else Shape.of_size(args.size)
+    if shape.n != args.size:
+        raise UsageError(f"box {args.box} does not fit a {args.size}x{args.size} board")
+    try:
+        target = gen.clues_for(shape, args.clues, args.fraction)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    output = OutputFile(args.output) if args.output not in (None, "-") else None  # checked before the work
+    seed = args.seed
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**32)
+        print(f"sudokulab: seed {seed} (give --seed {seed} to generate the same puzzles)", file=sys.stderr)
+    short: list[int] = []
+    with output if output is not None else _Stdout() as stream:
+        for made in gen.generate(shape, args.count, clues=target, unique=args.unique, seed=seed):
+            stream.write(gen.dataset_text(made.puzzle))
+            if made.short:
+                short.append(made.clues)
+    if short:
+        print(f"sudokulab: warning: {len(short)} of {args.count} puzzles cannot go below {target} clues and stay "
+              f"unique; they stopped at {min(short)}..{max(short)} clues", file=sys.stderr)
+    return ExitCode.OK
+
+
+class _Stdout:
+    """Standard output as an output of ``generate``: each puzzle flushed as it is made."""
+
+    def __enter__(self) -> _Stdout:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        pass
+
+    def write(self, text: str) -> None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+
+# --- the parser ----------------------------------------------------------------------------------
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports bad arguments as one line and exit code 2, like every other error."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        command = self.prog.partition(" ")[2]
+        raise UsageError(f"{command}: {message}" if command else message)
+
+
+def _puzzle_arguments(parser: argparse.ArgumentParser, solver: bool = True) -> None:
+    parser.add_argument("puzzle", nargs="?", default="-", help="puzzle file, or - for stdin (default)")
+    parser.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
+    if solver:
+        parser.add_argument(
+            "--solver", metavar="NAME",
+            help=f"one of: {', '.join(solvers.names())} (default: {solvers.DEFAULT_SMALL} up to "
+            f"{solvers.DEFAULT_SWITCH}x{solvers.DEFAULT_SWITCH}, {solvers.DEFAULT_LARGE} above)",
+        )
+        parser.add_argument("-o", "--option", action="append", metavar="KEY=VALUE",
+                            help="a solver option, e.g. -o engine=glucose4 (repeatable; see 'sudokulab solvers')")
+        parser.add_argument("--time-limit", type=positive_float, metavar="SECONDS",
+                            help="give up after this many seconds (default: no limit)")
+        parser.add_argument("--stats", action="store_true", help="print time and effort on stderr")
+
+
+def _many_solver_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--solvers", metavar="A,B,...", help="solvers to run (default: see above)")
+    parser.add_argument("-o", "--option", action="append", metavar="SOLVER.KEY=VALUE",
+                        help="a solver's option, e.g. -o sat.engine=glucose4 (repeatable)")
+    parser.add_argument("--wide", action="store_true", help="every column, however wide the table gets")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="sudokulab", description="Solve Sudoku (BOJ 2580) by several paradigms and compare them.")
+    parser.add_argument("--version", action="version", version=f"sudokulab {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    solve = commands.add_parser("solve", help="solve one puzzle and print the BOJ answer")
+    _puzzle_arguments(solve)
+    solve.add_argument("--canonical", action="store_true",
+                       help="the row-major lexicographically first solution (what the classic backtracker prints)")
+    solve.add_argument("--format", choices=("boj", "compact"), default="boj",
+                       help="boj: numbers separated by spaces (BOJ 2580); compact: digits only (BOJ 2239)")
+    solve.set_defaults(run=cmd_solve)
+
+    count = commands.add_parser("count", help="count the solutions up to a limit")
+    _puzzle_arguments(count)
+    count.add_argument("--limit", type=positive_int, default=1000, metavar="K",
+                       help="stop counting at K solutions (default: 1000)")
+    count.set_defaults(run=cmd_count)
+
+    export = commands.add_parser("export", help="write the puzzle's model for an external solver")
+    _puzzle_arguments(export, solver=False)
+    export.add_argument("--format", required=True, metavar="NAME", help="dimacs (SAT) or cpsat (CP-SAT), ...")
+    export.add_argument("-o", "--option", action="append", metavar="KEY=VALUE",
+                        help="a model option, e.g. -o encoding=extended (repeatable)")
+    export.add_argument("--encoding", help="shorthand for -o encoding=NAME")
+    export.add_argument("--output", metavar="FILE", help="write here instead of stdout")
+    export.set_defaults(run=cmd_export)
+
+    listing = commands.add_parser("solvers", help="list the solvers: paradigm, installed, capabilities, options")
+    listing.add_argument("--json", action="store_true", help="one JSON document instead of tables")
+    listing.add_argument("--wide", action="store_true", help="every column, however wide the table gets")
+    listing.set_defaults(run=cmd_solvers)
+
+    compare = commands.add_parser("compare", help="run every solver on a puzzle and check that they agree")
+    _puzzle_arguments(compare, solver=False)
+    _many_solver_arguments(compare)
+    compare.add_argument("--time-limit", type=positive_float, default=10.0, metavar="SECONDS",
+                         help="per solver (default: 10); a solver that reaches it is reported, not counted")
+    compare.add_argument("--canonical", action="store_true",
+                         help="ask for the lexicographically first solution; all answers must be byte-identical")
     compare.add_argument("--json", action="store_true", help="print one JSON document on stdout instead")
     compare.set_defaults(run=cmd_compare)
 
@@ -294,7 +427,7 @@ def add_judging_commands(commands: Any) -> None:
     verify.add_argument("answer", help="answer file, or - for stdin")
     verify.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
     verify.add_argument("--time-limit", type=positive_float, default=10.0, metavar="SECONDS",
-                        help="for the oracle (default: 10)")
+                        help="for each question to the oracle (default: 10)")
     verify.add_argument("--no-oracle", action="store_true", help="print the verdict only")
     verify.set_defaults(run=cmd_verify)
 
@@ -309,90 +442,17 @@ def add_judging_commands(commands: Any) -> None:
                        help="data memory per run (default: 256, as BOJ 2580; 0: none; Java needs -Xmx or 0)")
     judge.add_argument("--limit", type=positive_int, metavar="K", help="judge the first K puzzles only")
     judge.add_argument("--jobs", type=positive_int, default=1, metavar="N", help="runs at once (default: 1)")
-    judge.add_argument("--show-failures", type=int, default=3, metavar="K",
+    judge.add_argument("--show-failures", type=non_negative_int, default=3, metavar="K",
                        help="show the first K failures beside the oracle's answer (default: 3)")
     judge.add_argument("--quiet", action="store_true", help="no progress bar")
+    judge.add_argument("--wide", action="store_true", help="tables as wide as they get")
     judge.set_defaults(run=cmd_judge, program=[])
 
-
-# bench and generate: the logic lives in bench.py, plots.py and generate.py, imported on use.
-
-
-def cmd_bench(args: argparse.Namespace) -> int:
-    from . import bench
-
-    names = [name.strip() for name in args.solvers.split(",") if name.strip()] if args.solvers else None
-    box = parse_box(args.box) if args.box else None
-    if args.plot:
-        from .plots import require_matplotlib
-
-        require_matplotlib()  # before the run, not after an hour of it
-    datasets = [bench.Dataset.from_path(path, box=box, limit=args.limit) for path in args.datasets]
-    report = bench.run_bench(
-        datasets, names, time_limit=args.time_limit, jobs=args.jobs,
-        csv_path=args.out, json_path=args.json, progress=not args.quiet, by_solver=args.by_solver,
-    )
-    bench.print_summary(report)
-    if args.plot:
-        from .plots import cactus_plot
-
-        cactus_plot(report.solved_times, args.plot, totals=report.totals, time_limit=args.time_limit)
-    if report.wrong:
-        raise CommandFailed(f"{report.wrong} wrong answers (each shown above on stderr with its puzzle)", EXIT_WRONG)
-    return EXIT_OK
-
-
-def cmd_generate(args: argparse.Namespace) -> int:
-    import random
-
-    from . import generate as gen
-    from .boj import MAX_SIZE
-    from .grid import Shape
-
-    if args.size > MAX_SIZE:
-        raise UsageError(f"a {args.size}x{args.size} board is larger than the {MAX_SIZE}x{MAX_SIZE} supported")
-    shape = Shape(*parse_box(args.box)) if args.box else Shape.of_size(args.size)
-    if shape.n != args.size:
-        raise UsageError(f"box {args.box} does not fit a {args.size}x{args.size} board")
-    try:
-        target = gen.clues_for(shape, args.clues, args.fraction)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    seed = args.seed
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**32)
-        print(f"sudokulab: seed {seed} (give --seed {seed} to generate the same puzzles)", file=sys.stderr)
-    try:
-        stream = sys.stdout if args.output in (None, "-") else open(args.output, "w", encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot write '{args.output}': {exc.strerror or exc}") from None
-    short: list[int] = []
-    try:
-        for made in gen.generate(shape, args.count, clues=target, unique=args.unique, seed=seed):
-            stream.write(gen.dataset_text(made.puzzle))
-            stream.flush()
-            if made.short:
-                short.append(made.clues)
-    finally:
-        if stream is not sys.stdout:
-            stream.close()
-    if short:
-        print(f"sudokulab: warning: {len(short)} of {args.count} puzzles cannot go below {target} clues and stay "
-              f"unique; they stopped at {min(short)}..{max(short)} clues", file=sys.stderr)
-    return EXIT_OK
-
-
-def add_bench_commands(commands: Any) -> None:
-    """The bench and generate subcommands."""
     from .bench import DEFAULT_TIME_LIMIT
 
-    bench = commands.add_parser(
-        "bench", help="run solvers over puzzle sets: summary table, per-puzzle CSV, cactus plot",
-    )
-    bench.add_argument("datasets", nargs="+", metavar="DATASET", help="dataset files (one-line puzzles or BOJ blocks)")
-    bench.add_argument("--solvers", metavar="A,B,...",
-                       help="solvers to run (default: every registered one but the classic 'backtrack', "
-                       "which needs minutes on some published puzzles: name it, with --limit)")
+    bench = commands.add_parser("bench", help="run solvers over puzzle sets: summary table, per-puzzle CSV, plot")
+    bench.add_argument("datasets", nargs="+", metavar="DATASET", help="dataset files (one-line puzzles, BOJ blocks)")
+    _many_solver_arguments(bench)
     bench.add_argument("--time-limit", type=positive_float, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
                        help=f"per puzzle and solver (default: {DEFAULT_TIME_LIMIT:g})")
     bench.add_argument("--jobs", type=positive_int, default=1, metavar="N",
@@ -403,7 +463,8 @@ def add_bench_commands(commands: Any) -> None:
     bench.add_argument("--box", metavar="RxC", help="box shape of the puzzles (default: from the size)")
     bench.add_argument("--out", metavar="FILE", help="per-puzzle results as CSV")
     bench.add_argument("--json", metavar="FILE", help="per-puzzle results as JSON Lines")
-    bench.add_argument("--plot", metavar="FILE", help="draw the cactus plot to this PNG (needs matplotlib)")
+    bench.add_argument("--plot", metavar="FILE",
+                       help="draw the cactus plot to this .png, .svg or .pdf (needs matplotlib)")
     bench.add_argument("--quiet", action="store_true", help="no progress bar")
     bench.set_defaults(run=cmd_bench)
 
@@ -412,96 +473,97 @@ def add_bench_commands(commands: Any) -> None:
     generate.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
     amount = generate.add_mutually_exclusive_group()
     amount.add_argument("--clues", type=non_negative_int, metavar="K", help="givens per puzzle")
-    amount.add_argument("--fraction", type=fraction, metavar="F",
-                        help="givens as a share of the cells (default: 0.45)")
+    amount.add_argument("--fraction", type=fraction, metavar="F", help="givens as a share of the cells (default: 0.45)")
     generate.add_argument("--unique", action="store_true",
                           help="keep only removals that leave exactly one solution (checked with SAT)")
     generate.add_argument("--count", type=positive_int, default=1, metavar="C", help="puzzles (default: 1)")
-    generate.add_argument("--seed", type=int, metavar="S", help="random seed: the same seed, the same puzzles")
+    generate.add_argument("--seed", type=seed_int, metavar="S", help="random seed: the same seed, the same puzzles")
     generate.add_argument("--output", metavar="FILE", help="write here instead of stdout")
     generate.set_defaults(run=cmd_generate)
-
-
-def add_puzzle_arguments(parser: argparse.ArgumentParser, solver: bool = True) -> None:
-    parser.add_argument("puzzle", nargs="?", default="-", help="puzzle file, or - for stdin (default)")
-    parser.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
-    if solver:
-        parser.add_argument(
-            "--solver", default="backtrack", metavar="NAME",
-            help=f"one of: {', '.join(solvers.names())} (default: backtrack)",
-        )
-        parser.add_argument(
-            "-o", "--option", action="append", metavar="KEY=VALUE",
-            help="a solver option, e.g. -o engine=glucose4 (repeatable)",
-        )
-        parser.add_argument("--time-limit", type=positive_float, metavar="SECONDS")
-        parser.add_argument("--stats", action="store_true", help="print time and effort on stderr")
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse that reports bad arguments as one line and exit code 2, like every other error."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise UsageError(f"{self.prog}: {message}")
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="sudokulab", description=__doc__.splitlines()[0])
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-
-    solve = commands.add_parser("solve", help="solve one puzzle and print the BOJ answer")
-    add_puzzle_arguments(solve)
-    solve.add_argument(
-        "--canonical", action="store_true",
-        help="the row-major lexicographically first solution (what the classic backtracker prints)",
-    )
-    solve.add_argument(
-        "--format", choices=("boj", "compact"), default="boj",
-        help="boj: numbers separated by spaces (BOJ 2580); compact: digits only (BOJ 2239)",
-    )
-    solve.set_defaults(run=cmd_solve)
-
-    count = commands.add_parser("count", help="count the solutions up to a limit")
-    add_puzzle_arguments(count)
-    count.add_argument("--limit", type=positive_int, default=1000, metavar="K")
-    count.set_defaults(run=cmd_count)
-
-    export = commands.add_parser("export", help="write the puzzle's model for an external solver")
-    add_puzzle_arguments(export, solver=False)
-    export.add_argument("--format", required=True, metavar="NAME", help="dimacs (SAT) or cpsat (CP-SAT)")
-    export.add_argument(
-        "-o", "--option", action="append", metavar="KEY=VALUE",
-        help="a model option, e.g. -o encoding=extended (repeatable)",
-    )
-    export.add_argument("--encoding", help="shorthand for -o encoding=NAME")
-    export.add_argument("--output", metavar="FILE", help="write here instead of stdout")
-    export.set_defaults(run=cmd_export)
-    add_judging_commands(commands)
-    add_bench_commands(commands)
     return parser
 
 
+def _flush_stdout() -> None:
+    if sys.stdout is not None:
+        sys.stdout.flush()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point: run one command, turning every expected failure into a line and a code."""
+    """Run one command; every expected failure becomes one line on stderr and its exit code."""
     try:
         argv, program = split_program(sys.argv[1:] if argv is None else argv)
         args = build_parser().parse_args(argv)
         if program:
             args.program = program
-        return args.run(args)
-    except CommandFailed as exc:
-        print(f"sudokulab: {exc}", file=sys.stderr)
-        return exc.code
+        code = args.run(args)
+        _flush_stdout()
+        return int(code)
     except SudokuError as exc:
-        print(f"sudokulab: error: {exc}", file=sys.stderr)
-        return exc.exit_code
+        _flush_quietly()
+        _error(str(exc), bad_input=exc.exit_code == ExitCode.BAD_INPUT)
+        return int(exc.exit_code)
     except KeyboardInterrupt:
-        print("sudokulab: interrupted", file=sys.stderr)
-        return 130
+        _error("interrupted")
+        return int(ExitCode.INTERRUPTED)
     except BrokenPipeError:
-        sys.stderr.close()
-        return 0
+        _silence_stdout()
+        return BROKEN_PIPE
+    except OSError as exc:  # standard output itself failed (a full disk, a closed stream)
+        _silence_stdout()
+        _error(f"cannot write to standard output: {exc.strerror or exc}", bad_input=True)
+        return int(ExitCode.BAD_INPUT)
+    except RecursionError:
+        _error("the input is nested too deeply to read", bad_input=True)
+        return int(ExitCode.BAD_INPUT)
+
+
+BROKEN_PIPE = 141
+"""Exit code when the reader of standard output went away (``| head -1``): 128 + SIGPIPE, as shells report."""
+
+
+def _error(message: str, bad_input: bool = False) -> None:
+    """One line on stderr: ``sudokulab: error: ...`` for bad input and arguments, ``sudokulab: ...`` otherwise."""
+    line = f"sudokulab: {'error: ' if bad_input else ''}{' '.join(message.split()) or 'error'}"
+    try:
+        if sys.stderr is not None:
+            sys.stderr.write(line + "\n")
+            sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def _flush_quietly() -> None:
+    try:
+        _flush_stdout()
+    except (OSError, ValueError):
+        _silence_stdout()
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null, so the interpreter's last flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def run() -> None:
+    """The console script: ``main``, then an exit that no native destructor or second Ctrl-C can spoil."""
+    try:
+        code = main()
+    except KeyboardInterrupt:  # a second Ctrl-C while the first was being handled
+        code = int(ExitCode.INTERRUPTED)
+    if code == ExitCode.INTERRUPTED:
+        os._exit(code)  # skip interpreter teardown: an engine left mid-search must not be freed
+    try:
+        _flush_stdout()
+    except (OSError, ValueError):
+        _silence_stdout()
+        code = code or BROKEN_PIPE
+    sys.exit(code)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

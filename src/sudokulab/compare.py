@@ -2,12 +2,13 @@
 
 How agreement is judged (``compare``), in this order:
 
+0. A solver that cannot do what is asked (``canonical`` for a solver whose capabilities lack it)
+   is skipped and reported as skipped, not failed.
 1. A solver that reached its time limit is reported but not counted: it said nothing about the
    puzzle, so it can neither agree nor disagree. When every solver timed out there is no verdict.
-2. Every answer goes through the independent checker (``grid.solution_error``); a wrong one is a
-   disagreement.
-3. A valid answer proves the puzzle solvable, so a solver that said "no solution" beside it
-   disagrees. All solvers saying "no solution" is agreement on that.
+2. Every answer goes through ``checking.check_results``, the one rule: a grid the independent
+   checker refuses, or a "no solution" beside another solver's checked grid, is a disagreement.
+   All solvers saying "no solution" is agreement on that.
 4. Otherwise every answer is valid. With ``canonical`` all must be byte-identical; one that is not
    the lexicographically smallest of the answers disagrees (a smaller valid solution exists, so it
    is not the first). Without ``canonical``, answers may differ only when the puzzle has several
@@ -24,17 +25,19 @@ document on stdout instead (``Comparison.to_json``).
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from . import judge, solvers
+from . import solvers
 from .boj import format_grid, format_puzzle
-from .grid import Puzzle, first_conflict, solution_error
-from .solvers.base import Solver, SolveResult, Status
+from .checking import check_results
+from .errors import UnsupportedFeature, UsageError
+from .grid import Puzzle, first_conflict
+from .oracle import Oracle
+from .solvers.base import SolveResult, Status
 
-if TYPE_CHECKING:
-    from rich.console import Console
 
 class Agreement(enum.Enum):
     """The verdict of a comparison."""
@@ -59,9 +62,11 @@ class SolverRun:
     answer: str | None
     """The grid in BOJ form, as ``solve`` would print it (None without a grid)."""
     problem: str | None
-    """Why the grid is no solution (None when it is one, or there is no grid)."""
+    """Why the result is wrong (None when it is not)."""
     agrees: bool | None
-    """None when not counted (timed out)."""
+    """None when not counted (timed out or skipped)."""
+    skipped: str | None = None
+    """Why the solver was not run (it lacks a capability the comparison needs)."""
 
     @property
     def solver(self) -> str:
@@ -77,6 +82,7 @@ class SolverRun:
         return {
             "solver": r.solver, "status": r.status.value, "seconds": r.seconds, "stats": dict(r.stats),
             "answer": self.answer, "valid": self.valid, "problem": self.problem, "agrees": self.agrees,
+            "skipped": self.skipped,
         }
 
 
@@ -129,40 +135,69 @@ class Comparison:
         }
 
 
+def run_solver(name: str, puzzle: Puzzle, *, time_limit: float | None, canonical: bool,
+               options: Mapping[str, Any] | None = None) -> SolveResult:
+    """One solver on one puzzle; a solver that raises gives ``Status.ERROR`` (a bug found), not a crash."""
+    started = time.perf_counter()
+    try:
+        with solvers.get(name, **(options or {})) as solver:
+            return solver.solve(puzzle, time_limit=time_limit, canonical=canonical)
+    except (UsageError, KeyboardInterrupt, MemoryError):
+        raise
+    except Exception as exc:  # noqa: BLE001 - reported as this solver's wrong answer
+        return SolveResult(name, Status.ERROR, None, time.perf_counter() - started,
+                           {"error": f"raised {type(exc).__name__}: {exc}"})
+
+
 def compare(
     puzzle: Puzzle,
     names: Sequence[str] | None = None,
     *,
     time_limit: float | None = None,
     canonical: bool = False,
-    oracle: Solver | str | None = None,
+    oracle: Oracle | None = None,
     count: bool = True,
+    options: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> Comparison:
-    """Run the solvers (default: every registered one) on the puzzle and judge their agreement.
+    """Run the solvers (default: every installed one) on the puzzle and judge their agreement.
 
-    ``oracle`` counts the solutions: a built solver (reused across many comparisons), a registered
-    name, or None for ``judge.ORACLE``; ``count=False`` skips counting.
+    ``oracle`` counts the solutions (default: an ``Oracle()`` built for this call, with the same
+    time limit); ``count=False`` skips counting. ``options`` maps a solver name to its options.
     """
-    names = list(names) if names else solvers.names()
-    for name in names:
-        solvers.solver_class(name)  # an unknown name fails before anything runs
-    results = []
-    for name in names:
-        with solvers.get(name) as solver:
-            results.append(solver.solve(puzzle, time_limit=time_limit, canonical=canonical))
+    names = list(names) if names else [name for name in solvers.names() if solvers.installed(name)]
+    options = options or {}
+    classes = {name: solvers.solver_class(name) for name in names}  # unknown names fail before any run
+    for name in options:
+        if name not in classes:
+            raise UsageError(f"options given for '{name}', which is not among the solvers compared")
+        solvers.parse_options(name, dict(options[name]))
+    results: list[SolveResult] = []
+    skipped: dict[int, str] = {}
+    for i, name in enumerate(names):
+        missing = classes[name].capabilities.lacks(canonical=canonical, time_limit=time_limit is not None)
+        if missing:
+            skipped[i] = f"cannot give {missing}"
+            results.append(SolveResult(name, Status.TIME_LIMIT, None, 0.0))
+            continue
+        try:
+            results.append(run_solver(name, puzzle, time_limit=time_limit, canonical=canonical,
+                                      options=options.get(name)))
+        except UnsupportedFeature as exc:  # e.g. a formula too large for this solver: it says so, others go on
+            skipped[i] = str(exc)
+            results.append(SolveResult(name, Status.TIME_LIMIT, None, 0.0))
     solutions, oracle_name = None, None
-    if count and any(r.status is not Status.TIME_LIMIT for r in results):
-        solutions, oracle_name = _count(puzzle, oracle or judge.ORACLE, time_limit)
-    return judge_results(puzzle, results, canonical=canonical, solutions=solutions, oracle=oracle_name)
-
-
-def _count(puzzle: Puzzle, oracle: Solver | str, time_limit: float | None) -> tuple[int | None, str]:
-    if isinstance(oracle, str):
-        with solvers.get(oracle) as built:
-            return _count(puzzle, built, time_limit)
-    counted = oracle.count(puzzle, limit=2, time_limit=time_limit)
-    known = counted.status is not Status.TIME_LIMIT or counted.count >= 2
-    return (counted.count if known else None), oracle.name
+    answered = [r for i, r in enumerate(results) if i not in skipped and r.status is not Status.TIME_LIMIT]
+    if count and answered:
+        try:
+            if oracle is None:
+                with Oracle(time_limit=time_limit) as own:
+                    solutions, oracle_name = own.solutions(puzzle), own.name
+            else:
+                solutions, oracle_name = oracle.solutions(puzzle), oracle.name
+        except UnsupportedFeature:
+            solutions = None  # the oracle cannot take this puzzle: the count stays unknown
+    return judge_results(puzzle, results, canonical=canonical, solutions=solutions, oracle=oracle_name,
+                         skipped=skipped)
 
 
 def judge_results(
@@ -172,36 +207,37 @@ def judge_results(
     canonical: bool = False,
     solutions: int | None = None,
     oracle: str | None = None,
+    skipped: Mapping[int, str] | None = None,
 ) -> Comparison:
     """The verdict on results already in hand (the rules are in the module docstring)."""
-    problems = [solution_error(r.grid, puzzle) if r.grid is not None else None for r in results]
-    valid = [r.grid for r, p in zip(results, problems) if r.grid is not None and p is None]
+    skipped = skipped or {}
+    kept = [r for i, r in enumerate(results) if i not in skipped]
+    checked = iter(check_results(puzzle, kept))
+    verdicts = [None if i in skipped else next(checked) for i in range(len(results))]
+    valid = [c.result.grid for c in verdicts if c is not None and c.valid_grid]
     smallest = min(valid) if valid else None
     notes: list[str] = []
-
-    def agrees(result: SolveResult, problem: str | None) -> bool | None:
-        if result.status is Status.TIME_LIMIT:
-            return None
-        if result.status is Status.NO_SOLUTION:
-            if valid:
-                notes.append(f"{result.solver} says no solution, but a valid answer exists")
-            return not valid
-        if result.grid is None or problem is not None:
-            notes.append(f"{result.solver} gave a wrong answer ({problem or 'solved without a grid'})")
-            return False
-        if canonical and result.grid != smallest:
+    runs = []
+    for i, result in enumerate(results):
+        verdict = verdicts[i]
+        if verdict is None:
+            runs.append(SolverRun(result, None, None, None, skipped[i]))
+            continue
+        agrees: bool | None = verdict.right
+        if verdict.right is False:
+            what = "gave a wrong answer" if result.status is not Status.NO_SOLUTION else "disagrees"
+            notes.append(f"{result.solver} {what} ({verdict.problem})")
+        elif agrees and canonical and result.grid is not None and result.grid != smallest:
             notes.append(f"{result.solver} did not give the lexicographically first of the answers")
-            return False
-        return True
-
-    runs = tuple(
-        SolverRun(r, format_grid(r.grid, puzzle.n) if r.grid is not None else None, p, agrees(r, p))
-        for r, p in zip(results, problems)
-    )
+            agrees = False
+        answer = format_grid(result.grid, puzzle.n) if result.grid is not None else None
+        runs.append(SolverRun(result, answer, verdict.problem, agrees))
     counted = [run for run in runs if run.agrees is not None]
     distinct = {run.answer for run in counted if run.agrees}
     if not counted:
-        agreement, reason = Agreement.ALL_TIMED_OUT, "every solver reached its time limit"
+        agreement = Agreement.ALL_TIMED_OUT
+        reason = "every solver reached its time limit" if not skipped or len(skipped) < len(runs) \
+            else "no solver could do what was asked"
     elif notes:
         agreement, reason = Agreement.DISAGREE, "; ".join(notes)
     elif all(run.result.status is Status.NO_SOLUTION for run in counted):
@@ -226,10 +262,12 @@ def judge_results(
             f"the puzzle has several solutions; {len(distinct)} different answers, each valid"
             + (f" (oracle: {oracle})" if oracle else "")
         )
-    skipped = [run.solver for run in runs if run.agrees is None]
+    timed_out = [run.solver for run in runs if run.agrees is None and not run.skipped]
+    if timed_out and counted:
+        reason += f"; timed out, not counted: {', '.join(timed_out)}"
     if skipped and counted:
-        reason += f"; timed out, not counted: {', '.join(skipped)}"
-    return Comparison(puzzle, runs, agreement, reason, canonical, oracle, solutions)
+        reason += f"; skipped: {', '.join(run.solver for run in runs if run.skipped)}"
+    return Comparison(puzzle, tuple(runs), agreement, reason, canonical, oracle, solutions)
 
 
 def _solutions(count: int | None) -> str:
@@ -249,45 +287,3 @@ def format_answers(comparison: Comparison) -> str:
         wrong = f" (wrong: {problems[answer]})" if problems[answer] else ""
         blocks.append(f"# {', '.join(names)}{wrong}\n{answer}")
     return "\n".join(blocks)
-
-
-EFFORT = ("nodes", "backtracks", "decisions", "conflicts", "propagations", "branches", "restarts")
-"""The stats that measure search effort, shown in the table; model sizes and settings stay in --json."""
-
-
-def effort(result: SolveResult) -> str:
-    """A solver's own effort figures in one cell: nodes and backtracks; decisions, conflicts, ...
-
-    Falls back to every stat for a solver that reports none of the ``EFFORT`` names.
-    """
-    shown = [key for key in result.stats if key in EFFORT] or list(result.stats)
-    return ", ".join(f"{key} {_figure(result.stats[key])}" for key in shown)
-
-
-def _figure(value: object) -> str:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return str(value)
-    return f"{value:,}" if isinstance(value, int) else f"{value:.4g}"
-
-
-def _seconds(seconds: float) -> str:
-    return f"{seconds * 1000:.2f} ms" if seconds < 1 else f"{seconds:.2f} s"
-
-
-def render(comparison: Comparison, console: Console) -> None:
-    """The comparison as a table, then the verdict line."""
-    from rich.table import Table
-
-    table = Table(title=f"compare on a {comparison.puzzle.shape}", title_justify="left")
-    for column, justify in (("solver", "left"), ("status", "left"), ("time", "right"), ("effort", "left"),
-                            ("valid", "left"), ("agrees", "left")):
-        table.add_column(column, justify=justify)  # type: ignore[arg-type]
-    for run in comparison.runs:
-        valid = {None: "—", True: "yes"}.get(run.valid, f"no: {run.problem}")  # type: ignore[arg-type]
-        agrees = {None: "not counted", True: "yes", False: "no"}[run.agrees]
-        style = "red" if run.agrees is False else ("dim" if run.agrees is None else "")
-        table.add_row(run.solver, run.result.status.value, _seconds(run.result.seconds), effort(run.result),
-                      valid, agrees, style=style)
-    console.print(table)
-    colour = "green" if comparison.agreed else "red"
-    console.print(f"[{colour}]{comparison.agreement.value}[/]: {comparison.reason}", highlight=False, soft_wrap=True)

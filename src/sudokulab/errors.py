@@ -1,35 +1,68 @@
-"""The few exceptions sudokulab raises on purpose; each maps to one exit code of the command.
+"""The exceptions sudokulab raises on purpose, and the exit code each one means for the command.
 
 Every message is one line that says where the problem is, in 1-based terms, so the command can
-print it as it stands.
+print it as it stands. The exit codes are the README's table; this is the only place they live.
 """
 
 from __future__ import annotations
+
+import enum
+
+
+class ExitCode(enum.IntEnum):
+    """What the ``sudokulab`` command's exit status means (the README's table)."""
+
+    OK = 0
+    """Solved, counted, exported, accepted, or the paradigms agree."""
+    NO_SOLUTION = 1
+    """No solution (givens that break a rule included); for verify and judge: a wrong answer."""
+    BAD_INPUT = 2
+    """The input is no puzzle, or a bad argument (unknown solver, bad option, unreadable file)."""
+    TIME_LIMIT = 3
+    """The time limit was reached before an answer."""
+    WRONG = 4
+    """A solver gave a wrong answer, or the paradigms disagree: a bug found."""
+    INTERRUPTED = 130
+    """Ctrl-C (SIGINT), as shells report it."""
 
 
 class SudokuError(Exception):
     """Base of every error sudokulab raises on purpose."""
 
-    exit_code = 2
+    exit_code = ExitCode.BAD_INPUT
 
 
 class PuzzleFormatError(SudokuError):
     """The input is no puzzle: wrong count, not a number, out of range, not text, too large."""
 
-    exit_code = 2
-
-
-class ContradictoryGivens(SudokuError):
-    """The givens already break a rule, so the puzzle has no solution."""
-
-    exit_code = 1
-
 
 class UsageError(SudokuError):
     """A bad argument: unknown solver, option a solver does not take, box that does not fit."""
 
-    exit_code = 2
-
 
 class UnsupportedFeature(UsageError):
     """A solver (or its engine) lacks what was asked of it, e.g. a time limit or incrementality."""
+
+
+class NoSolution(SudokuError):
+    """The puzzle has no solution (the command's answer, not a fault of the input)."""
+
+    exit_code = ExitCode.NO_SOLUTION
+
+
+class WrongAnswer(SudokuError):
+    """A program's answer was judged wrong (verify, judge): the verdict, as an exit status."""
+
+    exit_code = ExitCode.NO_SOLUTION
+
+
+class TimeLimitReached(SudokuError):
+    """The time limit ran out before an answer."""
+
+    exit_code = ExitCode.TIME_LIMIT
+
+
+class SolverBug(SudokuError):
+    """A solver gave a wrong answer or the paradigms disagree: a bug found."""
+
+    exit_code = ExitCode.WRONG

@@ -22,8 +22,8 @@ long Markov chains) that would be slow beyond 9x9. For benchmarks the property t
 no fixed pattern, every grid possible, different seeds giving unrelated grids.
 
 Clues are then removed in a random order down to a target count; with ``unique=True`` a removal
-is kept only when the puzzle still has exactly one solution (counted up to 2 by a solver, SAT when
-it is registered). One pass suffices: a removal refused once stays refused, because removing more
+is kept only when the puzzle still has exactly one solution (counted up to 2 by the oracle,
+SAT by default). One pass suffices: a removal refused once stays refused, because removing more
 clues can only add solutions. When the target cannot be reached while staying unique, the result
 says how far it got instead of looping.
 """
@@ -34,10 +34,9 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from . import solvers as registry
 from .boj import format_line, format_puzzle
 from .grid import Grid, Puzzle, Shape, units
-from .solvers.base import Solver, Status
+from .oracle import Oracle
 
 DEFAULT_FRACTION = 0.45
 """Share of the cells given when no clue count is asked for (the scaling study's choice)."""
@@ -190,11 +189,6 @@ class Generated:
         return self.clues > self.target
 
 
-def uniqueness_solver() -> Solver:
-    """The solver that counts solutions for ``unique=True``: SAT when registered, else the fast search."""
-    return registry.get("sat" if "sat" in registry.names() else "backtrack-fast")
-
-
 def clues_for(shape: Shape, clues: int | None = None, fraction: float | None = None) -> int:
     """The clue count asked for, by number or by share of the cells (default ``DEFAULT_FRACTION``)."""
     if clues is not None and fraction is not None:
@@ -210,11 +204,12 @@ def clues_for(shape: Shape, clues: int | None = None, fraction: float | None = N
 
 
 def remove_clues(solution: Grid, shape: Shape, clues: int, rng: random.Random,
-                 counter: Solver | None = None) -> Puzzle:
+                 oracle: Oracle | None = None) -> Puzzle:
     """Blank cells of a complete grid in random order down to ``clues`` givens.
 
-    With a ``counter`` solver a removal is kept only if the puzzle keeps exactly one solution;
-    the result then may keep more clues than asked (see ``Generated.short``).
+    With an ``oracle`` a removal is kept only if the puzzle keeps exactly one solution (a count
+    that runs out of time keeps the clue: safe); the result then may keep more clues than asked
+    (see ``Generated.short``).
     """
     givens = list(solution)
     order = list(range(shape.cells))
@@ -224,9 +219,8 @@ def remove_clues(solution: Grid, shape: Shape, clues: int, rng: random.Random,
         if remaining <= clues:
             break
         givens[cell] = 0
-        if counter is not None:
-            result = counter.count(Puzzle(shape, tuple(givens)), limit=2, time_limit=UNIQUENESS_TIME_LIMIT)
-            if result.count != 1 or result.status is Status.TIME_LIMIT:
+        if oracle is not None:
+            if oracle.solutions(Puzzle(shape, tuple(givens))) != 1:
                 givens[cell] = solution[cell]
                 continue
         remaining -= 1
@@ -234,10 +228,11 @@ def remove_clues(solution: Grid, shape: Shape, clues: int, rng: random.Random,
 
 
 def generate(shape: Shape | int, count: int = 1, *, clues: int | None = None, fraction: float | None = None,
-             unique: bool = False, seed: int | None = None, counter: Solver | None = None) -> Iterator[Generated]:
+             unique: bool = False, seed: int | None = None, oracle: Oracle | None = None) -> Iterator[Generated]:
     """``count`` random puzzles of a shape, the same ones for the same seed.
 
-    With ``unique`` and no ``counter``, one ``uniqueness_solver()`` serves the whole run.
+    With ``unique`` and no ``oracle``, one ``Oracle`` (SAT, ``UNIQUENESS_TIME_LIMIT`` per count)
+    serves the whole run.
 
     >>> [g.clues for g in generate(4, 3, clues=6, seed=7)]
     [6, 6, 6]
@@ -245,17 +240,17 @@ def generate(shape: Shape | int, count: int = 1, *, clues: int | None = None, fr
     shape = shape if isinstance(shape, Shape) else Shape.of_size(shape)
     target = clues_for(shape, clues, fraction)
     rng = random.Random(seed)
-    own = unique and counter is None
+    own = unique and oracle is None
     if own:
-        counter = uniqueness_solver()
+        oracle = Oracle(time_limit=UNIQUENESS_TIME_LIMIT)
     try:
         for _ in range(count):
             solution = random_grid(shape, rng)
-            puzzle = remove_clues(solution, shape, target, rng, counter if unique else None)
+            puzzle = remove_clues(solution, shape, target, rng, oracle if unique else None)
             yield Generated(puzzle, solution, target, unique)
     finally:
-        if own and counter is not None:
-            counter.close()
+        if own and oracle is not None:
+            oracle.close()
 
 
 def dataset_text(puzzle: Puzzle) -> str:

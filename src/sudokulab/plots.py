@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import UsageError
+from .outputs import OutputFile
 
 _FLOOR = 1e-6  # seconds: a log axis cannot show 0
 
@@ -38,13 +39,25 @@ def _figure(width: float, height: float) -> Any:
     return Figure(figsize=(width, height), layout="constrained")
 
 
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
+"""The picture formats a plot may be written in, told by the file name's ending."""
+
+
+def plot_output(path: str | Path) -> OutputFile:
+    """The output file of a plot, checked (name, ending, directory) before any work is done."""
+    return OutputFile(path, suffixes=PLOT_SUFFIXES, what="plot", binary=True)
+
+
 def _save(figure: Any, path: str | Path) -> Path:
-    path = Path(path)
-    try:
-        figure.savefig(path, dpi=120)
-    except OSError as exc:
-        raise UsageError(f"cannot write '{path}': {exc.strerror or exc}") from None
-    return path
+    """Draw to memory, then write the file whole (never half a picture, never a guessed ending)."""
+    import io
+
+    out = plot_output(path)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, dpi=120, format=out.path.suffix.lstrip(".").lower())
+    with out:
+        out.write(buffer.getvalue())
+    return out.path
 
 
 def _colours(names: Sequence[str]) -> dict[str, Any]:

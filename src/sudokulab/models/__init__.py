@@ -1,4 +1,30 @@
 """Models: build a problem for a paradigm's engine, solve nothing (solvers run them).
 
-A lesson can print a model's clauses or constraints without loading any solver.
+A lesson can print a model's clauses or constraints without loading any solver. ``EXPORTERS`` is
+the registry of ``sudokulab export`` formats: each model module that can write its model for an
+outside tool adds one line here.
 """
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+from ..errors import UsageError
+from ..grid import Puzzle
+
+EXPORTERS: dict[str, str] = {
+    "dimacs": "sudokulab.models.cnf:to_dimacs",
+    "cpsat": "sudokulab.models.cpsat:to_cpsat_text",
+    "lp": "sudokulab.models.mip:to_lp",
+    "mps": "sudokulab.models.mip:to_mps",
+}
+"""Export format -> "module:function"; the function takes a Puzzle and keyword options and returns text."""
+
+
+def export(puzzle: Puzzle, format: str, **options: Any) -> str:  # noqa: A002 - the user's word for it
+    """The puzzle's model in an export format, as text (unknown formats list the valid ones)."""
+    if format not in EXPORTERS:
+        raise UsageError(f"unknown format '{format}'; choose one of: {', '.join(EXPORTERS)}")
+    module, _, function = EXPORTERS[format].partition(":")
+    return getattr(import_module(module), function)(puzzle, **options)

@@ -256,9 +256,39 @@ class Formula:
     variables: int
     free: frozenset[int] | None = None
 
+    @property
+    def per_puzzle(self) -> bool:
+        """True when the formula already holds one puzzle's givens (``reduced``): no assumptions."""
+        return self.free is not None
+
+    def assumptions(self, givens: Grid) -> list[int]:
+        """The literals to assume for a puzzle's givens (none when the formula holds them)."""
+        return [] if self.per_puzzle else literal_table(self.shape.n).assumptions(givens)
+
+    def literal(self, cell: int, digit: int) -> int | None:
+        """The literal of "cell holds digit", or None when the formula has decided it false."""
+        n = self.shape.n
+        lit = literal_table(n).given[cell * (n + 1) + digit]
+        return lit if self.free is None or lit in self.free else None
+
     def decode(self, model: Sequence[int], givens: Grid) -> Grid:
         """The grid of a model of this formula (plus the givens' assumptions, if any)."""
+        if self.free is None:
+            grid = literal_table(self.shape.n).decode(model)
+            if len(grid) == len(givens):
+                return grid
         return grid_from_model(self.shape.n, model, givens, self.free)
+
+    def blocking_clause(self, grid: Grid, givens: Grid) -> list[int]:
+        """The clause that excludes this solution's digits in the blank cells (for counting)."""
+        n = self.shape.n
+        given = literal_table(n).given
+        return [-given[cell * (n + 1) + grid[cell]] for cell, digit in enumerate(givens) if not digit]
+
+    def settled_by(self, implied: Sequence[int]) -> bool:
+        """Whether literals implied by propagation give every cell its digit (shape-wide formulas)."""
+        cells = self.shape.n ** 3
+        return sum(1 for lit in implied if 0 < lit <= cells) == self.shape.cells
 
 
 @contextmanager

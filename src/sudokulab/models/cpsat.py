@@ -17,6 +17,7 @@ solves nothing; ``sudokulab.solvers.cpsat`` runs them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -39,7 +40,7 @@ def cell_name(shape: Shape, cell: int) -> str:
 
 @dataclass(frozen=True)
 class CpSatModel:
-    """A CP-SAT model of a board and its cell variables; variable i of the proto is cell i."""
+    """A CP-SAT model of a board and its cell variables (``cells[i]`` is the variable of cell i)."""
 
     shape: Shape
     model: cp_model.CpModel
@@ -93,7 +94,11 @@ class Prepared:
         self.model = source.model.clone()
         self.size = source.size
         self._n = shape.n
-        self._domains = [variable.domain for variable in self.model.proto.variables]
+        self.indices = tuple(variable.index for variable in source.cells)
+        """Proto index of each cell's variable, row-major: the model's own variable map."""
+        self._in_order = self.indices == tuple(range(len(self.model.proto.variables)))
+        variables = self.model.proto.variables
+        self._domains = [variables[index].domain for index in self.indices]  # by cell
         self._fixed: list[int] = []
 
     def set_givens(self, givens: Grid) -> cp_model.CpModel:
@@ -110,12 +115,18 @@ class Prepared:
         self._fixed = fixed
         return self.model
 
+    def decode(self, solution: Sequence[int]) -> Grid:
+        """The grid of a CP-SAT solution vector (``response.solution``), read through the variable map."""
+        if self._in_order:
+            return tuple(solution)  # the cells are the model's only variables, in cell order
+        return tuple(solution[index] for index in self.indices)
+
 
 def prepared_model(puzzle: Puzzle, canonical: bool = False) -> CpSatModel:
     """A standalone model of one puzzle made the prepared way: a copy of the rules, givens set."""
     prepared = Prepared(puzzle.shape, canonical)
     model = prepared.set_givens(puzzle.givens)
-    cells = tuple(model.get_int_var_from_proto_index(i) for i in range(puzzle.shape.cells))
+    cells = tuple(model.get_int_var_from_proto_index(i) for i in prepared.indices)
     return CpSatModel(puzzle.shape, model, cells)
 
 

@@ -1,25 +1,56 @@
-"""The ordered registry of solvers: name -> where its class lives.
+"""The ordered registry of solvers: name -> where its class lives, and the checks before building one.
 
 Classes are imported on first use, so ``import sudokulab`` never loads PySAT or OR-Tools. A new
-paradigm joins by adding one line here; the contract tests then cover it automatically.
+paradigm joins by adding one line to ``REGISTRY``; the contract tests then cover it at once, for
+what its ``capabilities`` claim. Options are checked by name and type against the class's declared
+``options`` before it is built, so a bad value is one clear line, never a traceback from inside.
 """
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
 
-from ..errors import UsageError
-from .base import CountResult, Solver, SolveResult, Status
+from ..errors import UnsupportedFeature, UsageError
+from ..grid import Shape
+from .base import Capabilities, CountResult, Option, Solver, SolveResult, Status
+from .search import SearchCounters, SearchSolver
 
-__all__ = ["REGISTRY", "CountResult", "SolveResult", "Solver", "Status", "get", "names"]
+__all__ = [
+    "REGISTRY", "Capabilities", "CountResult", "Option", "SearchCounters", "SearchSolver", "SolveResult", "Solver",
+    "SolverEntry", "Status", "default_for", "describe", "get", "names", "parse_options", "require", "solver_class",
+]
 
-REGISTRY: dict[str, str] = {
-    "backtrack": "sudokulab.solvers.backtracking:BacktrackSolver",
-    "backtrack-fast": "sudokulab.solvers.backtracking:FastBacktrackSolver",
-    "sat": "sudokulab.solvers.sat:SatSolver",
-    "cpsat": "sudokulab.solvers.cpsat:CpSatSolver",
+
+@dataclass(frozen=True)
+class SolverEntry:
+    """Where a solver's class lives ("module:Class", or the class itself) and the pip extra it needs."""
+
+    target: str | type
+    extra: str | None = None
+
+
+REGISTRY: dict[str, SolverEntry | str | type] = {
+    "backtrack": SolverEntry("sudokulab.solvers.backtracking:BacktrackSolver"),
+    "backtrack-fast": SolverEntry("sudokulab.solvers.backtracking:FastBacktrackSolver"),
+    "sat": SolverEntry("sudokulab.solvers.sat:SatSolver"),
+    "cpsat": SolverEntry("sudokulab.solvers.cpsat:CpSatSolver"),
+    "mip": SolverEntry("sudokulab.solvers.mip:MipSolver"),
 }
+
+DEFAULT_SMALL, DEFAULT_LARGE, DEFAULT_SWITCH = "backtrack-fast", "sat", 16
+"""The default solver: the fast search up to 16x16, SAT above (see ``default_for``)."""
+
+
+def default_for(shape: Shape | None = None) -> str:
+    """The solver used when none is named: ``backtrack-fast`` up to 16x16, ``sat`` above.
+
+    Chosen by measurement (README, "The default solver"): the fast search starts in no time and
+    wins on 9x9 sets, but has a heavy tail on 25x25 boards, where SAT finishes in seconds.
+    """
+    return DEFAULT_LARGE if shape is not None and shape.n > DEFAULT_SWITCH else DEFAULT_SMALL
 
 
 def names() -> list[str]:
@@ -27,30 +58,121 @@ def names() -> list[str]:
     return list(REGISTRY)
 
 
-def solver_class(name: str) -> type:
-    """The class behind a name; the error lists the valid names."""
+def _entry(name: str) -> SolverEntry:
+    """A registry entry; a plain "module:Class" string or a class stands for an entry with no extra."""
     try:
-        where = REGISTRY[name]
+        entry = REGISTRY[name]
     except KeyError:
-        raise UsageError(
-            f"unknown solver '{name}'; choose one of: {', '.join(REGISTRY)}"
-        ) from None
-    module, _, cls = where.partition(":")
-    return getattr(import_module(module), cls)
+        raise UsageError(f"unknown solver '{name}'; choose one of: {', '.join(REGISTRY)}") from None
+    return entry if isinstance(entry, SolverEntry) else SolverEntry(entry)
+
+
+def solver_class(name: str) -> type:
+    """The class behind a name; an unknown name lists the valid ones, a missing backend its extra."""
+    entry = _entry(name)
+    if not isinstance(entry.target, str):
+        return entry.target
+    module, _, cls = entry.target.partition(":")
+    try:
+        return getattr(import_module(module), cls)
+    except ImportError as exc:
+        hint = f"pip install 'sudokulab[{entry.extra}]'" if entry.extra else "reinstall sudokulab"
+        raise UsageError(f"solver '{name}' is not installed ({exc.name or exc}): {hint}") from None
+
+
+def installed(name: str) -> bool:
+    try:
+        solver_class(name)
+    except UsageError:
+        return False
+    return True
+
+
+_TRUE, _FALSE = {"true", "yes", "on", "1"}, {"false", "no", "off", "0"}
+
+
+def _convert(option: Option, value: Any, solver: str) -> Any:
+    """One option value, from text (the command line) or from Python, checked against its type."""
+    where = f"solver '{solver}' option {option.name}"
+    kind = option.type
+    if isinstance(value, str) and kind is not str:
+        text = value.strip().lower()
+        try:
+            if kind is bool:
+                if text not in _TRUE | _FALSE:
+                    raise ValueError
+                value = text in _TRUE
+            else:
+                value = kind(text)
+        except ValueError:
+            words = {bool: "true or false", int: "a whole number", float: "a number"}.get(kind, kind.__name__)
+            raise UsageError(f"{where} must be {words}, not '{value}'") from None
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
+        raise UsageError(f"{where} must be of type {kind.__name__}, not {value!r}")
+    if kind is float and not math.isfinite(value):
+        raise UsageError(f"{where} must be a finite number, not {value!r}")
+    if option.minimum is not None and value < option.minimum:
+        raise UsageError(f"{where} must be at least {option.minimum}, not {value!r}")
+    if option.normalise is not None:
+        value = option.normalise(value)
+    valid = option.valid_values()
+    if valid is not None and value not in valid:
+        raise UsageError(f"solver '{solver}': unknown {option.name} '{value}'; choose one of: {', '.join(map(str, valid))}")
+    return value
+
+
+def parse_options(name: str, options: dict[str, Any]) -> dict[str, Any]:
+    """Options checked against what the solver declares: unknown names and bad values refused."""
+    declared = {option.name: option for option in getattr(solver_class(name), "options", ())}
+    checked = {}
+    for key, value in options.items():
+        option = declared.get(key)
+        if option is None:
+            taken = ", ".join(declared) or "none"
+            raise UsageError(f"solver '{name}' takes no option '{key}'; its options: {taken}")
+        checked[key] = _convert(option, value, name)
+    return checked
 
 
 def get(name: str, **options: Any) -> Solver:
-    """A configured solver by name, e.g. ``get("sat", engine="glucose4")``.
+    """A configured solver by name, e.g. ``get("sat", engine="glucose4")``; options are checked first."""
+    return solver_class(name)(**parse_options(name, options))
 
-    Options a solver does not take are refused with the names it does take.
-    """
-    cls = solver_class(name)
+
+def require(solver: Solver, *, canonical: bool = False, count: bool = False, time_limit: bool = False) -> None:
+    """Refuse, with one line, to ask a solver for what its capabilities do not include."""
+    capabilities = solver.capabilities
+    missing = capabilities.lacks(canonical=canonical, count=count, time_limit=time_limit)
+    if missing:
+        who = capabilities.why or f"solver '{solver.name}'"
+        raise UnsupportedFeature(f"{who}, so it cannot {missing}" if capabilities.why else f"{who} cannot {missing}")
+
+
+def describe(name: str) -> dict[str, Any]:
+    """What ``sudokulab solvers`` shows of one solver: paradigm, installed, capabilities, options."""
+    entry = _entry(name)
     try:
-        return cls(**options)
-    except TypeError as exc:
-        import inspect
-
-        taken = [p for p in inspect.signature(cls).parameters if p != "self"]
-        raise UsageError(
-            f"solver '{name}' takes no such option ({exc}); its options: {', '.join(taken) or 'none'}"
-        ) from None
+        cls = solver_class(name)
+    except UsageError as exc:
+        return {"name": name, "installed": False, "why": str(exc), "extra": entry.extra}
+    capabilities: Capabilities = cls.capabilities
+    described: dict[str, Any] = {
+        "name": name, "paradigm": cls.paradigm, "installed": True, "extra": entry.extra,
+        "summary": (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else "",
+        "capabilities": {
+            "canonical": capabilities.canonical, "count": capabilities.count,
+            "time_limit": capabilities.time_limit, "threads": capabilities.threads,
+            "slow": list(capabilities.slow),
+        },
+        "options": [
+            {"name": o.name, "type": o.type.__name__, "default": o.default, "help": o.help,
+             "choices": list(o.valid_values() or ()) or None}
+            for o in cls.options
+        ],
+    }
+    extra = getattr(cls, "describe_backend", None)
+    if callable(extra):
+        described["backend"] = extra()
+    return described

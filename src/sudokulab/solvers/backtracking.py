@@ -7,71 +7,19 @@ and counting is "take up to the limit": one search, two uses. Both keep an expli
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from functools import cache
-from itertools import islice
 from typing import NamedTuple
 
 from ..grid import Grid, Puzzle, Shape, units
-from .base import CountResult, Deadline, SolverBase, SolveResult, Status, TimeUp
+from .base import Deadline
+from .search import SearchCounters, SearchSolver
 
 _CHECK_EVERY = 1024  # nodes between two looks at the clock: cheap, and a few ms at worst
 
 
-class _Search:
-    """Counters shared by the searches; reported as the solver's stats."""
-
-    __slots__ = ("nodes", "backtracks")
-
-    def __init__(self) -> None:
-        self.nodes = 0
-        self.backtracks = 0
-
-    def stats(self) -> dict[str, int]:
-        return {"nodes": self.nodes, "backtracks": self.backtracks}
-
-
-SearchFunction = Callable[[Puzzle, Deadline, _Search, bool], Iterator[Grid]]
-
-
-class SearchSolver(SolverBase):
-    """Runs a solution generator under a deadline; the subclasses differ only in the search."""
-
-    search: SearchFunction
-
-    def solve(
-        self, puzzle: Puzzle, *, time_limit: float | None = None, canonical: bool = False
-    ) -> SolveResult:
-        started = time.perf_counter()
-        counters = _Search()
-        try:
-            grid = next(self.search(puzzle, Deadline(time_limit), counters, canonical), None)
-            status = Status.NO_SOLUTION if grid is None else Status.SOLVED
-        except TimeUp:
-            grid, status = None, Status.TIME_LIMIT
-        return SolveResult(self.name, status, grid, time.perf_counter() - started, counters.stats())
-
-    def count(
-        self, puzzle: Puzzle, *, limit: int = 2, time_limit: float | None = None
-    ) -> CountResult:
-        started = time.perf_counter()
-        counters = _Search()
-        found = 0
-        status = Status.NO_SOLUTION
-        try:
-            for _ in islice(self.search(puzzle, Deadline(time_limit), counters, False), limit):
-                found += 1
-                status = Status.SOLVED
-        except TimeUp:
-            status = Status.TIME_LIMIT
-        return CountResult(
-            self.name, found, limit, status, time.perf_counter() - started, counters.stats()
-        )
-
-
 def classic_search(
-    puzzle: Puzzle, deadline: Deadline, counters: _Search, canonical: bool = True
+    puzzle: Puzzle, deadline: Deadline, counters: SearchCounters, canonical: bool = True
 ) -> Iterator[Grid]:
     """The classic BOJ 2580 search: blanks row-major, digits 1..n, used-digit tables per unit.
 
@@ -127,6 +75,7 @@ class BacktrackSolver(SearchSolver):
     """``backtrack``: the baseline, exactly the classic published BOJ 2580 solution, iterative."""
 
     name = "backtrack"
+    paradigm = "hand-written search (classic)"
     search = staticmethod(classic_search)
 
 
@@ -298,7 +247,7 @@ def _exclude(
 
 
 def fast_search(
-    puzzle: Puzzle, deadline: Deadline, counters: _Search, canonical: bool = False
+    puzzle: Puzzle, deadline: Deadline, counters: SearchCounters, canonical: bool = False
 ) -> Iterator[Grid]:
     """Singles propagated on both views of the board, and a binary fail-first search.
 

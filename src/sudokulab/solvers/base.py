@@ -4,19 +4,34 @@ A solver is built once with its options (engine, encoding, workers, ...) and the
 count many puzzles, so a paradigm that prepares per board shape (the SAT formula, the CP-SAT model)
 pays that price once. ``SolveResult`` and ``CountResult`` are all that the BOJ adapter, compare,
 judge and bench ever read.
+
+A solver says what it can do in ``capabilities`` and which options it takes in ``options``;
+callers ask instead of assuming, and the registry checks options by name and type before a
+solver is built. ``SolverBase`` is a convenience, not a requirement: any class with the members
+of ``Solver`` works everywhere.
 """
 
 from __future__ import annotations
 
 import enum
+import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from ..grid import Grid, Puzzle
 
 Stat = int | float | bool | str
+
+EFFORT = ("nodes", "backtracks", "decisions", "conflicts", "propagations", "restarts", "branches", "updates",
+          "lp_iterations")
+"""The stats that measure search effort, in the order every report shows them.
+
+Each paradigm counts different things (nodes of a search, a SAT engine's decisions and conflicts,
+CP-SAT's branches, the link updates of Algorithm X, simplex iterations); model sizes and settings
+are stats too but not effort, and stay in the CSV and JSON outputs.
+"""
 
 
 class Status(enum.Enum):
@@ -28,6 +43,9 @@ class Status(enum.Enum):
     """The search space was exhausted: the puzzle has no completion (SAT's UNSAT, CP's INFEASIBLE)."""
     TIME_LIMIT = "time limit reached"
     """The time limit ran out before an answer either way; nothing is known about the puzzle."""
+    ERROR = "error"
+    """The solver raised instead of answering. Never returned by a solver: the harnesses (compare,
+    bench) record it, with the exception in ``stats["error"]``, and count it as a wrong answer."""
 
 
 @dataclass(frozen=True)
@@ -66,16 +84,74 @@ class CountResult:
         return self.count < self.limit and self.status is not Status.TIME_LIMIT
 
 
-@runtime_checkable
-class Solver(Protocol):
-    """A configured solver of one paradigm.
+@dataclass(frozen=True)
+class Capabilities:
+    """What a solver can do; callers ask before they ask it, and contract tests test only this.
 
-    ``canonical=True`` asks for the row-major lexicographically first solution, the answer of the
-    classic BOJ 2580 backtracker and of BOJ 2239. ``time_limit`` is in seconds of wall time; when it
-    runs out the result says TIME_LIMIT rather than hanging.
+    A capability a solver lacks is refused with ``UnsupportedFeature`` (exit code 2), and harnesses
+    that run many solvers (compare, bench) skip it for that solver and say so.
+    """
+
+    canonical: bool = True
+    """Can give the row-major lexicographically first solution (``canonical=True``)."""
+    count: bool = True
+    """Can count solutions up to a limit."""
+    time_limit: bool = True
+    """Honours ``time_limit`` (within about twice the limit plus a second)."""
+    threads: str = "safe"
+    """"safe": one instance may be used from several threads at once; "serialised": it may too,
+    but calls take turns on a lock (a native engine that must not run twice at once)."""
+    extra: str | None = None
+    """The pip extra its backend needs (``pip install sudokulab[EXTRA]``); None when always there."""
+    slow: tuple[str, ...] = ()
+    """Capabilities it has but pays for dearly (e.g. counting by re-running an external program)."""
+    why: str = ""
+    """Why it lacks what it lacks, for the refusal (e.g. "SAT engine 'lingeling' has no limited solve")."""
+
+    def lacks(self, *, canonical: bool = False, count: bool = False, time_limit: bool = False) -> str | None:
+        """The first of the asked capabilities this solver lacks, in words, or None."""
+        for asked, has, words in ((canonical, self.canonical, "give a canonical answer"),
+                                  (count, self.count, "count solutions"), (time_limit, self.time_limit, "honour a time limit")):
+            if asked and not has:
+                return words
+        return None
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option a solver takes: its type and default, checked before the solver is built.
+
+    ``choices`` lists the valid values (or a function that finds them at run time, such as the
+    engines this PySAT build has); ``normalise`` maps an accepted spelling to the value the solver
+    wants (an engine alias to its name) and raises ``UsageError`` naming the valid values.
     """
 
     name: str
+    type: type
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | Callable[[], tuple[Any, ...]] | None = None
+    normalise: Callable[[Any], Any] | None = None
+    minimum: int | float | None = None
+
+    def valid_values(self) -> tuple[Any, ...] | None:
+        return self.choices() if callable(self.choices) else self.choices
+
+
+@runtime_checkable
+class Solver(Protocol):
+    """A configured solver of one paradigm: everything any caller uses, nothing else.
+
+    ``canonical=True`` asks for the row-major lexicographically first solution, the answer of the
+    classic BOJ 2580 backtracker and of BOJ 2239. ``time_limit`` is in seconds of wall time; when it
+    runs out the result says TIME_LIMIT rather than hanging. Used as a context manager, the solver
+    releases its native resources on exit.
+    """
+
+    name: str
+    paradigm: ClassVar[str]
+    capabilities: ClassVar[Capabilities]
+    options: ClassVar[tuple[Option, ...]]
 
     def solve(
         self, puzzle: Puzzle, *, time_limit: float | None = None, canonical: bool = False
@@ -86,6 +162,10 @@ class Solver(Protocol):
     ) -> CountResult: ...
 
     def close(self) -> None: ...
+
+    def __enter__(self) -> Solver: ...
+
+    def __exit__(self, *exc_info: object) -> None: ...
 
 
 class TimeUp(Exception):
@@ -98,26 +178,33 @@ class Deadline:
     __slots__ = ("limit", "at")
 
     def __init__(self, limit: float | None):
-        if limit is not None and limit <= 0:
+        if limit is not None and not limit > 0:
             raise ValueError(f"time limit must be positive, not {limit}")
         self.limit = limit
         self.at = None if limit is None else time.perf_counter() + limit
-
-    def remaining(self) -> float | None:
-        return None if self.at is None else self.at - time.perf_counter()
-
-    def expired(self) -> bool:
-        return self.at is not None and time.perf_counter() >= self.at
 
     def check(self) -> None:
         if self.at is not None and time.perf_counter() >= self.at:
             raise TimeUp
 
 
+def check_limit(limit: int) -> int:
+    """A count limit as a Python int of at least 1 (any size: counting stops at the limit)."""
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise ValueError(f"limit must be a whole number of at least 1, not {limit!r}")
+    return limit
+
+
 class SolverBase:
-    """Shared plumbing: context-manager use, and a close() that does nothing by default."""
+    """Shared plumbing: context-manager use, a lock for serialised solvers, a do-nothing close()."""
 
     name = "base"
+    paradigm: ClassVar[str] = "unknown"
+    capabilities: ClassVar[Capabilities] = Capabilities()
+    options: ClassVar[tuple[Option, ...]] = ()
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
 
     def close(self) -> None:
         """Release native resources (SAT engines); safe to call twice."""

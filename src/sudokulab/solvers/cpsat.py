@@ -1,5 +1,9 @@
 """The CP paradigm: OR-Tools CP-SAT runs the AllDifferent model of ``sudokulab.models.cpsat``.
 
+Calls on one instance take turns on a lock: a CpSolver must not run two searches at once (it
+aborted the process when tried). The search runs in a helper thread (``native.interruptible``)
+with CP-SAT's own SIGINT handler off, so Ctrl-C stops it at once and goes on as KeyboardInterrupt.
+
 One ``CpSatSolver`` keeps, per board shape, a prepared copy of the rules (givens rewritten per
 puzzle) and one ``CpSolver`` per kind of run (solve, canonical, count), so solving many puzzles
 pays the model-building and parameter-setting price once.
@@ -27,6 +31,7 @@ from __future__ import annotations
 
 import math
 import time
+from typing import ClassVar
 
 from google.protobuf import text_format
 from ortools.sat import sat_parameters_pb2
@@ -35,7 +40,8 @@ from ortools.sat.python import cp_model
 from ..errors import UsageError
 from ..grid import Grid, Puzzle, Shape
 from ..models.cpsat import Prepared
-from .base import CountResult, Deadline, SolverBase, SolveResult, Stat, Status
+from .base import Capabilities, CountResult, Deadline, Option, SolverBase, SolveResult, Stat, Status, check_limit
+from .native import interruptible
 
 STATUS: dict[object, Status] = {
     cp_model.OPTIMAL: Status.SOLVED,  # a pure satisfaction model: OPTIMAL means a grid was found
@@ -88,12 +94,21 @@ class CpSatSolver(SolverBase):
     """
 
     name = "cpsat"
+    paradigm: ClassVar[str] = "constraint programming (OR-Tools CP-SAT)"
+    capabilities: ClassVar[Capabilities] = Capabilities(threads="serialised")
+    options: ClassVar[tuple[Option, ...]] = (
+        Option("workers", int, 1, "CP-SAT search workers for a plain solve", minimum=1),
+        Option("seed", int, 0, "CP-SAT's random seed"),
+        Option("presolve", bool, True, "run CP-SAT's presolve"),
+        Option("parameters", str, "", "more CP-SAT parameters in text form, e.g. 'cp_model_probing_level: 0'"),
+    )
 
     def __init__(self, workers: int = 1, seed: int = 0, presolve: bool = True, parameters: str | None = None):
+        super().__init__()
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise UsageError(f"workers must be a whole number of at least 1, not {workers!r}")
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise UsageError(f"seed must be a whole number, not {seed!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not -2**31 <= seed < 2**31:
+            raise UsageError(f"seed must be a whole number that fits 32 bits, not {seed!r}")
         if not isinstance(presolve, bool):
             raise UsageError(f"presolve must be true or false, not {presolve!r}")
         self.workers, self.seed, self.presolve = workers, seed, presolve
@@ -121,6 +136,7 @@ class CpSatSolver(SolverBase):
         params = engine.parameters
         params.random_seed = self.seed
         params.log_search_progress = False
+        params.catch_sigint_signal = False  # Ctrl-C is ours: see ``native.interruptible``
         for key, value in settings.items():
             setattr(params, key, value)
         if extra:
@@ -144,7 +160,7 @@ class CpSatSolver(SolverBase):
         """Solve a model under a time limit; MODEL_INVALID raises with CP-SAT's validation message."""
         Deadline(time_limit)  # the same check of the limit as every solver
         engine.parameters.max_time_in_seconds = math.inf if time_limit is None else time_limit
-        status = engine.solve(model, callback)
+        status = interruptible(lambda: engine.solve(model, callback), engine.stop_search)
         if status == cp_model.MODEL_INVALID:
             raise ModelInvalid(f"CP-SAT refused the model: {model.validate()}")
         return status
@@ -163,29 +179,31 @@ class CpSatSolver(SolverBase):
 
     def solve(self, puzzle: Puzzle, *, time_limit: float | None = None, canonical: bool = False) -> SolveResult:
         started = time.perf_counter()
-        model, prepared = self._model(puzzle, canonical)
-        engine = self._engines["canonical" if canonical else "solve"]
-        status = STATUS[self._run(model, engine, time_limit)]
-        grid: Grid | None = tuple(engine.response_proto.solution) if status is Status.SOLVED else None
-        stats = self._stats(engine, prepared, 1 if canonical else self.workers)
+        with self._lock:
+            model, prepared = self._model(puzzle, canonical)
+            engine = self._engines["canonical" if canonical else "solve"]
+            status = STATUS[self._run(model, engine, time_limit)]
+            grid: Grid | None = prepared.decode(engine.response_proto.solution) if status is Status.SOLVED else None
+            stats = self._stats(engine, prepared, 1 if canonical else self.workers)
         return SolveResult(self.name, status, grid, time.perf_counter() - started, stats)
 
     def count(self, puzzle: Puzzle, *, limit: int = 2, time_limit: float | None = None) -> CountResult:
+        check_limit(limit)
         started = time.perf_counter()
-        if limit < 1:
-            raise ValueError(f"limit must be at least 1, not {limit}")
-        model, prepared = self._model(puzzle, False)
-        engine = self._engines["count"]
-        counter = _Counter(limit)
-        answer = self._run(model, engine, time_limit, counter)
+        with self._lock:
+            model, prepared = self._model(puzzle, False)
+            engine = self._engines["count"]
+            counter = _Counter(limit)
+            answer = self._run(model, engine, time_limit, counter)
+            stats = self._stats(engine, prepared, 1)
         if counter.found >= limit or (answer == cp_model.OPTIMAL and counter.found):
             status = Status.SOLVED  # stopped at the limit, or the enumeration is complete
         elif answer in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
             status = Status.NO_SOLUTION
         else:
             status = Status.TIME_LIMIT  # FEASIBLE or UNKNOWN below the limit: a limit stopped it
-        stats = self._stats(engine, prepared, 1)
         return CountResult(self.name, counter.found, limit, status, time.perf_counter() - started, stats)
 
     def close(self) -> None:
-        self._prepared.clear()
+        with self._lock:
+            self._prepared.clear()

@@ -17,12 +17,25 @@ only for boards above 16x16, where the shape-wide formula gets too big (see ``Sa
 Engines (any PySAT name or alias) and what each lacks:
 
 - ``cadical195``, the default: fast from Python. Its ``interrupt()`` is not implemented, so time
-  limits are conflict-budget slices (``solve_limited``) with a look at the clock between them.
-  Every engine that has ``solve_limited`` is run the same way under a time limit.
+  limits are budget slices (``solve_limited``) of about 20 ms with a look at the clock between
+  them. Every engine that has ``solve_limited`` is run the same way; engines that also take a
+  propagation budget (the MiniSat and Glucose families) get one per slice too, since on large
+  boards a single conflict can take seconds there (glucose3 once ran one 200-conflict slice for
+  11 s on an empty 25x25 board).
 - ``lingeling`` has no limited solve: a time limit is refused.
 - ``kissat404`` ignores assumptions and cannot solve twice: it is run without incrementality, a
   fresh engine per puzzle with the givens as unit clauses, and refused for canonical answers,
   counting and time limits, which all need more than one call on one engine.
+
+Size. The formula is sized before it is built (``cnf.counts``, ``cnf.reduced_counts``): with
+``amo="auto"`` pairwise at-most-ones are used while the formula stays under ``PAIRWISE_CLAUSES``
+clauses, the sequential counter (Sinz 2005) above; a formula still over ``MAX_CLAUSES`` is refused
+with one line before anything is allocated (an empty 64x64 board: 3.1 million clauses even with
+the counter). The deadline is checked once the formula is built, so building counts against it.
+
+Ctrl-C. PySAT's engines catch SIGINT in the main thread and jump out of the engine, which leaves
+CaDiCaL unusable. The solver turns that into ``KeyboardInterrupt`` and drops the engine without
+touching it again; the next puzzle of the shape builds a fresh one.
 
 Stats: the engine's decisions, conflicts, propagations and restarts for this puzzle (deltas of
 its accumulated counters, since the engine is shared), the formula's variables and clauses,
@@ -43,14 +56,15 @@ root level implies. ``cadical300``'s counters stay 0 under assumptions in this P
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from functools import cache
+from typing import Any, ClassVar
 
 from pysat.solvers import NoSuchSolverError, Solver, SolverNames
 
 from ..errors import UnsupportedFeature, UsageError
 from ..grid import Grid, Puzzle, Shape, units
 from ..models import cnf
-from .base import CountResult, Deadline, SolverBase, SolveResult, Status, TimeUp
+from .base import Capabilities, CountResult, Deadline, Option, SolverBase, SolveResult, Status, TimeUp, check_limit
 
 _NOT_INCREMENTAL = frozenset({"kissat404"})
 _NO_LIMITED_SOLVE = frozenset({"lingeling"})
@@ -60,7 +74,13 @@ _PROPAGATED_FROM_COUNTERS = frozenset({"cadical153", "cadical195"})
 _COUNTERS = ("decisions", "conflicts", "propagations", "restarts")
 
 _FIRST_SLICE = 200  # conflicts in the first slice of a timed solve; the next ones adapt
+_FIRST_PROPAGATIONS = 200_000  # propagations in the first slice, for engines that take that budget
 _SLICE_SECONDS = 0.02  # aim of one slice: the overshoot past a deadline stays about this small
+
+PAIRWISE_CLAUSES = 1_000_000
+"""With ``amo="auto"``, formulas that would pass this many clauses with pairwise AMO use ``seqcounter``."""
+MAX_CLAUSES = 1_500_000
+"""Formulas larger than this are refused before they are built (about 1 GB of Python lists and engine)."""
 
 
 def engine_names() -> list[str]:
@@ -68,8 +88,9 @@ def engine_names() -> list[str]:
     return [name for name in vars(SolverNames) if not name.startswith("_")]
 
 
-def available_engines() -> list[str]:
-    """The engines this PySAT build can run."""
+@cache
+def available_engines() -> tuple[str, ...]:
+    """The engines this PySAT build can run (probed once: each is started and deleted)."""
     found = []
     for name in engine_names():
         try:
@@ -77,7 +98,7 @@ def available_engines() -> list[str]:
         except NoSuchSolverError:
             continue
         found.append(name)
-    return found
+    return tuple(found)
 
 
 def canonical_engine(name: str) -> str:
@@ -89,22 +110,29 @@ def canonical_engine(name: str) -> str:
     raise UsageError(f"unknown SAT engine '{name}'; choose one of: {', '.join(available_engines())}")
 
 
+def _interrupted(exc: Exception) -> bool:
+    """Whether PySAT's error is its report of a Ctrl-C caught inside the engine."""
+    return "keyboard interrupt" in str(exc).lower()
+
+
 class _Engine:
-    """One PySAT engine loaded with one formula, with the literal tables to drive it."""
+    """One PySAT engine loaded with one formula."""
 
-    __slots__ = ("solver", "formula", "table", "top", "name")
+    __slots__ = ("solver", "formula", "top", "name", "propagation_budget")
 
-    def __init__(self, name: str, formula: cnf.Formula, units_: Sequence[int] = ()):
+    def __init__(self, name: str, formula: cnf.Formula, units_: list[int] | None = None):
         self.name = name
         self.formula = formula
-        self.table = cnf.literal_table(formula.shape.n)
         self.top = formula.top
         self.solver = Solver(name=name)
-        add = self.solver.add_clause
-        for clause in formula.clauses:
-            add(clause)
-        for lit in units_:
-            add([lit])
+        self.propagation_budget = True
+        try:
+            self.solver.prop_budget(-1)
+        except NotImplementedError:
+            self.propagation_budget = False
+        self.solver.append_formula(formula.clauses)
+        for lit in units_ or ():
+            self.solver.add_clause([lit])
 
     def counters(self) -> dict[str, int]:
         if self.name in _NO_STATS:
@@ -116,19 +144,22 @@ class _Engine:
         solver = self.solver
         if deadline is None or deadline.at is None:
             return solver.solve(assumptions)
-        budget = _FIRST_SLICE
+        conflicts, propagations = _FIRST_SLICE, _FIRST_PROPAGATIONS
         while True:
             remaining = deadline.at - time.perf_counter()
             if remaining <= 0:
                 raise TimeUp
-            solver.conf_budget(budget)
+            solver.conf_budget(conflicts)
+            if self.propagation_budget:
+                solver.prop_budget(propagations)
             started = time.perf_counter()
             answer = solver.solve_limited(assumptions)
             if answer is not None:
                 return answer
             spent = max(time.perf_counter() - started, 1e-6)
-            aim = min(_SLICE_SECONDS, remaining / 4)
-            budget = max(10, min(budget * 4, int(budget * aim / spent)))
+            scale = min(4.0, min(_SLICE_SECONDS, remaining / 4) / spent)
+            conflicts = max(10, int(conflicts * scale))
+            propagations = max(10_000, int(propagations * scale))
 
     def new_variable(self) -> int:
         self.top += 1
@@ -141,43 +172,89 @@ class _Engine:
 AUTO_REDUCED_ABOVE = 16
 """With ``encoding="auto"``, boards larger than this get ``reduced``, smaller ones ``extended``."""
 
+ENCODING_CHOICES = ("auto", *cnf.ENCODINGS)
+AMO_CHOICES = ("auto", *cnf.AMO_ENCODINGS)
+
 
 class SatSolver(SolverBase):
     """``sat``: CNF (``models.cnf``) solved by a PySAT engine, incrementally per board shape.
 
     Options: ``engine`` (PySAT name or alias; default ``cadical195``, with CaDiCaL 1.5.3 the
     fastest measured here), ``encoding`` (``minimal``, ``efficient``, ``extended``, ``reduced`` or
-    ``auto``) and ``amo`` (at-most-one encoding; default ``pairwise``, the fastest measured: no
-    auxiliary variables to decide). ``auto``, the default, is ``extended`` up to 16x16: incremental,
-    and its extra clauses are the hidden singles that propagation then finds, many times faster
-    than ``minimal`` and ``efficient`` on 9x9 sets. Above 16x16 it is ``reduced``: the shape-wide
-    pairwise formula grows as n**4 (752,500 clauses at 25x25, about a second to build and load),
-    while a 25x25 puzzle with 45% given reduces to some 27,000 clauses and solved faster per
-    puzzle too in our measurements.
+    ``auto``) and ``amo`` (at-most-one encoding; ``auto``, the default, is ``pairwise``, the
+    fastest measured, no auxiliary variables to decide, unless the formula grows too large).
+    ``encoding="auto"`` is ``extended`` up to 16x16: incremental, and its extra clauses are the
+    hidden singles that propagation then finds, many times faster than ``minimal`` and
+    ``efficient`` on 9x9 sets. Above 16x16 it is ``reduced``: the shape-wide pairwise formula grows
+    as n**4 (752,500 clauses at 25x25, about a second to build and load), while a 25x25 puzzle
+    with 45% given reduces to some 27,000 clauses and solved faster per puzzle too.
+
+    Capabilities depend on the engine (``lingeling``: no time limit; ``kissat404``: no canonical
+    answers, counting or time limits); calls on one instance take turns on a lock.
     """
 
     name = "sat"
+    paradigm: ClassVar[str] = "SAT (CNF + PySAT)"
+    capabilities: ClassVar[Capabilities] = Capabilities(threads="serialised")
+    options: ClassVar[tuple[Option, ...]] = (
+        Option("engine", str, "cadical195", "PySAT engine, by name or alias", available_engines, canonical_engine),
+        Option("encoding", str, "auto", "CNF encoding (auto: extended up to 16x16, reduced above)", ENCODING_CHOICES),
+        Option("amo", str, "auto", "at-most-one encoding (auto: pairwise unless the formula gets too large)",
+               AMO_CHOICES),
+    )
 
-    def __init__(self, engine: str = "cadical195", encoding: str = "auto", amo: str = "pairwise"):
-        if encoding not in ("auto", *cnf.ENCODINGS):
-            raise UsageError(f"unknown encoding '{encoding}'; choose one of: auto, {', '.join(cnf.ENCODINGS)}")
-        cnf.check_options("extended" if encoding == "auto" else encoding, amo)
+    def __init__(self, engine: str = "cadical195", encoding: str = "auto", amo: str = "auto"):
+        super().__init__()
+        if encoding not in ENCODING_CHOICES:
+            raise UsageError(f"unknown encoding '{encoding}'; choose one of: {', '.join(ENCODING_CHOICES)}")
+        if amo not in AMO_CHOICES:
+            raise UsageError(f"unknown at-most-one encoding '{amo}'; choose one of: {', '.join(AMO_CHOICES)}")
         self.engine = canonical_engine(engine)
-        try:
-            Solver(name=self.engine).delete()
-        except NoSuchSolverError:
+        if self.engine not in available_engines():  # also reached by calls that skip solvers.get
             raise UsageError(
                 f"SAT engine '{engine}' is not in this PySAT build; choose one of: {', '.join(available_engines())}"
-            ) from None
+            )
         self.encoding = encoding
         self.amo = amo
+        incremental = self.engine not in _NOT_INCREMENTAL
+        why = ("" if incremental and self.engine not in _NO_LIMITED_SOLVE else
+               f"SAT engine '{self.engine}' " + ("has no limited solve" if incremental
+                                                  else "ignores assumptions and cannot solve twice"))
+        self.capabilities = Capabilities(
+            canonical=incremental, count=incremental,
+            time_limit=incremental and self.engine not in _NO_LIMITED_SOLVE, threads="serialised", why=why,
+        )
         self._engines: dict[Shape, _Engine] = {}
+
+    @classmethod
+    def describe_backend(cls) -> dict[str, Any]:
+        """The engines of this PySAT build, for ``sudokulab solvers``."""
+        return {"engines": list(available_engines())}
 
     def encoding_for(self, n: int) -> str:
         """The encoding used for an n x n board (``auto`` resolved)."""
         if self.encoding != "auto":
             return self.encoding
         return "reduced" if n > AUTO_REDUCED_ABOVE else "extended"
+
+    def amo_for(self, puzzle: Puzzle, encoding: str) -> str:
+        """The at-most-one encoding for a puzzle (``auto`` resolved); refuses formulas over ``MAX_CLAUSES``."""
+
+        def size(amo: str) -> int:
+            if encoding == "reduced":
+                return cnf.reduced_counts(puzzle, amo)[1]
+            return cnf.counts(puzzle.n, encoding, amo)[1]
+
+        amo = self.amo
+        if amo == "auto":
+            amo = "pairwise" if size("pairwise") <= PAIRWISE_CLAUSES else "seqcounter"
+        clauses = size(amo)
+        if clauses > MAX_CLAUSES:
+            raise UnsupportedFeature(
+                f"the {encoding} formula of this {puzzle.n}x{puzzle.n} puzzle would have {clauses:,} clauses "
+                f"(the sat solver's limit is {MAX_CLAUSES:,}); use the backtrack-fast or cpsat solver"
+            )
+        return amo
 
     # --- engines ---------------------------------------------------------------------------------
 
@@ -190,34 +267,35 @@ class SatSolver(SolverBase):
         """
         engine = self._engines.get(puzzle.shape)
         if engine is not None:
-            return engine, engine.table.assumptions(puzzle.givens), False
+            return engine, engine.formula.assumptions(puzzle.givens), False
         encoding = self.encoding_for(puzzle.n)
+        amo = self.amo_for(puzzle, encoding)
         if encoding == "reduced":
-            return _Engine(self.engine, cnf.reduced_formula(puzzle, self.amo)), [], True
-        rules = cnf.rules(puzzle.shape, encoding, self.amo)
+            return _Engine(self.engine, cnf.reduced_formula(puzzle, amo)), [], True
+        rules = cnf.rules(puzzle.shape, encoding, amo)
         if self.engine in _NOT_INCREMENTAL:
-            table = cnf.literal_table(puzzle.n)
-            return _Engine(self.engine, rules, table.assumptions(puzzle.givens)), [], True
+            return _Engine(self.engine, rules, rules.assumptions(puzzle.givens)), [], True
         engine = self._engines[puzzle.shape] = _Engine(self.engine, rules)
-        return engine, engine.table.assumptions(puzzle.givens), False
+        return engine, rules.assumptions(puzzle.givens), False
 
-    def _refuse(self, what: str, time_limit: float | None) -> None:
-        if time_limit is not None and self.engine in _NO_LIMITED_SOLVE:
+    def _refuse(self, canonical: bool, count: bool, time_limit: float | None) -> None:
+        missing = self.capabilities.lacks(canonical=canonical, count=count, time_limit=time_limit is not None)
+        if missing:
             raise UnsupportedFeature(
-                f"SAT engine '{self.engine}' has no limited solve, so it cannot honour a time limit; "
-                "use another engine (e.g. cadical195) or no time limit"
-            )
-        if self.engine in _NOT_INCREMENTAL and (what or time_limit is not None):
-            needs = f"give {what}" if what else "honour a time limit"
-            raise UnsupportedFeature(
-                f"SAT engine '{self.engine}' ignores assumptions and cannot solve twice, so it cannot {needs}; "
-                "use an incremental engine (e.g. cadical195)"
+                f"{self.capabilities.why}, so it cannot {missing}; use another engine (e.g. cadical195)"
             )
 
     def close(self) -> None:
-        for engine in self._engines.values():
-            engine.close()
-        self._engines.clear()
+        with self._lock:
+            for engine in self._engines.values():
+                engine.close()
+            self._engines.clear()
+
+    def _abandon(self, engine: _Engine, own: bool) -> None:
+        """Drop an engine a Ctrl-C jumped out of: calling it again would abort the process."""
+        if not own:
+            self._engines.pop(engine.formula.shape, None)
+        _ABANDONED.append(engine)
 
     # --- solving ---------------------------------------------------------------------------------
 
@@ -225,59 +303,77 @@ class SatSolver(SolverBase):
         self, puzzle: Puzzle, *, time_limit: float | None = None, canonical: bool = False
     ) -> SolveResult:
         started = time.perf_counter()
-        self._refuse("a canonical answer" if canonical else "", time_limit)
+        self._refuse(canonical, False, time_limit)
         deadline = Deadline(time_limit) if time_limit is not None else None
-        engine, assumptions, own = self._engine_for(puzzle)
-        try:
-            before = engine.counters()
-            calls = [0]  # a mutable count, so that a TimeUp keeps it
+        with self._lock:
+            engine, assumptions, own = self._engine_for(puzzle)
             try:
-                if canonical:
-                    grid = _canonical(engine, puzzle, assumptions, deadline, calls)
-                else:
-                    calls[0] = 1
-                    grid = _decode(engine, puzzle) if engine.run(assumptions, deadline) else None
-                status = Status.SOLVED if grid is not None else Status.NO_SOLUTION
-            except TimeUp:
-                grid, status = None, Status.TIME_LIMIT
-            stats = self._stats(engine, before, calls[0])
-            if not canonical and status is not Status.TIME_LIMIT:
-                self._propagated(engine, assumptions, stats)
-        finally:
-            if own:
-                engine.close()
+                before = engine.counters()
+                calls = [0]  # a mutable count, so that a TimeUp keeps it
+                try:
+                    if deadline is not None:
+                        deadline.check()
+                    if canonical:
+                        grid = _canonical(engine, puzzle, assumptions, deadline, calls)
+                    else:
+                        calls[0] = 1
+                        grid = engine.formula.decode(engine.solver.get_model(), puzzle.givens) \
+                            if engine.run(assumptions, deadline) else None
+                    status = Status.SOLVED if grid is not None else Status.NO_SOLUTION
+                except TimeUp:
+                    grid, status = None, Status.TIME_LIMIT
+                stats = self._stats(engine, before, calls[0])
+                if not canonical and status is not Status.TIME_LIMIT:
+                    self._propagated(engine, assumptions, stats)
+            except Exception as exc:
+                if _interrupted(exc):
+                    self._abandon(engine, own)
+                    own = False
+                    raise KeyboardInterrupt from None
+                raise
+            finally:
+                if own:
+                    engine.close()
         return SolveResult(self.name, status, grid, time.perf_counter() - started, stats)
 
     def count(
         self, puzzle: Puzzle, *, limit: int = 2, time_limit: float | None = None
     ) -> CountResult:
         """Count by blocking each model's blank cells behind an activation literal retired after."""
+        check_limit(limit)
         started = time.perf_counter()
-        self._refuse("a count", time_limit)
+        self._refuse(False, True, time_limit)
         deadline = Deadline(time_limit) if time_limit is not None else None
-        engine, assumptions, own = self._engine_for(puzzle)
         found = 0
         status = Status.NO_SOLUTION
-        try:
-            before = engine.counters()
-            active = engine.new_variable()
-            blanks = [cell for cell, digit in enumerate(puzzle.givens) if not digit]
-            given = engine.table.given
-            stride = puzzle.n + 1
+        with self._lock:
+            engine, assumptions, own = self._engine_for(puzzle)
             try:
-                while found < limit and engine.run(assumptions + [active], deadline):
-                    grid = _decode(engine, puzzle)
-                    engine.solver.add_clause([-active] + [-given[cell * stride + grid[cell]] for cell in blanks])
-                    found += 1
-                    status = Status.SOLVED
-            except TimeUp:
-                status = Status.TIME_LIMIT
+                before = engine.counters()
+                active = engine.new_variable()
+                formula = engine.formula
+                try:
+                    if deadline is not None:
+                        deadline.check()
+                    while found < limit and engine.run(assumptions + [active], deadline):
+                        grid = formula.decode(engine.solver.get_model(), puzzle.givens)
+                        engine.solver.add_clause([-active] + formula.blocking_clause(grid, puzzle.givens))
+                        found += 1
+                        status = Status.SOLVED
+                except TimeUp:
+                    status = Status.TIME_LIMIT
+                finally:
+                    engine.solver.add_clause([-active])  # retire this count's blocking clauses
+                stats = self._stats(engine, before, found + (found < limit))
+            except Exception as exc:
+                if _interrupted(exc):
+                    self._abandon(engine, own)
+                    own = False
+                    raise KeyboardInterrupt from None
+                raise
             finally:
-                engine.solver.add_clause([-active])  # retire this count's blocking clauses
-            stats = self._stats(engine, before, found + (found < limit))
-        finally:
-            if own:
-                engine.close()
+                if own:
+                    engine.close()
         return CountResult(self.name, found, limit, status, time.perf_counter() - started, stats)
 
     def _stats(self, engine: _Engine, before: dict[str, int], calls: int) -> dict[str, int | bool | str]:
@@ -290,17 +386,18 @@ class SatSolver(SolverBase):
 
     def _propagated(self, engine: _Engine, assumptions: list[int], stats: dict) -> None:
         """Add whether unit propagation of the givens alone settled the puzzle (see the module doc)."""
-        if engine.formula.free is not None:
+        if engine.formula.per_puzzle:
             return  # reduced: see the module docstring
         if self.engine in _PROPAGATED_FROM_COUNTERS:
             stats["propagated"] = stats["decisions"] == 0 and stats["conflicts"] == 0
         elif self.engine not in _NO_PROPAGATE:
             ok, implied = engine.solver.propagate(assumptions=assumptions)
-            cell_vars = len(engine.table.digit_of) - 1
-            stats["propagated"] = bool(ok) and sum(1 for lit in implied if 0 < lit <= cell_vars) == len(
-                engine.table.offsets
-            )
+            stats["propagated"] = bool(ok) and engine.formula.settled_by(implied)
             stats["calls"] += 1
+
+
+_ABANDONED: list[_Engine] = []
+"""Engines a Ctrl-C jumped out of, kept referenced so that they are never called (or freed) again."""
 
 
 def _canonical(
@@ -312,46 +409,36 @@ def _canonical(
     satisfiable. The current model bounds the search: its digit is feasible, so only smaller
     digits are tried, and digits a given or fixed peer already holds are skipped without a call.
     """
-    n = puzzle.n
+    formula = engine.formula
 
     def run(extra: list[int]) -> bool:
         calls[0] += 1
         return engine.run(assumptions + extra, deadline)
 
+    def model() -> Grid:
+        return formula.decode(engine.solver.get_model(), puzzle.givens)
+
     if not run([]):
         return None
-    grid = _decode(engine, puzzle)
-    u = units(puzzle.shape)
-    peers = u.peers
-    given = engine.table.given
-    free = engine.formula.free
+    grid = model()
+    peers = units(puzzle.shape).peers
     values = list(puzzle.givens)  # givens and the fixed prefix
     fixed: list[int] = []
-    for cell in range(n * n):
+    for cell in range(puzzle.shape.cells):
         if values[cell]:
             continue
         taken = {values[peer] for peer in peers[cell]}
         choice = grid[cell]
         for digit in range(1, choice):
-            lit = given[cell * (n + 1) + digit]
-            if digit in taken or (free is not None and lit not in free):
+            lit = formula.literal(cell, digit)
+            if digit in taken or lit is None:
                 continue
             if run(fixed + [lit]):
                 choice = digit
-                grid = _decode(engine, puzzle)
+                grid = model()
                 break
         values[cell] = choice
-        fixed.append(given[cell * (n + 1) + choice])
+        chosen = formula.literal(cell, choice)
+        if chosen is not None:
+            fixed.append(chosen)
     return tuple(values)
-
-
-def _decode(engine: _Engine, puzzle: Puzzle) -> Grid:
-    """The grid of the engine's model: from the flat table, or, for ``reduced``, from the free
-    variables and the givens only (the other cell variables are in no clause)."""
-    model = engine.solver.get_model()
-    if engine.formula.free is not None:
-        return engine.formula.decode(model, puzzle.givens)
-    grid = engine.table.decode(model)
-    if len(grid) != len(puzzle.givens):  # never with these encodings; if it happens, say where
-        return cnf.grid_from_model(puzzle.n, model)
-    return grid

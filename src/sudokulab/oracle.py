@@ -1,0 +1,117 @@
+"""The oracle: the one place that asks how many solutions a puzzle has and which is the canonical one.
+
+``verify`` tells a valid-but-different answer from the canonical one with it, ``compare`` counts
+solutions with it to decide whether different answers may all be right, ``judge`` shows its
+answer beside a failed run, and ``generate`` keeps a removal only when it leaves one solution.
+The oracle is a registered solver that can count and give canonical answers (SAT by default);
+its engine, options and time limit are the caller's to choose.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from . import solvers
+from .errors import UsageError
+from .grid import Grid, Puzzle
+from .solvers.base import Solver, Status
+
+DEFAULT_SOLVER = "sat"
+"""SAT counts and finds canonical answers fastest on every board size we measured."""
+DEFAULT_TIME_LIMIT = 10.0
+"""Seconds per question; None means no limit."""
+
+
+@dataclass(frozen=True)
+class OracleReport:
+    """What the oracle knows of a puzzle: its solutions counted up to two, and the canonical one."""
+
+    solver: str
+    solutions: int | None
+    """0, 1, or 2 meaning "two or more"; None when the oracle ran out of time."""
+    canonical: Grid | None
+    """The lexicographically first solution, when there is one and the oracle found it in time."""
+
+    def lines(self, answer: Grid | None, accepted: bool) -> list[str]:
+        """Two lines for a person: how many solutions, and whether ``answer`` is the canonical one."""
+        words = ("none", "exactly one", "two or more")
+        count = "unknown (out of time)" if self.solutions is None else words[min(self.solutions, 2)]
+        return [f"solutions: {count} (oracle: {self.solver})", f"canonical: {self._canonical_words(answer, accepted)}"]
+
+    def _canonical_words(self, answer: Grid | None, accepted: bool) -> str:
+        if self.solutions == 0:
+            return "there is no solution, so no canonical one"
+        if self.canonical is None:
+            return "unknown (out of time)"
+        if answer == self.canonical:
+            return "yes, the answer is the lexicographically first solution"
+        if accepted:
+            return "no, a valid answer but not the lexicographically first solution"
+        if answer is None or len(answer) != len(self.canonical):
+            return "no"
+        n = math.isqrt(len(self.canonical))
+        cell = next(i for i, (a, b) in enumerate(zip(answer, self.canonical)) if a != b)
+        return (
+            f"no, first difference at row {cell // n + 1}, column {cell % n + 1}: "
+            f"the canonical solution has {self.canonical[cell]}, the answer {answer[cell]}"
+        )
+
+
+class Oracle:
+    """A solver asked for the truth about puzzles; build once, ask many times, close (or ``with``)."""
+
+    def __init__(self, solver: str | Solver = DEFAULT_SOLVER, *, time_limit: float | None = DEFAULT_TIME_LIMIT,
+                 **options: Any):
+        self._own = isinstance(solver, str)
+        self.solver: Solver = solvers.get(solver, **options) if isinstance(solver, str) else solver
+        missing = self.solver.capabilities.lacks(canonical=True, count=True, time_limit=time_limit is not None)
+        if missing:
+            if self._own:
+                self.solver.close()
+            raise UsageError(f"solver '{self.solver.name}' cannot be the oracle: it cannot give {missing}")
+        self.time_limit = time_limit
+
+    @property
+    def name(self) -> str:
+        return self.solver.name
+
+    def solutions(self, puzzle: Puzzle, limit: int = 2) -> int | None:
+        """The number of solutions counted up to ``limit`` (``limit`` means "at least"); None when out of time."""
+        counted = self.solver.count(puzzle, limit=limit, time_limit=self.time_limit)
+        if counted.status is Status.TIME_LIMIT and counted.count < limit:
+            return None
+        return counted.count
+
+    def canonical(self, puzzle: Puzzle) -> tuple[Status, Grid | None]:
+        """The lexicographically first solution, with the status of the search for it."""
+        result = self.solver.solve(puzzle, time_limit=self.time_limit, canonical=True)
+        return result.status, result.grid if result.solved else None
+
+    def consult(self, puzzle: Puzzle) -> OracleReport:
+        """How many solutions (up to two) and the canonical one."""
+        solutions = self.solutions(puzzle)
+        canonical = None
+        if solutions != 0:
+            canonical = self.canonical(puzzle)[1]
+        return OracleReport(self.name, solutions, canonical)
+
+    def answer_text(self, puzzle: Puzzle) -> str:
+        """The canonical answer in BOJ form, or why there is none (for a failure shown to a person)."""
+        from .boj import format_grid
+
+        status, grid = self.canonical(puzzle)
+        if grid is not None:
+            return format_grid(grid, puzzle.n)
+        return "no solution" if status is Status.NO_SOLUTION else "out of time"
+
+    def close(self) -> None:
+        if self._own:
+            self.solver.close()
+
+    def __enter__(self) -> Oracle:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

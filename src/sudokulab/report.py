@@ -1,0 +1,302 @@
+"""Every table, progress bar and Markdown summary a person reads, for compare, bench and judge.
+
+Logic modules return dataclasses; this module alone turns them into text (with rich). Tables fit a
+100-column terminal: the essential columns by default, the rest with ``wide=True`` (``--wide``),
+and every figure is in the JSON and CSV outputs anyway. Everything that comes from outside (a
+program's output, file names, puzzle text, error messages) is shown as data, never as markup.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import IO, TYPE_CHECKING, Any
+
+from .boj import format_puzzle
+from .solvers.base import EFFORT, Stat
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from .bench import BenchReport, BenchSummary
+    from .compare import Comparison
+    from .judge import Case, Failure, JudgeSummary
+    from .sandbox import Limits
+
+WIDTH = 100
+"""Columns of a table written to a file or a pipe (a terminal uses its own width)."""
+
+
+def console(stream: IO[str] | None = None, *, stderr: bool = False, wide: bool = False) -> Console:
+    """A rich console that never reads markup from data and fits ``WIDTH`` columns off a terminal."""
+    from rich.console import Console
+
+    target = stream if stream is not None else (sys.stderr if stderr else sys.stdout)
+    width = None if target.isatty() else (400 if wide else WIDTH)
+    return Console(file=target, width=width, highlight=False, markup=False, emoji=False)
+
+
+def _text(value: object, style: str = "") -> Any:
+    from rich.text import Text
+
+    return Text(str(value), style=style)
+
+
+def format_seconds(seconds: float) -> str:
+    """A time with three significant figures in a readable unit.
+
+    >>> format_seconds(0.000123), format_seconds(0.0456), format_seconds(12.345)
+    ('123 µs', '45.6 ms', '12.3 s')
+    """
+    if math.isnan(seconds):
+        return "-"
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.3g} µs"
+    if seconds < 1:
+        return f"{seconds * 1e3:.3g} ms"
+    return f"{seconds:.3g} s"
+
+
+def _figure(value: Stat | float) -> str:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, int):
+        return f"{value:,}"
+    return f"{value:,.0f}" if value >= 100 else f"{value:.1f}"
+
+
+def effort(stats: Mapping[str, Stat | float]) -> str:
+    """A solver's effort figures in one cell, in ``EFFORT`` order; every stat when it has none of them.
+
+    >>> effort({"conflicts": 3, "variables": 729, "decisions": 12})
+    'decisions 12, conflicts 3'
+    """
+    shown = [key for key in EFFORT if key in stats] or list(stats)
+    return ", ".join(f"{key} {_figure(stats[key])}" for key in shown) or "-"
+
+
+# --- solvers -------------------------------------------------------------------------------------
+
+def render_solvers(described: Sequence[Mapping[str, Any]], out: Console) -> None:
+    """``sudokulab solvers``: one row per solver, then each solver's options with their defaults."""
+    from rich.table import Table
+
+    table = Table(title="solvers", title_justify="left")
+    for header in ("solver", "paradigm", "installed", "canonical", "count", "time limit", "threads"):
+        table.add_column(header)
+    yes = {True: "yes", False: "no"}
+    for solver in described:
+        if not solver["installed"]:
+            table.add_row(*map(_text, (solver["name"], "-", f"no: {solver['why']}", "-", "-", "-", "-")), style="dim")
+            continue
+        caps = solver["capabilities"]
+        slow = set(caps["slow"])
+        table.add_row(*map(_text, (
+            solver["name"], solver["paradigm"], "yes",
+            *(yes[caps[key]] + (" (slow)" if key in slow else "") for key in ("canonical", "count", "time_limit")),
+            caps["threads"],
+        )))
+    out.print(table)
+    for solver in described:
+        for option in solver.get("options", ()):
+            choices = f"; one of: {', '.join(map(str, option['choices']))}" if option["choices"] else ""
+            out.print(_text(f"  -o {option['name']}=...  ({solver['name']}) {option['help']}; "
+                            f"default {option['default']!r}{choices}"), soft_wrap=True)
+
+
+# --- compare -------------------------------------------------------------------------------------
+
+def render_comparison(comparison: Comparison, out: Console) -> None:
+    """The comparison as a table, then the verdict line."""
+    from rich.table import Table
+
+    table = Table(title=f"compare on a {comparison.puzzle.shape}", title_justify="left")
+    for column, justify in (("solver", "left"), ("status", "left"), ("time", "right"), ("effort", "left"),
+                            ("valid", "left"), ("agrees", "left")):
+        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    for run in comparison.runs:
+        valid = {None: "—", True: "yes"}.get(run.valid, f"no: {run.problem}")  # type: ignore[arg-type]
+        agrees = {None: "not counted", True: "yes", False: "no"}[run.agrees]
+        if run.skipped:
+            agrees = f"skipped: {run.skipped}"
+        style = "red" if run.agrees is False else ("dim" if run.agrees is None else "")
+        cells = (run.solver, run.result.status.value, format_seconds(run.result.seconds), effort(run.result.stats),
+                 valid, agrees)
+        table.add_row(*map(_text, cells), style=style)
+    out.print(table)
+    out.print(_text(f"{comparison.agreement.value}: {comparison.reason}", "green" if comparison.agreed else "red"),
+              soft_wrap=True)
+
+
+# --- bench ---------------------------------------------------------------------------------------
+
+def _bench_headers(show_no_solution: bool, wide: bool) -> list[str]:
+    return (["solver", "solved"] + (["no sol."] if show_no_solution else []) + ["t/o", "wrong", "puzzles/s"]
+            + (["puzzles/cpu-s"] if wide else []) + ["median", "p90"] + (["p99"] if wide else []) + ["max",
+            "mean effort per puzzle"])
+
+
+def _bench_cells(summary: BenchSummary, show_no_solution: bool, wide: bool) -> list[str]:
+    cells = [summary.solver, f"{summary.solved}/{summary.puzzles}"]
+    if show_no_solution:
+        cells.append(str(summary.no_solution))
+    cells += [str(summary.timed_out), str(summary.wrong), f"{summary.per_second:,.1f}"]
+    if wide:
+        cells.append(f"{summary.per_cpu_second:,.1f}")
+    cells += [format_seconds(summary.median), format_seconds(summary.p90)]
+    if wide:
+        cells.append(format_seconds(summary.p99))
+    cells += [format_seconds(summary.max), effort(summary.means)]
+    return cells
+
+
+def _bench_title(report: BenchReport, dataset: str) -> str:
+    bad = report.bad.get(dataset, 0)
+    return f"{dataset}: {report.totals.get(dataset, 0):,} puzzles" + (f", {bad} bad entries skipped" if bad else "")
+
+
+def _by_dataset(report: BenchReport) -> dict[str, list[BenchSummary]]:
+    grouped: dict[str, list[BenchSummary]] = {}
+    for summary in report.summaries:
+        grouped.setdefault(summary.dataset, []).append(summary)
+    return grouped
+
+
+def render_bench(report: BenchReport, out: Console, *, wide: bool = False) -> None:
+    """The summary tables (one per dataset) and how the figures were measured."""
+    from rich.table import Table
+
+    for dataset, summaries in _by_dataset(report).items():
+        show_none = any(s.no_solution for s in summaries)
+        table = Table(title=_bench_title(report, dataset), title_justify="left")
+        headers = _bench_headers(show_none, wide)
+        for i, header in enumerate(headers):
+            table.add_column(header, justify="left" if i in (0, len(headers) - 1) else "right",
+                             no_wrap=i < len(headers) - 1)
+        for summary in summaries:
+            table.add_row(*map(_text, _bench_cells(summary, show_none, wide)),
+                          style="bold red" if summary.wrong else None)
+        out.print(table)
+    for note in report.notes:
+        out.print(_text(f"note: {note}"), soft_wrap=True)
+    out.print(_text(f"measured: {report.how_measured()}"), soft_wrap=True)
+
+
+def bench_markdown(report: BenchReport) -> str:
+    """The summary tables as Markdown (every column), for the benchmark report."""
+    parts = []
+    for dataset, summaries in _by_dataset(report).items():
+        show_none = any(s.no_solution for s in summaries)
+        headers = _bench_headers(show_none, True)
+        lines = [f"**{_bench_title(report, dataset)}**", "", "| " + " | ".join(headers) + " |",
+                 "| --- |" + " ---: |" * (len(headers) - 2) + " --- |"]
+        lines += ["| " + " | ".join(_bench_cells(s, show_none, True)) + " |" for s in summaries]
+        parts.append("\n".join(lines))
+    parts += [f"Note: {note}." for note in report.notes]
+    parts.append(f"Measured: {report.how_measured()}.")
+    return "\n\n".join(parts) + "\n"
+
+
+@contextmanager
+def progress(total: int | None = None, *, enabled: bool = True, label: str = "") -> Iterator[Any]:
+    """A transient progress bar on stderr (a silent stand-in off a terminal); yields rich's Progress."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    err = console(stderr=True)
+    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                   TextColumn("{task.fields[tally]}"), console=err, transient=True,
+                   disable=not enabled or not err.is_terminal)
+    with bar:
+        if label:
+            bar.add_task(label, total=total, tally="")
+        yield bar
+
+
+# --- judge ---------------------------------------------------------------------------------------
+
+@contextmanager
+def judge_progress(total: int | None, dataset: str, *, enabled: bool = True) -> Iterator[Callable[[Case], None]]:
+    """A progress bar while judging; yields the ``on_case`` hook for ``judge.judge_dataset``.
+
+    Invalid dataset entries are reported above the bar as they come, with their line numbers.
+    """
+    from .judge import Outcome
+
+    with progress(total, enabled=enabled, label="judging") as bar:
+        task = bar.task_ids[0]
+        accepted = 0
+
+        def on_case(case: Case) -> None:
+            nonlocal accepted
+            accepted += case.accepted
+            bar.update(task, advance=1, tally=f"{accepted} accepted")
+            if case.outcome is Outcome.INVALID_ENTRY:
+                bar.console.print(_text(f"sudokulab: {dataset}: {case.detail}"), soft_wrap=True)
+
+        yield on_case
+
+
+def render_judge_summary(summary: JudgeSummary, limits: Limits, out: Console) -> None:
+    """The verdict counts and time figures as a table."""
+    from rich.table import Table
+
+    from .judge import Outcome
+
+    table = Table(title="judge summary", title_justify="left")
+    table.add_column("verdict")
+    table.add_column("count", justify="right")
+    for outcome, count in summary.counts.items():
+        if count or outcome is not Outcome.INVALID_ENTRY:
+            style = "green" if outcome is Outcome.ACCEPTED else ("red" if count else "dim")
+            table.add_row(_text(outcome.value), _text(count), style=style)
+    out.print(table)
+    if summary.seconds:
+        times = summary.seconds
+        memory = f"{limits.memory_mb} MB" if limits.memory_mb else "none"
+        out.print(_text(
+            f"runs: {len(times)}  time per run: min {min(times):.3f} s, median {statistics.median(times):.3f} s, "
+            f"mean {statistics.fmean(times):.3f} s, max {max(times):.3f} s; total {sum(times):.2f} s  "
+            f"(limit {limits.seconds:g} s)\npeak memory: {summary.peak_rss_kb / 1024:.1f} MB (limit {memory})"
+        ), soft_wrap=True)
+
+
+def render_failures(failures: Sequence[Failure], oracle_name: str, out: Console) -> None:
+    """Each failure: the puzzle, the program's output and the oracle's answer side by side."""
+    from rich.table import Table
+
+    for failure in failures:
+        case = failure.case
+        if case.puzzle is None:
+            continue
+        n = case.puzzle.n
+        out.print(_text(f"puzzle {case.index + 1} (dataset line {case.line}): {case}"), soft_wrap=True)
+        table = Table()
+        for header in ("puzzle", "program output", f"oracle ({oracle_name})"):
+            table.add_column(_text(header))
+        output = clip_output(case.run.stdout if case.run else b"", n)
+        table.add_row(_text(format_puzzle(case.puzzle).rstrip("\n")), _text(output),
+                      _text(failure.oracle_answer.rstrip("\n")))
+        out.print(table)
+
+
+def clip_output(data: bytes, n: int) -> str:
+    """A program's output for display: at most n + 2 lines of at most 3n characters, control characters shown.
+
+    >>> clip_output(b"1 2\\x1b[31m\\n", 9)
+    '1 2\\\\x1b[31m'
+    """
+    text = data[: 64 * 1024].decode("utf-8", "replace").replace("\r", "")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    shown = [_printable(line if len(line) <= 3 * n else line[: 3 * n - 1] + "…") for line in lines[: n + 2]]
+    if len(lines) > n + 2:
+        shown.append(f"… ({len(lines) - n - 2} more lines)")
+    return "\n".join(shown) if shown else "(no output)"
+
+
+def _printable(line: str) -> str:
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in line)

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from sudokulab import UsageError, bench, cli, plots, solvers
+from sudokulab import UsageError, bench, cli, plots, results, solvers
 from sudokulab.errors import ExitCode
 from sudokulab.grid import Puzzle
 from sudokulab.solvers.base import SolverBase, SolveResult, Status
@@ -188,7 +188,7 @@ def test_scaling_plot_renders(tmp_path):
 
 
 def test_quantile():
-    assert bench.quantile([1.0, 2.0, 3.0], 0.0) == 1.0
-    assert bench.quantile([1.0, 2.0, 3.0, 4.0], 0.5) == 2.5
-    assert bench.quantile([1.0, 2.0, 3.0], 1.0) == 3.0
-    assert bench.quantile(list(map(float, range(101))), 0.99) == pytest.approx(99.0)
+    assert results.quantile([1.0, 2.0, 3.0], 0.0) == 1.0
+    assert results.quantile([1.0, 2.0, 3.0, 4.0], 0.5) == 2.5
+    assert results.quantile([1.0, 2.0, 3.0], 1.0) == 3.0
+    assert results.quantile(list(map(float, range(101))), 0.99) == pytest.approx(99.0)

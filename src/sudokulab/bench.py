@@ -4,9 +4,8 @@ Every answer goes through the independent checker (``grid.solution_error``): a w
 "no solution" contradicted by another solver's checked grid, or a solver that raises is a *wrong*
 answer, reported on stderr with its puzzle, never folded into a statistic.
 
-Memory stays flat however long the dataset: puzzles are streamed, rows are written as they come,
-and each (dataset, solver) keeps only its per-puzzle times (8 bytes each, for the quantiles) and
-running sums of the effort figures. Each process builds one instance per solver and reuses it over
+Memory stays flat however long the dataset: puzzles are streamed, rows are written as they come
+(``results.py`` keeps the sums). Each process builds one instance per solver and reuses it over
 all puzzles, so a paradigm that prepares per board shape pays for it once.
 
 Times are the solvers' own ``seconds`` (wall time). A timed-out puzzle counts with the time it was
@@ -19,31 +18,28 @@ from __future__ import annotations
 
 import csv
 import json
-import math
 import os
 import sys
 import time
-from array import array
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from . import solvers as registry
 from .boj import format_line, format_puzzle
 from .checking import check_results
-from .datasets import Entry, read_dataset
+from .datasets import Dataset, Entry
 from .errors import SudokuError, UsageError
 from .grid import Puzzle
 from .outputs import OutputFile
 from .report import progress as report_progress
-from .solvers.base import EFFORT as EFFORT_KEYS
-from .solvers.base import Solver, SolveResult, Stat, Status
+from .results import CSV_FIELDS, Answer, BenchReport, BenchSummary, Row, Tally, read_rows, solved_times
+from .solvers.base import Solver, SolveResult, Status
 
-CSV_FIELDS = (
-    "dataset", "index", "line", "solver", "status", "seconds", "cpu_seconds", "valid", *EFFORT_KEYS, "other_stats",
-)
+__all__ = ["DEFAULT_TIME_LIMIT", "BenchReport", "BenchSummary", "Dataset", "Row", "check_puzzle", "default_solvers",
+           "read_rows", "run_bench", "solved_times"]
+
 DEFAULT_TIME_LIMIT = 10.0
 CLASSIC = "backtrack"
 """Left out of the default solver list: it needs more than 10 s on many published puzzles."""
@@ -52,109 +48,6 @@ CLASSIC = "backtrack"
 def default_solvers() -> list[str]:
     """Every registered solver but the classic baseline (ask for it by name, with a slice)."""
     return [name for name in registry.names() if name != CLASSIC]
-
-
-@dataclass(frozen=True)
-class Dataset:
-    """A named source of puzzles: a dataset file (streamed) or puzzles in memory (generated)."""
-
-    name: str
-    path: Path | None = None
-    puzzles: tuple[Puzzle, ...] | None = None
-    box: tuple[int, int] | None = None
-    limit: int | None = None
-    """Only the first ``limit`` entries (bad ones included) are run."""
-
-    @classmethod
-    def from_path(cls, path: str | Path, *, name: str | None = None, box: tuple[int, int] | None = None,
-                  limit: int | None = None) -> Dataset:
-        path = Path(path)
-        return cls(name or ("stdin" if str(path) == "-" else path.stem), path=path, box=box, limit=limit)
-
-    @classmethod
-    def from_puzzles(cls, name: str, puzzles: Iterable[Puzzle]) -> Dataset:
-        return cls(name, puzzles=tuple(puzzles))
-
-    def entries(self) -> Iterator[Entry]:
-        if self.puzzles is not None:
-            source: Iterable[Entry] = (Entry(i, i + 1, p) for i, p in enumerate(self.puzzles))
-        else:
-            source = read_dataset(self.path or "-", self.box)
-        for entry in source:
-            if self.limit is not None and entry.index >= self.limit:
-                return
-            yield entry
-
-    def estimate(self) -> int | None:
-        """A quick count of the entries for the progress bar (exact for one-line files)."""
-        if self.puzzles is not None:
-            found = len(self.puzzles)
-        elif self.path is None or str(self.path) == "-":
-            return self.limit
-        else:
-            found, previous_blank = 0, True
-            try:
-                with open(self.path, encoding="utf-8", errors="replace") as stream:
-                    for raw in stream:
-                        text = raw.strip()
-                        if text and not text.startswith("#") and (previous_blank or " " not in text):
-                            found += 1
-                        previous_blank = not text
-            except OSError as exc:
-                raise UsageError(f"cannot read '{self.path}': {exc.strerror or exc}") from None
-        return found if self.limit is None else min(found, self.limit)
-
-
-@dataclass(frozen=True)
-class Row:
-    """One solver on one puzzle: a line of the CSV."""
-
-    dataset: str
-    index: int
-    line: int
-    solver: str
-    status: str
-    seconds: float
-    valid: bool
-    stats: Mapping[str, Stat] = field(default_factory=dict)
-    problem: str | None = None
-    """Why the answer is wrong, when ``valid`` is False."""
-    cpu_seconds: float = 0.0
-
-    def as_csv(self) -> dict[str, Any]:
-        row: dict[str, Any] = {
-            "dataset": self.dataset, "index": self.index, "line": self.line, "solver": self.solver,
-            "status": self.status, "seconds": f"{self.seconds:.7f}", "cpu_seconds": f"{self.cpu_seconds:.7f}",
-            "valid": int(self.valid),
-        }
-        for key in EFFORT_KEYS:
-            row[key] = self.stats.get(key, "")
-        other = {k: v for k, v in self.stats.items() if k not in EFFORT_KEYS}
-        row["other_stats"] = json.dumps(other, separators=(",", ":")) if other else ""
-        return row
-
-    def as_json(self) -> dict[str, Any]:
-        data = {
-            "dataset": self.dataset, "index": self.index, "line": self.line, "solver": self.solver,
-            "status": self.status, "seconds": self.seconds, "cpu_seconds": self.cpu_seconds, "valid": self.valid,
-            "stats": dict(self.stats),
-        }
-        if self.problem:
-            data["problem"] = self.problem
-        return data
-
-
-@dataclass(frozen=True)
-class Answer:
-    """What one solver answered on one puzzle, after the checks (what a worker sends back)."""
-
-    solver: str
-    status: str
-    seconds: float
-    valid: bool
-    stats: Mapping[str, Stat]
-    problem: str | None = None
-    cpu_seconds: float = 0.0
 
 
 def check_puzzle(puzzle: Puzzle, named: Sequence[tuple[str, Solver]], time_limit: float | None) -> list[Answer]:
@@ -178,128 +71,6 @@ def check_puzzle(puzzle: Puzzle, named: Sequence[tuple[str, Solver]], time_limit
                {k: v for k, v in c.result.stats.items() if k != "error"}, c.problem, seconds)
         for (name, _), c, seconds in zip(named, check_results(puzzle, results), cpu)
     ]
-
-
-class _Tally:
-    """What one (dataset, solver) keeps: times for the quantiles, counts and running sums."""
-
-    __slots__ = ("times", "solved_times", "cpu", "counts", "wrong", "sums", "reported")
-
-    def __init__(self) -> None:
-        self.times = array("d")
-        self.cpu = 0.0
-        self.solved_times = array("d")
-        self.counts: dict[str, int] = {}
-        self.wrong = 0
-        self.sums: dict[str, float] = {}
-        self.reported: dict[str, int] = {}
-
-    def add(self, row: Row) -> None:
-        self.times.append(row.seconds)
-        self.cpu += row.cpu_seconds
-        self.counts[row.status] = self.counts.get(row.status, 0) + 1
-        if not row.valid:
-            self.wrong += 1
-        elif row.status == Status.SOLVED.value:
-            self.solved_times.append(row.seconds)
-        for key, value in row.stats.items():
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
-                self.sums[key] = self.sums.get(key, 0.0) + value
-                self.reported[key] = self.reported.get(key, 0) + 1
-
-
-def quantile(ordered: Sequence[float], q: float) -> float:
-    """The q-quantile of sorted data, interpolating linearly between ranks (NaN when empty).
-
-    >>> quantile([1.0, 2.0, 3.0, 4.0], 0.5), quantile([5.0], 0.99)
-    (2.5, 5.0)
-    """
-    if not ordered:
-        return math.nan
-    position = q * (len(ordered) - 1)
-    low = math.floor(position)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
-
-
-@dataclass(frozen=True)
-class BenchSummary:
-    """One solver on one dataset, summed up."""
-
-    dataset: str
-    solver: str
-    puzzles: int
-    solved: int
-    no_solution: int
-    timed_out: int
-    wrong: int
-    seconds: float
-    cpu_seconds: float
-    median: float
-    p90: float
-    p99: float
-    max: float
-    means: Mapping[str, float]
-    """Mean of each numeric stat over the puzzles that reported it."""
-
-    @property
-    def per_second(self) -> float:
-        return self.puzzles / self.seconds if self.seconds > 0 else math.inf
-
-    @property
-    def per_cpu_second(self) -> float:
-        return self.puzzles / self.cpu_seconds if self.cpu_seconds > 0 else math.inf
-
-    @classmethod
-    def of(cls, dataset: str, solver: str, tally: _Tally) -> BenchSummary:
-        ordered = sorted(tally.times)
-        return cls(
-            dataset, solver, len(ordered),
-            solved=len(tally.solved_times),
-            no_solution=tally.counts.get(Status.NO_SOLUTION.value, 0),
-            timed_out=tally.counts.get(Status.TIME_LIMIT.value, 0),
-            wrong=tally.wrong,
-            seconds=math.fsum(ordered), cpu_seconds=tally.cpu,
-            median=quantile(ordered, 0.5), p90=quantile(ordered, 0.9), p99=quantile(ordered, 0.99),
-            max=ordered[-1] if ordered else math.nan,
-            means={k: tally.sums[k] / tally.reported[k] for k in tally.sums},
-        )
-
-
-@dataclass(frozen=True)
-class BenchReport:
-    """Everything a bench run measured, and how it was measured."""
-
-    summaries: tuple[BenchSummary, ...]
-    solved_times: Mapping[str, Mapping[str, tuple[float, ...]]]
-    """dataset -> solver -> times of the puzzles solved (checked), ascending: the cactus plot's data."""
-    totals: Mapping[str, int]
-    """dataset -> puzzles run (bad entries not included)."""
-    bad: Mapping[str, int]
-    """dataset -> entries that did not parse."""
-    solvers: tuple[str, ...]
-    time_limit: float | None
-    jobs: int
-    cores: int | None
-    load: float | None
-    """One-minute load average when the run started (other work on the machine skews timings)."""
-    wall_seconds: float
-    by_solver: bool = False
-    """Each solver over a whole dataset in turn, rather than every solver on each puzzle in turn."""
-    notes: tuple[str, ...] = ()
-    """What a reader of the figures must know (a solver that could not honour the time limit, ...)."""
-
-    @property
-    def wrong(self) -> int:
-        return sum(s.wrong for s in self.summaries)
-
-    def how_measured(self) -> str:
-        limit = "none" if self.time_limit is None else f"{self.time_limit:g} s per puzzle"
-        load = "" if self.load is None else f", load average {self.load:.2f} at start"
-        order = "one solver at a time" if self.by_solver else "solvers taking turns on each puzzle"
-        return (f"{order}, jobs {self.jobs}, time limit {limit}, {self.cores or '?'} cores (os.cpu_count){load}; "
-                f"wall {self.wall_seconds:.1f} s; puzzles/s = puzzles / sum of per-puzzle wall times (one process), "
-                f"puzzles/cpu-s the same over the process's CPU time")
 
 
 # --- workers -------------------------------------------------------------------------------------
@@ -434,7 +205,7 @@ def run_bench(
     writer = csv.DictWriter(csv_stream, CSV_FIELDS) if csv_stream else None  # type: ignore[arg-type]
     if writer:
         writer.writeheader()
-    tallies: dict[tuple[str, str], _Tally] = {}
+    tallies: dict[tuple[str, str], Tally] = {}
     totals: dict[str, int] = {}
     bad: dict[str, int] = {}
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
@@ -467,7 +238,7 @@ def run_bench(
             for dataset in sets:
                 totals.setdefault(dataset.name, 0)
                 for name in names:
-                    tallies.setdefault((dataset.name, name), _Tally())
+                    tallies.setdefault((dataset.name, name), Tally())
                 estimate = dataset.estimate()
                 task = bar.add_task(dataset.name, total=None if estimate is None else estimate * len(names))
                 entries = _good_entries(dataset, bad, warn)
@@ -556,32 +327,3 @@ def _run_parallel(pool: Any, entries: Iterator[Entry], jobs: int, record: Callab
         collect()
 
 
-# --- reading results back ------------------------------------------------------------------------
-
-def read_rows(paths: Iterable[str | Path]) -> Iterator[Row]:
-    """Rows back from bench CSV files (for plots drawn after the run)."""
-    for path in paths:
-        with open(path, encoding="utf-8", newline="") as stream:
-            for raw in csv.DictReader(stream):
-                stats: dict[str, Stat] = {}
-                for key in EFFORT_KEYS:
-                    if raw.get(key):
-                        stats[key] = float(raw[key]) if "." in raw[key] else int(raw[key])
-                if raw.get("other_stats"):
-                    stats.update(json.loads(raw["other_stats"]))
-                yield Row(raw["dataset"], int(raw["index"]), int(raw["line"]), raw["solver"], raw["status"],
-                          float(raw["seconds"]), raw["valid"] == "1", stats,
-                          cpu_seconds=float(raw.get("cpu_seconds") or 0.0))
-
-
-def solved_times(rows: Iterable[Row]) -> dict[str, dict[str, list[float]]]:
-    """dataset -> solver -> sorted times of the checked solved puzzles, for ``plots.cactus_plot``."""
-    out: dict[str, dict[str, list[float]]] = {}
-    for row in rows:
-        times = out.setdefault(row.dataset, {}).setdefault(row.solver, [])
-        if row.valid and row.status == Status.SOLVED.value:
-            times.append(row.seconds)
-    for per_solver in out.values():
-        for times in per_solver.values():
-            times.sort()
-    return out

@@ -96,6 +96,58 @@ def _relative(message: str, start: int) -> str:
         if message.startswith("line ") else f"line {start}: {message}"
 
 
+@dataclass(frozen=True)
+class Dataset:
+    """A named source of puzzles: a dataset file (streamed) or puzzles in memory (generated)."""
+
+    name: str
+    path: Path | None = None
+    puzzles: tuple[Puzzle, ...] | None = None
+    box: tuple[int, int] | None = None
+    limit: int | None = None
+    """Only the first ``limit`` entries (bad ones included) are run."""
+
+    @classmethod
+    def from_path(cls, path: str | Path, *, name: str | None = None, box: tuple[int, int] | None = None,
+                  limit: int | None = None) -> Dataset:
+        path = Path(path)
+        return cls(name or ("stdin" if str(path) == "-" else path.stem), path=path, box=box, limit=limit)
+
+    @classmethod
+    def from_puzzles(cls, name: str, puzzles: Iterable[Puzzle]) -> Dataset:
+        return cls(name, puzzles=tuple(puzzles))
+
+    def entries(self) -> Iterator[Entry]:
+        if self.puzzles is not None:
+            source: Iterable[Entry] = (Entry(i, i + 1, p) for i, p in enumerate(self.puzzles))
+        else:
+            source = read_dataset(self.path or "-", self.box)
+        for entry in source:
+            if self.limit is not None and entry.index >= self.limit:
+                return
+            yield entry
+
+    def estimate(self) -> int | None:
+        """A quick count of the entries for the progress bar (exact for one-line files)."""
+        if self.puzzles is not None:
+            found = len(self.puzzles)
+        elif self.path is None or str(self.path) == "-":
+            return self.limit
+        else:
+            found, previous_blank = 0, True
+            try:
+                with open(self.path, encoding="utf-8", errors="replace") as stream:
+                    for raw in stream:
+                        text = raw.strip()
+                        if text and not text.startswith("#") and (previous_blank or " " not in text):
+                            found += 1
+                        previous_blank = not text
+            except OSError as exc:
+                raise UsageError(f"cannot read '{self.path}': {exc.strerror or exc}") from None
+        return found if self.limit is None else min(found, self.limit)
+
+
+
 def read_dataset(path: str | Path, box: tuple[int, int] | None = None) -> Iterator[Entry]:
     """Stream the entries of a dataset file (``-`` reads standard input)."""
     if str(path) == "-":

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from . import solvers as registry
-from .boj import format_line, format_puzzle
+from .boj import format_line, format_puzzle, source_name
 from .checking import check_results
 from .datasets import Dataset, Entry
 from .errors import SudokuError, UsageError
@@ -113,7 +113,10 @@ def _close(named: Sequence[tuple[str, Solver]]) -> None:
 
 
 def _init_worker(names: Sequence[str], options: Mapping[str, Mapping[str, Any]], time_limit: float | None) -> None:
-    """Each worker process builds its own solver instances once and keeps them."""
+    """Each worker process builds its own solver instances once and keeps them; Ctrl-C is the parent's."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _WORKER["solvers"] = _open_solvers(names, options, time_limit)
     _WORKER["time_limit"] = time_limit
 
@@ -187,7 +190,7 @@ def run_bench(
     sets = _unique_names([d if isinstance(d, Dataset) else Dataset.from_path(d) for d in datasets])
     for dataset in sets:
         if dataset.path is not None and str(dataset.path) != "-" and not dataset.path.is_file():
-            raise UsageError(f"cannot read '{dataset.path}': no such file")
+            raise UsageError(f"cannot read '{source_name(dataset.path)}': no such file")
 
     notes = []
     for name in names:
@@ -266,7 +269,11 @@ def run_bench(
     finally:
         _close(named)
         if pool is not None:
-            pool.shutdown(wait=committed, cancel_futures=True)
+            if committed:
+                pool.close()
+            else:
+                pool.terminate()
+            pool.join()
         if not committed:
             for out in outputs:
                 out.discard()
@@ -294,11 +301,13 @@ def _pool(names: Sequence[str], options: Mapping[str, Mapping[str, Any]], time_l
           jobs: int) -> Any:
     """``jobs`` worker processes, each with its own solver instances for the whole run."""
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
 
-    # spawn: the same behaviour on every platform, and safe beside the progress bar's thread.
-    return ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_init_worker,
-                               initargs=(list(names), {k: dict(v) for k, v in options.items()}, time_limit))
+    # spawn: the same behaviour on every platform, and safe beside the progress bar's thread. A
+    # multiprocessing Pool rather than a ProcessPoolExecutor: on Ctrl-C or an error it can be
+    # terminated at once, leaving no worker to finish its chunk behind our back.
+    return multiprocessing.get_context("spawn").Pool(
+        jobs, initializer=_init_worker, initargs=(list(names), {k: dict(v) for k, v in options.items()}, time_limit),
+    )
 
 
 def _run_parallel(pool: Any, entries: Iterator[Entry], jobs: int, record: Callable[[Entry, list[Answer]], None],
@@ -308,7 +317,7 @@ def _run_parallel(pool: Any, entries: Iterator[Entry], jobs: int, record: Callab
 
     def collect() -> None:
         chunk, future = pending.popleft()
-        for entry, answers in zip(chunk, future.result()):
+        for entry, answers in zip(chunk, future.get()):
             record(entry, answers)
         advance(len(chunk))
 
@@ -317,12 +326,12 @@ def _run_parallel(pool: Any, entries: Iterator[Entry], jobs: int, record: Callab
         assert entry.puzzle is not None
         chunk.append(entry)
         if len(chunk) >= _chunk_size(entry.puzzle):
-            pending.append((chunk, pool.submit(_work, [e.puzzle for e in chunk])))
+            pending.append((chunk, pool.apply_async(_work, ([e.puzzle for e in chunk],))))
             chunk = []
             while len(pending) >= 4 * jobs:
                 collect()
     if chunk:
-        pending.append((chunk, pool.submit(_work, [e.puzzle for e in chunk])))
+        pending.append((chunk, pool.apply_async(_work, ([e.puzzle for e in chunk],))))
     while pending:
         collect()
 

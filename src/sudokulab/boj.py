@@ -143,6 +143,11 @@ def _compact_digits(lines: list[tuple[int, list[str]]]) -> list[int] | None:
     if len(words) == 1:
         n = math.isqrt(len(words[0]))
         if n * n != len(words[0]) or not 2 <= n <= 9:
+            if len(words[0]) >= 10 and _COMPACT.match(words[0]):
+                raise PuzzleFormatError(
+                    f"line {lines[0][0]}: a one-line puzzle has n*n characters (16, 25, 36, 49, 64 or 81), "
+                    f"this one {len(words[0])}"
+                )
             return None
     elif not (len(words) <= 9 and all(len(w) == len(words) for w in words)):
         return None

@@ -176,7 +176,7 @@ def compare(
     for i, name in enumerate(names):
         missing = classes[name].capabilities.lacks(canonical=canonical, time_limit=time_limit is not None)
         if missing:
-            skipped[i] = f"cannot give {missing}"
+            skipped[i] = f"cannot {missing}"
             results.append(SolveResult(name, Status.TIME_LIMIT, None, 0.0))
             continue
         try:

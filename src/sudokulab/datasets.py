@@ -19,12 +19,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from .boj import MAX_INPUT_BYTES, parse_puzzle
+from .boj import MAX_INPUT_BYTES, parse_puzzle, source_name
 from .errors import PuzzleFormatError, UsageError
 from .grid import Puzzle
-
-_ONE_LINE = re.compile(r"[0-9.]{16,81}\Z")
-_ONE_LINE_SIZES = {n * n for n in range(4, 10)}
 
 
 @dataclass(frozen=True)
@@ -42,52 +39,66 @@ class Entry:
         return self.puzzle is not None
 
 
-def _is_one_line(text: str) -> bool:
-    return len(text) in _ONE_LINE_SIZES and bool(_ONE_LINE.match(text))
+ONE_LINE_MIN = 10
+"""A line that is one word of at least this many characters is a whole entry (the one-line form,
+or a broken one): no line of the no-space BOJ 2239 form (n <= 9 digits) is that long."""
 
 
 def parse_lines(lines: Iterable[str], box: tuple[int, int] | None = None) -> Iterator[Entry]:
-    """Entries from the lines of a dataset (see the module docstring for the format)."""
+    """Entries from the lines of a dataset (see the module docstring for the format).
+
+    Where an entry ends is decided line by line, so one bad line costs one entry and no more:
+
+    - a line that is one word of ``ONE_LINE_MIN`` or more characters is an entry of its own;
+    - otherwise lines gather into a block, which ends at a blank line, at a line with another
+      count of words than the block's first line (that line starts the next block), or when it
+      holds k lines of k words (a whole BOJ board, k >= 2) or grows past ``MAX_INPUT_BYTES``.
+    """
     index = 0
     block: list[str] = []
-    block_start = 0
+    block_start = width = size = 0
 
     def flush() -> Entry:
+        nonlocal index, block, size
         text = "\n".join(block)
         try:
-            return Entry(index, block_start, parse_puzzle(text, box))
+            entry = Entry(index, block_start, parse_puzzle(text, box))
         except (PuzzleFormatError, UsageError) as exc:
-            return Entry(index, block_start, None, _relative(str(exc), block_start))
+            entry = Entry(index, block_start, None, _relative(str(exc), block_start))
+        index += 1
+        block, size = [], 0
+        return entry
 
     for number, raw in enumerate(lines, 1):
         text = raw.strip()
         if text.startswith("#"):
             continue
-        if not text or (not block and len(text.split()) == 1 and _looks_like_one_line(text)):
+        if not text:
             if block:
                 yield flush()
-                index += 1
-                block = []
-            if text:
-                block, block_start = [text], number
-                yield flush()
-                index += 1
-                block = []
             continue
+        words = len(text.split())
+        if words == 1 and len(text) >= ONE_LINE_MIN:
+            if block:
+                yield flush()
+            block, block_start = [text], number
+            yield flush()
+            continue
+        if block and words != width:
+            yield flush()
         if not block:
-            block_start = number
-        block.append(text)
-        if sum(map(len, block)) > MAX_INPUT_BYTES:
+            block_start, width = number, words
+        if size + len(text) > MAX_INPUT_BYTES:
             yield Entry(index, block_start, None, f"line {block_start}: puzzle larger than {MAX_INPUT_BYTES} bytes")
             index += 1
-            block = []
+            block, size = [], 0
+            continue
+        block.append(text)
+        size += len(text) + 1
+        if width >= 2 and len(block) == width:
+            yield flush()
     if block:
         yield flush()
-
-
-def _looks_like_one_line(text: str) -> bool:
-    """A single word of 16..81 characters: meant as a one-line puzzle, even when malformed."""
-    return 16 <= len(text) <= 81 and (_is_one_line(text) or not text.lstrip("-+").isdigit())
 
 
 def _relative(message: str, start: int) -> str:
@@ -143,7 +154,7 @@ class Dataset:
                             found += 1
                         previous_blank = not text
             except OSError as exc:
-                raise UsageError(f"cannot read '{self.path}': {exc.strerror or exc}") from None
+                raise UsageError(f"cannot read '{source_name(self.path)}': {exc.strerror or exc}") from None
         return found if self.limit is None else min(found, self.limit)
 
 
@@ -157,7 +168,7 @@ def read_dataset(path: str | Path, box: tuple[int, int] | None = None) -> Iterat
         with open(path, encoding="utf-8", errors="replace") as stream:
             yield from parse_lines(stream, box)
     except OSError as exc:
-        raise UsageError(f"cannot read '{path}': {exc.strerror or exc}") from None
+        raise UsageError(f"cannot read '{source_name(path)}': {exc.strerror or exc}") from None
 
 
 def puzzle_lines(path: str | Path, limit: int | None = None) -> list[str]:

@@ -70,7 +70,7 @@ class Oracle:
         if missing:
             if self._own:
                 self.solver.close()
-            raise UsageError(f"solver '{self.solver.name}' cannot be the oracle: it cannot give {missing}")
+            raise UsageError(f"solver '{self.solver.name}' cannot be the oracle: it cannot {missing}")
         self.time_limit = time_limit
 
     @property

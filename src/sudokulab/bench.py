@@ -274,6 +274,7 @@ def run_bench(
             else:
                 pool.terminate()
             pool.join()
+            pool = None  # the traceback of an interrupt keeps this frame: let the pool's queues go now
         if not committed:
             for out in outputs:
                 out.discard()

@@ -556,7 +556,10 @@ def run() -> None:
     except KeyboardInterrupt:  # a second Ctrl-C while the first was being handled
         code = int(ExitCode.INTERRUPTED)
     if code == ExitCode.INTERRUPTED:
-        os._exit(code)  # skip interpreter teardown: an engine left mid-search must not be freed
+        import gc
+
+        gc.collect()  # let finalizers of what the interrupted run left (worker pools' semaphores) run
+        os._exit(code)  # then skip interpreter teardown: an engine left mid-search must not be freed
     try:
         _flush_stdout()
     except (OSError, ValueError):

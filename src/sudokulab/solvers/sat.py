@@ -77,10 +77,12 @@ _FIRST_SLICE = 200  # conflicts in the first slice of a timed solve; the next on
 _FIRST_PROPAGATIONS = 200_000  # propagations in the first slice, for engines that take that budget
 _SLICE_SECONDS = 0.02  # aim of one slice: the overshoot past a deadline stays about this small
 
-PAIRWISE_CLAUSES = 1_000_000
+PAIRWISE_CLAUSES = 400_000
 """With ``amo="auto"``, formulas that would pass this many clauses with pairwise AMO use ``seqcounter``."""
-MAX_CLAUSES = 1_500_000
-"""Formulas larger than this are refused before they are built (about 1 GB of Python lists and engine)."""
+MAX_CLAUSES = 800_000
+"""Formulas larger than this are refused before they are built: an empty 36x36 board (544,320 clauses
+with the sequential counter) builds and loads in under 2 s and 200 MB, the 25x25 extended pairwise
+rules (752,500) in about a second; an empty 49x49 (1.4 million) took 9 s and 540 MB."""
 
 
 def engine_names() -> list[str]:
@@ -118,13 +120,15 @@ def _interrupted(exc: Exception) -> bool:
 class _Engine:
     """One PySAT engine loaded with one formula."""
 
-    __slots__ = ("solver", "formula", "top", "name", "propagation_budget")
+    __slots__ = ("solver", "formula", "top", "name", "propagation_budget", "broken")
 
     def __init__(self, name: str, formula: cnf.Formula, units_: list[int] | None = None):
         self.name = name
         self.formula = formula
         self.top = formula.top
         self.solver = Solver(name=name)
+        self.broken = False
+        """True once a Ctrl-C jumped out of the engine: any further call would abort the process."""
         self.propagation_budget = True
         try:
             self.solver.prop_budget(-1)
@@ -140,7 +144,16 @@ class _Engine:
         return self.solver.accum_stats()
 
     def run(self, assumptions: list[int], deadline: Deadline | None) -> bool:
-        """Solve under assumptions; raise TimeUp when the deadline passes first."""
+        """Solve under assumptions; raise TimeUp when the deadline passes first, KeyboardInterrupt on Ctrl-C."""
+        try:
+            return self._run(assumptions, deadline)
+        except Exception as exc:
+            if _interrupted(exc):
+                self.broken = True
+                raise KeyboardInterrupt from None
+            raise
+
+    def _run(self, assumptions: list[int], deadline: Deadline | None) -> bool:
         solver = self.solver
         if deadline is None or deadline.at is None:
             return solver.solve(assumptions)
@@ -291,11 +304,16 @@ class SatSolver(SolverBase):
                 engine.close()
             self._engines.clear()
 
-    def _abandon(self, engine: _Engine, own: bool) -> None:
-        """Drop an engine a Ctrl-C jumped out of: calling it again would abort the process."""
+    def _abandon(self, engine: _Engine, own: bool) -> bool:
+        """After a Ctrl-C: drop an engine the interrupt jumped out of (calling it again would abort
+        the process) and keep it referenced so it is never freed; returns whether the caller still
+        owns (and should close) the engine."""
+        if not engine.broken:
+            return own
         if not own:
             self._engines.pop(engine.formula.shape, None)
         _ABANDONED.append(engine)
+        return False
 
     # --- solving ---------------------------------------------------------------------------------
 
@@ -325,11 +343,8 @@ class SatSolver(SolverBase):
                 stats = self._stats(engine, before, calls[0])
                 if not canonical and status is not Status.TIME_LIMIT:
                     self._propagated(engine, assumptions, stats)
-            except Exception as exc:
-                if _interrupted(exc):
-                    self._abandon(engine, own)
-                    own = False
-                    raise KeyboardInterrupt from None
+            except KeyboardInterrupt:
+                own = self._abandon(engine, own)
                 raise
             finally:
                 if own:
@@ -363,13 +378,11 @@ class SatSolver(SolverBase):
                 except TimeUp:
                     status = Status.TIME_LIMIT
                 finally:
-                    engine.solver.add_clause([-active])  # retire this count's blocking clauses
+                    if not engine.broken:
+                        engine.solver.add_clause([-active])  # retire this count's blocking clauses
                 stats = self._stats(engine, before, found + (found < limit))
-            except Exception as exc:
-                if _interrupted(exc):
-                    self._abandon(engine, own)
-                    own = False
-                    raise KeyboardInterrupt from None
+            except KeyboardInterrupt:
+                own = self._abandon(engine, own)
                 raise
             finally:
                 if own:

@@ -1,0 +1,288 @@
+"""The 0-1 integer programming paradigm: the model's size by formula, its LP and MPS files read back
+by a MIP solver, and the ``mip`` solver's answers, canonical runs, counts, statuses and stats.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+from sudokulab import Puzzle, Shape, Status, UsageError, first_conflict, is_solution, parse_puzzle, solvers
+from sudokulab.generate import generate
+from sudokulab.models import export
+from sudokulab.models.mip import build_model, model_size, rules, to_lp, to_mps, var_index, var_name
+from sudokulab.solvers.mip import MipSolver
+
+from .conftest import random_puzzle
+
+SHAPES = [Shape(1, 1), Shape(2, 2), Shape(2, 3), Shape(3, 2), Shape(3, 3), Shape(3, 4), Shape(4, 4)]
+CLASSIC = parse_puzzle("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
+
+
+@pytest.fixture(scope="module")
+def mip():
+    with MipSolver() as solver:
+        yield solver
+
+
+# --- the model ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_model_size_matches_the_formulas(shape):
+    n = shape.n
+    built = rules(shape)
+    assert len(built.names) == n**3 and len(built.constraints) == 4 * n**2 == model_size(shape)[1]
+    assert all(len(c.terms) == n for c in built.constraints)
+    occurrences = [0] * n**3
+    for constraint in built.constraints:
+        for i in constraint.terms:
+            occurrences[i] += 1
+    assert occurrences == [4] * n**3  # each x[r, c, d] sits in its cell, row, column and box row
+    assert len(set(built.names)) == n**3 and len({c.name for c in built.constraints}) == 4 * n**2
+
+
+@pytest.mark.parametrize("shape", [Shape(2, 2), Shape(2, 3), Shape(3, 3)])
+def test_var_index_is_one_to_one_and_names_say_it_1_based(shape):
+    n = shape.n
+    seen = {var_index(shape, r, c, d) for r in range(n) for c in range(n) for d in range(1, n + 1)}
+    assert seen == set(range(n**3))
+    assert var_name(shape, var_index(shape, n - 1, 0, n)) == f"x{n}_1_{n}"
+
+
+def test_givens_are_bounds_not_rows(sample):
+    model = build_model(sample)
+    assert model.size == model_size(sample.shape)
+    assert len(model.fixed) == 81 - sample.blanks
+    lower = model.lower_bounds()
+    assert sum(lower) == len(model.fixed)
+    assert all(lower[cell * 9 + digit - 1] == 1 for cell, digit in enumerate(sample.givens) if digit)
+    assert "324 equalities" in model.describe()
+
+
+# --- the files, read back by a MIP solver --------------------------------------------------------
+
+def solve_mps_with_scip(text: str, puzzle: Puzzle) -> tuple[int, ...] | None:
+    """Read MPS with OR-Tools' reader, solve with SCIP, decode by variable name."""
+    from ortools.linear_solver.python import model_builder as mb
+
+    model = mb.Model()
+    assert model.import_from_mps_string(text)
+    assert (model.num_variables, model.num_constraints) == model_size(puzzle.shape)
+    engine = mb.Solver("scip")
+    if engine.solve(model) not in (mb.SolveStatus.OPTIMAL, mb.SolveStatus.FEASIBLE):
+        return None
+    return decode({v.name: engine.value(v) for v in model.get_variables()}, puzzle.n)
+
+
+def decode(values: dict[str, float], n: int) -> tuple[int, ...]:
+    grid = [0] * (n * n)
+    for name, value in values.items():
+        if value > 0.5:
+            r, c, d = map(int, name[1:].split("_"))
+            grid[(r - 1) * n + c - 1] = d
+    return tuple(grid)
+
+
+@pytest.mark.parametrize("style", ["free", "fixed"])
+def test_mps_round_trip_solves_to_a_valid_grid(sample, style):
+    grid = solve_mps_with_scip(to_mps(sample, style=style), sample)
+    assert is_solution(grid, sample)
+
+
+def test_mps_of_broken_givens_is_infeasible():
+    broken = Puzzle(Shape(2, 2), (1, 1) + (0,) * 14)
+    assert solve_mps_with_scip(to_mps(broken), broken) is None
+
+
+def lp_rows(text: str) -> tuple[dict[str, set[str]], set[str], set[str]]:
+    """A reader for what ``to_lp`` writes (rows, fixed columns, integer columns), to compare with MPS."""
+    sections = re.split(r"^(Minimize|Subject To|Bounds|Binaries|Generals|End)$", text, flags=re.M)
+    parts = dict(zip(sections[1::2], sections[2::2]))
+    rows = {}
+    for statement in re.split(r"\n(?! {3})", parts["Subject To"].strip()):
+        name, _, expression = statement.partition(":")
+        assert expression.strip().endswith("= 1")
+        rows[name.strip()] = set(expression.replace("= 1", "").replace("+", " ").split())
+    fixed = {line.split()[0] for line in parts["Bounds"].strip().splitlines() if line.strip()}
+    integers = set(parts["Binaries"].split()) | set(parts.get("Generals", "").split())
+    return rows, fixed, integers
+
+
+def test_lp_file_says_what_the_mps_file_says(sample):
+    """OR-Tools reads no CPLEX LP files, so the LP file is compared with the MPS one, row by row."""
+    from ortools.linear_solver.python import model_builder as mb
+
+    rows, fixed, integers = lp_rows(to_lp(sample))
+    model = mb.Model()
+    assert model.import_from_mps_string(to_mps(sample))
+    proto = model.export_to_proto()
+    names = [v.name for v in proto.variable]
+    assert {c.name: {names[i] for i in c.var_index} for c in proto.constraint} == rows
+    assert {v.name for v in proto.variable if v.lower_bound == 1} == fixed
+    assert all(v.is_integer for v in proto.variable) and integers == set(names)
+    assert len(fixed) == 81 - sample.blanks
+
+
+def test_lp_round_trip_through_highs_when_installed(sample, tmp_path):
+    highspy = pytest.importorskip("highspy")
+    path = tmp_path / "sample.lp"
+    path.write_text(export(sample, "lp"))
+    highs = highspy.Highs()
+    highs.silent()
+    highs.readModel(str(path))
+    highs.run()
+    values = highs.getSolution().col_value
+    grid = decode({highs.getColName(i)[1]: values[i] for i in range(highs.getNumCol())}, 9)
+    assert is_solution(grid, sample)
+
+
+def test_export_options_are_checked():
+    with pytest.raises(UsageError, match="style"):
+        to_mps(Puzzle.empty(4), style="wide")
+    with pytest.raises(UsageError, match="takes no option 'colour'"):
+        to_lp(Puzzle.empty(4), colour="red")
+    with pytest.raises(UsageError, match="use style=free"):
+        to_mps(Puzzle.empty(16), style="fixed")
+    assert export(Puzzle.empty(4), "mps") == to_mps(Puzzle.empty(4))
+
+
+# --- the solver ---------------------------------------------------------------------------------
+
+def test_boj_sample_and_its_root_relaxation_is_integral(mip, sample):
+    """The sample falls to singles, and so does the LP relaxation: no branching at all."""
+    result = mip.solve(sample)
+    assert result.status is Status.SOLVED and is_solution(result.grid, sample)
+    assert result.stats["root_integral"] is True
+    assert (result.stats["variables"], result.stats["constraints"]) == (729, 324)
+    assert {"nodes", "lp_iterations", "solves"} <= set(result.stats)
+
+
+def test_root_integral_is_false_when_the_relaxation_is_fractional(mip):
+    hardest = parse_puzzle("8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..")
+    result = mip.solve(hardest)
+    assert is_solution(result.grid, hardest) and result.stats["root_integral"] is False
+
+
+def test_root_lp_can_be_turned_off(sample):
+    result = MipSolver(root_lp=False).solve(sample)
+    assert is_solution(result.grid, sample) and "root_integral" not in result.stats
+
+
+def test_a_16x16_puzzle(mip):
+    puzzle = next(generate(16, 1, fraction=0.45, seed=1)).puzzle
+    result = mip.solve(puzzle)
+    assert result.status is Status.SOLVED and is_solution(result.grid, puzzle)
+    assert result.stats["variables"] == 16**3
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_canonical_is_the_baselines_answer(mip, seed):
+    shape = [Shape(2, 2), Shape(2, 3), Shape(3, 2), Shape(3, 3)][seed % 4]
+    puzzle, _ = random_puzzle(shape, 0.15 + 0.05 * seed, seed)
+    expected = solvers.get("backtrack").solve(puzzle).grid
+    result = mip.solve(puzzle, canonical=True)
+    assert result.grid == expected and is_solution(result.grid, puzzle)
+
+
+def test_canonical_on_the_empty_9x9_board(mip):
+    assert mip.solve(Puzzle.empty(9), canonical=True).grid == solvers.get("backtrack").solve(Puzzle.empty(9)).grid
+
+
+def test_counting_agrees_with_the_fast_search(mip):
+    reference = solvers.get("backtrack-fast")
+    for seed in range(3):
+        puzzle, _ = random_puzzle(4, 0.25, seed)
+        assert mip.count(puzzle, limit=1000).count == reference.count(puzzle, limit=1000).count
+    exact = mip.count(CLASSIC, limit=10**30)
+    assert exact.count == 1 and exact.exact
+    capped = mip.count(Puzzle.empty(9), limit=3)
+    assert capped.count == 3 and not capped.exact and capped.stats["solves"] == 3
+
+
+def test_count_limit_is_checked(mip):
+    for bad in (0, -1, True, 2.0):
+        with pytest.raises(ValueError, match="limit"):
+            mip.count(Puzzle.empty(4), limit=bad)
+
+
+def test_no_solution(mip):
+    broken = Puzzle(Shape(3, 3), (1,) + (0,) * 6 + (1,) + (0,) * 73)
+    assert mip.solve(broken).status is Status.NO_SOLUTION
+    assert mip.solve(broken, canonical=True).status is Status.NO_SOLUTION
+    assert mip.count(broken, limit=5).count == 0
+    answer = solvers.get("backtrack").solve(CLASSIC).grid
+    cell = CLASSIC.givens.index(0)
+    for digit in range(1, 10):
+        givens = CLASSIC.givens[:cell] + (digit,) + CLASSIC.givens[cell + 1:]
+        if digit != answer[cell] and first_conflict(givens, CLASSIC.shape) is None:
+            hidden = Puzzle(CLASSIC.shape, givens)
+            break
+    result = mip.solve(hidden)
+    assert result.status is Status.NO_SOLUTION and result.grid is None
+
+
+def test_time_limit_statuses(mip, sample):
+    result = mip.solve(sample, time_limit=1e-6)
+    assert result.status is Status.TIME_LIMIT or is_solution(result.grid, sample)
+    counted = mip.count(Puzzle.empty(9), limit=10**9, time_limit=0.3)
+    assert counted.status is Status.TIME_LIMIT and not counted.exact
+
+
+def test_an_unexpected_backend_status_is_a_clear_error(monkeypatch, sample):
+    from ortools.linear_solver import pywraplp
+
+    solver = MipSolver()
+    engine = solver._engine(sample.shape)
+    monkeypatch.setattr(engine, "solver", _Abnormal(engine.solver, pywraplp.Solver.ABNORMAL))
+    with pytest.raises(RuntimeError, match="SCIP answered ABNORMAL"):
+        solver.solve(sample)
+
+
+class _Abnormal:
+    """A backend stand-in that answers one fixed status."""
+
+    def __init__(self, real, status):
+        self.real, self.status = real, status
+
+    def Solve(self):  # noqa: N802 - pywraplp's name
+        return self.status
+
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
+
+def test_options_through_the_registry(sample):
+    solver = solvers.get("mip", backend="CBC", threads="1", root_lp="false")
+    assert solver.backend == "cbc" and solver.threads == 1 and solver.root_lp is False
+    assert is_solution(solver.solve(sample).grid, sample)
+    with pytest.raises(UsageError, match="choose one of: scip, cbc"):
+        solvers.get("mip", backend="gurobi")
+    assert MipSolver.capabilities.threads == "serialised"
+
+
+IMPORT_ORDERS = [
+    "import sudokulab.solvers.mip, ortools.sat.python.cp_model, pysat.solvers",
+    "import pysat.solvers, ortools.sat.python.cp_model, sudokulab.solvers.mip",
+]
+
+
+@pytest.mark.parametrize("imports", IMPORT_ORDERS)
+def test_backend_imports_beside_ortools_and_pysat(imports):
+    code = (f"{imports}\nfrom sudokulab import parse_puzzle, is_solution\n"
+            "from pysat.solvers import Solver\nfrom ortools.sat.python import cp_model\n"
+            "with Solver(name='g4', bootstrap_with=[[1, 2]]) as s: assert s.solve()\n"
+            "assert cp_model.CpSolver().solve(cp_model.CpModel()) == cp_model.OPTIMAL\n"
+            "p = parse_puzzle('53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79')\n"
+            "assert is_solution(sudokulab.solvers.mip.MipSolver().solve(p).grid, p)\nprint('ok')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "ok"
+
+
+def test_import_sudokulab_stays_light():
+    code = "import sys, sudokulab, sudokulab.models; print('ortools.linear_solver' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "False", done.stderr[-2000:]

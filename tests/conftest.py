@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from sudokulab import Puzzle, Shape, cli, parse_puzzle
 
@@ -80,3 +81,8 @@ def run_cli(capsys, *argv: str, stdin: bytes | None = None, monkeypatch=None) ->
     code = cli.main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
+
+
+# Hypothesis profiles: the default runs in seconds; ``--hypothesis-profile=fuzz`` runs the fuzz tests
+# (tests/test_fuzz.py) over thousands of inputs.
+settings.register_profile("fuzz", max_examples=3000, deadline=None)

@@ -400,7 +400,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     export = commands.add_parser("export", help="write the puzzle's model for an external solver")
     _puzzle_arguments(export, solver=False)
-    export.add_argument("--format", required=True, metavar="NAME", help="dimacs (SAT) or cpsat (CP-SAT), ...")
+    export.add_argument("--format", required=True, metavar="NAME", help="dimacs (SAT), cpsat (CP-SAT), lp or mps (integer programming)")
     export.add_argument("-o", "--option", action="append", metavar="KEY=VALUE",
                         help="a model option, e.g. -o encoding=extended (repeatable)")
     export.add_argument("--encoding", help="shorthand for -o encoding=NAME")

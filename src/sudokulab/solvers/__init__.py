@@ -37,6 +37,7 @@ REGISTRY: dict[str, SolverEntry | str | type] = {
     "backtrack-fast": SolverEntry("sudokulab.solvers.backtracking:FastBacktrackSolver"),
     "sat": SolverEntry("sudokulab.solvers.sat:SatSolver"),
     "cpsat": SolverEntry("sudokulab.solvers.cpsat:CpSatSolver"),
+    "dlx": SolverEntry("sudokulab.solvers.dlx:DlxSolver"),
     "mip": SolverEntry("sudokulab.solvers.mip:MipSolver"),
 }
 

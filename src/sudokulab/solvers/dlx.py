@@ -18,14 +18,15 @@ Two formulations, the option ``structure``:
   removes a row from its three other columns' sets, uncovering adds it back. Same size list, same
   column choice; only the order of noted columns differs, so the paths may differ slightly.
 
-Why ``links`` is the default: it solved 1.34 to 1.37 times as many puzzles per CPU second as
-``sets`` on each shared set, with the same nodes within 0.2% (forum_hardest_1106, all 375: 98.5
-against 71.9 a second; 17_clue, first 2,000: 2,507 against 1,858; magictour_top1465, first 500:
-412 against 308). A set's remove or add is a method call and a hash per update, a link update
-four list stores. Measured by ``benchmarks/bench_dlx.py`` (``run_bench``, one solver at a time,
-whole path parse + solve + check, CPU time of one process, two rounds each in the order links,
-sets, sets, links; 2 cores shared with other work, so wall rates were about half);
-``benchmarks/results/dlx.md`` has the table. ``sets`` stays as the shorter code to read.
+Why ``links`` is the default: it solved 1.27 to 1.30 times as many puzzles per CPU second as
+``sets`` on each shared set, with the same nodes within 0.2% (forum_hardest_1106, all 375: 91.2
+against 70.0 a second; 17_clue, first 2,000: 2,339 against 1,813; magictour_top1465, first 500:
+384 against 301). A set's remove or add is a method call and a hash per update, a link update
+four list stores. Measured by ``benchmarks/bench_dlx.py`` at commit 5334a3d (``run_bench``, one
+solver at a time, whole path parse + solve + check, CPU time of one process, two rounds each in
+the order links, sets, sets, links; 2 cores with a load average near 5 from other work, so wall
+rates were about half); ``benchmarks/results/dlx.md`` has the table. ``sets`` stays as the
+shorter code to read; its speed does not justify deleting it.
 
 Effort: ``nodes`` counts rows tried (Knuth's nodes); ``updates`` one per node unlinked and one
 per column covered (Knuth's "updates"). The givens are covered before the search, counted in neither.

@@ -378,14 +378,49 @@ def reduced_formula(puzzle: Puzzle, amo: str = "pairwise") -> Formula:
     return _build(puzzle.shape, "reduced", amo, groups, groups, reduced=True)
 
 
+def reduced_group_sizes(puzzle: Puzzle) -> list[int] | None:
+    """The sizes of the groups ``candidate_groups`` would build, without building them (None when
+    the givens break a rule): bit masks of the digits each unit holds, so sizing a 64x64 formula
+    before deciding to build it takes a fraction of a second.
+    """
+    shape, givens = puzzle.shape, puzzle.givens
+    if first_conflict(givens, shape) is not None:
+        return None
+    n = shape.n
+    u = units(shape)
+    unit_list = u.rows + u.cols + u.boxes
+    placed = [0] * len(unit_list)
+    for index, unit in enumerate(unit_list):
+        for cell in unit:
+            if givens[cell]:
+                placed[index] |= 1 << givens[cell]
+    full = ((1 << (n + 1)) - 1) & ~1
+    candidates = [0] * (n * n)
+    for cell in range(n * n):
+        if not givens[cell]:
+            r, c = divmod(cell, n)
+            candidates[cell] = full & ~(placed[r] | placed[n + c] | placed[2 * n + shape.box_of(r, c)])
+    sizes = [candidates[cell].bit_count() for cell in range(n * n) if not givens[cell]]
+    for index, unit in enumerate(unit_list):
+        per_digit = [0] * (n + 1)
+        for cell in unit:
+            mask = candidates[cell]
+            while mask:
+                low = mask & -mask
+                per_digit[low.bit_length() - 1] += 1
+                mask ^= low
+        sizes += [per_digit[d] for d in range(1, n + 1) if not placed[index] >> d & 1]
+    return sizes
+
+
 def reduced_counts(puzzle: Puzzle, amo: str = "pairwise") -> tuple[int, int]:
     """(variables occurring, clauses) of ``reduced_formula``: per group of k, one ALO and an AMO of k."""
-    groups = candidate_groups(puzzle)
-    if groups is None:
+    sizes = reduced_group_sizes(puzzle)
+    if sizes is None:
         return 0, 1
-    free = {lit for group in groups for lit in group}
-    costs = [amo_cost(amo, len(group)) for group in groups]
-    return len(free) + sum(aux for _, aux in costs), len(groups) + sum(clauses for clauses, _ in costs)
+    costs = [amo_cost(amo, k) for k in sizes]
+    free = sum(sizes[: puzzle.blanks])  # each free literal is in exactly one cell group
+    return free + sum(aux for _, aux in costs), len(sizes) + sum(clauses for clauses, _ in costs)
 
 
 def formula(puzzle: Puzzle, encoding: str = "extended", amo: str = "pairwise") -> tuple[Formula, list[int]]:

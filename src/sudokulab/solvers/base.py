@@ -111,7 +111,8 @@ class Capabilities:
     def lacks(self, *, canonical: bool = False, count: bool = False, time_limit: bool = False) -> str | None:
         """The first of the asked capabilities this solver lacks, in words, or None."""
         for asked, has, words in ((canonical, self.canonical, "give a canonical answer"),
-                                  (count, self.count, "count solutions"), (time_limit, self.time_limit, "honour a time limit")):
+                                  (count, self.count, "count solutions"),
+                                  (time_limit, self.time_limit, "honour a time limit")):
             if asked and not has:
                 return words
         return None

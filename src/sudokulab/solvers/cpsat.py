@@ -37,7 +37,7 @@ from google.protobuf import text_format
 from ortools.sat import sat_parameters_pb2
 from ortools.sat.python import cp_model
 
-from ..errors import UsageError
+from ..errors import UnsupportedFeature, UsageError
 from ..grid import Grid, Puzzle, Shape
 from ..models.cpsat import Prepared
 from .base import Capabilities, CountResult, Deadline, Option, SolverBase, SolveResult, Stat, Status, check_limit
@@ -60,6 +60,14 @@ TUNED = {
     "cp_model_probing_level": 1,
 }
 """Changes to CP-SAT's defaults measured to help on 9x9 models (see the module docstring)."""
+
+
+SLOW_LOAD_ABOVE = 49
+"""Boards larger than this take CP-SAT seconds to load before it first looks at the clock."""
+SLOW_LOAD_MIN_LIMIT = 10.0
+"""The shortest time limit honoured on such boards: on an empty 64x64 board CP-SAT's own wall time
+was 4.5-7.3 s whatever the limit below it (presolve on or off; ``stop_search`` did not cut it
+short), on a 2-core machine under load."""
 
 
 class ModelInvalid(RuntimeError):
@@ -150,16 +158,25 @@ class CpSatSolver(SolverBase):
             prepared = self._prepared[key] = Prepared(puzzle.shape, canonical)
         return prepared.set_givens(puzzle.givens), prepared
 
+    def _check_limit(self, puzzle: Puzzle, time_limit: float | None) -> Deadline:
+        if time_limit is not None and puzzle.n > SLOW_LOAD_ABOVE and time_limit < SLOW_LOAD_MIN_LIMIT:
+            raise UnsupportedFeature(
+                f"CP-SAT needs seconds to load a {puzzle.n}x{puzzle.n} board before it watches the clock, so it"
+                f" cannot honour a time limit under {SLOW_LOAD_MIN_LIMIT:g} s there: use backtrack-fast or more time"
+            )
+        return Deadline(time_limit)
+
     def _run(
         self,
         model: cp_model.CpModel,
         engine: cp_model.CpSolver,
-        time_limit: float | None,
+        deadline: Deadline,
         callback: cp_model.CpSolverSolutionCallback | None = None,
     ):
-        """Solve a model under a time limit; MODEL_INVALID raises with CP-SAT's validation message."""
-        Deadline(time_limit)  # the same check of the limit as every solver
-        engine.parameters.max_time_in_seconds = math.inf if time_limit is None else time_limit
+        """Solve a model within what is left of the deadline (building the model counts against it);
+        MODEL_INVALID raises with CP-SAT's validation message."""
+        left = math.inf if deadline.at is None else max(deadline.at - time.perf_counter(), 1e-3)
+        engine.parameters.max_time_in_seconds = left
         status = interruptible(lambda: engine.solve(model, callback), engine.stop_search)
         if status == cp_model.MODEL_INVALID:
             raise ModelInvalid(f"CP-SAT refused the model: {model.validate()}")
@@ -179,10 +196,11 @@ class CpSatSolver(SolverBase):
 
     def solve(self, puzzle: Puzzle, *, time_limit: float | None = None, canonical: bool = False) -> SolveResult:
         started = time.perf_counter()
+        deadline = self._check_limit(puzzle, time_limit)
         with self._lock:
             model, prepared = self._model(puzzle, canonical)
             engine = self._engines["canonical" if canonical else "solve"]
-            status = STATUS[self._run(model, engine, time_limit)]
+            status = STATUS[self._run(model, engine, deadline)]
             grid: Grid | None = prepared.decode(engine.response_proto.solution) if status is Status.SOLVED else None
             stats = self._stats(engine, prepared, 1 if canonical else self.workers)
         return SolveResult(self.name, status, grid, time.perf_counter() - started, stats)
@@ -190,11 +208,12 @@ class CpSatSolver(SolverBase):
     def count(self, puzzle: Puzzle, *, limit: int = 2, time_limit: float | None = None) -> CountResult:
         check_limit(limit)
         started = time.perf_counter()
+        deadline = self._check_limit(puzzle, time_limit)
         with self._lock:
             model, prepared = self._model(puzzle, False)
             engine = self._engines["count"]
             counter = _Counter(limit)
-            answer = self._run(model, engine, time_limit, counter)
+            answer = self._run(model, engine, deadline, counter)
             stats = self._stats(engine, prepared, 1)
         if counter.found >= limit or (answer == cp_model.OPTIMAL and counter.found):
             status = Status.SOLVED  # stopped at the limit, or the enumeration is complete

@@ -253,10 +253,12 @@ class SatSolver(SolverBase):
     def amo_for(self, puzzle: Puzzle, encoding: str) -> str:
         """The at-most-one encoding for a puzzle (``auto`` resolved); refuses formulas over ``MAX_CLAUSES``."""
 
+        sizes = cnf.reduced_group_sizes(puzzle) if encoding == "reduced" else None
+
         def size(amo: str) -> int:
-            if encoding == "reduced":
-                return cnf.reduced_counts(puzzle, amo)[1]
-            return cnf.counts(puzzle.n, encoding, amo)[1]
+            if sizes is not None:
+                return len(sizes) + sum(cnf.amo_cost(amo, k)[0] for k in sizes)
+            return cnf.counts(puzzle.n, encoding, amo)[1] if encoding != "reduced" else 1
 
         amo = self.amo
         if amo == "auto":

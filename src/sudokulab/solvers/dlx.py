@@ -41,14 +41,14 @@ boards with 45% given, near the hardness peak, some take seconds and some far lo
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from functools import lru_cache
 from typing import ClassVar, NamedTuple
 
 from ..grid import Grid, Puzzle, Shape
 from ..models.exact_cover import matrix_columns
-from .base import Capabilities, CountResult, Deadline, Option, SolverBase, SolveResult, Status, TimeUp, check_limit
+from .base import Capabilities, Deadline, Option
+from .search import SearchSolver
 
 STRUCTURES = ("links", "sets")
 """The two formulations of Algorithm X; see the module docstring."""
@@ -368,7 +368,7 @@ def _sets_search(puzzle: Puzzle, deadline: Deadline, counters: DlxCounters, cano
 _SEARCHES = {"links": _links_search, "sets": _sets_search}
 
 
-class DlxSolver(SolverBase):
+class DlxSolver(SearchSolver):
     """``dlx``: Knuth's Algorithm X on the exact-cover matrix, fewest-rows column first.
 
     >>> from sudokulab.grid import Puzzle
@@ -379,6 +379,7 @@ class DlxSolver(SolverBase):
     name = "dlx"
     paradigm: ClassVar[str] = "exact cover (Algorithm X)"
     capabilities: ClassVar[Capabilities] = Capabilities(canonical=True, count=True, time_limit=True, threads="safe")
+    counters: ClassVar[type] = DlxCounters
     options: ClassVar[tuple[Option, ...]] = (
         Option("structure", str, "links", "links (dancing links on flat lists) or sets (a set of rows per column)",
                choices=STRUCTURES),
@@ -389,32 +390,4 @@ class DlxSolver(SolverBase):
         if structure not in _SEARCHES:
             raise ValueError(f"structure must be one of {', '.join(STRUCTURES)}, not {structure!r}")
         self.structure = structure
-        self._search = _SEARCHES[structure]
-
-    def solve(self, puzzle: Puzzle, *, time_limit: float | None = None, canonical: bool = False) -> SolveResult:
-        grid, _, status, seconds, stats = self._run(puzzle, time_limit, canonical, 1)
-        return SolveResult(self.name, status, grid, seconds, stats)
-
-    def count(self, puzzle: Puzzle, *, limit: int = 2, time_limit: float | None = None) -> CountResult:
-        _, found, status, seconds, stats = self._run(puzzle, time_limit, False, check_limit(limit))
-        return CountResult(self.name, found, limit, status, seconds, stats)
-
-    def _run(self, puzzle: Puzzle, time_limit: float | None, canonical: bool, limit: int
-             ) -> tuple[Grid | None, int, Status, float, dict[str, int]]:
-        """Take solutions up to ``limit``: the first one, how many, the status, seconds and stats."""
-        started = time.perf_counter()
-        counters = DlxCounters()
-        search = self._search(puzzle, Deadline(time_limit), counters, canonical)
-        first, found, status = None, 0, Status.NO_SOLUTION
-        try:
-            for grid in search:
-                first = first or grid
-                found += 1
-                status = Status.SOLVED
-                if found >= limit:
-                    break
-        except TimeUp:
-            status = Status.TIME_LIMIT
-        finally:
-            search.close()  # its own ``finally`` writes the counters
-        return first, found, status, time.perf_counter() - started, counters.stats()
+        self.search = _SEARCHES[structure]

@@ -35,38 +35,46 @@ now and then, which raises ``TimeUp`` when the time is up."""
 
 
 class SearchSolver(SolverBase):
-    """A solver made of a search generator (``search``); each call has its own state: thread-safe."""
+    """A solver made of a search generator (``search``); each call has its own state: thread-safe.
+
+    ``counters`` is the class of what the search counts (``SearchCounters`` or one with more
+    figures); the generator is closed before its counters are read, so a search may settle its
+    figures in a ``finally``.
+    """
 
     paradigm: ClassVar[str] = "hand-written search"
     capabilities: ClassVar[Capabilities] = Capabilities()
+    counters: ClassVar[type] = SearchCounters
     search: SearchFunction
 
     def solve(
         self, puzzle: Puzzle, *, time_limit: float | None = None, canonical: bool = False
     ) -> SolveResult:
-        started = time.perf_counter()
-        counters = SearchCounters()
-        try:
-            grid = next(self.search(puzzle, Deadline(time_limit), counters, canonical), None)
-            status = Status.NO_SOLUTION if grid is None else Status.SOLVED
-        except TimeUp:
-            grid, status = None, Status.TIME_LIMIT
-        return SolveResult(self.name, status, grid, time.perf_counter() - started, counters.stats())
+        grid, _, status, seconds, stats = self._take(puzzle, time_limit, canonical, 1)
+        return SolveResult(self.name, status, grid, seconds, stats)
 
     def count(
         self, puzzle: Puzzle, *, limit: int = 2, time_limit: float | None = None
     ) -> CountResult:
-        check_limit(limit)
+        _, found, status, seconds, stats = self._take(puzzle, time_limit, False, check_limit(limit))
+        return CountResult(self.name, found, limit, status, seconds, stats)
+
+    def _take(self, puzzle: Puzzle, time_limit: float | None, canonical: bool, limit: int
+              ) -> tuple[Grid | None, int, Status, float, dict[str, int]]:
+        """Solutions up to ``limit``: the first, how many, the status, the seconds and the stats."""
         started = time.perf_counter()
-        counters = SearchCounters()
-        found = 0
-        status = Status.NO_SOLUTION
+        counters = self.counters()
+        search = self.search(puzzle, Deadline(time_limit), counters, canonical)
+        first, found, status = None, 0, Status.NO_SOLUTION
         try:
-            for _ in self.search(puzzle, Deadline(time_limit), counters, False):
+            for grid in search:
+                first = first or grid
                 found += 1
                 status = Status.SOLVED
                 if found >= limit:
                     break
         except TimeUp:
             status = Status.TIME_LIMIT
-        return CountResult(self.name, found, limit, status, time.perf_counter() - started, counters.stats())
+        finally:
+            search.close()
+        return first, found, status, time.perf_counter() - started, counters.stats()

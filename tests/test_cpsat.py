@@ -18,6 +18,7 @@ from ortools.sat.python import cp_model
 from sudokulab import Puzzle, Shape, Status, UsageError, first_conflict, format_grid, is_solution, solvers
 from sudokulab.cli import main
 from sudokulab.models.cpsat import Prepared, build_model, prepared_model, rules, to_cpsat_text
+from sudokulab.solvers.base import Deadline
 from sudokulab.solvers.cpsat import STATUS, CpSatSolver, ModelInvalid
 
 from .conftest import EXAMPLES, random_puzzle
@@ -137,7 +138,7 @@ def test_model_invalid_raises_with_the_validation_message(cpsat):
     broken = cp_model.CpModel()
     broken.new_int_var(5, 1, "r1c1")  # an empty domain
     with pytest.raises(ModelInvalid, match="r1c1"):
-        cpsat._run(broken, cpsat._engines["solve"], None)
+        cpsat._run(broken, cpsat._engines["solve"], Deadline(None))
 
 
 def test_counting(cpsat, sample):

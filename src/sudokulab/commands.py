@@ -1,0 +1,296 @@
+"""What each ``sudokulab`` command does with its parsed arguments: call the library, print the result.
+
+Each ``cmd_*`` takes the argparse namespace and returns an exit code or raises a ``SudokuError``
+(``cli.main`` turns it into one line and its code). Logic a library user would need lives in the
+library modules these call, not here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from . import solvers
+from .boj import format_grid, load_puzzle, parse_box, read_bytes, source_name
+from .errors import ExitCode, NoSolution, SolverBug, TimeLimitReached, UsageError, WrongAnswer
+from .solvers.base import Status
+
+
+def solver_options(pairs: Sequence[str] | None) -> dict[str, str]:
+    """``-o KEY=VALUE`` pairs as text; the solver's declared options convert and check them."""
+    options: dict[str, str] = {}
+    for pair in pairs or ():
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"option '{pair}' is not of the form KEY=VALUE")
+        options[key.strip().replace("-", "_")] = value.strip()
+    return options
+
+
+def per_solver_options(pairs: Sequence[str] | None) -> dict[str, dict[str, str]]:
+    """``-o SOLVER.KEY=VALUE`` pairs for commands that run several solvers."""
+    options: dict[str, dict[str, str]] = {}
+    for key, value in solver_options(pairs).items():
+        solver, dot, name = key.partition(".")
+        if not dot or not name:
+            raise UsageError(
+                f"option '{key}' names no solver: write -o SOLVER.{key}=VALUE, e.g. -o sat.engine=glucose4"
+            )
+        options.setdefault(solver.replace("_", "-"), {})[name] = value
+    return options
+
+
+def _box(args: argparse.Namespace) -> tuple[int, int] | None:
+    return parse_box(args.box) if getattr(args, "box", None) else None
+
+
+def _names(text: str | None) -> list[str] | None:
+    return [name.strip() for name in text.split(",") if name.strip()] if text else None
+
+
+def out(text: str) -> None:
+    """Write a result to standard output."""
+    sys.stdout.write(text)
+
+
+# --- solve, count, export, solvers ---------------------------------------------------------------
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    from .checking import check_result
+    from .grid import first_conflict
+
+    puzzle = load_puzzle(args.puzzle, _box(args))
+    if args.format == "compact" and puzzle.n > 9:
+        raise UsageError(f"the compact form has one digit per cell, so it cannot show a {puzzle.n}x{puzzle.n} board")
+    conflict = first_conflict(puzzle.givens, puzzle.shape)
+    if conflict:
+        raise NoSolution(f"no solution: the givens break a rule: {conflict}")
+    name = args.solver or solvers.default_for(puzzle.shape)
+    with solvers.get(name, **solver_options(args.option)) as solver:
+        solvers.require(solver, canonical=args.canonical, time_limit=args.time_limit is not None)
+        result = solver.solve(puzzle, time_limit=args.time_limit, canonical=args.canonical)
+    if args.stats:
+        print(format_stats(result), file=sys.stderr)
+    verdict = check_result(puzzle, result)
+    if verdict.right is False:
+        raise SolverBug(f"solver '{result.solver}' returned a wrong answer ({verdict.problem}); nothing printed")
+    if result.status is Status.SOLVED:
+        out(format_grid(result.grid, puzzle.n, compact=args.format == "compact"))  # type: ignore[arg-type]
+        return ExitCode.OK
+    if result.status is Status.TIME_LIMIT:
+        raise TimeLimitReached(f"time limit reached: no answer within {args.time_limit:g} s")
+    raise NoSolution("no solution: no completion of these givens keeps the rules")
+
+
+def format_stats(result: Any) -> str:
+    """One line of a result's status, time and effort figures, for stderr."""
+    figures = "  ".join(f"{k}: {v}" for k, v in result.stats.items())
+    return f"solver: {result.solver}  status: {result.status.value}  time: {result.seconds:.6f} s  {figures}".rstrip()
+
+
+def cmd_count(args: argparse.Namespace) -> int:
+    puzzle = load_puzzle(args.puzzle, _box(args))
+    name = args.solver or solvers.default_for(puzzle.shape)
+    with solvers.get(name, **solver_options(args.option)) as solver:
+        solvers.require(solver, count=True, time_limit=args.time_limit is not None)
+        result = solver.count(puzzle, limit=args.limit, time_limit=args.time_limit)
+    if args.stats:
+        print(format_stats(result), file=sys.stderr)
+    if result.status is Status.TIME_LIMIT:
+        raise TimeLimitReached(f"time limit reached after {result.count} solutions "
+                               f"(at least {result.count}): {args.time_limit:g} s")
+    out(f"{result.count}\n" if result.exact else f"at least {result.count}\n")
+    return ExitCode.OK
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from .models import export
+    from .outputs import OutputFile
+
+    target = OutputFile(args.output) if args.output not in (None, "-") else None  # checked before the work
+    puzzle = load_puzzle(args.puzzle, _box(args))
+    options: dict[str, Any] = {key: _export_value(value) for key, value in solver_options(args.option).items()}
+    if args.encoding:
+        options["encoding"] = args.encoding
+    text = export(puzzle, args.format, **options)
+    if target is None:
+        out(text)
+    else:
+        with target:
+            target.write(text)
+    return ExitCode.OK
+
+
+def _export_value(text: str) -> Any:
+    return {"true": True, "false": False}.get(text.lower(), text)
+
+
+def cmd_solvers(args: argparse.Namespace) -> int:
+    described = [solvers.describe(name) for name in solvers.names()]
+    if args.json:
+        import json
+
+        out(json.dumps(described, indent=2, default=str) + "\n")
+        return ExitCode.OK
+    from .report import console, render_solvers
+
+    render_solvers(described, console(wide=args.wide))
+    return ExitCode.OK
+
+
+# --- compare, verify, judge ----------------------------------------------------------------------
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from .compare import Agreement, compare, format_answers
+
+    puzzle = load_puzzle(args.puzzle, _box(args))
+    comparison = compare(puzzle, _names(args.solvers), time_limit=args.time_limit, canonical=args.canonical,
+                         options=per_solver_options(args.option))
+    if args.json:
+        import json
+
+        out(json.dumps(comparison.to_json(), indent=2) + "\n")
+    else:
+        from .report import console, render_comparison
+
+        render_comparison(comparison, console(stderr=True, wide=args.wide))
+        out(format_answers(comparison))
+    failure = {
+        Agreement.NO_SOLUTION: NoSolution, Agreement.ALL_TIMED_OUT: TimeLimitReached, Agreement.DISAGREE: SolverBug,
+    }.get(comparison.agreement)
+    if failure is not None:
+        raise failure(f"{comparison.agreement.value}: {comparison.reason}")
+    return ExitCode.OK
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from .verify import MAX_ANSWER_BYTES, verify
+
+    if args.puzzle == "-" and args.answer == "-":
+        raise UsageError("verify: the puzzle and the answer cannot both come from standard input")
+    puzzle = load_puzzle(args.puzzle, _box(args))
+    verdict = verify(puzzle, read_bytes(args.answer, MAX_ANSWER_BYTES))
+    out(f"{verdict}\n")
+    if not args.no_oracle:
+        from .errors import UnsupportedFeature
+        from .oracle import Oracle
+
+        try:
+            with Oracle(time_limit=args.time_limit) as oracle:
+                out("\n".join(oracle.consult(puzzle).lines(verdict.grid, verdict.accepted)) + "\n")
+        except UnsupportedFeature as exc:
+            out(f"oracle: not consulted ({exc})\n")
+    if not verdict.accepted:
+        raise WrongAnswer(str(verdict))
+    return ExitCode.OK
+
+
+def cmd_judge(args: argparse.Namespace) -> int:
+    from . import judge as judging
+    from .datasets import read_dataset
+    from .oracle import Oracle
+    from .report import console, judge_progress, render_failures, render_judge_summary
+    from .sandbox import Limits
+
+    if not args.program:
+        raise UsageError("judge: name the program after --, e.g. sudokulab judge set.txt -- python3 solution.py")
+    limits = Limits(args.time_limit, args.memory_limit or None)
+    show = not args.quiet and sys.stderr.isatty()
+    total = None
+    if show and args.dataset != "-":  # a first pass to size the bar: parsing costs little beside running
+        total = sum(1 for entry in judging.first_puzzles(read_dataset(args.dataset), args.limit) if entry.ok)
+    with judge_progress(total, source_name(args.dataset), enabled=show) as on_case, Oracle() as oracle:
+        report = judging.judge_dataset(
+            judging.first_puzzles(read_dataset(args.dataset), args.limit), args.program, limits,
+            oracle=oracle, failures_shown=args.show_failures, jobs=args.jobs, on_case=on_case,
+        )
+    summary = report.summary
+    if not summary.runs and not summary.counts[judging.Outcome.INVALID_ENTRY]:
+        raise UsageError(f"judge: no puzzles in '{source_name(args.dataset)}'")
+    screen = console(wide=args.wide)
+    render_failures(report.failures, oracle.name, screen)
+    render_judge_summary(summary, limits, screen)
+    if not summary.all_accepted:
+        accepted = summary.counts[judging.Outcome.ACCEPTED]
+        raise WrongAnswer(f"{sum(summary.counts.values()) - accepted} of {sum(summary.counts.values())} "
+                          "entries not accepted")
+    return ExitCode.OK
+
+
+# --- bench, generate -----------------------------------------------------------------------------
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from . import bench
+    from .report import console, render_bench
+
+    box = _box(args)
+    plot = None
+    if args.plot is not None:
+        from .plots import plot_output, require_matplotlib
+
+        require_matplotlib()  # before the run, not after an hour of it
+        plot = plot_output(args.plot)
+    datasets = [bench.Dataset.from_path(path, box=box, limit=args.limit) for path in args.datasets]
+    report = bench.run_bench(
+        datasets, _names(args.solvers), time_limit=args.time_limit, jobs=args.jobs,
+        options=per_solver_options(args.option), csv_path=args.out, json_path=args.json,
+        progress=not args.quiet, by_solver=args.by_solver,
+    )
+    render_bench(report, console(wide=args.wide), wide=args.wide)
+    if plot is not None:
+        from .plots import cactus_plot
+
+        cactus_plot(report.solved_times, plot.path, totals=report.totals, time_limit=args.time_limit)
+    if report.wrong:
+        raise SolverBug(f"{report.wrong} wrong answers (each shown above on stderr with its puzzle)")
+    return ExitCode.OK
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    import random
+
+    from . import generate as gen
+    from .boj import MAX_SIZE
+    from .grid import Shape
+    from .outputs import OutputFile
+
+    if args.size > MAX_SIZE:
+        raise UsageError(f"a {args.size}x{args.size} board is larger than the {MAX_SIZE}x{MAX_SIZE} supported")
+    shape = Shape(*parse_box(args.box)) if args.box else Shape.of_size(args.size)
+    if shape.n != args.size:
+        raise UsageError(f"box {args.box} does not fit a {args.size}x{args.size} board")
+    try:
+        target = gen.clues_for(shape, args.clues, args.fraction)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    output = OutputFile(args.output) if args.output not in (None, "-") else None  # checked before the work
+    seed = args.seed
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**32)
+        print(f"sudokulab: seed {seed} (give --seed {seed} to generate the same puzzles)", file=sys.stderr)
+    short: list[int] = []
+    with output if output is not None else _Stdout() as stream:
+        for made in gen.generate(shape, args.count, clues=target, unique=args.unique, seed=seed):
+            stream.write(gen.dataset_text(made.puzzle))
+            if made.short:
+                short.append(made.clues)
+    if short:
+        print(f"sudokulab: warning: {len(short)} of {args.count} puzzles cannot go below {target} clues and stay "
+              f"unique; they stopped at {min(short)}..{max(short)} clues", file=sys.stderr)
+    return ExitCode.OK
+
+
+class _Stdout:
+    """Standard output as an output of ``generate``: each puzzle flushed as it is made."""
+
+    def __enter__(self) -> _Stdout:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        pass
+
+    def write(self, text: str) -> None:
+        sys.stdout.write(text)
+        sys.stdout.flush()

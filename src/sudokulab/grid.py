@@ -141,10 +141,6 @@ class Puzzle:
     def blanks(self) -> int:
         return self.givens.count(0)
 
-    def rows(self) -> list[list[int]]:
-        n = self.n
-        return [list(self.givens[r * n : (r + 1) * n]) for r in range(n)]
-
 
 def first_conflict(grid: Grid, shape: Shape) -> str | None:
     """The first rule a (possibly partial) grid breaks, in 1-based words, or None.

@@ -37,6 +37,10 @@ Ctrl-C. PySAT's engines catch SIGINT in the main thread and jump out of the engi
 CaDiCaL unusable. The solver turns that into ``KeyboardInterrupt`` and drops the engine without
 touching it again; the next puzzle of the shape builds a fresh one.
 
+This module is a little over 400 lines because every pitfall above is handled where the engine is
+called; splitting the engine wrapper from the solver would put the pitfalls and their handling in
+two places.
+
 Stats: the engine's decisions, conflicts, propagations and restarts for this puzzle (deltas of
 its accumulated counters, since the engine is shared), the formula's variables and clauses,
 ``calls`` to the engine, and ``propagated``: whether unit propagation of the givens alone settled

@@ -1,68 +1,95 @@
-"""Every figure of the benchmark report, with one command.
+"""Every figure of the benchmark report, with one command, all measured by ``sudokulab.bench.run_bench``.
 
-1. Every registered solver but the classic ``backtrack`` on ``17_clue``, ``magictour_top1465``,
-   ``forum_hardest_1106`` and the first ``--slice`` (2,000) puzzles of ``forum_hardest_1905_11plus``,
-   in one run, one process, one solver at a time (``by_solver``): ``paradigms.md`` and ``cactus.png``.
-2. Every registered solver, the classic included, on the first ``--classic-limit`` puzzles of
-   ``17_clue`` with ``--classic-time-limit``: the classic needs over 10 s on many of them, so it
-   only ever runs on a slice. Its panel joins the cactus plot, its table ``paradigms.md``.
-3. The scaling study (``benchmarks/scaling.py``): ``scaling.md``, ``scaling.csv``, ``scaling.png``.
-4. ``targets.md``: the issue's targets held against the figures of this run.
+1. The paradigms: ``--solvers`` (default: every registered solver but the classic ``backtrack``)
+   on ``17_clue``, ``magictour_top1465``, ``forum_hardest_1106`` and the first ``--slice`` (2,000)
+   puzzles of ``forum_hardest_1905_11plus``, one process, one solver at a time (``by_solver``):
+   ``paradigms.md`` and ``cactus.png``.
+2. The hand-written search: ``backtrack-fast`` against Peter Norvig's published figures (from step
+   1), and the classic ``backtrack`` beside the same solvers on the first ``--classic-limit``
+   puzzles of each set, the solvers taking turns on each puzzle, the classic stopped at
+   ``--classic-time-limit``: ``backtracking.md``, and the 17_clue slice as a panel of ``cactus.png``.
+3. The scaling study (``scaling.py``): ``scaling.md``, ``scaling.csv``, ``scaling.png``.
+4. Configurations of one solver (``configurations.py``): ``sat-encodings.md``,
+   ``sat-engines.md``, ``cpsat-tuning.md``.
+5. ``targets.md``: the issue's targets held against the figures of this run.
 
-Per-puzzle CSVs of steps 1 and 2 (tens of thousands of rows) go to ``--csv-dir``
-(``benchmarks/out``, not committed); the summaries and pictures go to ``--out-dir``
-(``benchmarks/results``). Datasets are read from ``--data`` (default ``../shared/data`` beside the
-repository); a missing one is skipped with a note. Exit code 4 if any answer was wrong.
+Per-puzzle CSVs of steps 1 and 2 go to ``--csv-dir`` (``benchmarks/out``, not committed); the
+summaries and pictures to ``--out-dir`` (``benchmarks/results``). Datasets are read from ``--data``
+(default ``../shared/data`` beside the repository); a missing one is skipped with a note, and with
+none at all nothing is measured and the exit code is 2. Exit code 4 if any answer was wrong.
 
-    .venv/bin/python benchmarks/run_all.py                  # the full report (tens of minutes)
+    .venv/bin/python benchmarks/run_all.py                  # the full report (about 20 minutes)
     .venv/bin/python benchmarks/run_all.py --limit 300      # a quick first look
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import platform
 import shlex
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
 from sudokulab import bench, plots, solvers
+from sudokulab.errors import ExitCode
+from sudokulab.report import bench_markdown, console, render_bench
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 DEFAULT_DATA = ROOT.parent / "shared" / "data"
 SETS = ("17_clue", "magictour_top1465", "forum_hardest_1106", "forum_hardest_1905_11plus")
 SLICED = "forum_hardest_1905_11plus"
-CLASSIC_SET = "17_clue"
-NORVIG = {"magictour_top1465": 172, "forum_hardest_1106": 39}
-"""Peter Norvig's published Python solver on this machine kind, puzzles/s (../shared/data/README.md)."""
+CLASSIC, FAST = "backtrack", "backtrack-fast"
+CLASSIC_PANEL = "17_clue"
+"""The set whose classic slice joins the cactus plot."""
+NORVIG = {"17_clue": 338, "magictour_top1465": 172, "forum_hardest_1106": 39, "forum_hardest_1905_11plus": 43}
+"""Peter Norvig's published Python solver on this machine kind, puzzles/s, whole set (../shared/data/README.md)."""
 TARGETS = (  # (solver, dataset, puzzles/s at least, how the goal is phrased)
     ("sat", "17_clue", 4000, "at least 4,000 puzzles/s"),
     ("cpsat", "17_clue", 300, "at least 300 puzzles/s"),
-    *(("backtrack-fast", name, 3 * rate, f"3x Norvig's ~{rate}/s") for name, rate in NORVIG.items()),
+    *((FAST, name, 3 * NORVIG[name], f"3x Norvig's ~{NORVIG[name]}/s")
+      for name in ("magictour_top1465", "forum_hardest_1106")),
 )
 
 
-def command(argv: Sequence[str]) -> str:
-    """How this run was started, for the report (paths relative to the repository)."""
-    return shlex.join([".venv/bin/python", f"benchmarks/{Path(sys.argv[0]).name}", *argv])
+def command(script: str, argv: Sequence[str]) -> str:
+    """How a script was started, for its report (paths relative to the repository)."""
+    return shlex.join([".venv/bin/python", f"benchmarks/{script}", *argv])
+
+
+def provenance() -> str:
+    """When and where: the date, Python, cores and the load average now (other work skews timings)."""
+    load = f", load average {os.getloadavg()[0]:.2f}" if hasattr(os, "getloadavg") else ""
+    return (f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, CPython {platform.python_version()}, "
+            f"{os.cpu_count()} cores{load}")
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder of the datasets")
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder of the datasets (default: %(default)s)")
     parser.add_argument("--out-dir", type=Path, default=HERE / "results")
     parser.add_argument("--csv-dir", type=Path, default=HERE / "out")
-    parser.add_argument("--limit", type=int, help="the first K puzzles of every set (a quick run)")
+    parser.add_argument("--solvers", help="comma-separated (default: every registered solver but the classic)")
+    parser.add_argument("--limit", type=int, help="the first K puzzles of every set (e.g. 2000; 300 for a quick look)")
     parser.add_argument("--slice", type=int, default=2000, help=f"puzzles of {SLICED} (default: 2000)")
     parser.add_argument("--time-limit", type=float, default=10.0, help="seconds per puzzle (default: 10)")
-    parser.add_argument("--classic-limit", type=int, default=100, help=f"puzzles of {CLASSIC_SET} for the classic")
-    parser.add_argument("--classic-time-limit", type=float, default=5.0, help="seconds per puzzle for the classic")
+    parser.add_argument("--classic-limit", type=int, default=50,
+                        help="puzzles of each set for the classic search (default: 50)")
+    parser.add_argument("--classic-time-limit", type=float, default=2.0,
+                        help="seconds per puzzle in step 2 (default: 2)")
     parser.add_argument("--jobs", type=int, default=1, help="processes for steps 2 and 3 (default: 1)")
     parser.add_argument("--skip-scaling", action="store_true")
+    parser.add_argument("--skip-configurations", action="store_true")
     parser.add_argument("--scaling-args", default="", help="extra arguments for scaling.py, e.g. '--per-size 3'")
+    parser.add_argument("--configurations-args", default="",
+                        help="extra arguments for configurations.py, e.g. '--studies cpsat-tuning'")
     args = parser.parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)
+    args.solver_list = ([s.strip() for s in args.solvers.split(",") if s.strip()] if args.solvers
+                        else bench.default_solvers())
     return args
 
 
@@ -73,67 +100,119 @@ def _limit(*limits: int | None) -> int | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    found = {name: args.data / f"{name}.txt" for name in SETS if (args.data / f"{name}.txt").is_file()}
+    if not found:
+        print(f"run_all: no dataset found, nothing measured: put {', '.join(f'{n}.txt' for n in SETS)} "
+              f"(see ../shared/data/README.md) in {args.data}, or pass --data DIR", file=sys.stderr)
+        return ExitCode.BAD_INPUT
+    for name in SETS:
+        if name not in found:
+            print(f"skipped {name}: {args.data / f'{name}.txt'} is absent", file=sys.stderr)
     args.out_dir.mkdir(parents=True, exist_ok=True)
     args.csv_dir.mkdir(parents=True, exist_ok=True)
-    datasets = []
-    for name in SETS:
-        path = args.data / f"{name}.txt"
-        if not path.is_file():
-            print(f"skipped {name}: {path} is absent", file=sys.stderr)
-            continue
-        limit = _limit(args.limit, args.slice if name == SLICED else None)
-        datasets.append(bench.Dataset.from_path(path, limit=limit))
-    summaries: list[bench.Summary] = []
-    wrong = run_sets(args, datasets, summaries) if datasets else 0
-    if not datasets:
-        print(f"no dataset found in {args.data}: the reference sets are skipped", file=sys.stderr)
+    sys.path.insert(0, str(HERE))
+
+    datasets = [bench.Dataset.from_path(path, limit=_limit(args.limit, args.slice if name == SLICED else None))
+                for name, path in found.items()]
+    paradigms = run_paradigms(args, datasets)
+    classic = run_backtracking(args, found, paradigms)
+    draw_cactus(args, datasets, paradigms, classic)
+    wrong = paradigms.wrong + (classic.wrong if classic else 0)
     if not args.skip_scaling:
-        sys.path.insert(0, str(HERE))
         import scaling
 
-        code = scaling.main(["--out-dir", str(args.out_dir), "--jobs", str(args.jobs), *args.scaling_args.split()])
-        wrong += code == 4
-    write_targets(args.out_dir, summaries, args.out_dir / "scaling.csv")  # from this run, or the last
+        classic = [CLASSIC] if CLASSIC in solvers.names() and CLASSIC not in args.solver_list else []
+        code = scaling.main(["--out-dir", str(args.out_dir), "--jobs", str(args.jobs),
+                             "--solvers", ",".join(classic + args.solver_list), *args.scaling_args.split()])
+        wrong += code == ExitCode.WRONG
+    if not args.skip_configurations:
+        import configurations
+
+        overridden = "--limit" in args.configurations_args.split()
+        limit = [] if args.limit is None or overridden else ["--limit", str(args.limit)]
+        code = configurations.main(["--data", str(args.data), "--out-dir", str(args.out_dir), *limit,
+                                    *args.configurations_args.split()])
+        wrong += code == ExitCode.WRONG
+    write_targets(args.out_dir, paradigms.summaries, args.out_dir / "scaling.csv")  # scaling: this run's or the last
     if wrong:
         print("WRONG answers were found: see above", file=sys.stderr)
-        return 4
-    return 0
+        return ExitCode.WRONG
+    return ExitCode.OK
 
 
-def run_sets(args: argparse.Namespace, datasets: list[bench.Dataset], summaries: list[bench.Summary]) -> int:
-    """Steps 1 and 2: the reference sets, then the classic's slice; the number of wrong answers."""
-    report = bench.run_bench(datasets, bench.default_solvers(), time_limit=args.time_limit,
+def run_paradigms(args: argparse.Namespace, datasets: list[bench.Dataset]) -> bench.BenchReport:
+    """Step 1: the reference sets, each solver over all of them in turn."""
+    report = bench.run_bench(datasets, args.solver_list, time_limit=args.time_limit,
                              csv_path=args.csv_dir / "paradigms.csv", by_solver=True)
-    bench.print_summary(report)
-    summaries.extend(report.summaries)
-    sections = ["# Every paradigm on the reference sets\n", f"Command: `{command(args.argv)}`\n",
-                bench.summary_markdown(report)]
-    labels = {d.name: _label(d, report.totals[d.name]) for d in datasets}
-    series = {labels[d.name]: report.solved_times[d.name] for d in datasets}
-    totals = {labels[d.name]: report.totals[d.name] for d in datasets}
-    limits = {labels[d.name]: args.time_limit for d in datasets}
-    wrong = report.wrong
+    render_bench(report, console())
+    text = ["# Every paradigm on the reference sets\n",
+            f"Command: `{command('run_all.py', args.argv)}`; {provenance()} at the end of this step.\n",
+            "Times are each solver's own `solve` time on a parsed puzzle (every answer checked); "
+            "a slice is named in its table's title by its puzzle count.\n",
+            bench_markdown(report)]
+    (args.out_dir / "paradigms.md").write_text("\n".join(text), encoding="utf-8")
+    return report
 
-    classic_path = args.data / f"{CLASSIC_SET}.txt"
-    if "backtrack" in solvers.names() and classic_path.is_file():
+
+def run_backtracking(args: argparse.Namespace, found: dict[str, Path],
+                     paradigms: bench.BenchReport) -> bench.BenchReport | None:
+    """Step 2: Norvig's figures against step 1, then the classic's slices (their report, if run)."""
+    text = ["# The hand-written search\n", f"Command: `{command('run_all.py', args.argv)}`\n",
+            "## `backtrack-fast` against Norvig's published figures\n",
+            "From step 1 (`paradigms.md`): solve time of `backtrack-fast` on a parsed puzzle, one process. "
+            "Norvig: his published Python solver, whole set, this machine kind (`../shared/data/README.md`).\n",
+            "| set | puzzles | solved | puzzles/s | puzzles/cpu-s | nodes/puzzle | Norvig /s | x Norvig | "
+            "x Norvig (CPU) |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for s in paradigms.summaries:
+        if s.solver == FAST and s.dataset in NORVIG:
+            rate = NORVIG[s.dataset]
+            text.append(f"| {s.dataset} | {s.puzzles:,} | {s.solved:,} | {s.per_second:,.0f} | "
+                        f"{s.per_cpu_second:,.0f} | {s.means.get('nodes', float('nan')):.1f} | {rate} | "
+                        f"{s.per_second / rate:.1f}x | {s.per_cpu_second / rate:.1f}x |")
+    report = None
+    if CLASSIC in solvers.names():
         count = _limit(args.limit, args.classic_limit)
-        classic = bench.Dataset.from_path(classic_path, name=f"{CLASSIC_SET}[:{count}]", limit=count)
-        slice_report = bench.run_bench([classic], solvers.names(), time_limit=args.classic_time_limit,
-                                       jobs=args.jobs, csv_path=args.csv_dir / "classic.csv")
-        bench.print_summary(slice_report)
-        sections += [f"\n## The classic backtracker beside the others, on a slice of {CLASSIC_SET}\n",
-                     bench.summary_markdown(slice_report)]
-        series[classic.name] = slice_report.solved_times[classic.name]
-        totals[classic.name] = slice_report.totals[classic.name]
-        limits[classic.name] = args.classic_time_limit
-        wrong += slice_report.wrong
-    (args.out_dir / "paradigms.md").write_text("\n".join(sections), encoding="utf-8")
+        sets = [bench.Dataset.from_path(path, name=f"{name}[:{count}]", limit=count) for name, path in found.items()]
+        names = [CLASSIC, *(s for s in args.solver_list if s != CLASSIC)]
+        report = bench.run_bench(sets, names, time_limit=args.classic_time_limit, jobs=args.jobs,
+                                 csv_path=args.csv_dir / "classic.csv")
+        render_bench(report, console())
+        by = {(s.dataset, s.solver): s for s in report.summaries}
+        text += ["", f"## `backtrack-fast` against the classic `backtrack`, {count} puzzles a set\n",
+                 f"The first {count} puzzles of each set, the solvers taking turns on each puzzle, every solver "
+                 f"stopped at {args.classic_time_limit:g} s a puzzle. A timeout counts with its limit, so the "
+                 "classic's rate is an upper bound and the ratio a lower bound.\n",
+                 "| set | classic solved | classic timed out | classic /s | fast /s | fast : classic | "
+                 "fast : classic (CPU) |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+        for dataset in sets:
+            classic, fast = by.get((dataset.name, CLASSIC)), by.get((dataset.name, FAST))
+            if classic is None or fast is None:
+                continue
+            text.append(f"| {dataset.name} | {classic.solved}/{classic.puzzles} | {classic.timed_out} | "
+                        f"{classic.per_second:,.2f} | {fast.per_second:,.0f} | "
+                        f"{fast.per_second / classic.per_second:,.0f}x | "
+                        f"{fast.per_cpu_second / classic.per_cpu_second:,.0f}x |")
+        text += ["", "Every solver on these slices:\n", bench_markdown(report)]
+    (args.out_dir / "backtracking.md").write_text("\n".join(text) + "\n", encoding="utf-8")
+    return report
+
+
+def draw_cactus(args: argparse.Namespace, datasets: Sequence[bench.Dataset], paradigms: bench.BenchReport,
+                classic: bench.BenchReport | None) -> None:
+    """One panel per reference set (step 1) and one for the classic's 17_clue slice (step 2)."""
+    labels = {d.name: _label(d, paradigms.totals[d.name]) for d in datasets}
+    series = {labels[d.name]: paradigms.solved_times[d.name] for d in datasets}
+    totals = {labels[d.name]: paradigms.totals[d.name] for d in datasets}
+    limits = {labels[d.name]: args.time_limit for d in datasets}
+    panel = next((name for name in (classic.totals if classic else {}) if name.startswith(f"{CLASSIC_PANEL}[")), None)
+    if classic is not None and panel is not None:
+        series[panel], totals[panel], limits[panel] = (classic.solved_times[panel], classic.totals[panel],
+                                                       args.classic_time_limit)
     png = plots.cactus_plot(series, args.out_dir / "cactus.png", totals=totals, time_limit=limits)
-    print(f"wrote {png} and paradigms.md; per-puzzle CSVs in {args.csv_dir}", file=sys.stderr)
-    return wrong
+    print(f"wrote {png}, paradigms.md and backtracking.md; per-puzzle CSVs in {args.csv_dir}", file=sys.stderr)
 
 
-def write_targets(out_dir: Path, summaries: Sequence[bench.Summary], scaling_csv: Path | None) -> None:
+def write_targets(out_dir: Path, summaries: Sequence[bench.BenchSummary], scaling_csv: Path | None) -> None:
     """The issue's targets beside this run's figures (one process; wall and CPU rates)."""
     lines = ["# Targets\n", "| target | measured (wall) | measured (CPU) | met |", "| --- | ---: | ---: | --- |"]
     for solver, dataset, goal, phrase in TARGETS:

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from sudokulab import bench, generate, plots, solvers
 from sudokulab.grid import Shape
+from sudokulab.report import bench_markdown, console, render_bench
 
 ROOT = Path(__file__).resolve().parents[1]
 SIZES = (4, 6, 9, 12, 16, 20, 25, 36)
@@ -52,7 +53,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.out_dir.mkdir(parents=True, exist_ok=True)
     points: list[plots.ScalingPoint] = []
     started_as = " ".join([".venv/bin/python benchmarks/scaling.py", *(sys.argv[1:] if argv is None else argv)])
-    markdown = [f"# Scaling study\n\nCommand: `{started_as}`\n",
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    markdown = [f"# Scaling study\n\nCommand: `{started_as}`; started {when}.\n",
                 f"{args.per_size} puzzles per size, {args.fraction:.0%} of the cells given, "
                 f"seed {args.seed}{', unique solutions' if args.unique else ''}; time limit {args.time_limit:g} s.\n"]
     csv_parts: list[Path] = []
@@ -75,8 +77,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             csv_parts.append(part)
             wrong += report.wrong
-            bench.print_summary(report)
-            markdown.append(bench.summary_markdown(report))
+            render_bench(report, console())
+            markdown.append(bench_markdown(report))
             for s in report.summaries:
                 times = sorted(report.solved_times[s.dataset][s.solver])
                 points.append(plots.ScalingPoint(s.solver, n, s.puzzles, s.solved, s.timed_out, s.median,

@@ -120,7 +120,8 @@ def _convert(option: Option, value: Any, solver: str) -> Any:
         value = option.normalise(value)
     valid = option.valid_values()
     if valid is not None and value not in valid:
-        raise UsageError(f"solver '{solver}': unknown {option.name} '{value}'; choose one of: {', '.join(map(str, valid))}")
+        choices = ", ".join(map(str, valid))
+        raise UsageError(f"solver '{solver}': unknown {option.name} '{value}'; choose one of: {choices}")
     return value
 
 

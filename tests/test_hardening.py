@@ -78,7 +78,7 @@ def test_numbers_of_thousands_of_digits_are_out_of_range(capsys, monkeypatch, sa
     assert code == 1 and out.startswith("wrong answer: line 1, number 1: 9999") and "outside 1..9" in out
 
 
-@pytest.mark.parametrize("solver", ["backtrack", "backtrack-fast", "sat", "cpsat"])
+@pytest.mark.parametrize("solver", solvers.names())
 def test_a_count_limit_beyond_64_bits(capsys, solver):
     code, out, err = run(capsys, "count", SAMPLE, "--solver", solver, "--limit", str(2**63))
     assert (code, out, err) == (0, "1\n", "")
@@ -120,7 +120,7 @@ def test_a_closed_pipe_ends_quietly():
 # --- 5. time limits hold on the largest boards; memory stays bounded ---------------------------------
 
 @pytest.mark.slow
-@pytest.mark.parametrize("solver", ["backtrack", "backtrack-fast", "sat", "cpsat"])
+@pytest.mark.parametrize("solver", solvers.names())
 def test_time_limit_holds_on_an_empty_64x64_board(tmp_path, solver):
     empty = tmp_path / "empty.txt"
     empty.write_text(format_puzzle(Puzzle.empty(64)))
@@ -158,7 +158,7 @@ def interrupt(args: list[str], after: float = 1.5, **kwargs) -> tuple[int, bytes
     return code, process.stderr.read(), time.monotonic() - sent
 
 
-@pytest.mark.parametrize("solver", ["backtrack", "backtrack-fast", "sat", "cpsat"])
+@pytest.mark.parametrize("solver", solvers.names())
 def test_ctrl_c_while_counting(tmp_path, solver):
     empty = tmp_path / "empty.txt"
     empty.write_text(format_puzzle(Puzzle.empty(9)))
@@ -166,7 +166,7 @@ def test_ctrl_c_while_counting(tmp_path, solver):
     assert (code, err) == (130, b"sudokulab: interrupted\n") and took < 3
 
 
-@pytest.mark.parametrize("solver", ["sat", "cpsat"])
+@pytest.mark.parametrize("solver", ["sat", "cpsat", "mip"])
 def test_ctrl_c_inside_the_engine(tmp_path, solver):
     empty = tmp_path / "empty.txt"
     empty.write_text(format_puzzle(Puzzle.empty(36)))

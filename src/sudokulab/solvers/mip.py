@@ -43,9 +43,11 @@ from dataclasses import dataclass
 
 from ortools.linear_solver import pywraplp
 
+from ..errors import UnsupportedFeature
 from ..grid import Grid, Puzzle, Shape, units
 from ..models.mip import MipModel, build_model, fixed_columns, model_size, rules
 from .base import Capabilities, CountResult, Deadline, Option, SolverBase, SolveResult, Stat, Status, check_limit
+from .native import interruptible
 
 BACKENDS = {"scip": "SCIP", "cbc": "CBC"}
 """Our backend names -> OR-Tools' (HiGHS through pywraplp prints a banner on every solve: left out)."""
@@ -70,6 +72,10 @@ class _Effort:
     solves: int = 0
 
 
+MAX_SIZE = 36
+"""Larger boards are refused before the model is built: the 49x49 model took 1.26 GB (36x36: 519 MB)."""
+
+
 class _Engine:
     """One pywraplp model of a shape's rules (or of one puzzle, for counting); not thread-safe."""
 
@@ -78,6 +84,8 @@ class _Engine:
         if solver is None:
             raise RuntimeError(f"OR-Tools has no {BACKENDS[backend]} backend in this build")
         solver.SuppressOutput()
+        if backend == "scip":  # Ctrl-C is ours (see ``native.interruptible``): SCIP must not swallow it
+            solver.SetSolverSpecificParametersAsString("misc/catchctrlc = FALSE\n")
         if not solver.SetNumThreads(threads):
             solver.SetNumThreads(1)
         self.backend, self.solver, self.n = backend, solver, model.shape.n
@@ -107,7 +115,7 @@ class _Engine:
             return Status.TIME_LIMIT
         # pywraplp reads a limit of 0 ms as "no limit"; a real limit is at least 1 ms
         self.solver.SetTimeLimit(0 if remaining is None else max(1, math.ceil(1000 * remaining)))
-        answer = self.solver.Solve()
+        answer = interruptible(self.solver.Solve, self.solver.InterruptSolve)
         effort.solves += 1
         effort.nodes += self.solver.nodes()
         effort.lp_iterations += self.solver.iterations()
@@ -178,6 +186,11 @@ class MipSolver(SolverBase):
         return f"{pywraplp.Solver.CreateSolver('SCIP').SolverVersion()} via OR-Tools pywraplp"
 
     def _engine(self, shape: Shape) -> _Engine:
+        if shape.n > MAX_SIZE:
+            raise UnsupportedFeature(
+                f"the 0-1 model of a {shape.n}x{shape.n} board has {shape.n ** 3:,} binaries; the mip solver stops at "
+                f"{MAX_SIZE}x{MAX_SIZE} (about 520 MB there): use backtrack-fast, sat or cpsat"
+            )
         engine = self._engines.get(shape)
         if engine is None:
             engine = self._engines[shape] = _Engine(self.backend, MipModel(rules(shape), ()), self.threads)

@@ -10,10 +10,10 @@ pays the model-building and parameter-setting price once.
 
 Parameters. ``num_workers=1`` by default: one search thread gives reproducible answers and stats,
 and on small models extra workers mostly add start-up time. Measured on 17_clue and the forum
-hardest set (``benchmarks/bench_cpsat.py``), a few changes to CP-SAT's defaults help these tiny
+hardest set (``benchmarks/configurations.py``), a few changes to CP-SAT's defaults help these tiny
 models: no LP relaxation (``linearization_level=0``), no symmetry detection (``symmetry_level=0``),
 no SAT inprocessing, one presolve pass and lighter probing: against CP-SAT's defaults (one worker)
-1.1x the puzzles/s on 17_clue and 1.9x on forum_hardest_1106 (``benchmarks/results/cpsat-tuning.md``).
+1.13x the puzzles/s on 17_clue and 1.84x on forum_hardest_1106 (``benchmarks/results/cpsat-tuning.md``).
 Presolve stays on: its propagation and probing alone solve the 17-clue puzzles (0 branches) and it
 turns each AllDifferent into Boolean exactly-ones.
 

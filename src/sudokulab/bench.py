@@ -41,13 +41,16 @@ __all__ = ["DEFAULT_TIME_LIMIT", "BenchReport", "BenchSummary", "Dataset", "Row"
            "read_rows", "run_bench", "solved_times"]
 
 DEFAULT_TIME_LIMIT = 10.0
-CLASSIC = "backtrack"
-"""Left out of the default solver list: it needs more than 10 s on many published puzzles."""
+LEFT_OUT = {
+    "backtrack": "the classic search needs more than 10 s on many published puzzles",
+    "dimacs": "it starts a SAT program per puzzle (and per step of canonical answers and counts)",
+}
+"""Solvers a bench leaves out unless named, and why."""
 
 
 def default_solvers() -> list[str]:
-    """Every registered solver but the classic baseline (ask for it by name, with a slice)."""
-    return [name for name in registry.names() if name != CLASSIC]
+    """Every installed solver but those ``LEFT_OUT`` (ask for them by name, with a slice)."""
+    return [name for name in registry.names() if name not in LEFT_OUT and registry.installed(name)]
 
 
 def check_puzzle(puzzle: Puzzle, named: Sequence[tuple[str, Solver]], time_limit: float | None) -> list[Answer]:

@@ -20,6 +20,7 @@ from .commands import (
     cmd_bench,
     cmd_compare,
     cmd_count,
+    cmd_decode,
     cmd_export,
     cmd_generate,
     cmd_judge,
@@ -28,6 +29,7 @@ from .commands import (
     cmd_verify,
 )
 from .errors import ExitCode, SudokuError, UsageError
+from .models.cnf import AMO_ENCODINGS, ENCODINGS
 
 
 def number_type(convert: Callable[[str], Any], accept: Callable[[Any], bool], what: str, rule: str):
@@ -102,6 +104,12 @@ def _many_solver_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--wide", action="store_true", help="every column, however wide the table gets")
 
 
+def _certify_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--certify", action="store_true",
+                        help="back a 'no solution' or 'exactly one solution' claim with a checked DRUP proof")
+    parser.add_argument("--proof", metavar="DIR", help="with --certify: keep formula.cnf and proof.drup here")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="sudokulab", description="Solve Sudoku (BOJ 2580) by several paradigms and compare them.")
     parser.add_argument("--version", action="version", version=f"sudokulab {__version__}")
@@ -119,6 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
     _puzzle_arguments(count)
     count.add_argument("--limit", type=positive_int, default=1000, metavar="K",
                        help="stop counting at K solutions (default: 1000)")
+    _certify_arguments(count)
     count.set_defaults(run=cmd_count)
 
     export = commands.add_parser("export", help="write the puzzle's model for an external solver")
@@ -130,6 +139,23 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--encoding", help="shorthand for -o encoding=NAME")
     export.add_argument("--output", metavar="FILE", help="write here instead of stdout")
     export.set_defaults(run=cmd_export)
+
+    decode = commands.add_parser(
+        "decode", help="turn a SAT solver's answer to an exported formula into the BOJ answer",
+        usage="sudokulab decode PUZZLE ANSWER [--encoding NAME] [--amo NAME]\n"
+              "       sudokulab decode ANSWER --cnf FORMULA",
+    )
+    decode.add_argument("first", metavar="PUZZLE", help="puzzle file (or the ANSWER with --cnf); - for stdin")
+    decode.add_argument("answer", nargs="?", metavar="ANSWER",
+                        help="the solver's output: SAT-competition lines, a MiniSat result file, or literals")
+    decode.add_argument("--cnf", metavar="FORMULA",
+                        help="the .cnf written by export: puzzle and encoding from its header")
+    decode.add_argument("--encoding", default="extended", choices=ENCODINGS,
+                        help="the encoding the formula was exported with (default: extended)")
+    decode.add_argument("--amo", default="pairwise", choices=AMO_ENCODINGS,
+                        help="its at-most-one encoding (default: pairwise)")
+    decode.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
+    decode.set_defaults(run=cmd_decode)
 
     listing = commands.add_parser("solvers", help="list the solvers: paradigm, installed, capabilities, options")
     listing.add_argument("--json", action="store_true", help="one JSON document instead of tables")
@@ -144,6 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--canonical", action="store_true",
                          help="ask for the lexicographically first solution; all answers must be byte-identical")
     compare.add_argument("--json", action="store_true", help="print one JSON document on stdout instead")
+    _certify_arguments(compare)
     compare.set_defaults(run=cmd_compare)
 
     verify = commands.add_parser("verify", help="judge an answer as BOJ's special judge does, with SAT as oracle")
@@ -153,6 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--time-limit", type=positive_float, default=10.0, metavar="SECONDS",
                         help="for each question to the oracle (default: 10)")
     verify.add_argument("--no-oracle", action="store_true", help="print the verdict only")
+    _certify_arguments(verify)
     verify.set_defaults(run=cmd_verify)
 
     judge = commands.add_parser(

@@ -102,7 +102,20 @@ def cmd_count(args: argparse.Namespace) -> int:
         raise TimeLimitReached(f"time limit reached after {result.count} solutions "
                                f"(at least {result.count}): {args.time_limit:g} s")
     out(f"{result.count}\n" if result.exact else f"at least {result.count}\n")
+    if args.certify:
+        _certified(puzzle, result.count if result.exact else None, args.proof, stdout=True)
     return ExitCode.OK
+
+
+def _certified(puzzle: Any, solutions: int | None, proof_dir: str | None, *, stdout: bool) -> Any:
+    """Certify a count of solutions (0 or 1) and print the line; a proof that fails to check is a bug found."""
+    from .proof import certify_count
+
+    certificate = certify_count(puzzle, solutions, proof_dir=proof_dir)
+    print(certificate.line(), file=sys.stdout if stdout else sys.stderr)
+    if solutions in (0, 1) and not certificate.certified:
+        raise SolverBug(f"the claim '{certificate.claim}' was not certified: {certificate.why}")
+    return certificate
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -157,6 +170,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
         render_comparison(comparison, console(stderr=True, wide=args.wide))
         out(format_answers(comparison))
+    if args.certify and comparison.agreement is not Agreement.DISAGREE:
+        _certified(puzzle, comparison.solutions, args.proof, stdout=False)
     failure = {
         Agreement.NO_SOLUTION: NoSolution, Agreement.ALL_TIMED_OUT: TimeLimitReached, Agreement.DISAGREE: SolverBug,
     }.get(comparison.agreement)
@@ -179,7 +194,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
         try:
             with Oracle(time_limit=args.time_limit) as oracle:
-                out("\n".join(oracle.consult(puzzle).lines(verdict.grid, verdict.accepted)) + "\n")
+                report = oracle.consult(puzzle)
+                out("\n".join(report.lines(verdict.grid, verdict.accepted)) + "\n")
+            if args.certify:
+                _certified(puzzle, report.solutions, args.proof, stdout=True)
         except UnsupportedFeature as exc:
             out(f"oracle: not consulted ({exc})\n")
     if not verdict.accepted:
@@ -294,3 +312,44 @@ class _Stdout:
     def write(self, text: str) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
+
+
+def cmd_decode(args: argparse.Namespace) -> int:
+    """A SAT solver's answer to an exported formula, as the BOJ answer (after the independent checker)."""
+    from .grid import solution_error
+    from .models.dimacs import Exported, decode_model, parse_answer, read_header
+    from .verify import MAX_ANSWER_BYTES
+
+    if args.cnf is not None:
+        if args.answer is not None:
+            raise UsageError("decode: give the puzzle or --cnf, not both")
+        exported = read_header(_text_of(args.cnf, 256 << 20), source_name(args.cnf))
+        answer_source = args.first
+    else:
+        if args.answer is None:
+            raise UsageError("decode: give PUZZLE and the solver's ANSWER, or ANSWER --cnf FORMULA")
+        exported = Exported(load_puzzle(args.first, _box(args)), args.encoding, args.amo)
+        answer_source = args.answer
+    if args.first == "-" and args.answer == "-":
+        raise UsageError("decode: the puzzle and the answer cannot both come from standard input")
+    answer = parse_answer(_text_of(answer_source, 64 * MAX_ANSWER_BYTES), source_name(answer_source))
+    if answer.status == "UNSAT":
+        raise NoSolution("no solution: the SAT solver says UNSATISFIABLE")
+    if answer.status == "UNKNOWN":
+        raise TimeLimitReached("the SAT solver says UNKNOWN: it gave up before an answer")
+    grid = decode_model(exported, answer.model)
+    problem = solution_error(grid, exported.puzzle)
+    if problem:
+        raise SolverBug(f"the model is not a solution of the puzzle: {problem}")
+    out(format_grid(grid, exported.puzzle.n))
+    return ExitCode.OK
+
+
+def _text_of(source: str, limit: int) -> str:
+    """A text file (or stdin for ``-``) of at most ``limit`` bytes, as text; one line when it is not."""
+    from .boj import decode
+
+    data = read_bytes(source, limit)
+    if len(data) > limit:
+        raise UsageError(f"'{source_name(source)}' is larger than {limit} bytes")
+    return decode(data, source_name(source))

@@ -438,14 +438,18 @@ def formula(puzzle: Puzzle, encoding: str = "extended", amo: str = "pairwise") -
 def to_dimacs(puzzle: Puzzle, encoding: str = "extended", amo: str = "pairwise") -> str:
     """The puzzle as DIMACS CNF for any SAT solver: the rules, then one unit clause per given.
 
-    The header comment gives the literal map, so a model decodes by hand. With ``reduced`` the
+    The header comments give the literal map, so a model decodes by hand, and, on their first line,
+    what ``sudokulab decode --cnf`` needs to decode it by itself (``dimacs.read_header``). With ``reduced`` the
     givens' unit clauses are the only clauses on their variables, which makes every model decode
     to the whole grid.
     """
     f, _ = formula(puzzle, encoding, amo)
     n = puzzle.n
     givens = literal_table(n).assumptions(puzzle.givens)
+    from .dimacs import header_line
+
     lines = [
+        header_line(puzzle, encoding, amo),
         f"c sudokulab: {puzzle.shape}, encoding {encoding}, at-most-one {amo}",
         f"c variable (r-1)*{n * n} + (c-1)*{n} + d is true when row r, column c holds digit d"
         f" (r, c, d in 1..{n})",

@@ -39,6 +39,7 @@ REGISTRY: dict[str, SolverEntry | str | type] = {
     "cpsat": SolverEntry("sudokulab.solvers.cpsat:CpSatSolver"),
     "dlx": SolverEntry("sudokulab.solvers.dlx:DlxSolver"),
     "mip": SolverEntry("sudokulab.solvers.mip:MipSolver"),
+    "dimacs": SolverEntry("sudokulab.solvers.dimacs:DimacsSolver"),
 }
 
 DEFAULT_SMALL, DEFAULT_LARGE, DEFAULT_SWITCH = "backtrack-fast", "sat", 16
@@ -81,12 +82,18 @@ def solver_class(name: str) -> type:
         raise UsageError(f"solver '{name}' is not installed ({exc.name or exc}): {hint}") from None
 
 
-def installed(name: str) -> bool:
+def unavailable(name: str) -> str | None:
+    """Why a solver cannot run here with its defaults (backend not installed, no program found), or None."""
     try:
-        solver_class(name)
-    except UsageError:
-        return False
-    return True
+        cls = solver_class(name)
+    except UsageError as exc:
+        return str(exc)
+    check = getattr(cls, "unavailable", None)
+    return check() if callable(check) else None
+
+
+def installed(name: str) -> bool:
+    return unavailable(name) is None
 
 
 _TRUE, _FALSE = {"true", "yes", "on", "1"}, {"false", "no", "off", "0"}
@@ -160,8 +167,9 @@ def describe(name: str) -> dict[str, Any]:
     except UsageError as exc:
         return {"name": name, "installed": False, "why": str(exc), "extra": entry.extra}
     capabilities: Capabilities = cls.capabilities
+    why = unavailable(name)
     described: dict[str, Any] = {
-        "name": name, "paradigm": cls.paradigm, "installed": True, "extra": entry.extra,
+        "name": name, "paradigm": cls.paradigm, "installed": why is None, "extra": entry.extra,
         "summary": (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else "",
         "capabilities": {
             "canonical": capabilities.canonical, "count": capabilities.count,
@@ -174,6 +182,8 @@ def describe(name: str) -> dict[str, Any]:
             for o in cls.options
         ],
     }
+    if why:
+        described["why"] = why
     extra = getattr(cls, "describe_backend", None)
     if callable(extra):
         described["backend"] = extra()

@@ -1,0 +1,152 @@
+"""Talking to any SAT solver program: the header ``export`` writes, and the answers solvers print.
+
+A formula written by ``sudokulab export --format dimacs`` starts with a comment line
+``c sudokulab-export {...}`` holding, as JSON, everything needed to read a model back: the board
+size and box split, the encoding, the at-most-one encoding and the givens. ``read_header`` finds it.
+
+``parse_answer`` reads what a solver printed, in any of the three forms in use:
+
+- SAT-competition output: ``s SATISFIABLE`` / ``s UNSATISFIABLE`` / ``s UNKNOWN``, the model on
+  ``v`` lines ending in ``0``, ``c`` comment lines anywhere (CaDiCaL, Kissat, PicoSAT);
+- the MiniSat result file: ``SAT`` then the model on the next line, or ``UNSAT`` / ``INDET``;
+- a bare list of literals (the model alone), optionally ending in ``0``.
+
+Every malformed file is one ``PuzzleFormatError`` naming its line. ``decode_model`` turns a model
+into a grid through the same literal map the formula was built with (``cnf.Formula.decode``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from ..errors import PuzzleFormatError
+from ..grid import Grid, Puzzle, Shape
+from . import cnf
+
+HEADER = "c sudokulab-export "
+_STATUS = {"SATISFIABLE": "SAT", "UNSATISFIABLE": "UNSAT", "UNKNOWN": "UNKNOWN",
+           "SAT": "SAT", "UNSAT": "UNSAT", "INDET": "UNKNOWN"}
+_LITERALS = re.compile(r"[+-]?\d+(\s+[+-]?\d+)*\Z")
+
+
+def header_line(puzzle: Puzzle, encoding: str, amo: str) -> str:
+    """The machine-readable first line of an exported formula.
+
+    >>> header_line(Puzzle.empty(4), "extended", "pairwise")[:60]
+    'c sudokulab-export {"size": 4, "box": [2, 2], "encoding": "e'
+    """
+    givens = "".join(map(str, puzzle.givens)) if puzzle.n <= 9 else " ".join(map(str, puzzle.givens))
+    data = {"size": puzzle.n, "box": [puzzle.shape.box_rows, puzzle.shape.box_cols], "encoding": encoding,
+            "amo": amo, "givens": givens}
+    return HEADER + json.dumps(data)
+
+
+@dataclass(frozen=True)
+class Exported:
+    """What the header of an exported formula says: the puzzle and how it was encoded."""
+
+    puzzle: Puzzle
+    encoding: str
+    amo: str
+
+
+def read_header(text: str, name: str = "the formula") -> Exported:
+    """The puzzle and encoding of a formula written by ``export`` (its first comment lines)."""
+    for number, line in enumerate(text.splitlines()[:20], 1):
+        if not line.startswith(HEADER):
+            continue
+        try:
+            data = json.loads(line[len(HEADER):])
+            shape = Shape(*data["box"])
+            raw = data["givens"]
+            givens = tuple(int(v) for v in (raw.split() if " " in raw else raw))
+            encoding, amo = str(data["encoding"]), str(data["amo"])
+            if shape.n != data["size"] or encoding not in cnf.ENCODINGS or amo not in cnf.AMO_ENCODINGS:
+                raise ValueError("size, encoding or at-most-one encoding unknown")
+            return Exported(Puzzle(shape, givens), encoding, amo)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise PuzzleFormatError(f"{name}: line {number}: a sudokulab header that does not read: {exc}") from None
+    raise PuzzleFormatError(f"{name}: no '{HEADER.strip()}' line in its first 20 lines: "
+                            "not written by 'sudokulab export --format dimacs'")
+
+
+@dataclass(frozen=True)
+class SolverAnswer:
+    """What a SAT solver said: SAT (with a model), UNSAT or UNKNOWN."""
+
+    status: str
+    model: tuple[int, ...] = ()
+    comments: tuple[str, ...] = ()
+
+
+def parse_answer(text: str, name: str = "the answer") -> SolverAnswer:
+    """A solver's output in any of the three forms (module docstring); malformed input names its line.
+
+    >>> parse_answer("c hi\\ns SATISFIABLE\\nv 1 -2\\nv 3 0\\n")
+    SolverAnswer(status='SAT', model=(1, -2, 3), comments=('c hi',))
+    >>> parse_answer("UNSAT\\n").status, parse_answer("1 -2 3 0").model
+    ('UNSAT', (1, -2, 3))
+    """
+    status: str | None = None
+    model: list[int] = []
+    comments: list[str] = []
+    ended = False
+    lines = [(number, line.strip()) for number, line in enumerate(text.splitlines(), 1)]
+    lines = [(number, line) for number, line in lines if line]
+    if not lines:
+        raise PuzzleFormatError(f"{name} is empty: no 's' line, no model")
+    for number, line in lines:
+        where = f"{name}: line {number}"
+        head, _, rest = line.partition(" ")
+        if head == "c":
+            comments.append(line)
+            continue
+        if head == "s" or (head in _STATUS and not rest and status is None and not model):
+            word = rest.strip() if head == "s" else head
+            if word not in _STATUS or status is not None:
+                raise PuzzleFormatError(f"{where}: '{line[:40]}' is not one status line (s SATISFIABLE, ...)")
+            status = _STATUS[word]
+            continue
+        body = rest if head == "v" else line
+        if not _LITERALS.match(body.strip() or "x"):
+            raise PuzzleFormatError(f"{where}: '{line[:40]}' is neither a comment, a status nor literals")
+        if ended:
+            raise PuzzleFormatError(f"{where}: literals after the model's closing 0")
+        for word in body.split():
+            if len(word.lstrip("+-")) > 9:
+                raise PuzzleFormatError(f"{where}: '{word[:20]}' is no variable of a sudokulab formula")
+            lit = int(word)
+            if lit == 0:
+                ended = True
+                continue
+            if ended:
+                raise PuzzleFormatError(f"{where}: literals after the model's closing 0")
+            model.append(lit)
+    if status is None:
+        status = "SAT" if model else "UNKNOWN"
+    if status == "SAT" and not model:
+        raise PuzzleFormatError(f"{name}: the solver says SATISFIABLE but gives no model")
+    if status != "SAT" and model:
+        raise PuzzleFormatError(f"{name}: a model beside the status {status}")
+    return SolverAnswer(status, tuple(model), tuple(comments))
+
+
+def decode_model(exported: Exported, model: tuple[int, ...]) -> Grid:
+    """The grid of a model of the exported formula; a model that gives a cell no digit or two is refused.
+
+    Decoded through the formula the export wrote (``reduced`` leaves decided variables in no
+    clause: only its free variables and the givens say what the grid is).
+    """
+    puzzle = exported.puzzle
+    if exported.encoding == "reduced":
+        formula = cnf.reduced_formula(puzzle, exported.amo)
+    else:
+        formula = cnf.rules(puzzle.shape, exported.encoding, exported.amo)
+    true = [lit for lit in model if lit > 0]
+    givens = puzzle.givens if formula.per_puzzle else None  # else a changed given shows in the grid
+    try:
+        return cnf.grid_from_model(puzzle.n, true, givens, formula.free)
+    except ValueError as exc:
+        raise PuzzleFormatError(f"the model is not a grid: {exc}") from None

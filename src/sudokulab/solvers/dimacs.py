@@ -1,0 +1,202 @@
+"""Any SAT solver program as a sudokulab solver: write DIMACS, run it in the sandbox, decode its answer.
+
+``dimacs`` writes the puzzle's formula (``cnf.to_dimacs``, any encoding) to a temporary file, runs
+the program without a shell through ``sandbox.run_program`` (its own process group, killed whole at
+the time limit, every descendant reaped), reads its answer in the SAT-competition or MiniSat form
+(``models.dimacs.parse_answer``: exit code 10 means SAT, 20 UNSAT) and decodes the model through the
+literal map. ``{cnf}`` and ``{out}`` in the command stand for the formula file and a result file
+(MiniSat writes its model there, not to standard output); without ``{cnf}`` the file is appended.
+
+With no ``command`` the first of ``KNOWN`` found on the PATH is used, each with the arguments that
+make it print a model (Debian packages ``cadical``, ``kissat``, ``minisat``, ``picosat``); with none
+installed the solver says so in one line, and ``sudokulab solvers`` lists it as not installed.
+
+Canonical answers re-run the program with unit clauses fixing cells in reading order (as the
+``sat`` solver does with assumptions), and counting re-runs it with a blocking clause per solution
+found: one process per call, declared slow in the capabilities. Stats are read from the program's
+``c`` lines where it prints them (conflicts, decisions, propagations), best effort.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import tempfile
+import time
+from typing import Any, ClassVar
+
+from ..errors import PuzzleFormatError, UsageError
+from ..grid import Grid, Puzzle, units
+from ..models import cnf
+from ..models.dimacs import Exported, decode_model, parse_answer
+from ..sandbox import Limits, run_program
+from .base import Capabilities, CountResult, Deadline, Option, SolverBase, SolveResult, Status, TimeUp, check_limit
+
+KNOWN: dict[str, tuple[str, ...]] = {
+    "cadical": ("cadical", "-q", "{cnf}"),
+    "kissat": ("kissat", "-q", "{cnf}"),
+    "minisat": ("minisat", "-verb=0", "{cnf}", "{out}"),
+    "picosat": ("picosat", "{cnf}"),
+}
+"""Programs tried in this order when no command is given, with the arguments that print a model."""
+
+_NO_LIMIT = 24 * 3600.0  # "no limit" for the sandbox, which needs one (epoll takes at most ~24 days)
+_STAT = re.compile(r"\b(conflicts|decisions|propagations|restarts)\s*:?\s+(\d+)", re.IGNORECASE)
+
+
+class ExternalSolverError(UsageError):
+    """The SAT program failed: crashed, or printed no answer sudokulab can read."""
+
+
+def default_command() -> tuple[str, ...] | None:
+    """The first known SAT program on the PATH, with its arguments; None when there is none."""
+    return next((command for name, command in KNOWN.items() if shutil.which(name)), None)
+
+
+class DimacsSolver(SolverBase):
+    """``dimacs``: any SAT solver program, given DIMACS and read back through the literal map."""
+
+    name = "dimacs"
+    paradigm: ClassVar[str] = "SAT (any solver program, DIMACS)"
+    capabilities: ClassVar[Capabilities] = Capabilities(threads="safe", slow=("canonical", "count"))
+    options: ClassVar[tuple[Option, ...]] = (
+        Option("command", str, "", "the SAT program and its arguments, e.g. 'cadical -q'; {cnf} and {out} stand "
+               "for the formula and a result file (default: the first of cadical, kissat, minisat, picosat found)"),
+        Option("encoding", str, "extended", "CNF encoding of the formula written", cnf.ENCODINGS),
+        Option("amo", str, "pairwise", "at-most-one encoding", cnf.AMO_ENCODINGS),
+    )
+
+    def __init__(self, command: str = "", encoding: str = "extended", amo: str = "pairwise"):
+        super().__init__()
+        cnf.check_options(encoding, amo)
+        self.encoding, self.amo = encoding, amo
+        words = tuple(shlex.split(command)) if command.strip() else default_command()
+        if not words:
+            raise UsageError("the dimacs solver found no SAT program (cadical, kissat, minisat, picosat): "
+                             "install one or give -o command='PROGRAM ARGS'")
+        if shutil.which(words[0]) is None:
+            raise UsageError(f"the dimacs solver cannot run '{words[0]}': no such program, or not executable")
+        self.command = words if "{cnf}" in words else (*words, "{cnf}")
+
+    @classmethod
+    def describe_backend(cls) -> dict[str, Any]:
+        found = default_command()
+        return {"default_command": " ".join(found) if found else None}
+
+    @classmethod
+    def unavailable(cls) -> str | None:
+        """Why the solver cannot run with its defaults here (no SAT program on the PATH), or None."""
+        return None if default_command() else "no SAT program on the PATH (apt-get install cadical, or -o command=)"
+
+    # --- one run of the program ------------------------------------------------------------------
+
+    def _run(self, puzzle: Puzzle, extra: list[list[int]], deadline: Deadline, stats: dict[str, Any]
+             ) -> Grid | None:
+        """Run the program once on the puzzle's formula plus ``extra`` clauses: the grid, or None if UNSAT."""
+        remaining = _NO_LIMIT if deadline.at is None else deadline.at - time.perf_counter()
+        if remaining <= 0:
+            raise TimeUp
+        text = _with_clauses(cnf.to_dimacs(puzzle, self.encoding, self.amo), extra)
+        with tempfile.TemporaryDirectory(prefix="sudokulab-dimacs-") as folder:
+            formula, result = os.path.join(folder, "formula.cnf"), os.path.join(folder, "result.txt")
+            with open(formula, "w", encoding="ascii") as stream:
+                stream.write(text)
+            command = [word.replace("{cnf}", formula).replace("{out}", result) for word in self.command]
+            run = run_program(command, b"", Limits(remaining, None, 256 << 20))
+            stats["runs"] = stats.get("runs", 0) + 1
+            if run.timed_out:
+                raise TimeUp
+            output = run.stdout.decode("utf-8", "replace")
+            if any("{out}" in word for word in self.command) and os.path.exists(result):
+                with open(result, encoding="utf-8", errors="replace") as stream:
+                    output = stream.read()
+        program = self.command[0]
+        if run.exit_code not in (0, 10, 20):
+            last = run.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or [""]
+            why = f"exit code {run.exit_code}" if run.signal is None else f"signal {run.signal}"
+            raise ExternalSolverError(f"the SAT program '{program}' failed: {why} {last[0][:100]}".rstrip())
+        try:
+            answer = parse_answer(output, f"the output of '{program}'")
+        except PuzzleFormatError as exc:
+            raise ExternalSolverError(str(exc)) from None
+        for comment in answer.comments:
+            for key, value in _STAT.findall(comment):
+                stats[key.lower()] = stats.get(key.lower(), 0) + int(value)
+        if answer.status == "UNKNOWN":
+            raise TimeUp
+        if answer.status == "UNSAT":
+            return None
+        try:
+            return decode_model(Exported(puzzle, self.encoding, self.amo), answer.model)
+        except PuzzleFormatError as exc:
+            raise ExternalSolverError(f"'{program}' gave a model that is no grid: {exc}") from None
+
+    # --- the protocol ----------------------------------------------------------------------------
+
+    def solve(self, puzzle: Puzzle, *, time_limit: float | None = None, canonical: bool = False) -> SolveResult:
+        started = time.perf_counter()
+        deadline, stats = Deadline(time_limit), {}
+        try:
+            grid = self._canonical(puzzle, deadline, stats) if canonical else self._run(puzzle, [], deadline, stats)
+            status = Status.SOLVED if grid is not None else Status.NO_SOLUTION
+        except TimeUp:
+            grid, status = None, Status.TIME_LIMIT
+        return SolveResult(self.name, status, grid, time.perf_counter() - started, stats)
+
+    def count(self, puzzle: Puzzle, *, limit: int = 2, time_limit: float | None = None) -> CountResult:
+        check_limit(limit)
+        started = time.perf_counter()
+        deadline, stats = Deadline(time_limit), {}
+        blocking: list[list[int]] = []
+        found, status = 0, Status.NO_SOLUTION
+        n = puzzle.n
+        try:
+            while found < limit:
+                grid = self._run(puzzle, blocking, deadline, stats)
+                if grid is None:
+                    break
+                found += 1
+                status = Status.SOLVED
+                blocking.append([-cnf.literal(n, *divmod(cell, n), grid[cell])
+                                 for cell, given in enumerate(puzzle.givens) if not given])
+        except TimeUp:
+            status = Status.TIME_LIMIT
+        return CountResult(self.name, found, limit, status, time.perf_counter() - started, stats)
+
+    def _canonical(self, puzzle: Puzzle, deadline: Deadline, stats: dict[str, Any]) -> Grid | None:
+        """Blank cells in reading order, each fixed to the smallest digit that keeps a solution."""
+        grid = self._run(puzzle, [], deadline, stats)
+        if grid is None:
+            return None
+        n = puzzle.n
+        peers = units(puzzle.shape).peers
+        values = list(puzzle.givens)
+        fixed: list[list[int]] = []
+        for cell in range(puzzle.shape.cells):
+            if values[cell]:
+                continue
+            taken = {values[peer] for peer in peers[cell]}
+            choice = grid[cell]
+            for digit in range(1, choice):
+                if digit in taken:
+                    continue
+                found = self._run(puzzle, [*fixed, [cnf.literal(n, *divmod(cell, n), digit)]], deadline, stats)
+                if found is not None:
+                    choice, grid = digit, found
+                    break
+            values[cell] = choice
+            fixed.append([cnf.literal(n, *divmod(cell, n), choice)])
+        return tuple(values)
+
+
+def _with_clauses(text: str, extra: list[list[int]]) -> str:
+    """A DIMACS text with more clauses at the end, its ``p cnf`` line counting them."""
+    if not extra:
+        return text
+    head, body = text.split("\np cnf ", 1)
+    first, rest = body.split("\n", 1)
+    variables, clauses = map(int, first.split())
+    lines = "".join(" ".join(map(str, clause)) + " 0\n" for clause in extra)
+    return f"{head}\np cnf {variables} {clauses + len(extra)}\n{rest}{lines}"

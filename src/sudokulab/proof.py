@@ -82,6 +82,7 @@ def check_proof(clauses: Sequence[Sequence[int]], proof: Sequence[str]) -> tuple
     from pysat.solvers import Solver
 
     lemmas = 0
+    top = max((abs(lit) for clause in clauses for lit in clause), default=0)
     with Solver(name=CHECKER, bootstrap_with=[list(c) for c in clauses]) as checker:
         for number, line in enumerate(proof, 1):
             words = line.split()
@@ -94,6 +95,8 @@ def check_proof(clauses: Sequence[Sequence[int]], proof: Sequence[str]) -> tuple
             if lits[-1] != 0 or 0 in lits[:-1]:
                 return False, lemmas, f"proof line {number} does not end in 0"
             lits.pop()
+            if any(abs(lit) > top for lit in lits):
+                return False, lemmas, f"lemma {lemmas + 1} (proof line {number}) uses a variable the formula lacks"
             no_conflict, _ = checker.propagate(assumptions=[-lit for lit in lits])
             if no_conflict:
                 return False, lemmas, f"lemma {lemmas + 1} (proof line {number}) does not follow by unit propagation"

@@ -101,6 +101,17 @@ def render_solvers(described: Sequence[Mapping[str, Any]], out: Console) -> None
         )))
     out.print(table)
     for solver in described:
+        backend = solver.get("backend")
+        engines = backend.get("engines") if isinstance(backend, dict) else None
+        if isinstance(engines, dict) and engines:
+            found = Table(title=f"{solver['name']}: engines of this build (probed now)", title_justify="left")
+            for header in ("engine", "assumptions", "time limit", "repeated solving", "proofs"):
+                found.add_column(header)
+            for engine, can in engines.items():
+                found.add_row(*map(_text, (engine, *(yes[can[key]] for key in ("assumptions", "time_limit", "repeated",
+                                                                                   "proofs")))))
+            out.print(found)
+    for solver in described:
         for option in solver.get("options", ()):
             choices = f"; one of: {', '.join(map(str, option['choices']))}" if option["choices"] else ""
             out.print(_text(f"  -o {option['name']}=...  ({solver['name']}) {option['help']}; "
@@ -213,6 +224,71 @@ def progress(total: int | None = None, *, enabled: bool = True, label: str = "")
         if label:
             bar.add_task(label, total=total, tally="")
         yield bar
+
+
+class _DownloadBar:
+    """A pooch progress-bar object (``total``, ``update``, ``reset``, ``close``) drawn by rich."""
+
+    def __init__(self, bar: Any, task: Any):
+        self._bar, self._task = bar, task
+
+    @property
+    def total(self) -> float | None:
+        return self._bar.tasks[0].total if self._bar.tasks else None
+
+    @total.setter
+    def total(self, value: float | None) -> None:
+        self._bar.update(self._task, total=value or None)
+
+    def update(self, advance: int) -> None:
+        self._bar.update(self._task, advance=advance)
+
+    def reset(self) -> None:
+        self._bar.reset(self._task)
+
+    def close(self) -> None:
+        self._bar.update(self._task, visible=False)
+
+
+@contextmanager
+def download_progress(*, enabled: bool = True) -> Iterator[Callable[[str], Any]]:
+    """A progress bar per download on stderr (on a terminal); yields ``catalog.fetch``'s ``progress`` hook."""
+    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TransferSpeedColumn
+
+    err = console(stderr=True)
+    bar = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(), TransferSpeedColumn(),
+                   console=err, transient=True, disable=not enabled or not err.is_terminal)
+    with bar:
+        def start(url: str) -> _DownloadBar:
+            return _DownloadBar(bar, bar.add_task(_text(url.rsplit("/", 1)[-1]).plain, total=None))
+
+        yield start
+
+
+def render_datasets(rows: Sequence[tuple[Any, Any]], folder: Any, out: Console) -> None:
+    """The published sets (``catalog.PuzzleSet``, stored path or None) and the folder they go to."""
+    from rich.table import Table
+
+    table = Table(box=None, pad_edge=False)
+    for header, justify in (("name", "left"), ("puzzles", "right"), ("fetched", "left"), ("source", "left"),
+                            ("what", "left")):
+        table.add_column(header, justify=justify, no_wrap=header != "what")  # type: ignore[arg-type]
+    archives: dict[str, str] = {}  # archive name -> its URL
+    for puzzle_set, stored in rows:
+        if puzzle_set.member:
+            archive = puzzle_set.url.rsplit("/", 1)[-1]
+            archives[archive] = puzzle_set.url
+            source = puzzle_set.member
+        else:
+            source = puzzle_set.url
+        table.add_row(_text(puzzle_set.name), f"{puzzle_set.puzzles:,}", "yes" if stored else "no",
+                      _text(source), _text(puzzle_set.what))
+    out.print(table)
+    for archive, url in archives.items():
+        out.print(_text(f"data/...: members of {url}"), soft_wrap=True)
+    where = str(folder) if folder is not None else "the user's cache folder (needs pooch)"
+    out.print(_text(f"Fetched sets are kept in {where} (SUDOKULAB_DATA names another folder); "
+                    "get one with: sudokulab datasets fetch NAME"), soft_wrap=True)
 
 
 # --- judge ---------------------------------------------------------------------------------------

@@ -60,6 +60,8 @@ root level implies. ``cadical300``'s counters stay 0 under assumptions in this P
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 from typing import Any, ClassVar
 
@@ -70,8 +72,6 @@ from ..grid import Grid, Puzzle, Shape, units
 from ..models import cnf
 from .base import Capabilities, CountResult, Deadline, Option, SolverBase, SolveResult, Status, TimeUp, check_limit
 
-_NOT_INCREMENTAL = frozenset({"kissat404"})
-_NO_LIMITED_SOLVE = frozenset({"lingeling"})
 _NO_PROPAGATE = frozenset({"cadical103", "lingeling", "kissat404"})
 _NO_STATS = frozenset({"kissat404", "cadical300"})  # cadical300's counters stay 0 under assumptions
 _PROPAGATED_FROM_COUNTERS = frozenset({"cadical153", "cadical195"})
@@ -105,6 +105,79 @@ def available_engines() -> tuple[str, ...]:
             continue
         found.append(name)
     return tuple(found)
+
+
+@cache
+def probe_engine(name: str) -> dict[str, bool]:
+    """What an engine of this PySAT build can do, found by trying it on tiny formulas (about 1 ms).
+
+    ``assumptions``: a solve under assumptions that contradict a clause says UNSAT;
+    ``time_limit``: a conflict budget and ``solve_limited`` are accepted; ``proofs``: with
+    ``with_proof`` a refutation comes with proof lines. (``probe_repeated`` needs a process of its
+    own: an engine that cannot solve twice may abort the process that tries.)
+    """
+    found: dict[str, bool] = {}
+    with _quiet():
+        try:
+            with Solver(name=name, with_proof=True, bootstrap_with=[[1, 2], [1, -2], [-1, 2], [-1, -2]]) as prover:
+                prover.solve()
+                found["proofs"] = bool(prover.get_proof())
+        except Exception:  # noqa: BLE001 - NotImplementedError, or an engine that refuses the flag otherwise
+            found["proofs"] = False
+    with _quiet(), Solver(name=name, bootstrap_with=[[1, 2]]) as engine:
+        try:
+            found["assumptions"] = engine.solve(assumptions=[-1, -2]) is False
+        except Exception:  # noqa: BLE001
+            found["assumptions"] = False
+        try:
+            engine.conf_budget(10)
+            engine.solve_limited()
+            found["time_limit"] = True
+        except NotImplementedError:
+            found["time_limit"] = False
+    return found
+
+
+@contextmanager
+def _quiet() -> Iterator[None]:
+    """Silence what PySAT prints while probing: the warning of an engine that ignores assumptions, and
+    the ignored AttributeError of a Solver whose construction failed (its __del__ runs on a half-made object)."""
+    import gc
+    import sys
+    import warnings
+
+    hook = sys.unraisablehook
+    sys.unraisablehook = lambda _unraisable: None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield
+            gc.collect()
+    finally:
+        sys.unraisablehook = hook
+
+
+_REPEATED = """
+import sys
+from pysat.solvers import Solver
+with Solver(name=sys.argv[1], bootstrap_with=[[1, 2]]) as engine:
+    engine.solve()
+    engine.add_clause([-1])
+    print(bool(engine.solve()) and 2 in (engine.get_model() or ()))
+"""
+
+
+@cache
+def probe_repeated(name: str) -> bool:
+    """Whether the engine solves again after a clause is added, tried in a child process (kissat404 aborts)."""
+    import subprocess
+    import sys
+
+    try:
+        done = subprocess.run([sys.executable, "-c", _REPEATED, name], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0 and done.stdout.strip() == "True"
 
 
 def canonical_engine(name: str) -> str:
@@ -233,20 +306,23 @@ class SatSolver(SolverBase):
             )
         self.encoding = encoding
         self.amo = amo
-        incremental = self.engine not in _NOT_INCREMENTAL
-        why = ("" if incremental and self.engine not in _NO_LIMITED_SOLVE else
+        probed = probe_engine(self.engine)
+        incremental = probed["assumptions"]  # engines that ignore assumptions (kissat404) also cannot solve twice
+        self.incremental, limited = incremental, probed["time_limit"]
+        why = ("" if incremental and limited else
                f"SAT engine '{self.engine}' " + ("has no limited solve" if incremental
                                                   else "ignores assumptions and cannot solve twice"))
         self.capabilities = Capabilities(
             canonical=incremental, count=incremental,
-            time_limit=incremental and self.engine not in _NO_LIMITED_SOLVE, threads="serialised", why=why,
+            time_limit=incremental and limited, threads="serialised", why=why,
         )
         self._engines: dict[Shape, _Engine] = {}
 
     @classmethod
     def describe_backend(cls) -> dict[str, Any]:
-        """The engines of this PySAT build, for ``sudokulab solvers``."""
-        return {"engines": list(available_engines())}
+        """The engines of this PySAT build and what each can do, probed now, for ``sudokulab solvers``."""
+        return {"engines": {name: {**probe_engine(name), "repeated": probe_repeated(name)}
+                            for name in available_engines()}}
 
     def encoding_for(self, n: int) -> str:
         """The encoding used for an n x n board (``auto`` resolved)."""
@@ -292,7 +368,7 @@ class SatSolver(SolverBase):
         if encoding == "reduced":
             return _Engine(self.engine, cnf.reduced_formula(puzzle, amo)), [], True
         rules = cnf.rules(puzzle.shape, encoding, amo)
-        if self.engine in _NOT_INCREMENTAL:
+        if not self.incremental:
             return _Engine(self.engine, rules, rules.assumptions(puzzle.givens)), [], True
         engine = self._engines[puzzle.shape] = _Engine(self.engine, rules)
         return engine, rules.assumptions(puzzle.givens), False

@@ -15,8 +15,10 @@
 
 Per-puzzle CSVs of steps 1 and 2 go to ``--csv-dir`` (``benchmarks/out``, not committed); the
 summaries and pictures to ``--out-dir`` (``benchmarks/results``). Datasets are read from ``--data``
-(default ``../shared/data`` beside the repository); a missing one is skipped with a note, and with
-none at all nothing is measured and the exit code is 2. Exit code 4 if any answer was wrong.
+(default ``../shared/data`` beside the repository); a set missing there is fetched from its public
+source (``sudokulab.catalog``, as ``sudokulab datasets fetch`` does; ``--no-fetch`` not to), one that
+cannot be had is skipped with a note, and with none at all nothing is measured and the exit code is 2.
+Exit code 4 if any answer was wrong.
 
     .venv/bin/python benchmarks/run_all.py                  # the full report (about 20 minutes)
     .venv/bin/python benchmarks/run_all.py --limit 300      # a quick first look
@@ -70,6 +72,9 @@ def provenance() -> str:
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder of the datasets (default: %(default)s)")
+    parser.add_argument("--no-fetch", action="store_true",
+                        help="do not download the sets missing from --data (default: fetch them, as "
+                        "'sudokulab datasets fetch' does, into the user's cache folder)")
     parser.add_argument("--out-dir", type=Path, default=HERE / "results")
     parser.add_argument("--csv-dir", type=Path, default=HERE / "out")
     parser.add_argument("--solvers", help="comma-separated (default: every registered solver but the classic)")
@@ -100,10 +105,11 @@ def _limit(*limits: int | None) -> int | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    found = {name: args.data / f"{name}.txt" for name in SETS if (args.data / f"{name}.txt").is_file()}
+    found = find_datasets(args)
     if not found:
         print(f"run_all: no dataset found, nothing measured: put {', '.join(f'{n}.txt' for n in SETS)} "
-              f"(see ../shared/data/README.md) in {args.data}, or pass --data DIR", file=sys.stderr)
+              f"(see ../shared/data/README.md) in {args.data}, pass --data DIR, or fetch them with "
+              f"'sudokulab datasets fetch {' '.join(SETS)}'", file=sys.stderr)
         return ExitCode.BAD_INPUT
     for name in SETS:
         if name not in found:
@@ -138,6 +144,37 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("WRONG answers were found: see above", file=sys.stderr)
         return ExitCode.WRONG
     return ExitCode.OK
+
+
+def find_datasets(args: argparse.Namespace) -> dict[str, Path]:
+    """The reference sets: from ``--data``, else fetched (or found already fetched) by ``sudokulab.catalog``.
+
+    When none comes from ``--data``, ``args.data`` becomes the catalog's folder, which the
+    configuration study then reads.
+    """
+    found = {name: args.data / f"{name}.txt" for name in SETS if (args.data / f"{name}.txt").is_file()}
+    missing = [name for name in SETS if name not in found]
+    if missing and not args.no_fetch:
+        from sudokulab import catalog
+        from sudokulab.errors import SudokuError
+
+        unreachable: set[str] = set()
+        for name in missing:  # one by one: a set that fails its check does not cost the others
+            known = catalog.SETS.get(name)
+            if known is None or known.url in unreachable:
+                continue
+            url = known.url
+            try:
+                (fetched,) = catalog.fetch([name])
+            except SudokuError as exc:
+                print(f"run_all: {name}: {exc}", file=sys.stderr)
+                if isinstance(exc, catalog.DownloadFailed):
+                    unreachable.add(url)
+                continue
+            found[name] = fetched.path
+        if found and not any(path.parent == args.data for path in found.values()):
+            args.data = catalog.data_folder()
+    return {name: found[name] for name in SETS if name in found}
 
 
 def run_paradigms(args: argparse.Namespace, datasets: list[bench.Dataset]) -> bench.BenchReport:

@@ -19,7 +19,9 @@ from . import __version__, solvers
 from .commands import (
     cmd_bench,
     cmd_compare,
+    cmd_completion,
     cmd_count,
+    cmd_datasets,
     cmd_decode,
     cmd_export,
     cmd_generate,
@@ -120,13 +122,19 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--canonical", action="store_true",
                        help="the row-major lexicographically first solution (what the classic backtracker prints)")
     solve.add_argument("--format", choices=("boj", "compact"), default="boj",
-                       help="boj: numbers separated by spaces (BOJ 2580); compact: digits only (BOJ 2239)")
+                       help="boj: numbers separated by spaces (BOJ 2580; the default); compact: digits only "
+                       "(BOJ 2239, boards up to 9x9)")
+    solve.add_argument("--json", action="store_true",
+                       help="one JSON document on stdout instead (status, answer, grid, seconds, stats, solver); "
+                       "the exit code as without it")
     solve.set_defaults(run=cmd_solve)
 
     count = commands.add_parser("count", help="count the solutions up to a limit")
     _puzzle_arguments(count)
     count.add_argument("--limit", type=positive_int, default=1000, metavar="K",
                        help="stop counting at K solutions (default: 1000)")
+    count.add_argument("--json", action="store_true",
+                       help="one JSON document on stdout instead (count, exact, limit, status, seconds, stats, solver)")
     _certify_arguments(count)
     count.set_defaults(run=cmd_count)
 
@@ -187,7 +195,8 @@ def build_parser() -> argparse.ArgumentParser:
         "judge", help="run a program on every puzzle of a dataset and judge it as an online judge does",
         usage="sudokulab judge DATASET [options] -- COMMAND [ARG ...]",
     )
-    judge.add_argument("dataset", help="dataset file (one-line puzzles or BOJ blocks), or - for stdin")
+    judge.add_argument("dataset", help="dataset file (one-line puzzles or BOJ blocks), the name of a fetched set "
+                       "(see 'sudokulab datasets list'), or - for stdin")
     judge.add_argument("--time-limit", type=positive_float, default=1.0, metavar="SECONDS",
                        help="wall time per puzzle (default: 1, as BOJ 2580)")
     judge.add_argument("--memory-limit", type=memory_mb, default=256, metavar="MB",
@@ -203,7 +212,8 @@ def build_parser() -> argparse.ArgumentParser:
     from .bench import DEFAULT_TIME_LIMIT
 
     bench = commands.add_parser("bench", help="run solvers over puzzle sets: summary table, per-puzzle CSV, plot")
-    bench.add_argument("datasets", nargs="+", metavar="DATASET", help="dataset files (one-line puzzles, BOJ blocks)")
+    bench.add_argument("datasets", nargs="+", metavar="DATASET",
+                       help="dataset files (one-line puzzles, BOJ blocks) or names of fetched sets, e.g. 17_clue")
     _many_solver_arguments(bench)
     bench.add_argument("--time-limit", type=positive_float, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
                        help=f"per puzzle and solver (default: {DEFAULT_TIME_LIMIT:g})")
@@ -225,14 +235,52 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
     amount = generate.add_mutually_exclusive_group()
     amount.add_argument("--clues", type=non_negative_int, metavar="K", help="givens per puzzle")
-    amount.add_argument("--fraction", type=fraction, metavar="F", help="givens as a share of the cells (default: 0.45)")
+    amount.add_argument("--fraction", type=fraction, metavar="F",
+                        help="givens as a share of the cells (default: 0.45; with --unique 0.60 up to 25x25, "
+                        "0.80 up to 36x36, 0.90 above, so that each puzzle takes seconds)")
     generate.add_argument("--unique", action="store_true",
                           help="keep only removals that leave exactly one solution (checked with SAT)")
     generate.add_argument("--count", type=positive_int, default=1, metavar="C", help="puzzles (default: 1)")
     generate.add_argument("--seed", type=seed_int, metavar="S", help="random seed: the same seed, the same puzzles")
-    generate.add_argument("--output", metavar="FILE", help="write here instead of stdout")
+    generate.add_argument("--output", metavar="FILE",
+                          help="write here instead of stdout: the file appears whole when the last puzzle is made "
+                          "(nothing on failure); stdout shows each puzzle as it is made")
+    generate.add_argument("--quiet", action="store_true", help="no progress bar (shown on a terminal only)")
     generate.set_defaults(run=cmd_generate)
+
+    from .catalog import names as set_names
+
+    data = commands.add_parser("datasets", help="the published benchmark sets: list them, fetch them, find them")
+    actions = data.add_subparsers(dest="action", required=True, metavar="ACTION", parser_class=_Parser)
+    actions.add_parser("list", help="every known set: puzzles, source, and where it is stored once fetched")
+    fetch = actions.add_parser("fetch", help="download sets from their public source, check their SHA-256, keep them")
+    fetch.add_argument("names", nargs="+", metavar="NAME", choices=[*set_names(), "all"],
+                       help=f"one or more of: {', '.join(set_names())}; or all")
+    fetch.add_argument("--quiet", action="store_true", help="no progress bar (shown on a terminal only)")
+    where = actions.add_parser("path", help="print where a fetched set is stored")
+    where.add_argument("name", metavar="NAME", choices=set_names(), help="a set's name")
+    data.set_defaults(run=cmd_datasets)
+
+    completion = commands.add_parser("completion", help="print the shell completion script for bash or zsh")
+    completion.add_argument("shell", choices=("bash", "zsh"), help="the shell to complete in")
+    completion.set_defaults(run=cmd_completion)
+    _complete_files(parser)
     return parser
+
+
+FILE_COMPLETION = {"bash": "_shtab_compgen_files", "zsh": "_files", "tcsh": "f"}
+"""What ``shtab.FILE`` is: completion by file name, set here without importing shtab for every command."""
+
+
+def _complete_files(parser: argparse.ArgumentParser) -> None:
+    """Mark the arguments that name files, so shell completion offers file names for them."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in dict.fromkeys(action.choices.values()):
+                _complete_files(sub)
+        elif action.dest in ("puzzle", "answer", "dataset", "datasets", "output", "out", "json", "plot") \
+                and not isinstance(action, argparse._StoreTrueAction):
+            action.complete = FILE_COMPLETION  # type: ignore[attr-defined]
 
 
 def _flush_stdout() -> None:

@@ -66,6 +66,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
         raise UsageError(f"the compact form has one digit per cell, so it cannot show a {puzzle.n}x{puzzle.n} board")
     conflict = first_conflict(puzzle.givens, puzzle.shape)
     if conflict:
+        if args.json:
+            _json({**_puzzle_json(puzzle), "solver": None, "status": Status.NO_SOLUTION.value,
+                   "reason": f"the givens break a rule: {conflict}", "answer": None, "grid": None,
+                   "seconds": 0.0, "stats": {}})
         raise NoSolution(f"no solution: the givens break a rule: {conflict}")
     name = args.solver or solvers.default_for(puzzle.shape)
     with solvers.get(name, **solver_options(args.option)) as solver:
@@ -76,12 +80,38 @@ def cmd_solve(args: argparse.Namespace) -> int:
     verdict = check_result(puzzle, result)
     if verdict.right is False:
         raise SolverBug(f"solver '{result.solver}' returned a wrong answer ({verdict.problem}); nothing printed")
+    answer = None
     if result.status is Status.SOLVED:
-        out(format_grid(result.grid, puzzle.n, compact=args.format == "compact"))  # type: ignore[arg-type]
+        answer = format_grid(result.grid, puzzle.n, compact=args.format == "compact")  # type: ignore[arg-type]
+    if args.json:
+        grid = result.grid if result.status is Status.SOLVED else None
+        _json({**_puzzle_json(puzzle), "solver": result.solver, "status": result.status.value,
+               "canonical": args.canonical, "answer": answer,
+               "grid": [list(grid[r * puzzle.n:(r + 1) * puzzle.n]) for r in range(puzzle.n)] if grid else None,
+               "seconds": result.seconds, "stats": dict(result.stats)})
+    elif answer is not None:
+        out(answer)
+    if result.status is Status.SOLVED:
         return ExitCode.OK
     if result.status is Status.TIME_LIMIT:
         raise TimeLimitReached(f"time limit reached: no answer within {args.time_limit:g} s")
     raise NoSolution("no solution: no completion of these givens keeps the rules")
+
+
+def _puzzle_json(puzzle: Any) -> dict[str, Any]:
+    return {"size": puzzle.n, "box": [puzzle.shape.box_rows, puzzle.shape.box_cols]}
+
+
+def _json(document: dict[str, Any]) -> None:
+    """One JSON document on standard output (``solve --json``, ``count --json``); a grid's rows one a line."""
+    import json
+
+    rows = document.get("grid") or []
+    text = json.dumps({**document, "grid": [f"\0row{i}" for i in range(len(rows))] or document.get("grid")},
+                      indent=2, default=str)
+    for i, row in enumerate(rows):
+        text = text.replace(json.dumps(f"\0row{i}"), json.dumps(row), 1)
+    out(text + "\n")
 
 
 def format_stats(result: Any) -> str:
@@ -98,10 +128,15 @@ def cmd_count(args: argparse.Namespace) -> int:
         result = solver.count(puzzle, limit=args.limit, time_limit=args.time_limit)
     if args.stats:
         print(format_stats(result), file=sys.stderr)
+    if args.json:
+        _json({**_puzzle_json(puzzle), "solver": result.solver, "status": result.status.value,
+               "count": result.count, "exact": result.exact, "limit": result.limit,
+               "seconds": result.seconds, "stats": dict(result.stats)})
     if result.status is Status.TIME_LIMIT:
         raise TimeLimitReached(f"time limit reached after {result.count} solutions "
                                f"(at least {result.count}): {args.time_limit:g} s")
-    out(f"{result.count}\n" if result.exact else f"at least {result.count}\n")
+    if not args.json:
+        out(f"{result.count}\n" if result.exact else f"at least {result.count}\n")
     if args.certify:
         _certified(puzzle, result.count if result.exact else None, args.proof, stdout=True)
     return ExitCode.OK
@@ -214,6 +249,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
 
     if not args.program:
         raise UsageError("judge: name the program after --, e.g. sudokulab judge set.txt -- python3 solution.py")
+    args.dataset = _dataset_file(args.dataset)
     limits = Limits(args.time_limit, args.memory_limit or None)
     show = not args.quiet and sys.stderr.isatty()
     total = None
@@ -237,7 +273,14 @@ def cmd_judge(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-# --- bench, generate -----------------------------------------------------------------------------
+# --- bench, generate, datasets, completion -------------------------------------------------------
+
+def _dataset_file(argument: str) -> str:
+    """A dataset argument as a file: a path as it is, a published set's name as its fetched copy."""
+    from .catalog import resolve
+
+    return resolve(argument)
+
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from . import bench
@@ -250,7 +293,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
         require_matplotlib()  # before the run, not after an hour of it
         plot = plot_output(args.plot)
-    datasets = [bench.Dataset.from_path(path, box=box, limit=args.limit) for path in args.datasets]
+    datasets = [bench.Dataset.from_path(_dataset_file(path), box=box, limit=args.limit) for path in args.datasets]
     report = bench.run_bench(
         datasets, _names(args.solvers), time_limit=args.time_limit, jobs=args.jobs,
         options=per_solver_options(args.option), csv_path=args.out, json_path=args.json,
@@ -280,7 +323,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     if shape.n != args.size:
         raise UsageError(f"box {args.box} does not fit a {args.size}x{args.size} board")
     try:
-        target = gen.clues_for(shape, args.clues, args.fraction)
+        target = gen.clues_for(shape, args.clues, args.fraction, args.unique)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     output = OutputFile(args.output) if args.output not in (None, "-") else None  # checked before the work
@@ -289,9 +332,20 @@ def cmd_generate(args: argparse.Namespace) -> int:
         seed = random.SystemRandom().randrange(2**32)
         print(f"sudokulab: seed {seed} (give --seed {seed} to generate the same puzzles)", file=sys.stderr)
     short: list[int] = []
-    with output if output is not None else _Stdout() as stream:
-        for made in gen.generate(shape, args.count, clues=target, unique=args.unique, seed=seed):
+    from .report import progress
+
+    show = not args.quiet and sys.stderr.isatty()
+    with output if output is not None else _Stdout() as stream, \
+            progress(args.count, enabled=show, label="puzzles") as bar:
+        cells = bar.add_task("cells blanked", total=None, tally="")
+
+        def blanked(done: int, wanted: int) -> None:
+            bar.update(cells, completed=done, total=wanted or None)
+
+        for made in gen.generate(shape, args.count, clues=target, unique=args.unique, seed=seed,
+                                 progress=blanked if show else None):
             stream.write(gen.dataset_text(made.puzzle))
+            bar.update(bar.task_ids[0], advance=1)
             if made.short:
                 short.append(made.clues)
     if short:
@@ -353,3 +407,48 @@ def _text_of(source: str, limit: int) -> str:
     if len(data) > limit:
         raise UsageError(f"'{source_name(source)}' is larger than {limit} bytes")
     return decode(data, source_name(source))
+
+
+def cmd_datasets(args: argparse.Namespace) -> int:
+    from . import catalog
+
+    if args.action == "list":
+        from .report import console, render_datasets
+
+        folder = catalog.data_folder() if _has_folder() else None
+        rows = [(s, folder / s.filename if folder is not None and (folder / s.filename).is_file() else None)
+                for s in catalog.SETS.values()]
+        render_datasets(rows, folder, console())
+        return ExitCode.OK
+    if args.action == "path":
+        out(f"{catalog.path(args.name)}\n")
+        return ExitCode.OK
+    names = catalog.names() if "all" in args.names else args.names
+    from .report import download_progress
+
+    with download_progress(enabled=not args.quiet and sys.stderr.isatty()) as bar:
+        fetched = catalog.fetch(names, progress=bar)
+    for item in fetched:
+        out(f"{item.name}: {item.path}{'' if item.downloaded else ' (already there)'}\n")
+    return ExitCode.OK
+
+
+def _has_folder() -> bool:
+    """Whether the data folder can be named (``SUDOKULAB_DATA``, or pooch to find the cache folder)."""
+    import importlib.util
+    import os
+
+    from .catalog import FOLDER_ENV
+
+    return bool(os.environ.get(FOLDER_ENV, "").strip()) or importlib.util.find_spec("pooch") is not None
+
+
+def cmd_completion(args: argparse.Namespace) -> int:
+    try:
+        import shtab
+    except ImportError:
+        raise UsageError("completion needs the 'shtab' package: pip install shtab") from None
+    from .cli import build_parser
+
+    out(shtab.complete(build_parser(), shell=args.shell))
+    return ExitCode.OK

@@ -31,7 +31,7 @@ says how far it got instead of looping.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from .boj import format_line, format_puzzle
@@ -40,6 +40,16 @@ from .oracle import Oracle
 
 DEFAULT_FRACTION = 0.45
 """Share of the cells given when no clue count is asked for (the scaling study's choice)."""
+
+UNIQUE_FRACTIONS = ((16, 0.45), (25, 0.60), (36, 0.80))
+"""With ``unique``, the default share by board size (up to n: fraction; larger boards: 0.90).
+
+Each removal is a SAT count, and counts get hard fast as the givens thin out on large boards: one
+25x25 puzzle took 48 s at 0.45 and 2-6 s at 0.55-0.60; 36x36 took 9-10 s at 0.80 and 15 s at 0.70;
+9x9 and 16x16 stay under half a second at 0.45 (2 cores, whole process). From 49x49 on, making the
+complete grid alone takes half a minute (28 s at 49x49), whatever the fraction."""
+
+LARGE_UNIQUE_FRACTION = 0.90
 
 UNIQUENESS_TIME_LIMIT = 30.0
 """Seconds one uniqueness count may take; a count that runs out keeps the clue (stays safe)."""
@@ -189,12 +199,25 @@ class Generated:
         return self.clues > self.target
 
 
-def clues_for(shape: Shape, clues: int | None = None, fraction: float | None = None) -> int:
-    """The clue count asked for, by number or by share of the cells (default ``DEFAULT_FRACTION``)."""
+def default_fraction(shape: Shape | int, unique: bool = False) -> float:
+    """The share of the cells given when none is asked for: ``DEFAULT_FRACTION``, and with ``unique``
+    more on large boards, so each puzzle takes seconds (``UNIQUE_FRACTIONS``).
+
+    >>> default_fraction(9, unique=True), default_fraction(25), default_fraction(25, unique=True)
+    (0.45, 0.45, 0.6)
+    """
+    n = shape.n if isinstance(shape, Shape) else shape
+    if not unique:
+        return DEFAULT_FRACTION
+    return next((f for size, f in UNIQUE_FRACTIONS if n <= size), LARGE_UNIQUE_FRACTION)
+
+
+def clues_for(shape: Shape, clues: int | None = None, fraction: float | None = None, unique: bool = False) -> int:
+    """The clue count asked for, by number or by share of the cells (default ``default_fraction``)."""
     if clues is not None and fraction is not None:
         raise ValueError("give the clues as a count or as a fraction, not both")
     if clues is None:
-        fraction = DEFAULT_FRACTION if fraction is None else fraction
+        fraction = default_fraction(shape, unique) if fraction is None else fraction
         if not 0 <= fraction <= 1:
             raise ValueError(f"fraction of clues must lie in 0..1, not {fraction}")
         clues = round(fraction * shape.cells)
@@ -203,18 +226,23 @@ def clues_for(shape: Shape, clues: int | None = None, fraction: float | None = N
     return clues
 
 
+Progress = Callable[[int, int], None]
+"""Told (cells blanked, cells to blank) as a puzzle is made: (0, K) before its grid, then each step."""
+
+
 def remove_clues(solution: Grid, shape: Shape, clues: int, rng: random.Random,
-                 oracle: Oracle | None = None) -> Puzzle:
+                 oracle: Oracle | None = None, progress: Progress | None = None) -> Puzzle:
     """Blank cells of a complete grid in random order down to ``clues`` givens.
 
     With an ``oracle`` a removal is kept only if the puzzle keeps exactly one solution (a count
     that runs out of time keeps the clue: safe); the result then may keep more clues than asked
-    (see ``Generated.short``).
+    (see ``Generated.short``). ``progress`` hears of every cell tried.
     """
     givens = list(solution)
     order = list(range(shape.cells))
     rng.shuffle(order)
     remaining = shape.cells
+    wanted = max(shape.cells - clues, 0)
     for cell in order:
         if remaining <= clues:
             break
@@ -224,29 +252,34 @@ def remove_clues(solution: Grid, shape: Shape, clues: int, rng: random.Random,
                 givens[cell] = solution[cell]
                 continue
         remaining -= 1
+        if progress is not None:
+            progress(shape.cells - remaining, wanted)
     return Puzzle(shape, tuple(givens))
 
 
 def generate(shape: Shape | int, count: int = 1, *, clues: int | None = None, fraction: float | None = None,
-             unique: bool = False, seed: int | None = None, oracle: Oracle | None = None) -> Iterator[Generated]:
+             unique: bool = False, seed: int | None = None, oracle: Oracle | None = None,
+             progress: Progress | None = None) -> Iterator[Generated]:
     """``count`` random puzzles of a shape, the same ones for the same seed.
 
     With ``unique`` and no ``oracle``, one ``Oracle`` (SAT, ``UNIQUENESS_TIME_LIMIT`` per count)
-    serves the whole run.
+    serves the whole run. ``progress`` follows each puzzle as it is made (for a progress bar).
 
     >>> [g.clues for g in generate(4, 3, clues=6, seed=7)]
     [6, 6, 6]
     """
     shape = shape if isinstance(shape, Shape) else Shape.of_size(shape)
-    target = clues_for(shape, clues, fraction)
+    target = clues_for(shape, clues, fraction, unique)
     rng = random.Random(seed)
     own = unique and oracle is None
     if own:
         oracle = Oracle(time_limit=UNIQUENESS_TIME_LIMIT)
     try:
         for _ in range(count):
+            if progress is not None:
+                progress(0, max(shape.cells - target, 0))
             solution = random_grid(shape, rng)
-            puzzle = remove_clues(solution, shape, target, rng, oracle if unique else None)
+            puzzle = remove_clues(solution, shape, target, rng, oracle if unique else None, progress)
             yield Generated(puzzle, solution, target, unique)
     finally:
         if own and oracle is not None:

@@ -273,18 +273,17 @@ def render_datasets(rows: Sequence[tuple[Any, Any]], folder: Any, out: Console) 
     for header, justify in (("name", "left"), ("puzzles", "right"), ("fetched", "left"), ("source", "left"),
                             ("what", "left")):
         table.add_column(header, justify=justify, no_wrap=header != "what")  # type: ignore[arg-type]
-    archives: dict[str, str] = {}  # archive name -> its URL
+    archives: dict[str, None] = {}  # the URLs of archives, in order
     for puzzle_set, stored in rows:
         if puzzle_set.member:
-            archive = puzzle_set.url.rsplit("/", 1)[-1]
-            archives[archive] = puzzle_set.url
+            archives[puzzle_set.url] = None
             source = puzzle_set.member
         else:
             source = puzzle_set.url
         table.add_row(_text(puzzle_set.name), f"{puzzle_set.puzzles:,}", "yes" if stored else "no",
                       _text(source), _text(puzzle_set.what))
     out.print(table)
-    for archive, url in archives.items():
+    for url in archives:
         out.print(_text(f"data/...: members of {url}"), soft_wrap=True)
     where = str(folder) if folder is not None else "the user's cache folder (needs pooch)"
     out.print(_text(f"Fetched sets are kept in {where} (SUDOKULAB_DATA names another folder); "

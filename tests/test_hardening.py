@@ -101,12 +101,13 @@ def test_a_full_disk_on_stdout_is_one_line(args):
 
 
 def test_closed_stdin_and_odd_file_names():
-    done = subprocess.run([*COMMAND, "solve", "-"], stdin=None, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    done = subprocess.run([*COMMAND, "solve", "-"], stdin=None, capture_output=True,
                           preexec_fn=lambda: os.close(0), timeout=60)
     assert (done.returncode, done.stdout) == (2, b"")
     assert done.stderr == b"sudokulab: error: cannot read <stdin>: it is closed\n"
     done = cli("solve", "no\nsuch")
-    assert done.returncode == 2 and done.stderr == b"sudokulab: error: cannot read 'no\\nsuch': No such file or directory\n"
+    assert done.returncode == 2
+    assert done.stderr == b"sudokulab: error: cannot read 'no\\nsuch': No such file or directory\n"
 
 
 def test_a_closed_pipe_ends_quietly():

@@ -12,10 +12,10 @@ import pytest
 
 from sudokulab import cli, judge, parse_puzzle, solvers
 from sudokulab import oracle as oracles
-from sudokulab.verify import verify
 from sudokulab.datasets import parse_lines, read_dataset
 from sudokulab.judge import Outcome
 from sudokulab.sandbox import OUTPUT_LIMIT, Limits, Run
+from sudokulab.verify import verify
 
 from .conftest import EXAMPLES
 

@@ -115,7 +115,8 @@ def test_solvers_command_lists_capabilities_and_options(capsys):
     (["--solver", "sat", "-o", "engine=5"], "unknown SAT engine '5'; choose one of: cadical103"),
     (["--solver", "cpsat", "-o", "workers=abc"], "option workers must be a whole number, not 'abc'"),
     (["--solver", "cpsat", "-o", "workers=0"], "option workers must be at least 1"),
-    (["--solver", "sat", "-o", "nosuch=1"], "solver 'sat' takes no option 'nosuch'; its options: engine, encoding, amo"),
+    (["--solver", "sat", "-o", "nosuch=1"],
+     "solver 'sat' takes no option 'nosuch'; its options: engine, encoding, amo"),
     (["--solver", "sat", "-o", "encoding=huge"], "unknown encoding 'huge'; choose one of: auto, minimal"),
 ])
 def test_bad_options_exit_2_with_one_line(capsys, argv, message):
@@ -143,7 +144,8 @@ def test_a_constructor_bug_is_not_reported_as_an_unknown_option(monkeypatch):
 
 def test_a_missing_backend_names_its_extra(monkeypatch):
     monkeypatch.setitem(solvers.REGISTRY, "ghost", solvers.SolverEntry("sudokulab_no_such_module:Ghost", extra="ghost"))
-    with pytest.raises(sudokulab.UsageError, match=r"solver 'ghost' is not installed .*pip install 'sudokulab\[ghost\]'"):
+    missing = r"solver 'ghost' is not installed .*pip install 'sudokulab\[ghost\]'"
+    with pytest.raises(sudokulab.UsageError, match=missing):
         solvers.get("ghost")
     assert solvers.describe("ghost")["installed"] is False
 

@@ -6,9 +6,9 @@ import pytest
 
 from sudokulab import Puzzle, parse_puzzle, solvers
 from sudokulab import oracle as oracles
+from sudokulab.boj import format_grid
 from sudokulab.oracle import Oracle
 from sudokulab.verify import MAX_ANSWER_BYTES, verify
-from sudokulab.boj import format_grid
 
 from .conftest import EXAMPLES
 from .conftest import run_cli as run
@@ -166,7 +166,8 @@ def test_oracle_tells_valid_but_different_from_wrong(oracle):
     assert report.solutions == 2 and report.canonical == canonical
     different = verify(puzzle, format_grid(another_solution(puzzle, canonical)))
     assert different.accepted
-    assert report.lines(*_answer(different))[1] == "canonical: no, a valid answer but not the lexicographically first solution"
+    assert report.lines(*_answer(different))[1] == (
+        "canonical: no, a valid answer but not the lexicographically first solution")
     wrong = list(canonical)
     cell = puzzle.givens.index(0)
     wrong[cell] = wrong[cell] % 9 + 1

@@ -136,6 +136,7 @@ class DimacsSolver(SolverBase):
     # --- the protocol ----------------------------------------------------------------------------
 
     def solve(self, puzzle: Puzzle, *, time_limit: float | None = None, canonical: bool = False) -> SolveResult:
+        cnf.check_size(puzzle, self.encoding, self.amo, "dimacs")
         started = time.perf_counter()
         deadline, stats = Deadline(time_limit), {}
         try:
@@ -147,6 +148,7 @@ class DimacsSolver(SolverBase):
 
     def count(self, puzzle: Puzzle, *, limit: int = 2, time_limit: float | None = None) -> CountResult:
         check_limit(limit)
+        cnf.check_size(puzzle, self.encoding, self.amo, "dimacs")
         started = time.perf_counter()
         deadline, stats = Deadline(time_limit), {}
         blocking: list[list[int]] = []

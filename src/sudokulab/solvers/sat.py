@@ -29,7 +29,7 @@ Engines (any PySAT name or alias) and what each lacks:
 
 Size. The formula is sized before it is built (``cnf.counts``, ``cnf.reduced_counts``): with
 ``amo="auto"`` pairwise at-most-ones are used while the formula stays under ``PAIRWISE_CLAUSES``
-clauses, the sequential counter (Sinz 2005) above; a formula still over ``MAX_CLAUSES`` is refused
+clauses, the sequential counter (Sinz 2005) above; a formula still over ``cnf.MAX_CLAUSES`` is refused
 with one line before anything is allocated (an empty 64x64 board: 3.1 million clauses even with
 the counter). The deadline is checked once the formula is built, so building counts against it.
 
@@ -83,10 +83,6 @@ _SLICE_SECONDS = 0.02  # aim of one slice: the overshoot past a deadline stays a
 
 PAIRWISE_CLAUSES = 400_000
 """With ``amo="auto"``, formulas that would pass this many clauses with pairwise AMO use ``seqcounter``."""
-MAX_CLAUSES = 800_000
-"""Formulas larger than this are refused before they are built: an empty 36x36 board (544,320 clauses
-with the sequential counter) builds and loads in under 2 s and 200 MB, the 25x25 extended pairwise
-rules (752,500) in about a second; an empty 49x49 (1.4 million) took 9 s and 540 MB."""
 
 
 def engine_names() -> list[str]:
@@ -331,24 +327,15 @@ class SatSolver(SolverBase):
         return "reduced" if n > AUTO_REDUCED_ABOVE else "extended"
 
     def amo_for(self, puzzle: Puzzle, encoding: str) -> str:
-        """The at-most-one encoding for a puzzle (``auto`` resolved); refuses formulas over ``MAX_CLAUSES``."""
+        """The at-most-one encoding for a puzzle (``auto`` resolved); refuses formulas over ``cnf.MAX_CLAUSES``."""
 
         sizes = cnf.reduced_group_sizes(puzzle) if encoding == "reduced" else None
-
-        def size(amo: str) -> int:
-            if sizes is not None:
-                return len(sizes) + sum(cnf.amo_cost(amo, k)[0] for k in sizes)
-            return cnf.counts(puzzle.n, encoding, amo)[1] if encoding != "reduced" else 1
-
         amo = self.amo
         if amo == "auto":
-            amo = "pairwise" if size("pairwise") <= PAIRWISE_CLAUSES else "seqcounter"
-        clauses = size(amo)
-        if clauses > MAX_CLAUSES:
-            raise UnsupportedFeature(
-                f"the {encoding} formula of this {puzzle.n}x{puzzle.n} puzzle would have {clauses:,} clauses "
-                f"(the sat solver's limit is {MAX_CLAUSES:,}); use the backtrack-fast or cpsat solver"
-            )
+            pairwise = cnf.clause_count(puzzle, encoding, "pairwise", sizes)
+            amo = "pairwise" if pairwise <= PAIRWISE_CLAUSES else "seqcounter"
+        if cnf.clause_count(puzzle, encoding, amo, sizes) > cnf.MAX_CLAUSES:
+            cnf.check_size(puzzle, encoding, amo, "sat")
         return amo
 
     # --- engines ---------------------------------------------------------------------------------

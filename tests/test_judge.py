@@ -92,9 +92,12 @@ def test_printing_forever_hits_the_output_limit():
 
 
 def test_memory_hog_exceeds_the_memory_limit():
+    # The verdict and the exit, not the program's last words: Python 3.13 may fail to print its
+    # MemoryError at all and write "lost sys.stderr" instead.
     case = judge_one(python("memory_hog.py"), limits=Limits(seconds=5.0, memory_mb=64))
     assert case.outcome is Outcome.MEMORY_LIMIT
-    assert case.detail.startswith("exit code 1 (MemoryError)") and "limit 64 MB" in case.detail
+    assert case.run is not None and case.run.exit_code not in (None, 0) and not case.run.timed_out
+    assert case.detail.startswith("exit code ") and "limit 64 MB" in case.detail
 
 
 def test_peak_memory_is_the_programs_not_the_judges():

@@ -8,6 +8,14 @@
 - **Canonical search** (optional): a decision strategy over the cells in row-major order, smallest
   value first; the solver uses it to reproduce the classic backtracker's answer.
 
+Two ways to write the same model. ``rules(shape)`` writes the ``CpModelProto`` (OR-Tools' model
+schema, ``ortools/sat/cp_model.proto``) field by field with the compiled protos of
+``ortools.sat.python.cp_model_helper``, the layer under the ``cp_model`` API. ``build_model`` uses
+the ``cp_model`` API itself (``CpModel``, ``new_int_var``, ``add_all_different``), the way lessons
+and OR-Tools' samples read. Both give the same proto text (tested). The solver and ``export`` use
+the first because importing ``cp_model`` also imports pandas and numpy, several times the cost of
+a 9x9 solve (README, "Start-up time"); ``build_model`` imports it when called.
+
 The rules depend on the board shape only, so ``rules(shape)`` builds them once per shape and
 ``Prepared`` re-points a private copy at each puzzle by rewriting the domains of the given cells,
 instead of rebuilding 81 variables and 27 constraints through Python every time (``build_model``,
@@ -20,12 +28,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ortools.sat.python import cp_model
+from ortools.sat.python import cp_model_helper as cmh
 
 from ..errors import UsageError
 from ..grid import Grid, Puzzle, Shape, units
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
 
 
 def cell_name(shape: Shape, cell: int) -> str:
@@ -38,9 +49,14 @@ def cell_name(shape: Shape, cell: int) -> str:
     return f"r{row + 1}c{col + 1}"
 
 
+def model_name(shape: Shape) -> str:
+    """The name the model carries, e.g. ``sudoku 9x9 (3x3 boxes)``."""
+    return f"sudoku {shape.n}x{shape.n} ({shape.box_rows}x{shape.box_cols} boxes)"
+
+
 @dataclass(frozen=True)
 class CpSatModel:
-    """A CP-SAT model of a board and its cell variables (``cells[i]`` is the variable of cell i)."""
+    """A model built with the ``cp_model`` API and its cell variables (``cells[i]`` is the variable of cell i)."""
 
     shape: Shape
     model: cp_model.CpModel
@@ -54,16 +70,18 @@ class CpSatModel:
 
 
 def build_model(puzzle: Puzzle | Shape, canonical: bool = False) -> CpSatModel:
-    """Build the model from scratch: the givens are the domains of their variables.
+    """Build the model from scratch with the ``cp_model`` API: the givens are the domains of their variables.
 
     A Shape instead of a Puzzle gives the bare rules (every cell 1..n). This is the plain way, and
     what the prepared path saves; see the module docstring.
     """
+    from ortools.sat.python import cp_model  # pandas and numpy come with it: only for this way
+
     shape = puzzle if isinstance(puzzle, Shape) else puzzle.shape
     givens = (0,) * shape.cells if isinstance(puzzle, Shape) else puzzle.givens
     n = shape.n
     model = cp_model.CpModel()
-    model.name = f"sudoku {n}x{n} ({shape.box_rows}x{shape.box_cols} boxes)"
+    model.name = model_name(shape)
     cells = tuple(
         model.new_int_var(given or 1, given or n, cell_name(shape, cell)) for cell, given in enumerate(givens)
     )
@@ -74,10 +92,39 @@ def build_model(puzzle: Puzzle | Shape, canonical: bool = False) -> CpSatModel:
     return CpSatModel(shape, model, cells)
 
 
+def _term(exprs: Any, variable: int) -> None:
+    """Append the linear expression ``1 * variable`` to a repeated ``LinearExpressionProto`` field."""
+    expr = exprs.add()
+    expr.vars.append(variable)
+    expr.coeffs.append(1)
+
+
 @cache
-def rules(shape: Shape, canonical: bool = False) -> CpSatModel:
-    """The rules of a shape, built once and shared: treat as read-only (copy, then change)."""
-    return build_model(shape, canonical)
+def rules(shape: Shape, canonical: bool = False) -> cmh.CpModelProto:
+    """The rules of a shape as a ``CpModelProto``, built once and shared: treat as read-only (copy, then change).
+
+    Cell i is variable i; the proto is the one ``build_model(shape, canonical).model.proto`` holds.
+    """
+    n = shape.n
+    proto = cmh.CpModelProto()
+    proto.name = model_name(shape)
+    for cell in range(shape.cells):
+        variable = proto.variables.add()
+        variable.name = cell_name(shape, cell)
+        variable.domain.extend((1, n))
+    for kind, index, unit in units(shape).named():
+        constraint = proto.constraints.add()
+        constraint.name = f"{kind} {index + 1}"
+        exprs = constraint.all_diff.exprs
+        for cell in unit:
+            _term(exprs, cell)
+    if canonical:
+        strategy = proto.search_strategy.add()
+        for cell in range(shape.cells):
+            _term(strategy.exprs, cell)
+        strategy.variable_selection_strategy = cmh.DecisionStrategyProto.CHOOSE_FIRST
+        strategy.domain_reduction_strategy = cmh.DecisionStrategyProto.SELECT_MIN_VALUE
+    return proto
 
 
 class Prepared:
@@ -91,17 +138,19 @@ class Prepared:
     def __init__(self, shape: Shape, canonical: bool = False):
         source = rules(shape, canonical)
         self.shape = shape
-        self.model = source.model.clone()
-        self.size = source.size
+        self.model = cmh.CpModelProto()
+        self.model.copy_from(source)  # a deep copy (``copy.copy`` of these protos returns the same object)
+        self.size = len(source.variables), len(source.constraints)
+        """(variables, constraints) of the model as built, before CP-SAT's presolve."""
         self._n = shape.n
-        self.indices = tuple(variable.index for variable in source.cells)
-        """Proto index of each cell's variable, row-major: the model's own variable map."""
-        self._in_order = self.indices == tuple(range(len(self.model.proto.variables)))
-        variables = self.model.proto.variables
+        self.indices = tuple(range(shape.cells))
+        """Proto index of each cell's variable, row-major: the model's own variable map (``rules``)."""
+        self._in_order = self.indices == tuple(range(len(self.model.variables)))
+        variables = self.model.variables
         self._domains = [variables[index].domain for index in self.indices]  # by cell
         self._fixed: list[int] = []
 
-    def set_givens(self, givens: Grid) -> cp_model.CpModel:
+    def set_givens(self, givens: Grid) -> cmh.CpModelProto:
         """Point the model at a puzzle's givens (same shape) and return it."""
         domains, n = self._domains, self._n
         for cell in self._fixed:
@@ -120,14 +169,6 @@ class Prepared:
         if self._in_order:
             return tuple(solution)  # the cells are the model's only variables, in cell order
         return tuple(solution[index] for index in self.indices)
-
-
-def prepared_model(puzzle: Puzzle, canonical: bool = False) -> CpSatModel:
-    """A standalone model of one puzzle made the prepared way: a copy of the rules, givens set."""
-    prepared = Prepared(puzzle.shape, canonical)
-    model = prepared.set_givens(puzzle.givens)
-    cells = tuple(model.get_int_var_from_proto_index(i) for i in prepared.indices)
-    return CpSatModel(puzzle.shape, model, cells)
 
 
 EXPORT_OPTIONS = ("canonical",)
@@ -154,5 +195,5 @@ def to_cpsat_text(puzzle: Puzzle, **options: Any) -> str:
         raise UsageError(f"option canonical must be true or false, not '{canonical}'")
     shape = puzzle.shape
     header = f"# sudokulab CP-SAT model (CpModelProto text format): {shape}, {shape.cells - puzzle.blanks} givens\n"
-    text = str(prepared_model(puzzle, canonical).model.proto)
+    text = str(Prepared(shape, canonical).set_givens(puzzle.givens))
     return header + text + ("" if text.endswith("\n") else "\n")

@@ -1,12 +1,13 @@
 """The CP paradigm: OR-Tools CP-SAT runs the AllDifferent model of ``sudokulab.models.cpsat``.
 
-Calls on one instance take turns on a lock: a CpSolver must not run two searches at once (it
-aborted the process when tried). The search runs in a helper thread (``native.interruptible``)
-with CP-SAT's own SIGINT handler off, so Ctrl-C stops it at once and goes on as KeyboardInterrupt.
+Calls on one instance take turns on a lock: they share the prepared models and parameters, and a
+CpSolver running two searches at once aborted the process when tried. The search runs in a helper
+thread (``native.interruptible``) with CP-SAT's own SIGINT handler off, so Ctrl-C stops it at once
+and goes on as KeyboardInterrupt.
 
 One ``CpSatSolver`` keeps, per board shape, a prepared copy of the rules (givens rewritten per
-puzzle) and one ``CpSolver`` per kind of run (solve, canonical, count), so solving many puzzles
-pays the model-building and parameter-setting price once.
+puzzle) and one set of CP-SAT parameters per kind of run (solve, canonical, count), so solving
+many puzzles pays the model-building and parameter-setting price once.
 
 Parameters. ``num_workers=1`` by default: one search thread gives reproducible answers and stats,
 and on small models extra workers mostly add start-up time. Measured on 17_clue and the forum
@@ -25,6 +26,14 @@ keeps this exact: learned clauses are implied by the rules, so they never cut th
 Counting enumerates with a solution callback that stops at the limit, always on one worker: with
 several workers OR-Tools 9.15 reports some solutions twice and, worse, misses others while still
 answering OPTIMAL (the empty 4x4 board: 168 of its 288 grids with 2 workers).
+
+Start-up. The solver talks to CP-SAT through ``ortools.sat.python.cp_model_helper``, the compiled
+layer that ``cp_model`` itself is written on: the model is a ``CpModelProto`` (``models.cpsat.rules``),
+the settings a ``SatParameters``, and each run one ``SolveWrapper``, which is what
+``cp_model.CpSolver.solve`` creates and calls. Importing ``cp_model`` also imports pandas and numpy,
+which this solver never uses: 0.3 s of a 0.4 s cold ``sudokulab solve --solver cpsat`` on an idle
+machine, over a second under load (README, "Start-up time"). The helper's protos and
+``SolveWrapper`` are those of OR-Tools 9.15, hence the ``ortools`` bounds in ``pyproject.toml``.
 """
 
 from __future__ import annotations
@@ -33,9 +42,7 @@ import math
 import time
 from typing import ClassVar
 
-from google.protobuf import text_format
-from ortools.sat import sat_parameters_pb2
-from ortools.sat.python import cp_model
+from ortools.sat.python import cp_model_helper as cmh
 
 from ..errors import UnsupportedFeature, UsageError
 from ..grid import Grid, Puzzle, Shape
@@ -43,12 +50,20 @@ from ..models.cpsat import Prepared
 from .base import Capabilities, CountResult, Deadline, Option, SolverBase, SolveResult, Stat, Status, check_limit
 from .native import interruptible
 
+OPTIMAL, FEASIBLE, INFEASIBLE, UNKNOWN, MODEL_INVALID = (
+    cmh.CpSolverStatus.OPTIMAL,
+    cmh.CpSolverStatus.FEASIBLE,
+    cmh.CpSolverStatus.INFEASIBLE,
+    cmh.CpSolverStatus.UNKNOWN,
+    cmh.CpSolverStatus.MODEL_INVALID,
+)  # the same objects as ``cp_model.OPTIMAL``...
+
 STATUS: dict[object, Status] = {
-    cp_model.OPTIMAL: Status.SOLVED,  # a pure satisfaction model: OPTIMAL means a grid was found
-    cp_model.FEASIBLE: Status.SOLVED,
-    cp_model.INFEASIBLE: Status.NO_SOLUTION,
-    cp_model.UNKNOWN: Status.TIME_LIMIT,  # stopped by a limit before an answer either way
-    # cp_model.MODEL_INVALID is absent on purpose: it is a bug in the model and raises ModelInvalid.
+    OPTIMAL: Status.SOLVED,  # a pure satisfaction model: OPTIMAL means a grid was found
+    FEASIBLE: Status.SOLVED,
+    INFEASIBLE: Status.NO_SOLUTION,
+    UNKNOWN: Status.TIME_LIMIT,  # stopped by a limit before an answer either way
+    # MODEL_INVALID is absent on purpose: it is a bug in the model and raises ModelInvalid.
 }
 """CP-SAT's answer -> ours, for a solve."""
 
@@ -70,23 +85,37 @@ was 4.5-7.3 s whatever the limit below it (presolve on or off; ``stop_search`` d
 short), on a 2-core machine under load."""
 
 
+def _check_parameters(text: str) -> None:
+    """Refuse CP-SAT parameters that do not parse, with the protobuf library's message.
+
+    (``SatParameters.merge_text_format`` only answers False, with the message on stderr.)
+    """
+    from google.protobuf import text_format
+    from ortools.sat import sat_parameters_pb2
+
+    try:
+        text_format.Parse(text, sat_parameters_pb2.SatParameters())
+    except text_format.ParseError as exc:
+        raise UsageError(f"CP-SAT parameters '{text}' do not parse: {exc}") from None
+
+
 class ModelInvalid(RuntimeError):
     """CP-SAT refused the model: a bug in the model builder, never the user's puzzle."""
 
 
-class _Counter(cp_model.CpSolverSolutionCallback):
-    """Counts solutions and stops the search at the limit."""
+class _Counter(cmh.SolutionCallback):
+    """Counts solutions and stops the search at the limit (what ``cp_model.CpSolverSolutionCallback`` wraps)."""
 
     def __init__(self, limit: int):
         super().__init__()
         self.limit = limit
         self.found = 0
 
-    def on_solution_callback(self) -> None:
+    def OnSolutionCallback(self) -> None:  # the name CP-SAT calls
         if self.found < self.limit:
             self.found += 1
         if self.found >= self.limit:
-            self.stop_search()
+            self.StopSearch()
 
 
 class CpSatSolver(SolverBase):
@@ -121,37 +150,34 @@ class CpSatSolver(SolverBase):
             raise UsageError(f"presolve must be true or false, not {presolve!r}")
         self.workers, self.seed, self.presolve = workers, seed, presolve
         self.parameters = "" if parameters is None else str(parameters)
-        try:
-            text_format.Parse(self.parameters, sat_parameters_pb2.SatParameters())
-        except text_format.ParseError as exc:
-            raise UsageError(f"CP-SAT parameters '{self.parameters}' do not parse: {exc}") from None
-        self._engines = {
-            "solve": self._engine(self.parameters, num_workers=workers, cp_model_presolve=presolve, **TUNED),
-            "canonical": self._engine(
+        if self.parameters:
+            _check_parameters(self.parameters)
+        self._settings = {
+            "solve": self._parameters(self.parameters, num_workers=workers, cp_model_presolve=presolve, **TUNED),
+            "canonical": self._parameters(
                 num_workers=1, cp_model_presolve=False, symmetry_level=0,
-                search_branching=cp_model.FIXED_SEARCH, linearization_level=0,
+                search_branching=cmh.SatParameters.FIXED_SEARCH, linearization_level=0,
             ),
-            "count": self._engine(
+            "count": self._parameters(
                 num_workers=1, cp_model_presolve=presolve, enumerate_all_solutions=True,
                 keep_all_feasible_solutions_in_presolve=True, **TUNED,
             ),
         }
         self._prepared: dict[tuple[Shape, bool], Prepared] = {}
 
-    def _engine(self, extra: str = "", **settings: object) -> cp_model.CpSolver:
-        """A CpSolver kept for one kind of run, so its parameters are set once."""
-        engine = cp_model.CpSolver()
-        params = engine.parameters
+    def _parameters(self, extra: str = "", **settings: object) -> cmh.SatParameters:
+        """The CP-SAT parameters kept for one kind of run, so they are set once."""
+        params = cmh.SatParameters()
         params.random_seed = self.seed
         params.log_search_progress = False
         params.catch_sigint_signal = False  # Ctrl-C is ours: see ``native.interruptible``
         for key, value in settings.items():
             setattr(params, key, value)
-        if extra:
-            params.merge_text_format(extra)
-        return engine
+        if extra and not params.merge_text_format(extra):
+            raise UsageError(f"CP-SAT parameters '{extra}' do not parse")  # checked before: not expected
+        return params
 
-    def _model(self, puzzle: Puzzle, canonical: bool) -> tuple[cp_model.CpModel, Prepared]:
+    def _model(self, puzzle: Puzzle, canonical: bool) -> tuple[cmh.CpModelProto, Prepared]:
         key = (puzzle.shape, canonical)
         prepared = self._prepared.get(key)
         if prepared is None:
@@ -168,27 +194,34 @@ class CpSatSolver(SolverBase):
 
     def _run(
         self,
-        model: cp_model.CpModel,
-        engine: cp_model.CpSolver,
+        model: cmh.CpModelProto,
+        params: cmh.SatParameters,
         deadline: Deadline,
-        callback: cp_model.CpSolverSolutionCallback | None = None,
-    ):
-        """Solve a model within what is left of the deadline (building the model counts against it);
-        MODEL_INVALID raises with CP-SAT's validation message."""
+        callback: cmh.SolutionCallback | None = None,
+    ) -> cmh.CpSolverResponse:
+        """Solve a model within what is left of the deadline (building the model counts against it),
+        as ``cp_model.CpSolver.solve`` does: one ``SolveWrapper`` per run. MODEL_INVALID raises with
+        CP-SAT's validation message."""
         left = math.inf if deadline.at is None else max(deadline.at - time.perf_counter(), 1e-3)
-        engine.parameters.max_time_in_seconds = left
-        status = interruptible(lambda: engine.solve(model, callback), engine.stop_search)
-        if status == cp_model.MODEL_INVALID:
-            raise ModelInvalid(f"CP-SAT refused the model: {model.validate()}")
-        return status
+        params.max_time_in_seconds = left
+        wrapper = cmh.SolveWrapper()
+        wrapper.set_parameters(params)
+        if callback is not None:
+            wrapper.add_solution_callback(callback)
+        response = interruptible(lambda: wrapper.solve(model), wrapper.stop_search)
+        if callback is not None:
+            wrapper.clear_solution_callback(callback)
+        if response.status == MODEL_INVALID:
+            raise ModelInvalid(f"CP-SAT refused the model: {cmh.CpSatHelper.validate_model(model)}")
+        return response
 
-    def _stats(self, engine: cp_model.CpSolver, prepared: Prepared, workers: int) -> dict[str, Stat]:
+    def _stats(self, response: cmh.CpSolverResponse, prepared: Prepared, workers: int) -> dict[str, Stat]:
         variables, constraints = prepared.size
         return {
-            "branches": engine.num_branches,
-            "conflicts": engine.num_conflicts,
-            "booleans": engine.num_booleans,
-            "wall_time": engine.wall_time,
+            "branches": response.num_branches,
+            "conflicts": response.num_conflicts,
+            "booleans": response.num_booleans,
+            "wall_time": response.wall_time,
             "variables": variables,
             "constraints": constraints,
             "workers": workers,
@@ -199,10 +232,10 @@ class CpSatSolver(SolverBase):
         deadline = self._check_limit(puzzle, time_limit)
         with self._lock:
             model, prepared = self._model(puzzle, canonical)
-            engine = self._engines["canonical" if canonical else "solve"]
-            status = STATUS[self._run(model, engine, deadline)]
-            grid: Grid | None = prepared.decode(engine.response_proto.solution) if status is Status.SOLVED else None
-            stats = self._stats(engine, prepared, 1 if canonical else self.workers)
+            response = self._run(model, self._settings["canonical" if canonical else "solve"], deadline)
+            status = STATUS[response.status]
+            grid: Grid | None = prepared.decode(response.solution) if status is Status.SOLVED else None
+            stats = self._stats(response, prepared, 1 if canonical else self.workers)
         return SolveResult(self.name, status, grid, time.perf_counter() - started, stats)
 
     def count(self, puzzle: Puzzle, *, limit: int = 2, time_limit: float | None = None) -> CountResult:
@@ -211,13 +244,13 @@ class CpSatSolver(SolverBase):
         deadline = self._check_limit(puzzle, time_limit)
         with self._lock:
             model, prepared = self._model(puzzle, False)
-            engine = self._engines["count"]
             counter = _Counter(limit)
-            answer = self._run(model, engine, deadline, counter)
-            stats = self._stats(engine, prepared, 1)
-        if counter.found >= limit or (answer == cp_model.OPTIMAL and counter.found):
+            response = self._run(model, self._settings["count"], deadline, counter)
+            stats = self._stats(response, prepared, 1)
+        answer = response.status
+        if counter.found >= limit or (answer == OPTIMAL and counter.found):
             status = Status.SOLVED  # stopped at the limit, or the enumeration is complete
-        elif answer in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+        elif answer in (OPTIMAL, INFEASIBLE):
             status = Status.NO_SOLUTION
         else:
             status = Status.TIME_LIMIT  # FEASIBLE or UNKNOWN below the limit: a limit stopped it

@@ -25,14 +25,16 @@ import shlex
 import shutil
 import tempfile
 import time
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from ..errors import PuzzleFormatError, UsageError
-from ..grid import Grid, Puzzle, units
+from ..grid import Grid, Puzzle
 from ..models import cnf
 from ..models.dimacs import Exported, decode_model, parse_answer
 from ..sandbox import Limits, run_program
 from .base import Capabilities, CountResult, Deadline, Option, SolverBase, SolveResult, Status, TimeUp, check_limit
+from .canonical import smallest_solution
 
 KNOWN: dict[str, tuple[str, ...]] = {
     "cadical": ("cadical", "-q", "{cnf}"),
@@ -168,29 +170,17 @@ class DimacsSolver(SolverBase):
         return CountResult(self.name, found, limit, status, time.perf_counter() - started, stats)
 
     def _canonical(self, puzzle: Puzzle, deadline: Deadline, stats: dict[str, Any]) -> Grid | None:
-        """Blank cells in reading order, each fixed to the smallest digit that keeps a solution."""
-        grid = self._run(puzzle, [], deadline, stats)
-        if grid is None:
-            return None
+        """The lexicographically first solution: one run per digit tried, cells fixed by unit clauses."""
         n = puzzle.n
-        peers = units(puzzle.shape).peers
-        values = list(puzzle.givens)
-        fixed: list[list[int]] = []
-        for cell in range(puzzle.shape.cells):
-            if values[cell]:
-                continue
-            taken = {values[peer] for peer in peers[cell]}
-            choice = grid[cell]
-            for digit in range(1, choice):
-                if digit in taken:
-                    continue
-                found = self._run(puzzle, [*fixed, [cnf.literal(n, *divmod(cell, n), digit)]], deadline, stats)
-                if found is not None:
-                    choice, grid = digit, found
-                    break
-            values[cell] = choice
-            fixed.append([cnf.literal(n, *divmod(cell, n), choice)])
-        return tuple(values)
+
+        def unit(cell: int, digit: int) -> list[int]:
+            return [cnf.literal(n, *divmod(cell, n), digit)]
+
+        def try_digit(cell: int, digit: int, fixed: Sequence[tuple[int, int]]) -> Grid | None:
+            return self._run(puzzle, [*(unit(c, d) for c, d in fixed), unit(cell, digit)], deadline, stats)
+
+        first = self._run(puzzle, [], deadline, stats)
+        return None if first is None else smallest_solution(puzzle, first, try_digit)
 
 
 def _with_clauses(text: str, extra: list[list[int]]) -> str:

@@ -60,7 +60,7 @@ root level implies. ``cadical300``'s counters stay 0 under assumptions in this P
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import cache
 from typing import Any, ClassVar
@@ -68,9 +68,10 @@ from typing import Any, ClassVar
 from pysat.solvers import NoSuchSolverError, Solver, SolverNames
 
 from ..errors import UnsupportedFeature, UsageError
-from ..grid import Grid, Puzzle, Shape, units
+from ..grid import Grid, Puzzle, Shape
 from ..models import cnf
 from .base import Capabilities, CountResult, Deadline, Option, SolverBase, SolveResult, Status, TimeUp, check_limit
+from .canonical import smallest_solution
 
 _NO_PROPAGATE = frozenset({"cadical103", "lingeling", "kissat404"})
 _NO_STATS = frozenset({"kissat404", "cadical300"})  # cadical300's counters stay 0 under assumptions
@@ -485,42 +486,21 @@ _ABANDONED: list[_Engine] = []
 def _canonical(
     engine: _Engine, puzzle: Puzzle, assumptions: list[int], deadline: Deadline | None, calls: list[int]
 ) -> Grid | None:
-    """The row-major lexicographically first solution, by incremental solving under assumptions.
-
-    Blank cells in row-major order each get the smallest digit that keeps the fixed prefix
-    satisfiable. The current model bounds the search: its digit is feasible, so only smaller
-    digits are tried, and digits a given or fixed peer already holds are skipped without a call.
-    """
+    """The row-major lexicographically first solution, by incremental solving under assumptions
+    (``canonical.smallest_solution``: each blank cell in turn fixed to its smallest feasible digit)."""
     formula = engine.formula
 
-    def run(extra: list[int]) -> bool:
+    def run(extra: list[int]) -> Grid | None:
         calls[0] += 1
-        return engine.run(assumptions + extra, deadline)
-
-    def model() -> Grid:
+        if not engine.run(assumptions + extra, deadline):
+            return None
         return formula.decode(engine.solver.get_model(), puzzle.givens)
 
-    if not run([]):
-        return None
-    grid = model()
-    peers = units(puzzle.shape).peers
-    values = list(puzzle.givens)  # givens and the fixed prefix
-    fixed: list[int] = []
-    for cell in range(puzzle.shape.cells):
-        if values[cell]:
-            continue
-        taken = {values[peer] for peer in peers[cell]}
-        choice = grid[cell]
-        for digit in range(1, choice):
-            lit = formula.literal(cell, digit)
-            if digit in taken or lit is None:
-                continue
-            if run(fixed + [lit]):
-                choice = digit
-                grid = model()
-                break
-        values[cell] = choice
-        chosen = formula.literal(cell, choice)
-        if chosen is not None:
-            fixed.append(chosen)
-    return tuple(values)
+    def try_digit(cell: int, digit: int, fixed: Sequence[tuple[int, int]]) -> Grid | None:
+        lit = formula.literal(cell, digit)
+        if lit is None:  # the reduced encoding has decided it false
+            return None
+        return run([held for held in (formula.literal(c, d) for c, d in fixed) if held is not None] + [lit])
+
+    first = run([])
+    return None if first is None else smallest_solution(puzzle, first, try_digit)

@@ -13,7 +13,7 @@ from pysat.solvers import Solver
 from sudokulab import Puzzle, Shape, UsageError, cli, is_solution, parse_puzzle, solvers
 from sudokulab.boj import format_grid
 from sudokulab.grid import units
-from sudokulab.models import cnf
+from sudokulab.models import cnf, dimacs
 
 from .conftest import EXAMPLES, random_puzzle
 
@@ -213,7 +213,7 @@ def test_a_6x6_puzzle_under_every_encoding():
 @pytest.mark.parametrize("encoding", cnf.ENCODINGS)
 @pytest.mark.parametrize("amo", ["pairwise", "seqcounter"])
 def test_dimacs_read_back_by_pysat_decodes_the_published_answer(sample, sample_answer, encoding, amo):
-    text = cnf.to_dimacs(sample, encoding=encoding, amo=amo)
+    text = dimacs.to_dimacs(sample, encoding=encoding, amo=amo)
     header = [line for line in text.splitlines() if line.startswith("c ")]
     assert "variable (r-1)*81 + (c-1)*9 + d is true when row r, column c holds digit d" in "\n".join(header)
     assert encoding in header[0] and amo in header[0]
@@ -234,7 +234,7 @@ def test_dimacs_read_back_by_pysat_decodes_the_published_answer(sample, sample_a
 
 def test_dimacs_of_a_16x16_puzzle_round_trips():
     puzzle, _ = random_puzzle(16, 0.6, 3)
-    read = CNF(from_string=cnf.to_dimacs(puzzle))
+    read = CNF(from_string=dimacs.to_dimacs(puzzle))
     with Solver(name="cadical195", bootstrap_with=read.clauses) as engine:
         assert engine.solve()
         assert is_solution(cnf.grid_from_model(16, engine.get_model()), puzzle)
@@ -243,18 +243,18 @@ def test_dimacs_of_a_16x16_puzzle_round_trips():
 def test_export_command_writes_dimacs(capsys, tmp_path, sample):
     assert cli.main(["export", SAMPLE, "--format", "dimacs", "--encoding", "minimal"]) == 0
     out, err = capsys.readouterr()
-    assert err == "" and out == cnf.to_dimacs(sample, encoding="minimal")
+    assert err == "" and out == dimacs.to_dimacs(sample, encoding="minimal")
     assert "p cnf 729 8896\n" in out  # 8829 rules + 67 givens
     target = tmp_path / "sample.cnf"
     assert cli.main(["export", SAMPLE, "--format", "dimacs", "-o", "amo=seqcounter", "--output", str(target)]) == 0
-    assert target.read_text() == cnf.to_dimacs(sample, amo="seqcounter")
+    assert target.read_text() == dimacs.to_dimacs(sample, amo="seqcounter")
     assert cli.main(["export", SAMPLE, "--format", "dimacs", "--encoding", "huge"]) == 2
     assert "unknown encoding 'huge'" in capsys.readouterr().err
 
 
 def test_exported_4x4_reads_back(capsys):
     puzzle = parse_puzzle("1 0 0 0\n0 0 1 0\n0 1 0 0\n0 0 0 1\n")
-    text = cnf.to_dimacs(puzzle, encoding="reduced", amo="ladder")
+    text = dimacs.to_dimacs(puzzle, encoding="reduced", amo="ladder")
     with Solver(name="minisat22", bootstrap_with=CNF(from_string=text).clauses) as engine:
         assert engine.solve()
         assert is_solution(cnf.grid_from_model(4, engine.get_model(), puzzle.givens,

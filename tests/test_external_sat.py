@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from sudokulab import Puzzle, Status, is_solution, parse_puzzle, solvers
-from sudokulab.models import cnf
+from sudokulab.models import cnf, dimacs
 from sudokulab.models.dimacs import parse_answer, read_header
 from sudokulab.proof import certify, check_proof, formula_of, prove
 from sudokulab.solvers.dimacs import KNOWN
@@ -57,7 +57,7 @@ KINDS = {"unique": lambda: CLASSIC, "many": lambda: parse_puzzle(MANY), "none": 
 def test_round_trip_through_a_real_sat_program(tmp_path, capsys, program, kind, encoding):
     puzzle = KINDS[kind]()
     formula = tmp_path / "puzzle.cnf"
-    formula.write_text(cnf.to_dimacs(puzzle, encoding=encoding))
+    formula.write_text(dimacs.to_dimacs(puzzle, encoding=encoding))
     result_file = tmp_path / "out.txt"
     command = [word.replace("{cnf}", str(formula)).replace("{out}", str(result_file)) for word in KNOWN[program]]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120)
@@ -77,7 +77,7 @@ def test_round_trip_through_a_real_sat_program(tmp_path, capsys, program, kind, 
 def test_decode_reads_every_answer_form(tmp_path, capsys):
     puzzle = CLASSIC
     formula = tmp_path / "f.cnf"
-    formula.write_text(cnf.to_dimacs(puzzle))
+    formula.write_text(dimacs.to_dimacs(puzzle))
     assert read_header(formula.read_text()).puzzle == puzzle
     grid = solvers.get("sat").solve(puzzle).grid
     n = puzzle.n
@@ -106,14 +106,14 @@ def test_decode_reads_every_answer_form(tmp_path, capsys):
 ])
 def test_decode_statuses_and_malformed_answers(tmp_path, capsys, monkeypatch, text, code, message):
     formula = tmp_path / "f.cnf"
-    formula.write_text(cnf.to_dimacs(CLASSIC))
+    formula.write_text(dimacs.to_dimacs(CLASSIC))
     got, out, err = run(capsys, "decode", "-", "--cnf", str(formula), stdin=text.encode(), monkeypatch=monkeypatch)
     assert (got, out) == (code, "") and message in err and err.count("\n") == 1
 
 
 def test_decode_names_the_broken_rule(tmp_path, capsys):
     formula = tmp_path / "f.cnf"
-    formula.write_text(cnf.to_dimacs(CLASSIC))
+    formula.write_text(dimacs.to_dimacs(CLASSIC))
     grid = list(solvers.get("sat").solve(CLASSIC).grid)
     blank = CLASSIC.givens.index(0)
     grid[blank] = grid[blank] % 9 + 1  # a wrong digit in one blank

@@ -14,7 +14,7 @@ from ..errors import UsageError
 from ..grid import Puzzle
 
 EXPORTERS: dict[str, str] = {
-    "dimacs": "sudokulab.models.cnf:to_dimacs",
+    "dimacs": "sudokulab.models.dimacs:to_dimacs",
     "cpsat": "sudokulab.models.cpsat:to_cpsat_text",
     "lp": "sudokulab.models.mip:to_lp",
     "mps": "sudokulab.models.mip:to_mps",

@@ -33,8 +33,9 @@ The rules of a shape depend on the shape alone, so ``rules`` builds them once pe
 encoding, amo) and a puzzle's givens are assumptions (or unit clauses in a DIMACS file). Only
 ``reduced`` depends on the givens, so it is a formula per puzzle, built by ``reduced_formula``.
 
-The module keeps the literal map, the encodings, their closed-form sizes and DIMACS together (a
-little over 400 lines): the sizes are asserted against the clauses built, and both use one map.
+The module keeps the literal map, the encodings and their closed-form sizes together (a little
+over 400 lines): the sizes are asserted against the clauses built, and both use one map. DIMACS
+text, in and out, is ``models.dimacs``.
 
 >>> from sudokulab.grid import Shape
 >>> f = rules(Shape(3, 3), "extended")
@@ -460,31 +461,3 @@ def formula(puzzle: Puzzle, encoding: str = "extended", amo: str = "pairwise") -
     if encoding == "reduced":
         return reduced_formula(puzzle, amo), []
     return rules(puzzle.shape, encoding, amo), literal_table(puzzle.n).assumptions(puzzle.givens)
-
-
-# --- DIMACS. ---------------------------------------------------------------------------------------
-
-def to_dimacs(puzzle: Puzzle, encoding: str = "extended", amo: str = "pairwise") -> str:
-    """The puzzle as DIMACS CNF for any SAT solver: the rules, then one unit clause per given.
-
-    The header comments give the literal map, so a model decodes by hand, and, on their first line,
-    what ``sudokulab decode --cnf`` needs to decode it by itself (``dimacs.read_header``). With ``reduced`` the
-    givens' unit clauses are the only clauses on their variables, which makes every model decode
-    to the whole grid.
-    """
-    f, _ = formula(puzzle, encoding, amo)
-    n = puzzle.n
-    givens = literal_table(n).assumptions(puzzle.givens)
-    from .dimacs import header_line
-
-    lines = [
-        header_line(puzzle, encoding, amo),
-        f"c sudokulab: {puzzle.shape}, encoding {encoding}, at-most-one {amo}",
-        f"c variable (r-1)*{n * n} + (c-1)*{n} + d is true when row r, column c holds digit d"
-        f" (r, c, d in 1..{n})",
-        f"c variables above {n**3} are auxiliary; the last {len(givens)} clauses are the givens",
-        f"p cnf {f.top} {len(f.clauses) + len(givens)}",
-    ]
-    lines += [" ".join(map(str, clause)) + " 0" for clause in f.clauses]
-    lines += [f"{lit} 0" for lit in givens]
-    return "\n".join(lines) + "\n"

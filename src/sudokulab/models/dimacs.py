@@ -1,4 +1,4 @@
-"""Talking to any SAT solver program: the header ``export`` writes, and the answers solvers print.
+"""Talking to any SAT solver program: the DIMACS text ``export`` writes, and the answers solvers print.
 
 A formula written by ``sudokulab export --format dimacs`` starts with a comment line
 ``c sudokulab-export {...}`` holding, as JSON, everything needed to read a model back: the board
@@ -41,6 +41,30 @@ def header_line(puzzle: Puzzle, encoding: str, amo: str) -> str:
     data = {"size": puzzle.n, "box": [puzzle.shape.box_rows, puzzle.shape.box_cols], "encoding": encoding,
             "amo": amo, "givens": givens}
     return HEADER + json.dumps(data)
+
+
+def to_dimacs(puzzle: Puzzle, encoding: str = "extended", amo: str = "pairwise") -> str:
+    """The puzzle as DIMACS CNF for any SAT solver: the rules, then one unit clause per given.
+
+    The header comments give the literal map, so a model decodes by hand, and, on their first line,
+    what ``sudokulab decode --cnf`` needs to decode it by itself (``dimacs.read_header``). With ``reduced`` the
+    givens' unit clauses are the only clauses on their variables, which makes every model decode
+    to the whole grid.
+    """
+    f, _ = cnf.formula(puzzle, encoding, amo)
+    n = puzzle.n
+    givens = cnf.literal_table(n).assumptions(puzzle.givens)
+    lines = [
+        header_line(puzzle, encoding, amo),
+        f"c sudokulab: {puzzle.shape}, encoding {encoding}, at-most-one {amo}",
+        f"c variable (r-1)*{n * n} + (c-1)*{n} + d is true when row r, column c holds digit d"
+        f" (r, c, d in 1..{n})",
+        f"c variables above {n**3} are auxiliary; the last {len(givens)} clauses are the givens",
+        f"p cnf {f.top} {len(f.clauses) + len(givens)}",
+    ]
+    lines += [" ".join(map(str, clause)) + " 0" for clause in f.clauses]
+    lines += [f"{lit} 0" for lit in givens]
+    return "\n".join(lines) + "\n"
 
 
 @dataclass(frozen=True)

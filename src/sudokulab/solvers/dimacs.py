@@ -1,6 +1,6 @@
 """Any SAT solver program as a sudokulab solver: write DIMACS, run it in the sandbox, decode its answer.
 
-``dimacs`` writes the puzzle's formula (``cnf.to_dimacs``, any encoding) to a temporary file, runs
+``dimacs`` writes the puzzle's formula (``dimacs.to_dimacs``, any encoding) to a temporary file, runs
 the program without a shell through ``sandbox.run_program`` (its own process group, killed whole at
 the time limit, every descendant reaped), reads its answer in the SAT-competition or MiniSat form
 (``models.dimacs.parse_answer``: exit code 10 means SAT, 20 UNSAT) and decodes the model through the
@@ -30,7 +30,7 @@ from typing import Any, ClassVar
 
 from ..errors import PuzzleFormatError, UsageError
 from ..grid import Grid, Puzzle
-from ..models import cnf
+from ..models import cnf, dimacs
 from ..models.dimacs import Exported, decode_model, parse_answer
 from ..sandbox import Limits, run_program
 from .base import Capabilities, CountResult, Deadline, Option, SolverBase, SolveResult, Status, TimeUp, check_limit
@@ -100,7 +100,7 @@ class DimacsSolver(SolverBase):
         remaining = _NO_LIMIT if deadline.at is None else deadline.at - time.perf_counter()
         if remaining <= 0:
             raise TimeUp
-        text = _with_clauses(cnf.to_dimacs(puzzle, self.encoding, self.amo), extra)
+        text = _with_clauses(dimacs.to_dimacs(puzzle, self.encoding, self.amo), extra)
         with tempfile.TemporaryDirectory(prefix="sudokulab-dimacs-") as folder:
             formula, result = os.path.join(folder, "formula.cnf"), os.path.join(folder, "result.txt")
             with open(formula, "w", encoding="ascii") as stream:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from sudokulab import Puzzle, Shape, is_solution, solvers
+from sudokulab import Puzzle, Shape, Status, is_solution, solvers
 from sudokulab.boj import format_puzzle
 from sudokulab.datasets import parse_lines
 from sudokulab.judge import Outcome, judge_cases
@@ -137,10 +137,13 @@ def test_sat_refuses_a_formula_too_large_before_building_it():
 
 
 def test_a_glucose_slice_stays_short_on_a_large_board():
+    """Before propagation budgets, one 200-conflict slice of glucose3 ran 11 s here. The bound is the
+    contract's 2T + 1 s with room for a loaded machine (3 s more): it catches slices, not slowness."""
     started = time.monotonic()
     with solvers.get("sat", engine="glucose3") as sat:
         result = sat.solve(Puzzle.empty(25), canonical=True, time_limit=1.0)
-    assert result.status is not None and time.monotonic() - started < 2 * 1.0 + 1
+    assert result.status is Status.TIME_LIMIT or is_solution(result.grid, Puzzle.empty(25))
+    assert time.monotonic() - started < 2 * 1.0 + 1 + 3
 
 
 # --- 6. Ctrl-C ----------------------------------------------------------------------------------------

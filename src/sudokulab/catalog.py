@@ -31,10 +31,11 @@ if TYPE_CHECKING:  # hashlib and zipfile only when a set is fetched: the parser 
 FOLDER_ENV = "SUDOKULAB_DATA"
 """The environment variable that names the folder of the fetched sets (default: the user's cache)."""
 
-TDOKU_REF = "master"
-"""The tdoku revision the archive is taken from. A branch, not yet a commit: pin it to a commit hash
-(``https://github.com/t-dillon/tdoku/raw/<commit>/data.zip``) once one is known to carry this
-``data.zip``. The per-set hashes below hold the content fixed either way: a changed archive is refused."""
+TDOKU_REF = "f6ac4c3cc8ecdcae5d86873dc5c5aa49ca5abad9"
+"""The tdoku commit the archive is taken from: the newest commit of its README.md in a public index
+of the repository on 2026-11-22, whose build instructions begin with ``unzip data.zip`` (so the
+archive is in that tree). Not downloaded from here (this machine reaches no GitHub); the per-set
+SHA-256 hashes below hold the content fixed: an archive with other sets is refused, nothing kept."""
 
 TDOKU_ARCHIVE = f"https://github.com/t-dillon/tdoku/raw/{TDOKU_REF}/data.zip"
 """The tdoku benchmark archive (about 73 MB). When this archive was recorded publicly in 2026 its
@@ -70,10 +71,10 @@ class PuzzleSet:
 
 
 def _download_name(url: str) -> str:
-    """A file name for a URL, distinct per host and revision: ``tdoku-master-data.zip``."""
+    """A file name for a URL, distinct per host and revision: ``tdoku-f6ac4c3cc8ec-data.zip``."""
     parts = [p for p in url.split("://", 1)[-1].split("/") if p]
     if "github.com" in parts[:1] and len(parts) >= 5:  # github.com/OWNER/REPO/raw/REF/PATH
-        return f"{parts[2]}-{parts[4]}-{parts[-1]}"
+        return f"{parts[2]}-{parts[4][:12]}-{parts[-1]}"  # a commit hash cut to 12 characters
     host = parts[0].split(":")[0].removeprefix("www.").split(".")[0] if parts else "download"
     return f"{host}-{parts[-1]}" if len(parts) > 1 else host
 

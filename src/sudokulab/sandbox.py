@@ -151,10 +151,11 @@ _LAUNCHER_GRACE = 5.0  # seconds the launcher may take to start before the time 
 
 
 def run_program(command: Sequence[str], stdin: bytes, limits: Limits = DEFAULT_LIMITS) -> Run:
-    """Run a command once without a shell, in its own process group, within the limits.
+    """Run a command once without a shell, in its own session, within the limits.
 
-    Returns when the program ends (its whole group is then killed, so forked children go with it),
-    at the time limit, or as soon as its output passes the limit, whichever comes first.
+    Returns when the program ends, at the time limit, or as soon as its output passes the limit,
+    whichever comes first; every process the program started, in its group or not, is killed and
+    reaped by then (the launcher is their subreaper), so nothing it forked outlives the run.
     """
     if not command or shutil.which(command[0]) is None:
         raise UsageError(f"cannot run '{command[0] if command else ''}': no such program, or not executable")

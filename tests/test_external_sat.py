@@ -238,3 +238,6 @@ def test_certify_on_the_command_line(capsys, monkeypatch, tmp_path):
     code, out, err = run(capsys, "count", "--certify", stdin=format_puzzle(hidden_contradiction()).encode(),
                          monkeypatch=monkeypatch)
     assert code == 0 and out.startswith("0\ncertified: no solution: proof of ")
+    code, out, _ = run(capsys, "count", str(EXAMPLES / "several-solutions.txt"), "--certify")
+    assert (code, out) == (0, "18\nnot certified: 18 solutions: only 'no solution' and 'exactly one solution' "
+                               "are certified\n")

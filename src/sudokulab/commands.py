@@ -139,15 +139,18 @@ def cmd_count(args: argparse.Namespace) -> int:
     if not args.json:
         out(f"{result.count}\n" if result.exact else f"at least {result.count}\n")
     if args.certify:
-        _certified(puzzle, result.count if result.exact else None, args.proof, stdout=True)
+        _certified(puzzle, result.count if result.exact else None, args.proof, stdout=True, exact=True)
     return ExitCode.OK
 
 
-def _certified(puzzle: Any, solutions: int | None, proof_dir: str | None, *, stdout: bool) -> Any:
-    """Certify a count of solutions (0 or 1) and print the line; a proof that fails to check is a bug found."""
+def _certified(puzzle: Any, solutions: int | None, proof_dir: str | None, *, stdout: bool,
+               exact: bool = False) -> Any:
+    """Certify a count of solutions (0 or 1) and print the line; a proof that fails to check is a bug found.
+
+    ``exact`` False: the count is the oracle's, where 2 means "two or more"."""
     from .proof import certify_count
 
-    certificate = certify_count(puzzle, solutions, proof_dir=proof_dir)
+    certificate = certify_count(puzzle, solutions, proof_dir=proof_dir, exact=exact)
     print(certificate.line(), file=sys.stdout if stdout else sys.stderr)
     if solutions in (0, 1) and not certificate.certified:
         raise SolverBug(f"the claim '{certificate.claim}' was not certified: {certificate.why}")

@@ -132,13 +132,15 @@ def certify(puzzle: Puzzle, solution: Grid | None = None, *, proof_dir: str | Pa
     return Certificate(claim, accepted, lemmas, time.perf_counter() - started, why)
 
 
-def certify_count(puzzle: Puzzle, count: int | None, *, proof_dir: str | Path | None = None) -> Certificate:
+def certify_count(puzzle: Puzzle, count: int | None, *, proof_dir: str | Path | None = None,
+                  exact: bool = True) -> Certificate:
     """Certify a count of solutions: 0 ("no solution") or 1 ("exactly one solution"); others are not claims
-    a proof of unsatisfiability can back."""
+    a proof of unsatisfiability can back. ``exact`` False: the count is a lower bound (an oracle's 2)."""
     if count == 0:
         return certify(puzzle, proof_dir=proof_dir)
     if count != 1:
-        what = "an unknown number of solutions" if count is None else f"{count} solutions or more"
+        more = "" if exact else " or more"
+        what = "an unknown number of solutions" if count is None else f"{count}{more} solutions"
         return Certificate(what, False, why="only 'no solution' and 'exactly one solution' are certified")
     from pysat.solvers import Solver
 

@@ -83,6 +83,10 @@ COMMANDS = st.one_of(
     st.just(["export", "-", "--format", "dimacs"]),
     st.just(["export", "-", "--format", "cpsat"]),
     st.just(["compare", "-", "--time-limit", "1", "--solvers", "backtrack-fast,sat,cpsat"]),
+    st.sampled_from(["backtrack-fast", "sat", "dlx"]).map(
+        lambda name: ["bench", "-", "--solvers", name, "--time-limit", "1", "--quiet"]),
+    st.just(["judge", "-", "--quiet", "--time-limit", "5", "--", "true"]),
+    st.just(["decode", "-", "--cnf", str(EXAMPLES.parent / "tests" / "fixtures" / "sample.cnf")]),
 )
 
 
@@ -90,8 +94,8 @@ COMMANDS = st.one_of(
 @given(argv=COMMANDS, data=INPUTS)
 def test_any_input_through_any_command(monkeypatch, capsys, argv, data):
     code, out, err = run(argv, data, monkeypatch, capsys)
-    check(code, out, err)
-    if argv[0] == "solve" and code:
+    check(code, out, err, refused_means_empty=argv[0] not in ("bench", "judge"))
+    if argv[0] in ("solve", "decode") and code:
         assert out == ""
 
 

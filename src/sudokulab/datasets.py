@@ -13,6 +13,7 @@ one bad line must not cost a benchmark run its other 49,999 puzzles.
 
 from __future__ import annotations
 
+import io
 import re
 import sys
 from collections.abc import Iterable, Iterator
@@ -162,7 +163,14 @@ class Dataset:
 def read_dataset(path: str | Path, box: tuple[int, int] | None = None) -> Iterator[Entry]:
     """Stream the entries of a dataset file (``-`` reads standard input)."""
     if str(path) == "-":
-        yield from parse_lines(sys.stdin, box)
+        if sys.stdin is None:
+            raise UsageError("cannot read <stdin>: it is closed")
+        # as the files below: bytes that are no UTF-8 become U+FFFD, and that entry fails to parse
+        stream = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
+        try:
+            yield from parse_lines(stream, box)
+        finally:
+            stream.detach()  # leave standard input open for whoever reads it next
         return
     try:
         with open(path, encoding="utf-8", errors="replace") as stream:

@@ -95,12 +95,14 @@ def read_bytes(source: str | os.PathLike, limit: int = MAX_INPUT_BYTES) -> bytes
         raise UsageError(f"cannot read '{name}': {exc}") from None
 
 
-def read_text(source: str | os.PathLike) -> str:
-    """The text of a puzzle file (or stdin for ``-``): size-capped, checked to be text."""
+def read_text(source: str | os.PathLike, limit: int = MAX_INPUT_BYTES) -> str:
+    """The text of a file (or stdin for ``-``): at most ``limit`` bytes (a puzzle's cap by default),
+    checked to be text."""
     name = source_name(source)
-    data = read_bytes(source)
-    if len(data) > MAX_INPUT_BYTES:
-        raise PuzzleFormatError(f"{name} is larger than {MAX_INPUT_BYTES} bytes; no puzzle is that big")
+    data = read_bytes(source, limit)
+    if len(data) > limit:
+        what = "no puzzle is that big" if limit == MAX_INPUT_BYTES else "too large to read"
+        raise PuzzleFormatError(f"{name} is larger than {limit} bytes; {what}")
     return decode(data, name)
 
 

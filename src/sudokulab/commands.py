@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import solvers
-from .boj import format_grid, load_puzzle, parse_box, read_bytes, source_name
+from .boj import format_grid, load_puzzle, parse_box, read_bytes, read_text, source_name
 from .errors import ExitCode, NoSolution, SolverBug, TimeLimitReached, UsageError, WrongAnswer
 from .solvers.base import Status
 
@@ -381,7 +381,7 @@ def cmd_decode(args: argparse.Namespace) -> int:
     if args.cnf is not None:
         if args.answer is not None:
             raise UsageError("decode: give the puzzle or --cnf, not both")
-        exported = read_header(_text_of(args.cnf, 256 << 20), source_name(args.cnf))
+        exported = read_header(read_text(args.cnf, 256 << 20), source_name(args.cnf))
         answer_source = args.first
     else:
         if args.answer is None:
@@ -390,7 +390,7 @@ def cmd_decode(args: argparse.Namespace) -> int:
         answer_source = args.answer
     if args.first == "-" and args.answer == "-":
         raise UsageError("decode: the puzzle and the answer cannot both come from standard input")
-    answer = parse_answer(_text_of(answer_source, 64 * MAX_ANSWER_BYTES), source_name(answer_source))
+    answer = parse_answer(read_text(answer_source, 64 * MAX_ANSWER_BYTES), source_name(answer_source))
     if answer.status == "UNSAT":
         raise NoSolution("no solution: the SAT solver says UNSATISFIABLE")
     if answer.status == "UNKNOWN":
@@ -401,16 +401,6 @@ def cmd_decode(args: argparse.Namespace) -> int:
         raise SolverBug(f"the model is not a solution of the puzzle: {problem}")
     out(format_grid(grid, exported.puzzle.n))
     return ExitCode.OK
-
-
-def _text_of(source: str, limit: int) -> str:
-    """A text file (or stdin for ``-``) of at most ``limit`` bytes, as text; one line when it is not."""
-    from .boj import decode
-
-    data = read_bytes(source, limit)
-    if len(data) > limit:
-        raise UsageError(f"'{source_name(source)}' is larger than {limit} bytes")
-    return decode(data, source_name(source))
 
 
 def cmd_datasets(args: argparse.Namespace) -> int:

@@ -60,7 +60,8 @@ root level implies. ``cadical300``'s counters stay 0 under assumptions in this P
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, ClassVar
 
 from pysat.solvers import Solver
@@ -273,6 +274,21 @@ class SatSolver(SolverBase):
                 engine.close()
             self._engines.clear()
 
+    @contextmanager
+    def _session(self, puzzle: Puzzle) -> Iterator[tuple[_Engine, list[int]]]:
+        """Under the lock: the engine for a puzzle and its assumptions; an engine of its own is closed
+        after, and an engine a Ctrl-C jumped out of is dropped without being called again."""
+        with self._lock:
+            engine, assumptions, own = self._engine_for(puzzle)
+            try:
+                yield engine, assumptions
+            except KeyboardInterrupt:
+                own = self._abandon(engine, own)
+                raise
+            finally:
+                if own:
+                    engine.close()
+
     def _abandon(self, engine: _Engine, own: bool) -> bool:
         """After a Ctrl-C: drop an engine the interrupt jumped out of (calling it again would abort
         the process) and keep it referenced so it is never freed; returns whether the caller still
@@ -292,32 +308,24 @@ class SatSolver(SolverBase):
         started = time.perf_counter()
         self._refuse(canonical, False, time_limit)
         deadline = Deadline(time_limit) if time_limit is not None else None
-        with self._lock:
-            engine, assumptions, own = self._engine_for(puzzle)
+        with self._session(puzzle) as (engine, assumptions):
+            before = engine.counters()
+            calls = [0]  # a mutable count, so that a TimeUp keeps it
             try:
-                before = engine.counters()
-                calls = [0]  # a mutable count, so that a TimeUp keeps it
-                try:
-                    if deadline is not None:
-                        deadline.check()
-                    if canonical:
-                        grid = _canonical(engine, puzzle, assumptions, deadline, calls)
-                    else:
-                        calls[0] = 1
-                        grid = engine.formula.decode(engine.solver.get_model(), puzzle.givens) \
-                            if engine.run(assumptions, deadline) else None
-                    status = Status.SOLVED if grid is not None else Status.NO_SOLUTION
-                except TimeUp:
-                    grid, status = None, Status.TIME_LIMIT
-                stats = self._stats(engine, before, calls[0])
-                if not canonical and status is not Status.TIME_LIMIT:
-                    self._propagated(engine, assumptions, stats)
-            except KeyboardInterrupt:
-                own = self._abandon(engine, own)
-                raise
-            finally:
-                if own:
-                    engine.close()
+                if deadline is not None:
+                    deadline.check()
+                if canonical:
+                    grid = _canonical(engine, puzzle, assumptions, deadline, calls)
+                else:
+                    calls[0] = 1
+                    grid = engine.formula.decode(engine.solver.get_model(), puzzle.givens) \
+                        if engine.run(assumptions, deadline) else None
+                status = Status.SOLVED if grid is not None else Status.NO_SOLUTION
+            except TimeUp:
+                grid, status = None, Status.TIME_LIMIT
+            stats = self._stats(engine, before, calls[0])
+            if not canonical and status is not Status.TIME_LIMIT:
+                self._propagated(engine, assumptions, stats)
         return SolveResult(self.name, status, grid, time.perf_counter() - started, stats)
 
     def count(
@@ -330,32 +338,24 @@ class SatSolver(SolverBase):
         deadline = Deadline(time_limit) if time_limit is not None else None
         found = 0
         status = Status.NO_SOLUTION
-        with self._lock:
-            engine, assumptions, own = self._engine_for(puzzle)
+        with self._session(puzzle) as (engine, assumptions):
+            before = engine.counters()
+            active = engine.new_variable()
+            formula = engine.formula
             try:
-                before = engine.counters()
-                active = engine.new_variable()
-                formula = engine.formula
-                try:
-                    if deadline is not None:
-                        deadline.check()
-                    while found < limit and engine.run(assumptions + [active], deadline):
-                        grid = formula.decode(engine.solver.get_model(), puzzle.givens)
-                        engine.solver.add_clause([-active] + formula.blocking_clause(grid, puzzle.givens))
-                        found += 1
-                        status = Status.SOLVED
-                except TimeUp:
-                    status = Status.TIME_LIMIT
-                finally:
-                    if not engine.broken:
-                        engine.solver.add_clause([-active])  # retire this count's blocking clauses
-                stats = self._stats(engine, before, found + (found < limit))
-            except KeyboardInterrupt:
-                own = self._abandon(engine, own)
-                raise
+                if deadline is not None:
+                    deadline.check()
+                while found < limit and engine.run(assumptions + [active], deadline):
+                    grid = formula.decode(engine.solver.get_model(), puzzle.givens)
+                    engine.solver.add_clause([-active] + formula.blocking_clause(grid, puzzle.givens))
+                    found += 1
+                    status = Status.SOLVED
+            except TimeUp:
+                status = Status.TIME_LIMIT
             finally:
-                if own:
-                    engine.close()
+                if not engine.broken:
+                    engine.solver.add_clause([-active])  # retire this count's blocking clauses
+            stats = self._stats(engine, before, found + (found < limit))
         return CountResult(self.name, found, limit, status, time.perf_counter() - started, stats)
 
     def _stats(self, engine: _Engine, before: dict[str, int], calls: int) -> dict[str, int | bool | str]:

@@ -1,0 +1,199 @@
+"""Puzzles of one shape solved as a batch: arrays in, arrays out.
+
+Why: a compiled search answers a 9x9 puzzle in microseconds, less than Python spends per puzzle on
+building a ``Puzzle``, a ``SolveResult``, checking the grid and writing a row. So bench (and the
+cluster backend) hand solvers a ``Batch``: the givens of k puzzles of one shape as a (k, cells)
+array, and get back ``BatchResults``: status codes, grids, times and effort as arrays.
+
+A solver may implement the optional batch entry point
+
+    solve_batch(givens: ndarray[k, cells] uint8, shape: Shape, *, time_limit: float | None)
+        -> BatchResults
+
+(``time_limit`` is per puzzle, as in ``solve``); ``solve_batch`` below calls it when a solver has
+one and otherwise loops over ``solve``, so every solver takes batches. Answers are checked by
+``checking.check_batch``, vectorised and independent of every solver, as ``check_results`` is.
+
+numpy is imported here, so this module is imported only by the paths that batch (bench, cluster).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .errors import SudokuError
+from .grid import Puzzle, Shape
+from .solvers.base import Solver, SolveResult, Stat, Status
+
+STATUSES: tuple[Status, ...] = (Status.SOLVED, Status.NO_SOLUTION, Status.TIME_LIMIT, Status.ERROR)
+"""Status codes in batch arrays: ``STATUSES[code]``."""
+CODE = {status: code for code, status in enumerate(STATUSES)}
+SOLVED, NO_SOLUTION, TIME_LIMIT, ERROR = range(4)
+
+DIGITS = np.uint8
+"""Cell values fit a byte up to 255x255; the parser stops at 64x64."""
+
+
+@dataclass(frozen=True)
+class Batch:
+    """k puzzles of one shape from one dataset, with where each came from."""
+
+    dataset: str
+    shape: Shape
+    givens: np.ndarray
+    """(k, cells) uint8, row-major, 0 for blank."""
+    index: np.ndarray
+    """(k,) int64: each puzzle's 0-based entry number in its dataset (rows sort back into order by it)."""
+    line: np.ndarray
+    """(k,) int64: the 1-based line each puzzle starts on."""
+
+    def __len__(self) -> int:
+        return len(self.givens)
+
+    def puzzle(self, i: int) -> Puzzle:
+        return Puzzle(self.shape, tuple(int(v) for v in self.givens[i]))
+
+    @classmethod
+    def of(cls, dataset: str, puzzles: Sequence[Puzzle], index: Sequence[int] | None = None,
+           line: Sequence[int] | None = None) -> Batch:
+        """A batch from puzzle objects of one shape (tests, notebooks, generated sets)."""
+        if not puzzles:
+            raise ValueError("a batch holds at least one puzzle")
+        shape = puzzles[0].shape
+        if any(p.shape != shape for p in puzzles):
+            raise ValueError("a batch holds puzzles of one shape")
+        k = len(puzzles)
+        index = np.arange(k, dtype=np.int64) if index is None else np.asarray(index, dtype=np.int64)
+        line = index + 1 if line is None else np.asarray(line, dtype=np.int64)
+        givens = np.array([p.givens for p in puzzles], dtype=DIGITS).reshape(k, shape.cells)
+        return cls(dataset, shape, givens, index, line)
+
+
+@dataclass
+class BatchResults:
+    """What one solver did with a batch: one entry per puzzle in every array."""
+
+    solver: str
+    status: np.ndarray
+    """(k,) int8 codes into ``STATUSES``."""
+    grids: np.ndarray
+    """(k, cells) uint8: the answer where status is SOLVED, anything elsewhere (zeros by convention)."""
+    seconds: np.ndarray
+    """(k,) float64: wall seconds per puzzle, as ``SolveResult.seconds``."""
+    cpu_seconds: np.ndarray
+    """(k,) float64: CPU seconds of the process per puzzle."""
+    stats: dict[str, np.ndarray] = field(default_factory=dict)
+    """Numeric stats, one array per key (NaN where a puzzle did not report it: float arrays only)."""
+    constant: dict[str, Stat] = field(default_factory=dict)
+    """Stats with one value for the whole batch (encoding, engine, model size)."""
+    other: list[dict[str, Stat]] | None = None
+    """Per-puzzle stats that fit neither (rare), or None."""
+    errors: dict[int, str] = field(default_factory=dict)
+    """Position in the batch -> what the solver raised, for status ERROR."""
+
+    def stats_of(self, i: int) -> dict[str, Stat]:
+        """Puzzle i's stats as ``SolveResult.stats`` would hold them."""
+        out: dict[str, Stat] = {}
+        for key, values in self.stats.items():
+            value = values[i]
+            if values.dtype.kind == "f":
+                if value == value:  # not NaN
+                    out[key] = float(value)
+            else:
+                out[key] = bool(value) if values.dtype.kind == "b" else int(value)
+        out.update(self.constant)
+        if self.other is not None:
+            out.update(self.other[i])
+        return out
+
+    def result(self, i: int, shape: Shape) -> SolveResult:
+        """Puzzle i's answer as a ``SolveResult`` (for messages and the one-puzzle paths)."""
+        status = STATUSES[int(self.status[i])]
+        grid = tuple(int(v) for v in self.grids[i]) if status is Status.SOLVED else None
+        stats = self.stats_of(i)
+        if status is Status.ERROR:
+            stats["error"] = self.errors.get(i, "the solver raised")
+        return SolveResult(self.solver, status, grid, float(self.seconds[i]), stats)
+
+
+def pack_results(solver: str, shape: Shape, results: Sequence[SolveResult], cpu: Sequence[float]) -> BatchResults:
+    """Per-puzzle ``SolveResult``s as one ``BatchResults`` (the loop for solvers without a batch entry point)."""
+    k = len(results)
+    status = np.fromiter((CODE[r.status] for r in results), dtype=np.int8, count=k)
+    grids = np.zeros((k, shape.cells), dtype=DIGITS)
+    for i, r in enumerate(results):
+        if r.grid is not None and r.status is Status.SOLVED:
+            grids[i] = r.grid
+    seconds = np.fromiter((r.seconds for r in results), dtype=np.float64, count=k)
+    stats, constant, other = pack_stats([{k2: v for k2, v in r.stats.items() if k2 != "error"} for r in results])
+    errors = {i: str(r.stats.get("error", "the solver raised")) for i, r in enumerate(results)
+              if r.status is Status.ERROR}
+    return BatchResults(solver, status, grids, seconds, np.asarray(cpu, dtype=np.float64), stats, constant, other,
+                        errors)
+
+
+def pack_stats(per_puzzle: Sequence[Mapping[str, Stat]]
+               ) -> tuple[dict[str, np.ndarray], dict[str, Stat], list[dict[str, Stat]] | None]:
+    """Split per-puzzle stats into arrays (numeric), constants (one value everywhere) and the rest."""
+    keys: dict[str, None] = {}
+    for stats in per_puzzle:
+        keys.update(dict.fromkeys(stats))
+    arrays: dict[str, np.ndarray] = {}
+    constant: dict[str, Stat] = {}
+    rest: dict[str, list[Any]] = {}
+    missing = object()
+    for key in keys:
+        values = [stats.get(key, missing) for stats in per_puzzle]
+        first = values[0]
+        if first is not missing and all(v == first and type(v) is type(first) for v in values):
+            constant[key] = first
+        elif all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+            arrays[key] = np.array(values, dtype=np.int64)
+        elif all(v is missing or (isinstance(v, (int, float)) and not isinstance(v, bool)) for v in values):
+            arrays[key] = np.array([np.nan if v is missing else v for v in values], dtype=np.float64)
+        else:
+            rest[key] = values
+    other = None
+    if rest:
+        other = [{key: values[i] for key, values in rest.items() if values[i] is not missing}
+                 for i in range(len(per_puzzle))]
+    return arrays, constant, other
+
+
+def solve_batch(solver: Solver, batch: Batch, time_limit: float | None = None) -> BatchResults:
+    """``solver``'s answers to every puzzle of ``batch``, through its batch entry point if it has one.
+
+    A solver that raises on a puzzle has that puzzle recorded as ERROR (a bug found, not fatal);
+    usage errors, Ctrl-C and running out of memory stop the run, as in ``bench.check_puzzle``.
+    """
+    own = getattr(solver, "solve_batch", None)
+    if callable(own):
+        started = time.process_time()
+        try:
+            return own(batch.givens, batch.shape, time_limit=time_limit)
+        except (SudokuError, KeyboardInterrupt, MemoryError):
+            raise
+        except Exception as exc:  # noqa: BLE001 - the whole batch is the solver's bug, each puzzle an ERROR
+            failed = SolveResult(getattr(solver, "name", "?"), Status.ERROR, None, 0.0,
+                                 {"error": f"raised {type(exc).__name__}: {exc}"})
+            spent = (time.process_time() - started) / len(batch)
+            return pack_results(failed.solver, batch.shape, [failed] * len(batch), [spent] * len(batch))
+    results: list[SolveResult] = []
+    cpu: list[float] = []
+    for i in range(len(batch)):
+        puzzle = batch.puzzle(i)
+        started = time.process_time()
+        try:
+            results.append(solver.solve(puzzle, time_limit=time_limit))
+        except (SudokuError, KeyboardInterrupt, MemoryError):
+            raise
+        except Exception as exc:  # noqa: BLE001 - a crash is a bug found: reported, not fatal
+            results.append(SolveResult(getattr(solver, "name", "?"), Status.ERROR, None, 0.0,
+                                       {"error": f"raised {type(exc).__name__}: {exc}"}))
+        cpu.append(time.process_time() - started)
+    return pack_results(getattr(solver, "name", "?"), batch.shape, results, cpu)

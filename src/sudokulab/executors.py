@@ -1,0 +1,139 @@
+"""Where work runs: this process, a pool of local processes, or a Dask cluster (``cluster.py``).
+
+bench, judge and generate cut their work into items (a batch of puzzles, a batch of judged runs, a
+run of generated puzzles) and hand a module-level function and the items to an ``Executor``. The
+executor pulls items lazily and keeps at most ``in_flight`` of them submitted and unfinished, so a
+ten-million-line dataset is never read ahead and memory stays flat (backpressure); results come
+back as they finish, with their item, and the caller writes them out at once.
+
+State a worker builds once (solver instances) lives in the worker process, in a module-level cache
+keyed by what configures it (``work.solvers_for``), so it is reused across items whatever runs them.
+"""
+
+from __future__ import annotations
+
+import signal
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Protocol, TypeVar
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+
+
+class Executor(Protocol):
+    """Runs ``fn(item)`` for each item somewhere; ``fn`` must be a module-level function."""
+
+    workers: int
+    """How many items run at once (processes, or the cluster's worker threads)."""
+    retried: int
+    """Items run again because a worker died while running them (0 outside a cluster)."""
+
+    def describe(self) -> str:
+        """Where the work runs, in words for reports ("this process", "2 local processes", an address)."""
+        ...
+
+    def imap(self, fn: Callable[[Item], Result], items: Iterable[Item], *,
+             in_flight: int | None = None) -> Iterator[tuple[Item, Result]]:
+        """Each item with its result, as they finish (not necessarily in input order).
+
+        At most ``in_flight`` items (default: a few per worker) are submitted and not yet
+        yielded. An exception raised by ``fn`` is raised here. Closing the iterator early (an
+        error or Ctrl-C in the caller) cancels what is still pending.
+        """
+        ...
+
+    def close(self) -> None:
+        """Stop everything this executor started (processes, a local cluster); safe to call twice."""
+        ...
+
+    def __enter__(self) -> Executor: ...
+
+    def __exit__(self, *exc_info: object) -> None: ...
+
+
+class _Closing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        pass
+
+
+class InProcess(_Closing):
+    """Runs each item here, now: ``--jobs 1``."""
+
+    workers = 1
+    retried = 0
+
+    def describe(self) -> str:
+        return "this process"
+
+    def imap(self, fn: Callable[[Item], Result], items: Iterable[Item], *,
+             in_flight: int | None = None) -> Iterator[tuple[Item, Result]]:
+        for item in items:
+            yield item, fn(item)
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which terminates them."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class ProcessPool(_Closing):
+    """``jobs`` worker processes on this machine: ``--jobs N``.
+
+    A multiprocessing Pool with the spawn start method (the same on every platform, and safe beside
+    the progress bar's thread) rather than a ProcessPoolExecutor: on Ctrl-C or an error it is
+    terminated at once, leaving no worker to finish its item behind our back. Results come back in
+    input order, the oldest first.
+    """
+
+    retried = 0
+
+    def __init__(self, jobs: int):
+        import multiprocessing
+
+        self.workers = jobs
+        self._pool: Any = multiprocessing.get_context("spawn").Pool(jobs, initializer=_ignore_interrupts)
+        self._finished = False
+
+    def describe(self) -> str:
+        return f"{self.workers} local processes"
+
+    def imap(self, fn: Callable[[Item], Result], items: Iterable[Item], *,
+             in_flight: int | None = None) -> Iterator[tuple[Item, Result]]:
+        bound = in_flight or 4 * self.workers
+        pending: deque = deque()
+        try:
+            for item in items:
+                pending.append((item, self._pool.apply_async(fn, (item,))))
+                while len(pending) >= bound:
+                    done, future = pending.popleft()
+                    yield done, future.get()
+            while pending:
+                done, future = pending.popleft()
+                yield done, future.get()
+            self._finished = True
+        finally:
+            if pending:
+                self._finished = False
+                self.close()
+
+    def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        if self._finished:
+            pool.close()
+        else:
+            pool.terminate()
+        pool.join()
+
+
+def local(jobs: int = 1) -> Executor:
+    """The executor for ``--jobs N`` (this process when N is 1)."""
+    return InProcess() if jobs <= 1 else ProcessPool(jobs)

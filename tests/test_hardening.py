@@ -261,7 +261,7 @@ def test_a_failed_run_leaves_no_output_file(capsys, tmp_path, monkeypatch):
         raise KeyboardInterrupt
 
     out = tmp_path / "r.csv"
-    monkeypatch.setattr("sudokulab.bench.check_puzzle", boom)
+    monkeypatch.setattr("sudokulab.bench.run_batch", boom)
     code, _, err = run(capsys, "bench", SAMPLE, "--solvers", "sat", "--quiet", "--out", str(out))
     assert code == 130 and not out.exists() and list(tmp_path.iterdir()) == []
 

@@ -1,12 +1,16 @@
 """Run solvers over puzzle sets and report what they did, the way solver competitions do.
 
-Every answer goes through the independent checker (``grid.solution_error``): a wrong grid, a
-"no solution" contradicted by another solver's checked grid, or a solver that raises is a *wrong*
-answer, reported on stderr with its puzzle, never folded into a statistic.
+Every answer goes through the independent checker (``checking.check_batch``, the rule of
+``checking.check_results`` over a batch): a wrong grid, a "no solution" contradicted by another
+solver's checked grid, or a solver that raises is a *wrong* answer, reported on stderr with its
+puzzle, never folded into a statistic.
 
-Memory stays flat however long the dataset: puzzles are streamed, rows are written as they come
-(``results.py`` keeps the sums). Each process builds one instance per solver and reuses it over
-all puzzles, so a paradigm that prepares per board shape pays for it once.
+Puzzles travel in batches of one board shape (``batch.Batch``): a solver with a batch entry point
+answers a whole batch with no Python per puzzle, and the check is vectorised, so microsecond
+solvers are not drowned by the harness. Memory stays flat however long the dataset: puzzles are
+streamed, a bounded number of batches is in flight, rows are written as they come (``results.py``
+keeps the sums). Each process builds one instance per solver and reuses it over all batches, so a
+paradigm that prepares per board shape pays for it once.
 
 Times are the solvers' own ``seconds`` (wall time). A timed-out puzzle counts with the time it was
 given, so with timeouts the quantiles are lower bounds. ``puzzles/s`` is puzzles over the sum of
@@ -21,24 +25,27 @@ import json
 import os
 import sys
 import time
-from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from . import executors
 from . import solvers as registry
+from .batch import STATUSES, Batch, BatchResults, solve_batch
 from .boj import format_line, format_puzzle, source_name
-from .checking import check_results
+from .checking import BatchVerdicts, check_batch
 from .datasets import Dataset, Entry
-from .errors import SudokuError, UsageError
-from .grid import Puzzle
+from .errors import UsageError
+from .executors import Executor
+from .grid import Puzzle, Shape
 from .outputs import OutputFile
 from .report import progress as report_progress
-from .results import CSV_FIELDS, Answer, BenchReport, BenchSummary, Row, Tally, read_rows, solved_times
-from .solvers.base import Solver, SolveResult, Status
+from .results import CSV_FIELDS, BenchReport, BenchSummary, Row, Tally, read_rows, solved_times
+from .solvers.base import Solver, SolveResult
 
-__all__ = ["DEFAULT_TIME_LIMIT", "BenchReport", "BenchSummary", "Dataset", "Row", "check_puzzle", "default_solvers",
-           "read_rows", "run_bench", "solved_times"]
+__all__ = ["DEFAULT_TIME_LIMIT", "BenchReport", "BenchSummary", "Dataset", "Row", "WorkSpec", "batch_size_for",
+           "default_solvers", "read_rows", "run_bench", "run_batch", "solved_times"]
 
 DEFAULT_TIME_LIMIT = 10.0
 LEFT_OUT = {
@@ -53,32 +60,71 @@ def default_solvers() -> list[str]:
     return [name for name in registry.names() if name not in LEFT_OUT and registry.installed(name)]
 
 
-def check_puzzle(puzzle: Puzzle, named: Sequence[tuple[str, Solver]], time_limit: float | None) -> list[Answer]:
-    """Every solver on one puzzle, each answer checked by ``checking.check_results`` (the one rule).
+# --- workers: the same function here, in a local pool, or on a cluster -------------------------
 
-    A solver that raises is recorded as ``Status.ERROR``: a bug found, reported, not fatal.
-    """
-    results: list[SolveResult] = []
-    cpu: list[float] = []
+@dataclass(frozen=True)
+class WorkSpec:
+    """What configures a worker's solvers: hashable, so each process builds them once per spec."""
+
+    names: tuple[str, ...]
+    options: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]
+    time_limit: float | None
+
+    @classmethod
+    def of(cls, names: Sequence[str], options: Mapping[str, Mapping[str, Any]], time_limit: float | None) -> WorkSpec:
+        chosen = tuple((name, tuple(sorted(options.get(name, {}).items()))) for name in names)
+        return cls(tuple(names), chosen, time_limit)
+
+    def options_of(self, name: str) -> dict[str, Any]:
+        return dict(dict(self.options).get(name, ()))
+
+
+@dataclass
+class BatchOutcome:
+    """What a worker sends back for one batch: each solver's answers (grids dropped) and verdicts."""
+
+    answers: list[tuple[BatchResults, BatchVerdicts]]
+    worker: str
+
+
+_SOLVERS: dict[WorkSpec, list[tuple[str, Solver]]] = {}
+"""This process's solver instances, per spec, built on first use and kept (a cluster worker keeps
+them across runs too; the oldest spec's are closed past ``_KEEP``)."""
+_KEEP = 8
+
+
+def solvers_for(spec: WorkSpec) -> list[tuple[str, Solver]]:
+    named = _SOLVERS.get(spec)
+    if named is None:
+        while len(_SOLVERS) >= _KEEP:
+            _close(_SOLVERS.pop(next(iter(_SOLVERS))))
+        named = _SOLVERS[spec] = _open_solvers(spec.names, {n: spec.options_of(n) for n in spec.names},
+                                               spec.time_limit)
+    return named
+
+
+def release(spec: WorkSpec) -> None:
+    """Close this process's solvers for ``spec`` (the run that built them here is over)."""
+    named = _SOLVERS.pop(spec, None)
+    if named:
+        _close(named)
+
+
+def run_batch(task: tuple[WorkSpec, Batch]) -> BatchOutcome:
+    """Every solver of the spec on every puzzle of the batch, each answer checked (``check_batch``)."""
+    import socket
+
+    spec, batch = task
+    named = solvers_for(spec)
+    answers = []
     for name, solver in named:
-        started = time.process_time()
-        try:
-            results.append(solver.solve(puzzle, time_limit=time_limit))
-        except (SudokuError, KeyboardInterrupt, MemoryError):
-            raise  # a usage problem (an option the solver lacks), or the user stopping the run
-        except Exception as exc:  # noqa: BLE001 - a crash is a bug found: reported, not fatal
-            results.append(SolveResult(name, Status.ERROR, None, 0.0, {"error": f"raised {type(exc).__name__}: {exc}"}))
-        cpu.append(time.process_time() - started)
-    return [
-        Answer(name, c.result.status.value, c.result.seconds, c.right is not False,
-               {k: v for k, v in c.result.stats.items() if k != "error"}, c.problem, seconds)
-        for (name, _), c, seconds in zip(named, check_results(puzzle, results), cpu)
-    ]
-
-
-# --- workers -------------------------------------------------------------------------------------
-
-_WORKER: dict[str, Any] = {}
+        results = solve_batch(solver, batch, spec.time_limit)
+        results.solver = name
+        answers.append(results)
+    verdicts = check_batch(batch.givens, batch.shape, answers)
+    for results in answers:
+        results.grids = results.grids[:0]  # checked here: no need to send them back
+    return BatchOutcome(list(zip(answers, verdicts)), f"{socket.gethostname()}:{os.getpid()}")
 
 
 def _open_solvers(names: Sequence[str], options: Mapping[str, Mapping[str, Any]],
@@ -102,6 +148,7 @@ class _Unlimited:
 
     def __init__(self, solver: Solver):
         self.solver = solver
+        self.name = solver.name
 
     def solve(self, puzzle: Puzzle, *, time_limit: float | None = None, canonical: bool = False) -> SolveResult:
         return self.solver.solve(puzzle, canonical=canonical)
@@ -115,22 +162,17 @@ def _close(named: Sequence[tuple[str, Solver]]) -> None:
         solver.close()
 
 
-def _init_worker(names: Sequence[str], options: Mapping[str, Mapping[str, Any]], time_limit: float | None) -> None:
-    """Each worker process builds its own solver instances once and keeps them; Ctrl-C is the parent's."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _WORKER["solvers"] = _open_solvers(names, options, time_limit)
-    _WORKER["time_limit"] = time_limit
+BATCH_9X9 = 512
+"""Puzzles per batch up to 9x9 (see ``batch_size_for``)."""
+BATCH_CELLS = 4096
+"""Cells per batch above 9x9: big boards take long enough each that a few make a batch."""
 
 
-def _work(chunk: Sequence[Puzzle]) -> list[list[Answer]]:
-    return [check_puzzle(puzzle, _WORKER["solvers"], _WORKER["time_limit"]) for puzzle in chunk]
-
-
-def _chunk_size(puzzle: Puzzle) -> int:
-    """Enough puzzles per task to hide the inter-process cost, few enough to spread the work."""
-    return max(1, min(32, 2000 // puzzle.shape.cells))
+def batch_size_for(shape: Shape) -> int:
+    """Puzzles per batch: enough to hide the cost of a task (about a millisecond on a Dask
+    scheduler, less in a local pool) behind puzzles of tens of microseconds, few enough on big
+    boards that the work still spreads and progress moves (see benchmarks/README.md)."""
+    return BATCH_9X9 if shape.n <= 9 else max(1, BATCH_CELLS // shape.cells)
 
 
 # --- the run -------------------------------------------------------------------------------------
@@ -167,18 +209,26 @@ def run_bench(
     progress: bool = True,
     warn: Callable[[str], None] = _stderr,
     by_solver: bool = False,
+    cluster: str | None = None,
+    batch_size: int | None = None,
 ) -> BenchReport:
     """Run each solver on each puzzle of each dataset and sum it up (see the module docstring).
 
     ``options`` maps a solver name to its keyword options. ``warn`` receives each wrong answer
     (with its puzzle) and each dataset's bad-entry count as one message.
 
-    By default the solvers take turns on each puzzle, so a change of load hits them alike and a
+    Work goes in batches of puzzles of one shape (``batch_size``, default ``batch_size_for``) to
+    this process (``jobs`` 1), a pool of ``jobs`` local processes, or the Dask cluster at
+    ``cluster`` (an address, or ``local:N``; ``cluster.connect``). Rows are written as batches
+    come back, each with its dataset index: with several workers the files are not in dataset
+    order, and sort back by (dataset, index, solver).
+
+    By default the solvers take turns on each batch, so a change of load hits them alike and a
     "no solution" is held against the other solvers' grids. ``by_solver`` runs each solver over a
     whole dataset in turn (the file is read once per solver; not from stdin), for the rate each
     reaches alone: taking turns, each call finds the CPU caches full of the other solvers' data
-    (measured on 17_clue: ``sat`` 2,892 puzzles/s beside two others, 7,674/s alone). Every grid
-    is still checked; a "no solution" then stands unless it is a wrong grid.
+    (measured on 17_clue, turns per puzzle: ``sat`` 2,892 puzzles/s beside two others, 7,674/s
+    alone). Every grid is still checked; a "no solution" then stands unless it is a wrong grid.
     """
     names = list(solver_names) if solver_names else default_solvers()
     for name in names:
@@ -187,8 +237,10 @@ def run_bench(
         raise UsageError(f"a solver is named twice in {', '.join(names)}")
     if jobs < 1:
         raise UsageError(f"jobs must be a positive whole number, not {jobs}")
-    if by_solver and jobs > 1:
-        raise UsageError("one solver at a time runs in one process: drop --jobs or --by-solver")
+    if cluster is not None and jobs > 1:
+        raise UsageError("--jobs is for this machine and --cluster for a cluster: give one of them")
+    if batch_size is not None and batch_size < 1:
+        raise UsageError(f"batch size must be a positive whole number, not {batch_size}")
     options = options or {}
     sets = _unique_names([d if isinstance(d, Dataset) else Dataset.from_path(d) for d in datasets])
     for dataset in sets:
@@ -217,29 +269,33 @@ def run_bench(
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     started = time.perf_counter()
 
-    def record(dataset: str, index: int, line: int, puzzle: Puzzle, answers: list[Answer], first: bool = True) -> None:
+    def record(batch: Batch, outcome: BatchOutcome, first: bool) -> None:
         if first:
-            totals[dataset] = totals.get(dataset, 0) + 1
-        for a in answers:
-            row = Row(dataset, index, line, a.solver, a.status, a.seconds, a.valid, a.stats, a.problem, a.cpu_seconds)
-            tallies[dataset, a.solver].add(row)
-            if writer:
-                writer.writerow(row.as_csv())
-            if json_stream:
-                json_stream.write(json.dumps(row.as_json(), separators=(",", ":")) + "\n")
-            if not row.valid:
-                warn(f"WRONG: solver {row.solver} on {dataset} line {line} (puzzle {index + 1}): {row.problem}; "
-                     f"puzzle: {_puzzle_text(puzzle)}")
+            totals[batch.dataset] = totals.get(batch.dataset, 0) + len(batch)
+        for results, verdicts in outcome.answers:
+            tallies[batch.dataset, results.solver].add_batch(results, verdicts.valid)
+        if writer or json_stream:
+            for row in _rows(batch, outcome):
+                if writer:
+                    writer.writerow(row.as_csv())
+                if json_stream:
+                    json_stream.write(json.dumps(row.as_json(), separators=(",", ":")) + "\n")
+        for results, verdicts in outcome.answers:
+            for i, problem in sorted(verdicts.problems.items()):
+                warn(f"WRONG: solver {results.solver} on {batch.dataset} line {int(batch.line[i])} "
+                     f"(puzzle {int(batch.index[i]) + 1}): {problem}; puzzle: {_puzzle_text(batch.puzzle(i))}")
 
-    pool = None
-    named: list[tuple[str, Solver]] = []
+    specs: list[WorkSpec] = []
     committed = False
+    executor: Executor | None = None
     try:
-        named = _open_solvers(names, options, time_limit)  # in this process: checks the options before any work
-        if jobs > 1:
-            _close(named)
-            named = []
-            pool = _pool(names, options, time_limit, jobs)
+        whole = WorkSpec.of(names, options, time_limit)
+        specs.append(whole)
+        solvers_for(whole)  # in this process: checks the options before any work (and serves jobs 1)
+        if cluster is not None or jobs > 1:
+            release(whole)
+            specs.clear()
+        executor = _executor(cluster, jobs)
         with report_progress(enabled=progress) as bar:
             for dataset in sets:
                 totals.setdefault(dataset.name, 0)
@@ -247,22 +303,18 @@ def run_bench(
                     tallies.setdefault((dataset.name, name), Tally())
                 estimate = dataset.estimate()
                 task = bar.add_task(dataset.name, total=None if estimate is None else estimate * len(names))
-                entries = _good_entries(dataset, bad, warn)
-                if pool is None:
-                    rereadable = dataset.path is None or str(dataset.path) != "-"
-                    groups = [[pair] for pair in named] if by_solver and rereadable else [named]
-                    for turn, group in enumerate(groups):
-                        if turn:  # the same entries again: their bad ones are already counted
-                            entries = _good_entries(dataset, {}, lambda _message: None)
-                        for entry in entries:
-                            assert entry.puzzle is not None
-                            record(dataset.name, entry.index, entry.line, entry.puzzle,
-                                   check_puzzle(entry.puzzle, group, time_limit), first=turn == 0)
-                            bar.advance(task, len(group))
-                else:
-                    _run_parallel(pool, entries, jobs,
-                                  lambda e, a, ds=dataset.name: record(ds, e.index, e.line, e.puzzle, a),
-                                  lambda k, t=task: bar.advance(t, k * len(names)))
+                rereadable = dataset.path is None or str(dataset.path) != "-"
+                groups = [[name] for name in names] if by_solver and rereadable else [names]
+                for turn, group in enumerate(groups):
+                    spec = whole if len(group) == len(names) else WorkSpec.of(group, options, time_limit)
+                    if executor.workers == 1 and spec not in specs:
+                        specs.append(spec)
+                    size = _sizer(batch_size, estimate, executor.workers)
+                    tasks = _tasks(dataset, spec, size, bad if turn == 0 else {},
+                                   warn if turn == 0 else (lambda _message: None))
+                    for (_, batch), outcome in executor.imap(run_batch, tasks):
+                        record(batch, outcome, first=turn == 0)
+                        bar.advance(task, len(batch) * len(group))
                 bar.update(task, completed=totals[dataset.name] * len(names), total=totals[dataset.name] * len(names))
                 if bad.get(dataset.name):
                     warn(f"{dataset.name}: {bad[dataset.name]} bad entries skipped (not puzzles)")
@@ -270,14 +322,10 @@ def run_bench(
             out.commit()
         committed = True
     finally:
-        _close(named)
-        if pool is not None:
-            if committed:
-                pool.close()
-            else:
-                pool.terminate()
-            pool.join()
-            pool = None  # the traceback of an interrupt keeps this frame: let the pool's queues go now
+        for spec in specs:
+            release(spec)
+        if executor is not None:
+            executor.close()
         if not committed:
             for out in outputs:
                 out.discard()
@@ -287,56 +335,51 @@ def run_bench(
     for (ds, name), tally in tallies.items():
         solved.setdefault(ds, {})[name] = tuple(sorted(tally.solved_times))
     return BenchReport(summaries, solved, totals, bad, tuple(names), time_limit, jobs, os.cpu_count(), load,
-                       time.perf_counter() - started, by_solver, tuple(notes))
+                       time.perf_counter() - started, by_solver, tuple(notes), executor.describe(),
+                       executor.retried, batch_size)
 
 
-def _good_entries(dataset: Dataset, bad: dict[str, int], warn: Callable[[str], None]) -> Iterator[Entry]:
-    """The entries that parsed; the others are counted, and the first few named."""
-    for entry in dataset.entries():
-        if entry.ok:
-            yield entry
+def _executor(cluster: str | None, jobs: int) -> Executor:
+    if cluster is None:
+        return executors.local(jobs)
+    from .cluster import connect
+
+    return connect(cluster)
+
+
+def _sizer(asked: int | None, estimate: int | None, workers: int) -> Callable[[Shape], int]:
+    """Puzzles per batch for a shape: as asked, or ``batch_size_for`` it, cut so that a small set
+    still gives every worker a few batches."""
+    def size(shape: Shape) -> int:
+        if asked is not None:
+            return asked
+        chosen = batch_size_for(shape)
+        if workers > 1 and estimate:
+            chosen = min(chosen, max(1, -(-estimate // (4 * workers))))
+        return chosen
+    return size
+
+
+def _tasks(dataset: Dataset, spec: WorkSpec, size: Callable[[Shape], int], bad: dict[str, int],
+           warn: Callable[[str], None]) -> Iterator[tuple[WorkSpec, Batch]]:
+    """The dataset's batches, read lazily; the bad entries are counted, and the first few named."""
+    for item in dataset.batches(size):
+        if isinstance(item, Entry):
+            bad[dataset.name] = bad.get(dataset.name, 0) + 1
+            if bad[dataset.name] <= 3:
+                warn(f"{dataset.name}: bad entry skipped: {item.error}")
             continue
-        bad[dataset.name] = bad.get(dataset.name, 0) + 1
-        if bad[dataset.name] <= 3:
-            warn(f"{dataset.name}: bad entry skipped: {entry.error}")
+        yield spec, item
 
 
-def _pool(names: Sequence[str], options: Mapping[str, Mapping[str, Any]], time_limit: float | None,
-          jobs: int) -> Any:
-    """``jobs`` worker processes, each with its own solver instances for the whole run."""
-    import multiprocessing
-
-    # spawn: the same behaviour on every platform, and safe beside the progress bar's thread. A
-    # multiprocessing Pool rather than a ProcessPoolExecutor: on Ctrl-C or an error it can be
-    # terminated at once, leaving no worker to finish its chunk behind our back.
-    return multiprocessing.get_context("spawn").Pool(
-        jobs, initializer=_init_worker, initargs=(list(names), {k: dict(v) for k, v in options.items()}, time_limit),
-    )
-
-
-def _run_parallel(pool: Any, entries: Iterator[Entry], jobs: int, record: Callable[[Entry, list[Answer]], None],
-                  advance: Callable[[int], None]) -> None:
-    """Chunks of puzzles over the pool, a bounded number in flight, results in file order."""
-    pending: deque = deque()
-
-    def collect() -> None:
-        chunk, future = pending.popleft()
-        for entry, answers in zip(chunk, future.get()):
-            record(entry, answers)
-        advance(len(chunk))
-
-    chunk: list[Entry] = []
-    for entry in entries:
-        assert entry.puzzle is not None
-        chunk.append(entry)
-        if len(chunk) >= _chunk_size(entry.puzzle):
-            pending.append((chunk, pool.apply_async(_work, ([e.puzzle for e in chunk],))))
-            chunk = []
-            while len(pending) >= 4 * jobs:
-                collect()
-    if chunk:
-        pending.append((chunk, pool.apply_async(_work, ([e.puzzle for e in chunk],))))
-    while pending:
-        collect()
+def _rows(batch: Batch, outcome: BatchOutcome) -> Iterator[Row]:
+    """A batch's rows, puzzle by puzzle and the solvers in turn on each (the order of one process)."""
+    statuses = [status.value for status in STATUSES]
+    for i in range(len(batch)):
+        index, line = int(batch.index[i]), int(batch.line[i])
+        for results, verdicts in outcome.answers:
+            yield Row(batch.dataset, index, line, results.solver, statuses[int(results.status[i])],
+                      float(results.seconds[i]), bool(verdicts.valid[i]), results.stats_of(i),
+                      verdicts.problems.get(i), float(results.cpu_seconds[i]))
 
 

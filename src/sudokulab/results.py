@@ -14,10 +14,15 @@ from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .solvers.base import EFFORT as EFFORT_KEYS
 from .solvers.base import Stat, Status
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from .batch import BatchResults
 
 CSV_FIELDS = (
     "dataset", "index", "line", "solver", "status", "seconds", "cpu_seconds", "valid", *EFFORT_KEYS, "other_stats",
@@ -89,6 +94,40 @@ class Tally:
         self.wrong = 0
         self.sums: dict[str, float] = {}
         self.reported: dict[str, int] = {}
+
+    def add_batch(self, results: BatchResults, valid: np.ndarray) -> None:
+        """A batch's answers at once: the same sums as ``add`` for each of its rows."""
+        import numpy as np
+
+        from .batch import SOLVED, STATUSES
+
+        self.times.frombytes(np.ascontiguousarray(results.seconds, dtype=np.float64).tobytes())
+        self.cpu += float(results.cpu_seconds.sum())
+        for code, count in enumerate(np.bincount(results.status, minlength=len(STATUSES)).tolist()):
+            if count:
+                key = STATUSES[code].value
+                self.counts[key] = self.counts.get(key, 0) + count
+        self.wrong += int((~valid).sum())
+        right = (results.status == SOLVED) & valid
+        self.solved_times.frombytes(np.ascontiguousarray(results.seconds[right], dtype=np.float64).tobytes())
+        k = len(results.status)
+        for key, values in results.stats.items():
+            if values.dtype.kind == "b":
+                continue
+            present = ~np.isnan(values) if values.dtype.kind == "f" else slice(None)
+            reported = int(np.count_nonzero(present)) if values.dtype.kind == "f" else k
+            if reported:
+                self.sums[key] = self.sums.get(key, 0.0) + float(values[present].sum())
+                self.reported[key] = self.reported.get(key, 0) + reported
+        for key, value in results.constant.items():
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                self.sums[key] = self.sums.get(key, 0.0) + value * k
+                self.reported[key] = self.reported.get(key, 0) + k
+        for stats in results.other or ():
+            for key, value in stats.items():
+                if isinstance(value, (int, float)) and not isinstance(value, bool):
+                    self.sums[key] = self.sums.get(key, 0.0) + value
+                    self.reported[key] = self.reported.get(key, 0) + 1
 
     def add(self, row: Row) -> None:
         self.times.append(row.seconds)
@@ -184,6 +223,12 @@ class BenchReport:
     """Each solver over a whole dataset in turn, rather than every solver on each puzzle in turn."""
     notes: tuple[str, ...] = ()
     """What a reader of the figures must know (a solver that could not honour the time limit, ...)."""
+    where: str = "this process"
+    """Where the work ran (``executors.Executor.describe``)."""
+    retried: int = 0
+    """Batches run again because a cluster worker died while running them."""
+    batch_size: int | None = None
+    """Puzzles per batch asked for (None: chosen per board size, see ``bench.batch_size_for``)."""
 
     @property
     def wrong(self) -> int:
@@ -192,8 +237,10 @@ class BenchReport:
     def how_measured(self) -> str:
         limit = "none" if self.time_limit is None else f"{self.time_limit:g} s per puzzle"
         load = "" if self.load is None else f", load average {self.load:.2f} at start"
-        order = "one solver at a time" if self.by_solver else "solvers taking turns on each puzzle"
-        return (f"{order}, jobs {self.jobs}, time limit {limit}, {self.cores or '?'} cores (os.cpu_count){load}; "
+        order = "one solver at a time" if self.by_solver else "solvers taking turns on each batch"
+        retried = f", {self.retried} batches retried after a worker died" if self.retried else ""
+        return (f"{order}, where: {self.where}{retried}, time limit {limit}, {self.cores or '?'} cores here "
+                f"(os.cpu_count){load}; "
                 f"wall {self.wall_seconds:.1f} s; puzzles/s = puzzles / sum of per-puzzle wall times (one process), "
                 f"puzzles/cpu-s the same over the process's CPU time")
 

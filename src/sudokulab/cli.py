@@ -63,6 +63,12 @@ fraction = number_type(float, lambda v: 0 <= v <= 1, "a number", "is not a fract
 seed_int = number_type(int, lambda v: 0 <= v < 1 << 64, "a whole number", "is not between 0 and 2**64 - 1")
 
 
+def _cluster_argument(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--cluster", metavar="ADDRESS",
+                        help=f"{what} on a Dask cluster: a scheduler's address (tcp://host:8786) or local:N for N "
+                        "worker processes here (needs the dask extra: pip install 'sudokulab[dask]')")
+
+
 def split_program(argv: Sequence[str]) -> tuple[list[str], list[str]]:
     """For ``judge``, everything after the first ``--`` is the program, verbatim: argparse would
     drop a later ``--`` that belongs to the program's own arguments."""
@@ -203,6 +209,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="data memory per run (default: 256, as BOJ 2580; 0: none; Java needs -Xmx or 0)")
     judge.add_argument("--limit", type=positive_int, metavar="K", help="judge the first K puzzles only")
     judge.add_argument("--jobs", type=positive_int, default=1, metavar="N", help="runs at once (default: 1)")
+    _cluster_argument(judge, "run the program")
+    judge.add_argument("--shared-fs", action="store_true",
+                       help="with --cluster: send nothing, the workers see the program's files at the same "
+                       "(absolute) paths; by default the files the command names are sent to each worker")
     judge.add_argument("--show-failures", type=non_negative_int, default=3, metavar="K",
                        help="show the first K failures beside the oracle's answer (default: 3)")
     judge.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -220,6 +230,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--jobs", type=positive_int, default=1, metavar="N",
                        help="processes (default: 1, for clean timings)")
     bench.add_argument("--limit", type=positive_int, metavar="K", help="the first K puzzles of each dataset")
+    _cluster_argument(bench, "solve")
+    bench.add_argument("--batch-size", type=positive_int, metavar="N",
+                       help="puzzles per task handed to a worker (default: chosen by board size)")
     bench.add_argument("--by-solver", action="store_true",
                        help="each solver over a whole dataset in turn (its rate alone; default: turns per puzzle)")
     bench.add_argument("--box", metavar="RxC", help="box shape of the puzzles (default: from the size)")
@@ -242,6 +255,10 @@ def build_parser() -> argparse.ArgumentParser:
                           help="keep only removals that leave exactly one solution (checked with SAT)")
     generate.add_argument("--count", type=positive_int, default=1, metavar="C", help="puzzles (default: 1)")
     generate.add_argument("--seed", type=seed_int, metavar="S", help="random seed: the same seed, the same puzzles")
+    generate.add_argument("--per-puzzle-seeds", action="store_true",
+                          help="give puzzle k its own random stream, seeded by 'S/k' (what --cluster does): the "
+                          "same puzzles whatever makes them; without it one stream makes them all in turn")
+    _cluster_argument(generate, "make the puzzles")
     generate.add_argument("--output", metavar="FILE",
                           help="write here instead of stdout: the file appears whole when the last puzzle is made "
                           "(nothing on failure); stdout shows each puzzle as it is made")

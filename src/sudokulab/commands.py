@@ -253,6 +253,8 @@ def cmd_judge(args: argparse.Namespace) -> int:
 
     if not args.program:
         raise UsageError("judge: name the program after --, e.g. sudokulab judge set.txt -- python3 solution.py")
+    if args.shared_fs and not args.cluster:
+        raise UsageError("judge: --shared-fs goes with --cluster")
     args.dataset = _dataset_file(args.dataset)
     limits = Limits(args.time_limit, args.memory_limit or None)
     show = not args.quiet and sys.stderr.isatty()
@@ -263,6 +265,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
         report = judging.judge_dataset(
             judging.first_puzzles(read_dataset(args.dataset), args.limit), args.program, limits,
             oracle=oracle, failures_shown=args.show_failures, jobs=args.jobs, on_case=on_case,
+            cluster=args.cluster, shared_fs=args.shared_fs,
         )
     summary = report.summary
     if not summary.runs and not summary.counts[judging.Outcome.INVALID_ENTRY]:
@@ -270,6 +273,8 @@ def cmd_judge(args: argparse.Namespace) -> int:
     screen = console(wide=args.wide)
     render_failures(report.failures, oracle.name, screen)
     render_judge_summary(summary, limits, screen)
+    if args.cluster:
+        out(f"ran on {report.where}; batches run again after a worker died: {report.retried}\n")
     if not summary.all_accepted:
         accepted = summary.counts[judging.Outcome.ACCEPTED]
         raise WrongAnswer(f"{sum(summary.counts.values()) - accepted} of {sum(summary.counts.values())} "
@@ -302,6 +307,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         datasets, _names(args.solvers), time_limit=args.time_limit, jobs=args.jobs,
         options=per_solver_options(args.option), csv_path=args.out, json_path=args.json,
         progress=not args.quiet, by_solver=args.by_solver,
+        **{k: v for k, v in (("cluster", args.cluster), ("batch_size", args.batch_size)) if v is not None},
     )
     render_bench(report, console(wide=args.wide), wide=args.wide)
     if plot is not None:
@@ -315,6 +321,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 def cmd_generate(args: argparse.Namespace) -> int:
     import random
+    from contextlib import nullcontext
 
     from . import generate as gen
     from .boj import MAX_SIZE
@@ -332,6 +339,12 @@ def cmd_generate(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     output = OutputFile(args.output) if args.output not in (None, "-") else None  # checked before the work
     seed = args.seed
+    if args.cluster:
+        from .cluster import connect
+
+        cluster = connect(args.cluster)  # before any output: a bad address is refused with nothing written
+    else:
+        cluster = None
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
         print(f"sudokulab: seed {seed} (give --seed {seed} to generate the same puzzles)", file=sys.stderr)
@@ -340,14 +353,15 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
     show = not args.quiet and sys.stderr.isatty()
     with output if output is not None else _Stdout() as stream, \
-            progress(args.count, enabled=show, label="puzzles") as bar:
+            progress(args.count, enabled=show, label="puzzles") as bar, cluster or nullcontext():
         cells = bar.add_task("cells blanked", total=None, tally="")
 
         def blanked(done: int, wanted: int) -> None:
             bar.update(cells, completed=done, total=wanted or None)
 
         for made in gen.generate(shape, args.count, clues=target, unique=args.unique, seed=seed,
-                                 progress=blanked if show else None):
+                                 progress=blanked if show and cluster is None else None,
+                                 per_puzzle_seeds=args.per_puzzle_seeds, cluster=cluster):
             stream.write(gen.dataset_text(made.puzzle))
             bar.update(bar.task_ids[0], advance=1)
             if made.short:

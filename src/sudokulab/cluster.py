@@ -185,20 +185,30 @@ class DaskExecutor:
         """Key -> future of every task submitted and not yet yielded."""
         self._lock = threading.Lock()
         self._closed = False
+        self._workers = 1
         client.subscribe_topic("all", self._on_event)
 
     # --- what the cluster is ---------------------------------------------------------------------
 
     @property
     def workers(self) -> int:
-        """Threads over all workers now (the cluster may grow or shrink during a run)."""
+        """Threads over all workers now (the cluster may grow or shrink during a run); after ``close``,
+        the last count seen."""
+        if self._closed:
+            return self._workers
         try:
             info = self.client.scheduler_info(n_workers=-1)
         except TypeError:  # dask releases before n_workers
             info = self.client.scheduler_info()
-        return max(1, sum(w.get("nthreads", 1) for w in info.get("workers", {}).values()))
+        except (SudokuError, KeyboardInterrupt):
+            raise
+        except Exception:  # noqa: BLE001 - the connection is gone: the last count seen
+            return self._workers
+        self._workers = max(1, sum(w.get("nthreads", 1) for w in info.get("workers", {}).values()))
+        return self._workers
 
     def describe(self) -> str:
+        """Where the work runs, in words (also after ``close``, for the report)."""
         n = self.workers
         if self.cluster is not None:
             return f"a local Dask cluster of {n} worker process{'es' if n != 1 else ''}"

@@ -306,8 +306,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     report = bench.run_bench(
         datasets, _names(args.solvers), time_limit=args.time_limit, jobs=args.jobs,
         options=per_solver_options(args.option), csv_path=args.out, json_path=args.json,
-        progress=not args.quiet, by_solver=args.by_solver,
-        **{k: v for k, v in (("cluster", args.cluster), ("batch_size", args.batch_size)) if v is not None},
+        progress=not args.quiet, by_solver=args.by_solver, cluster=args.cluster, batch_size=args.batch_size,
     )
     render_bench(report, console(wide=args.wide), wide=args.wide)
     if plot is not None:

@@ -17,7 +17,7 @@ from ortools.sat.python import cp_model
 
 from sudokulab import Puzzle, Shape, Status, UsageError, first_conflict, format_grid, is_solution, solvers
 from sudokulab.cli import main
-from sudokulab.models.cpsat import Prepared, build_model, rules, to_cpsat_text
+from sudokulab.models.cpsat import Prepared, boolean_rules, build_model, rules, to_cpsat_text
 from sudokulab.solvers.base import Deadline
 from sudokulab.solvers.cpsat import STATUS, CpSatSolver, ModelInvalid
 
@@ -74,6 +74,34 @@ def test_the_proto_written_field_by_field_is_what_the_cp_model_api_builds(shape,
     assert str(rules(shape, canonical)) == str(build_model(shape, canonical).model.proto)
 
 
+@pytest.mark.parametrize("shape", [Shape(2, 2), Shape(2, 3), Shape(3, 3)])
+def test_boolean_model_size_and_prepared_givens(shape):
+    n = shape.n
+    proto = boolean_rules(shape)
+    assert len(proto.variables) == n**3 and len(proto.constraints) == 4 * n * n
+    assert all(len(c.exactly_one.literals) == n for c in proto.constraints)
+    puzzle, solution = random_puzzle(shape, 0.4, 5)
+    prepared = Prepared(shape, booleans=True)
+    model = prepared.set_givens(puzzle.givens)
+    fixed = [i for i, v in enumerate(model.variables) if tuple(v.domain) == (1, 1)]
+    assert fixed == [cell * n + given - 1 for cell, given in enumerate(puzzle.givens) if given]
+    model = prepared.set_givens(Puzzle.empty(shape).givens)  # the previous givens are reset
+    assert all(tuple(v.domain) == (0, 1) for v in model.variables)
+    assert prepared.decode([int(solution[i // n] == i % n + 1) for i in range(n**3)]) == solution
+    with pytest.raises(ValueError):
+        Prepared(shape, canonical=True, booleans=True)
+
+
+@pytest.mark.parametrize("model, presolve", [("alldiff", None), ("alldiff", False), ("booleans", True)])
+def test_both_models_with_and_without_presolve(model, presolve, sample):
+    puzzle, _ = random_puzzle(Shape(4, 4), 0.5, 9)
+    with CpSatSolver(model=model, presolve=presolve) as solver:
+        assert solver.presolve is (model == "alldiff" if presolve is None else presolve)
+        for p in (sample, puzzle):
+            assert is_solution(solver.solve(p).grid, p)
+        assert solver.count(Puzzle.empty(4), limit=1000).count == 288
+
+
 def test_prepared_resets_the_previous_givens(sample):
     prepared = Prepared(sample.shape)
     prepared.set_givens(sample.givens)
@@ -91,7 +119,11 @@ def test_boj_sample_gives_the_published_answer(cpsat, sample, sample_answer):
     assert result.status is Status.SOLVED and is_solution(result.grid, sample)
     assert format_grid(result.grid) == sample_answer == (EXAMPLES / "boj2580-sample.out").read_text()
     assert STATS <= set(result.stats)
-    assert result.stats["variables"] == 81 and result.stats["constraints"] == 27 and result.stats["workers"] == 1
+    # the default model: 729 Booleans, exactly one per cell (81) and per unit and digit (243)
+    assert result.stats["variables"] == 729 and result.stats["constraints"] == 324 and result.stats["workers"] == 1
+    with CpSatSolver(model="alldiff") as alldiff:
+        stats = alldiff.solve(sample).stats
+        assert (stats["variables"], stats["constraints"]) == (81, 27)
 
 
 @pytest.mark.parametrize(
@@ -101,7 +133,7 @@ def test_other_sizes(cpsat, shape, fraction, seed):
     puzzle, _ = random_puzzle(shape, fraction, seed)
     result = cpsat.solve(puzzle)
     assert result.status is Status.SOLVED and is_solution(result.grid, puzzle)
-    assert result.stats["variables"] == shape.cells
+    assert result.stats["variables"] == shape.cells * shape.n  # Booleans: one per cell and digit
 
 
 def test_one_solver_serves_many_shapes(cpsat, sample):
@@ -175,7 +207,9 @@ def test_options(sample):
     for bad in ({"workers": 0}, {"workers": 1.5}, {"seed": "x"}, {"presolve": "maybe"}, {"parameters": "bogus: 1"}):
         with pytest.raises(UsageError):
             solvers.get("cpsat", **bad)
-    with pytest.raises(UsageError, match="its options: workers, seed, presolve, parameters"):
+    with pytest.raises(UsageError, match="unknown model 'sat'; choose one of: booleans, alldiff"):
+        solvers.get("cpsat", model="sat")
+    with pytest.raises(UsageError, match="its options: workers, seed, model, presolve, parameters"):
         solvers.get("cpsat", colour="red")
 
 

@@ -104,7 +104,7 @@ def test_solvers_command_lists_capabilities_and_options(capsys):
     engine = next(o for o in listed["sat"]["options"] if o["name"] == "engine")
     assert engine["default"] == "cadical195" and "glucose4" in engine["choices"]
     assert "glucose4" in listed["sat"]["backend"]["engines"]
-    assert {o["name"] for o in listed["cpsat"]["options"]} == {"workers", "seed", "presolve", "parameters"}
+    assert {o["name"] for o in listed["cpsat"]["options"]} == {"workers", "seed", "model", "presolve", "parameters"}
     code, out, _ = run(capsys, "solvers")
     assert code == 0 and all(name in out for name in solvers.names()) and "-o workers=" in out
     assert max(map(len, out.splitlines())) <= 100 or any(len(line) > 100 for line in out.splitlines()

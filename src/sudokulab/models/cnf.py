@@ -52,6 +52,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
 from ..errors import UsageError
 from ..grid import Grid, Puzzle, Shape, first_conflict, units
@@ -71,6 +72,9 @@ AMO_ENCODINGS = (
     "cardnetwrk",
 )
 """At-most-one encodings: ``pairwise`` built here, the others by ``pysat.card`` under these names."""
+
+if TYPE_CHECKING:
+    import numpy as np
 
 Clause = list[int]
 
@@ -122,6 +126,58 @@ class LiteralTable:
         """The grid of a model that sets exactly one digit per cell (every encoding's models do)."""
         digit_of = self.digit_of
         return tuple([digit_of[lit] for lit in model[: len(digit_of) - 1] if lit > 0])
+
+
+@dataclass(frozen=True)
+class LiteralArrays:
+    """The literal map of one board size as numpy tables, for batches of puzzles (``solve_batch``).
+
+    ``lit[cell, digit]`` is the literal of that cell holding that digit (0 for digit 0, a blank);
+    ``cell_of[var]`` and ``digit_of[var]`` read a cell variable back (index 0 unused).
+    """
+
+    n: int
+    lit: np.ndarray
+    cell_of: np.ndarray
+    digit_of: np.ndarray
+
+    def assumptions(self, givens: np.ndarray) -> tuple[list[int], list[int]]:
+        """The givens' literals of k puzzles ((k, cells) array) as one flat list, and k + 1 offsets:
+        puzzle i assumes ``flat[offsets[i]:offsets[i + 1]]``, row-major as ``LiteralTable.assumptions``."""
+        import numpy as np
+
+        mask = givens != 0
+        flat = self.lit[np.arange(self.n * self.n), givens.astype(np.intp)][mask]
+        offsets = np.zeros(len(givens) + 1, dtype=np.int64)
+        np.cumsum(mask.sum(axis=1), out=offsets[1:])
+        return flat.tolist(), offsets.tolist()
+
+    def decode(self, positives: np.ndarray) -> np.ndarray | None:
+        """The grids of models given as their true cell literals in order ((k, cells) array), or
+        None unless every row holds exactly one literal per cell, cell by cell."""
+        import numpy as np
+
+        cells = self.n * self.n
+        if positives.ndim != 2 or positives.shape[1] != cells or positives.size and (
+                positives.min() < 1 or positives.max() > self.n**3):
+            return None
+        if not (self.cell_of[positives] == np.arange(cells)).all():
+            return None
+        return self.digit_of[positives]
+
+
+@cache
+def literal_arrays(n: int) -> LiteralArrays:
+    """The numpy literal tables of an n x n board, derived from ``literal_table`` (numpy imported here only)."""
+    import numpy as np
+
+    table = literal_table(n)
+    lit = np.array(table.given, dtype=np.int32).reshape(n * n, n + 1)
+    digit_of = np.array(table.digit_of, dtype=np.uint8)
+    cell_of = np.full(n**3 + 1, -1, dtype=np.int32)
+    cells, digits = np.nonzero(lit)
+    cell_of[lit[cells, digits]] = cells
+    return LiteralArrays(n, lit, cell_of, digit_of)
 
 
 @cache

@@ -25,6 +25,7 @@ solves nothing; ``sudokulab.solvers.cpsat`` runs them.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -127,40 +128,97 @@ def rules(shape: Shape, canonical: bool = False) -> cmh.CpModelProto:
     return proto
 
 
+def boolean_literal(n: int, cell: int, digit: int) -> int:
+    """The variable of "cell holds digit" (1..n) in the Boolean model: ``cell * n + digit - 1``.
+
+    >>> boolean_literal(9, 0, 1), boolean_literal(9, 80, 9)
+    (0, 728)
+    """
+    return cell * n + digit - 1
+
+
+@cache
+def boolean_rules(shape: Shape) -> cmh.CpModelProto:
+    """The rules as n**3 Booleans with ``exactly_one`` per cell and per unit and digit; built once per shape.
+
+    The SAT view: what CP-SAT's presolve makes of the AllDifferent model anyway (each AllDifferent
+    of n variables over n values expanded into exactly-ones), given to it directly so that
+    presolve has less to do. Treat as read-only, as ``rules``.
+    """
+    n = shape.n
+    proto = cmh.CpModelProto()
+    proto.name = model_name(shape) + ", Booleans"
+    for cell in range(shape.cells):
+        name = cell_name(shape, cell)
+        for digit in range(1, n + 1):
+            variable = proto.variables.add()
+            variable.name = f"{name}={digit}"
+            variable.domain.extend((0, 1))
+    for cell in range(shape.cells):
+        constraint = proto.constraints.add()
+        constraint.name = cell_name(shape, cell)
+        constraint.exactly_one.literals.extend(boolean_literal(n, cell, digit) for digit in range(1, n + 1))
+    for kind, index, unit in units(shape).named():
+        for digit in range(1, n + 1):
+            constraint = proto.constraints.add()
+            constraint.name = f"{kind} {index + 1} digit {digit}"
+            constraint.exactly_one.literals.extend(boolean_literal(n, cell, digit) for cell in unit)
+    return proto
+
+
+MODELS = ("booleans", "alldiff")
+"""The model shapes a solve can use: ``boolean_rules`` or ``rules`` (AllDifferent)."""
+
+
 class Prepared:
-    """A private copy of a shape's rules whose given cells are rewritten for each puzzle.
+    """A private copy of a shape's rules whose givens are rewritten for each puzzle.
 
     Setting a puzzle resets the domains the previous puzzle fixed and fixes the new givens: about
-    two writes per given, against building the whole model anew. One instance is not thread-safe;
-    keep one per solver.
+    two writes per given, against building the whole model anew. With ``booleans`` the model is
+    ``boolean_rules`` and a given fixes its cell-digit variable to 1; otherwise ``rules`` and a given
+    fixes its cell's domain. One instance is not thread-safe; keep one per solver.
     """
 
-    def __init__(self, shape: Shape, canonical: bool = False):
-        source = rules(shape, canonical)
+    def __init__(self, shape: Shape, canonical: bool = False, booleans: bool = False):
+        if canonical and booleans:
+            raise ValueError("the canonical search is over the cells' integer variables: use the AllDifferent model")
+        source = boolean_rules(shape) if booleans else rules(shape, canonical)
         self.shape = shape
+        self.booleans = booleans
         self.model = cmh.CpModelProto()
         self.model.copy_from(source)  # a deep copy (``copy.copy`` of these protos returns the same object)
         self.size = len(source.variables), len(source.constraints)
         """(variables, constraints) of the model as built, before CP-SAT's presolve."""
         self._n = shape.n
         self.indices = tuple(range(shape.cells))
-        """Proto index of each cell's variable, row-major: the model's own variable map (``rules``)."""
-        self._in_order = self.indices == tuple(range(len(self.model.variables)))
+        """Proto index of each cell's variable, row-major: the model's own variable map (``rules``);
+        in the Boolean model, the index of the cell's variable for digit 1."""
+        if booleans:
+            self.indices = tuple(boolean_literal(shape.n, cell, 1) for cell in range(shape.cells))
+        self._in_order = not booleans and self.indices == tuple(range(len(self.model.variables)))
+        self._digit_of = tuple(index % shape.n + 1 for index in range(len(self.model.variables)))
         variables = self.model.variables
-        self._domains = [variables[index].domain for index in self.indices]  # by cell
+        self._domains = [variables[index].domain for index in range(len(variables))]
         self._fixed: list[int] = []
 
-    def set_givens(self, givens: Grid) -> cmh.CpModelProto:
+    def set_givens(self, givens: Grid | Sequence[int]) -> cmh.CpModelProto:
         """Point the model at a puzzle's givens (same shape) and return it."""
         domains, n = self._domains, self._n
-        for cell in self._fixed:
-            domain = domains[cell]
-            domain[0] = 1
-            domain[1] = n
-        fixed = [cell for cell, given in enumerate(givens) if given]
-        for cell in fixed:
-            domain = domains[cell]
-            domain[0] = domain[1] = givens[cell]
+        if self.booleans:
+            for index in self._fixed:
+                domains[index][0] = 0
+            fixed = [cell * n + given - 1 for cell, given in enumerate(givens) if given]
+            for index in fixed:
+                domains[index][0] = 1
+        else:
+            for cell in self._fixed:
+                domain = domains[cell]
+                domain[0] = 1
+                domain[1] = n
+            fixed = [cell for cell, given in enumerate(givens) if given]
+            for cell in fixed:
+                domain = domains[cell]
+                domain[0] = domain[1] = givens[cell]
         self._fixed = fixed
         return self.model
 
@@ -168,6 +226,8 @@ class Prepared:
         """The grid of a CP-SAT solution vector (``response.solution``), read through the variable map."""
         if self._in_order:
             return tuple(solution)  # the cells are the model's only variables, in cell order
+        if self.booleans:
+            return tuple(itertools.compress(self._digit_of, solution))  # one true digit per cell, in cell order
         return tuple(solution[index] for index in self.indices)
 
 

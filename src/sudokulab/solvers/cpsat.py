@@ -1,4 +1,4 @@
-"""The CP paradigm: OR-Tools CP-SAT runs the AllDifferent model of ``sudokulab.models.cpsat``.
+"""The CP paradigm: OR-Tools CP-SAT runs a model of ``sudokulab.models.cpsat`` (Booleans or AllDifferent).
 
 Calls on one instance take turns on a lock: they share the prepared models and parameters, and a
 CpSolver running two searches at once aborted the process when tried. The search runs in a helper
@@ -7,7 +7,17 @@ and goes on as KeyboardInterrupt.
 
 One ``CpSatSolver`` keeps, per board shape, a prepared copy of the rules (givens rewritten per
 puzzle) and one set of CP-SAT parameters per kind of run (solve, canonical, count), so solving
-many puzzles pays the model-building and parameter-setting price once.
+many puzzles pays the model-building and parameter-setting price once. ``solve_batch`` (the batch
+entry point of ``sudokulab.batch``) runs a whole batch in one helper thread and returns arrays.
+
+Model and presolve. By default a solve gives CP-SAT the Boolean model (``models.cpsat.boolean_rules``:
+n**3 Booleans, exactly-one per cell and per unit and digit) with presolve off. CP-SAT's own time
+(``response.wall_time``) on a 9x9 is mostly presolve, and on the AllDifferent model presolve is
+also what turns each AllDifferent into those exactly-ones; given them directly, presolve can go.
+Measured on the first 2,000 puzzles of 17_clue, 500 of magictour_top1465 and forum_hardest_1106
+(``benchmarks/results/per-call.md``, parameter study), against the AllDifferent model with
+presolve as shipped before: 17_clue 1,193 against 323 puzzles/s of CP-SAT's own time; the hard
+sets are in the study. ``model="alldiff"`` (presolve on by default there) keeps the CP model.
 
 Parameters. ``num_workers=1`` by default: one search thread gives reproducible answers and stats,
 and on small models extra workers mostly add start-up time. Measured on 17_clue and the forum
@@ -15,8 +25,9 @@ hardest set (``benchmarks/configurations.py``), a few changes to CP-SAT's defaul
 models: no LP relaxation (``linearization_level=0``), no symmetry detection (``symmetry_level=0``),
 no SAT inprocessing, one presolve pass and lighter probing: against CP-SAT's defaults (one worker)
 1.13x the puzzles/s on 17_clue and 1.84x on forum_hardest_1106 (``benchmarks/results/cpsat-tuning.md``).
-Presolve stays on: its propagation and probing alone solve the 17-clue puzzles (0 branches) and it
-turns each AllDifferent into Boolean exactly-ones.
+On the AllDifferent model presolve stays on: its propagation and probing alone solve the 17-clue
+puzzles (0 branches) and it turns each AllDifferent into Boolean exactly-ones; with it off there,
+CP-SAT was slower (273 against 323 puzzles/s on 17_clue).
 
 Canonical answers (the row-major lexicographically first solution) come from a fixed search:
 first unfixed cell in row-major order, smallest value first, with presolve, symmetry reasoning and
@@ -40,15 +51,20 @@ from __future__ import annotations
 
 import math
 import time
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from ortools.sat.python import cp_model_helper as cmh
 
 from ..errors import UnsupportedFeature, UsageError
 from ..grid import Grid, Puzzle, Shape
-from ..models.cpsat import Prepared
+from ..models.cpsat import MODELS, Prepared
 from .base import Capabilities, CountResult, Deadline, Option, SolverBase, SolveResult, Stat, Status, check_limit
 from .native import interruptible
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..batch import BatchResults
 
 OPTIMAL, FEASIBLE, INFEASIBLE, UNKNOWN, MODEL_INVALID = (
     cmh.CpSolverStatus.OPTIMAL,
@@ -124,7 +140,10 @@ class CpSatSolver(SolverBase):
     Args:
         workers: CP-SAT search workers for ``solve`` (canonical solving and counting use one).
         seed: CP-SAT's random seed; with one worker the same seed gives the same answer and stats.
-        presolve: run CP-SAT's presolve (default on: faster, and where AllDifferent is expanded).
+        model: ``booleans`` (default: exactly-ones over n**3 Booleans) or ``alldiff`` (one integer
+            per cell, AllDifferent per unit) for solving and counting; canonical runs use ``alldiff``.
+        presolve: run CP-SAT's presolve; None (default) is off for ``booleans``, on for ``alldiff``,
+            the faster of each measured (module docstring).
         parameters: more CP-SAT parameters in text form, e.g. ``"cp_model_probing_level: 0"``, for
             experiments; applied last, to ordinary solves only (canonical runs and counts keep the
             settings their correctness rests on).
@@ -136,19 +155,25 @@ class CpSatSolver(SolverBase):
     options: ClassVar[tuple[Option, ...]] = (
         Option("workers", int, 1, "CP-SAT search workers for a plain solve", minimum=1),
         Option("seed", int, 0, "CP-SAT's random seed"),
-        Option("presolve", bool, True, "run CP-SAT's presolve"),
+        Option("model", str, "booleans", "model: booleans (exactly-ones) or alldiff (AllDifferent)", MODELS),
+        Option("presolve", bool, None, "run CP-SAT's presolve (default: off for model=booleans, on for alldiff)"),
         Option("parameters", str, "", "more CP-SAT parameters in text form, e.g. 'cp_model_probing_level: 0'"),
     )
 
-    def __init__(self, workers: int = 1, seed: int = 0, presolve: bool = True, parameters: str | None = None):
+    def __init__(self, workers: int = 1, seed: int = 0, presolve: bool | None = None, parameters: str | None = None,
+                 model: str = "booleans"):
         super().__init__()
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise UsageError(f"workers must be a whole number of at least 1, not {workers!r}")
         if isinstance(seed, bool) or not isinstance(seed, int) or not -2**31 <= seed < 2**31:
             raise UsageError(f"seed must be a whole number that fits 32 bits, not {seed!r}")
+        if model not in MODELS:
+            raise UsageError(f"unknown CP-SAT model '{model}'; choose one of: {', '.join(MODELS)}")
+        if presolve is None:
+            presolve = model == "alldiff"
         if not isinstance(presolve, bool):
             raise UsageError(f"presolve must be true or false, not {presolve!r}")
-        self.workers, self.seed, self.presolve = workers, seed, presolve
+        self.workers, self.seed, self.presolve, self.model = workers, seed, presolve, model
         self.parameters = "" if parameters is None else str(parameters)
         if self.parameters:
             _check_parameters(self.parameters)
@@ -164,6 +189,8 @@ class CpSatSolver(SolverBase):
             ),
         }
         self._prepared: dict[tuple[Shape, bool], Prepared] = {}
+        self._running: cmh.SolveWrapper | None = None
+        self._stopped = False
 
     def _parameters(self, extra: str = "", **settings: object) -> cmh.SatParameters:
         """The CP-SAT parameters kept for one kind of run, so they are set once."""
@@ -178,11 +205,16 @@ class CpSatSolver(SolverBase):
         return params
 
     def _model(self, puzzle: Puzzle, canonical: bool) -> tuple[cmh.CpModelProto, Prepared]:
-        key = (puzzle.shape, canonical)
+        prepared = self._prepared_for(puzzle.shape, canonical)
+        return prepared.set_givens(puzzle.givens), prepared
+
+    def _prepared_for(self, shape: Shape, canonical: bool) -> Prepared:
+        key = (shape, canonical)
         prepared = self._prepared.get(key)
         if prepared is None:
-            prepared = self._prepared[key] = Prepared(puzzle.shape, canonical)
-        return prepared.set_givens(puzzle.givens), prepared
+            booleans = not canonical and self.model == "booleans"
+            prepared = self._prepared[key] = Prepared(shape, canonical, booleans)
+        return prepared
 
     def _check_limit(self, puzzle: Puzzle, time_limit: float | None) -> Deadline:
         if time_limit is not None and puzzle.n > SLOW_LOAD_ABOVE and time_limit < SLOW_LOAD_MIN_LIMIT:
@@ -199,21 +231,42 @@ class CpSatSolver(SolverBase):
         deadline: Deadline,
         callback: cmh.SolutionCallback | None = None,
     ) -> cmh.CpSolverResponse:
+        """One run in a helper thread that Ctrl-C stops (``native.interruptible``)."""
+        self._stopped = False
+        return interruptible(lambda: self._search(model, params, deadline, callback), self._stop)
+
+    def _search(
+        self,
+        model: cmh.CpModelProto,
+        params: cmh.SatParameters,
+        deadline: Deadline,
+        callback: cmh.SolutionCallback | None = None,
+    ) -> cmh.CpSolverResponse:
         """Solve a model within what is left of the deadline (building the model counts against it),
         as ``cp_model.CpSolver.solve`` does: one ``SolveWrapper`` per run. MODEL_INVALID raises with
         CP-SAT's validation message."""
         left = math.inf if deadline.at is None else max(deadline.at - time.perf_counter(), 1e-3)
         params.max_time_in_seconds = left
-        wrapper = cmh.SolveWrapper()
+        wrapper = self._running = cmh.SolveWrapper()
         wrapper.set_parameters(params)
         if callback is not None:
             wrapper.add_solution_callback(callback)
-        response = interruptible(lambda: wrapper.solve(model), wrapper.stop_search)
+        if self._stopped:  # a Ctrl-C came between two runs of a batch
+            wrapper.stop_search()
+        response = wrapper.solve(model)
+        self._running = None
         if callback is not None:
             wrapper.clear_solution_callback(callback)
         if response.status == MODEL_INVALID:
             raise ModelInvalid(f"CP-SAT refused the model: {cmh.CpSatHelper.validate_model(model)}")
         return response
+
+    def _stop(self) -> None:
+        """Ctrl-C: stop the search running now and any a batch would start after it."""
+        self._stopped = True
+        running = self._running
+        if running is not None:
+            running.stop_search()
 
     def _stats(self, response: cmh.CpSolverResponse, prepared: Prepared, workers: int) -> dict[str, Stat]:
         variables, constraints = prepared.size
@@ -255,6 +308,54 @@ class CpSatSolver(SolverBase):
         else:
             status = Status.TIME_LIMIT  # FEASIBLE or UNKNOWN below the limit: a limit stopped it
         return CountResult(self.name, counter.found, limit, status, time.perf_counter() - started, stats)
+
+    def solve_batch(self, givens: np.ndarray, shape: Shape, *, time_limit: float | None = None) -> BatchResults:
+        """The batch entry point (``sudokulab.batch``): k puzzles of one shape, answers and stats as arrays.
+
+        The puzzles run one after another in one helper thread (one thread per batch instead of
+        one per puzzle), each with its own ``time_limit``, under the lock for the whole batch; a
+        Ctrl-C stops the search running and the batch, as in ``solve``. Results equal ``solve``'s.
+        """
+        import numpy as np
+
+        from .. import batch as batches
+
+        givens = np.asarray(givens)
+        if givens.ndim != 2 or givens.shape[1] != shape.cells or givens.size and givens.max() > shape.n:
+            raise ValueError(f"givens of {shape} must be a (k, {shape.cells}) array of 0..{shape.n}")
+        self._check_limit(Puzzle.empty(shape), time_limit)
+        k = len(givens)
+        rows = givens.tolist()
+        status = np.full(k, batches.NO_SOLUTION, dtype=np.int8)
+        grids = np.zeros((k, shape.cells), dtype=batches.DIGITS)
+        seconds, cpu, wall = (np.zeros(k, dtype=np.float64) for _ in range(3))
+        branches, conflicts, booleans = (np.zeros(k, dtype=np.int64) for _ in range(3))
+        code = {answer: batches.CODE[ours] for answer, ours in STATUS.items()}
+        params = self._settings["solve"]
+
+        def run_all() -> None:
+            clock, cpu_clock, search = time.perf_counter, time.process_time, self._search
+            for i in range(k):
+                started, cpu_started = clock(), cpu_clock()
+                response = search(prepared.set_givens(rows[i]), params, Deadline(time_limit))
+                answer = code[response.status]
+                status[i] = answer
+                if answer == batches.SOLVED:
+                    grids[i] = prepared.decode(response.solution)
+                branches[i], conflicts[i] = response.num_branches, response.num_conflicts
+                booleans[i], wall[i] = response.num_booleans, response.wall_time
+                seconds[i], cpu[i] = clock() - started, cpu_clock() - cpu_started
+                if self._stopped:
+                    return
+
+        with self._lock:
+            prepared = self._prepared_for(shape, False)
+            self._stopped = False
+            interruptible(run_all, self._stop)
+            variables, constraints = prepared.size
+        stats = {"branches": branches, "conflicts": conflicts, "booleans": booleans, "wall_time": wall}
+        constant: dict[str, Stat] = {"variables": variables, "constraints": constraints, "workers": self.workers}
+        return batches.BatchResults(self.name, status, grids, seconds, cpu, stats, constant)
 
     def close(self) -> None:
         with self._lock:

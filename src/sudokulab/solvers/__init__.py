@@ -35,6 +35,7 @@ class SolverEntry:
 REGISTRY: dict[str, SolverEntry | str | type] = {
     "backtrack": SolverEntry("sudokulab.solvers.backtracking:BacktrackSolver"),
     "backtrack-fast": SolverEntry("sudokulab.solvers.backtracking:FastBacktrackSolver"),
+    "backtrack-jit": SolverEntry("sudokulab.solvers.jit:JitSolver", extra="jit"),
     "sat": SolverEntry("sudokulab.solvers.sat:SatSolver"),
     "cpsat": SolverEntry("sudokulab.solvers.cpsat:CpSatSolver"),
     "dlx": SolverEntry("sudokulab.solvers.dlx:DlxSolver"),

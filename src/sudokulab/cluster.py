@@ -97,13 +97,18 @@ def connect(address: str, *, timeout: float = CONNECT_TIMEOUT, quiet: bool = Tru
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             if isinstance(where, tuple):
+                # Loopback only, random ports: no dashboard, and the HTTP routes Dask serves anyway
+                # (health, metrics) bound to 127.0.0.1 instead of every interface on port 8787.
                 cluster = distributed.LocalCluster(
                     n_workers=where[1], threads_per_worker=1, processes=True, host="127.0.0.1",
                     scheduler_port=0, dashboard_address=None, worker_dashboard_address=None,
+                    scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
                     silence_logs=logging.CRITICAL if quiet else logging.WARNING,
+                    preload=[__name__],  # dask_setup below: Ctrl-C is this process's to handle
                 )
                 client = distributed.Client(cluster, timeout=timeout, set_as_default=False)
             else:
+                _reachable(where, timeout)
                 try:
                     client = distributed.Client(where, timeout=timeout, set_as_default=False)
                 except (OSError, TimeoutError) as exc:
@@ -141,6 +146,39 @@ def executor_for(cluster: str | Any) -> Iterator[Any]:
         yield cluster
 
 
+def _reachable(address: str, timeout: float) -> None:
+    """Refuse at once when nothing listens at the address (Dask would retry until the timeout)."""
+    import socket
+
+    host, _, port = address.partition("://")[2].rpartition(":")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            pass
+    except OSError as exc:
+        why = "timed out" if isinstance(exc, TimeoutError) else (exc.strerror or str(exc)).lower()
+        raise UsageError(f"no Dask scheduler answers at {address} within {timeout:g} s ({why})") from None
+
+
+def dask_setup(worker: Any) -> None:
+    """Run by each worker of a ``local:N`` cluster as it starts (a Dask preload): Ctrl-C at the terminal
+    reaches the whole process group, and the workers leave it to the command, which cancels the
+    work and closes them (they would otherwise each die with a traceback on the terminal)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop_judge_runs() -> None:
+    """Run on each worker of a ``local:N`` cluster before it is closed (sent by value): end the judge's
+    runs in progress there. A program under judgement runs in a session of its own, and a task
+    cancelled mid-batch would otherwise judge the rest of its batch before the worker could close."""
+    import sys
+
+    judge = sys.modules.get("sudokulab.judge")
+    if judge is not None:
+        judge.stop_runs()
+
+
 def _silence_dask_logs() -> None:
     """Dask logs worker deaths, retries and shutdown at WARNING and ERROR: the run reports those itself."""
     for name in ("distributed", "dask"):
@@ -153,6 +191,8 @@ def _warn_once(caught: list[warnings.WarningMessage]) -> None:
 
     seen = set()
     for warning in caught:
+        if not issubclass(warning.category, UserWarning):
+            continue  # ResourceWarnings of sockets garbage-collected meanwhile, deprecations: not the user's
         text = " ".join(str(warning.message).split())
         if text and text not in seen:
             seen.add(text)
@@ -302,6 +342,9 @@ class DaskExecutor:
             return
         self._closed = True
         self._cancel()
+        if self.cluster is not None:  # ours alone: nothing of anyone else's runs there
+            with contextlib.suppress(Exception):
+                self.client.run(_by_value(_stop_judge_runs))
         with contextlib.suppress(Exception):
             self.client.unsubscribe_topic("all")
         _quietly(self.client.close, timeout=CLOSE_TIMEOUT)

@@ -34,6 +34,7 @@ import re
 import shutil
 import signal
 import tarfile
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -206,10 +207,11 @@ class Program:
 
 
 def _local_paths(command: Sequence[str]) -> Iterator[tuple[int, Path]]:
-    """The arguments that name an existing file or folder here (the program's own name only when it
-    holds a slash, ``./a.out``: a bare ``python3`` is looked up on each worker's PATH)."""
+    """The arguments that name an existing file or folder here. The program's own name counts only as a
+    relative path (``./a.out``): a bare ``python3`` is looked up on each worker's PATH, and an absolute
+    ``/usr/bin/python3`` is taken to be installed at that path there."""
     for position, argument in enumerate(command):
-        if position == 0 and "/" not in argument:
+        if position == 0 and ("/" not in argument or argument.startswith("/")):
             continue
         path = Path(argument)
         if path.is_file() or path.is_dir():
@@ -230,7 +232,7 @@ def pack_program(command: Sequence[str], *, shared_fs: bool = False) -> Program:
     for position, path in _local_paths(command):
         buffer = io.BytesIO()
         try:
-            with tarfile.open(fileobj=buffer, mode="w") as archive:
+            with tarfile.open(fileobj=buffer, mode="w", dereference=True) as archive:
                 archive.add(path, arcname=path.resolve().name or "root")
         except OSError as exc:
             raise UsageError(f"judge: cannot read '{path}' to send it to the workers: {exc.strerror or exc}") \
@@ -321,13 +323,28 @@ class JudgeTask:
     limits: Limits
 
 
+_STOPPED = threading.Event()
+"""Set in a worker process whose runs were stopped (``stop_runs``): its batches start no new run."""
+
+
+def stop_runs() -> None:
+    """End every run in progress in this process, and start no more (a local cluster being closed)."""
+    _STOPPED.set()
+    stop_all()
+
+
 def judge_batch(task: JudgeTask) -> list[Case]:
     """Run on a worker: judge each entry of a batch, one run at a time, in its sandbox."""
     command = unpack_program(task.program)
+    cases = []
     try:
-        return [judge_entry(entry, command, task.limits) for entry in task.entries]
+        for entry in task.entries:
+            if _STOPPED.is_set():  # the run was stopped: this batch's result will not be read
+                raise UsageError("judge: stopped")
+            cases.append(judge_entry(entry, command, task.limits))
     except UsageError as exc:
         raise UsageError(f"judge on {_worker_name()}: {exc}") from None
+    return cases
 
 
 def _judge_on_cluster(entries: Iterable[Entry], command: Sequence[str], limits: Limits,

@@ -132,10 +132,15 @@ class _Engine:
         try:
             return self._run(assumptions, deadline)
         except Exception as exc:
-            if _interrupted(exc):
-                self.broken = True
-                raise KeyboardInterrupt from None
+            self.check_interrupt(exc)
             raise
+
+    def check_interrupt(self, exc: Exception) -> None:
+        """Turn PySAT's report of a Ctrl-C caught inside the engine into KeyboardInterrupt (the engine is then
+        broken); any other error is left to the caller to raise."""
+        if _interrupted(exc):
+            self.broken = True
+            raise KeyboardInterrupt from None
 
     def _run(self, assumptions: list[int], deadline: Deadline | None) -> bool:
         solver = self.solver
@@ -422,58 +427,59 @@ class SatSolver(SolverBase):
         k, cells = givens.shape
         arrays = cnf.literal_arrays(shape.n)
         flat, offsets = arrays.assumptions(givens)
-        status = np.full(k, batches.NO_SOLUTION, dtype=np.int8)
-        seconds = np.zeros(k, dtype=np.float64)
-        cpu = np.zeros(k, dtype=np.float64)
-        counted = self.engine not in _NO_STATS
-        counters = np.zeros((k + 1, len(_COUNTERS)), dtype=np.int64)
-        calls = np.ones(k, dtype=np.int64)
-        settled = np.zeros(k, dtype=bool)
+        codes = [batches.NO_SOLUTION] * k
+        seconds, cpu = [0.0] * k, [0.0] * k
+        counts: list[dict[str, int]] = []
+        settled: list[bool] = []
         positives: list[list[int]] = []
         solved: list[int] = []
         with self._session(Puzzle.empty(shape)) as (engine, _):
-            run, model, accum = engine.run, engine.solver.get_model, engine.solver.accum_stats
-            formula = engine.formula
+            solver, formula = engine.solver, engine.formula
+            solve, model, accum = solver.solve, solver.get_model, engine.counters
             cut = shape.n**3 if formula.top > shape.n**3 else None  # auxiliary variables come after the cells
             propagate = self.engine not in _PROPAGATED_FROM_COUNTERS | _NO_PROPAGATE
-            if counted:
-                counters[0] = [accum()[key] for key in _COUNTERS]
             clock, cpu_clock = time.perf_counter, time.process_time
-            for i in range(k):
-                assumptions = flat[offsets[i]:offsets[i + 1]]
-                started, cpu_started = clock(), cpu_clock()
-                try:
-                    answer = run(assumptions, None if time_limit is None else Deadline(time_limit))
-                except TimeUp:
-                    status[i] = batches.TIME_LIMIT
-                else:
-                    if answer:
-                        status[i] = batches.SOLVED
-                        values = model()
-                        positives.append([lit for lit in (values if cut is None else values[:cut]) if lit > 0])
-                        solved.append(i)
-                    if propagate:
-                        settled[i] = _settled(engine, assumptions)
-                        calls[i] = 2
-                seconds[i] = clock() - started
-                cpu[i] = cpu_clock() - cpu_started
-                if counted:
-                    after = accum()
-                    counters[i + 1] = [after[key] for key in _COUNTERS]
+            counts.append(accum())
+            try:
+                for i in range(k):  # the hot loop: what is ours per puzzle is cut to the bone
+                    assumptions = flat[offsets[i]:offsets[i + 1]]
+                    started, cpu_started = clock(), cpu_clock()
+                    try:
+                        answer = solve(assumptions) if time_limit is None \
+                            else engine.run(assumptions, Deadline(time_limit))
+                    except TimeUp:
+                        codes[i] = batches.TIME_LIMIT
+                    else:
+                        if answer:
+                            codes[i] = batches.SOLVED
+                            values = model()
+                            positives.append([lit for lit in (values if cut is None else values[:cut]) if lit > 0])
+                            solved.append(i)
+                        if propagate:
+                            settled.append(_settled(engine, assumptions))
+                    seconds[i], cpu[i] = clock() - started, cpu_clock() - cpu_started
+                    counts.append(accum())
+            except Exception as exc:  # PySAT's report of a Ctrl-C caught in the engine; TimeUp never gets here
+                engine.check_interrupt(exc)
+                raise
             constant = self._constant_stats(engine)
+        status = np.array(codes, dtype=np.int8)
         grids = np.zeros((k, cells), dtype=batches.DIGITS)
         if solved:
             grids[solved] = _decoded(arrays, formula, positives, givens[solved])
         stats: dict[str, np.ndarray] = {}
-        if counted:
-            deltas = np.diff(counters, axis=0)
-            stats = {key: deltas[:, j] for j, key in enumerate(_COUNTERS)}
-        stats["calls"] = calls
-        if counted and self.engine in _PROPAGATED_FROM_COUNTERS:
-            settled = (stats["decisions"] == 0) & (stats["conflicts"] == 0) & (status != batches.TIME_LIMIT)
-        if counted and self.engine in _PROPAGATED_FROM_COUNTERS or propagate:
-            stats["propagated"] = settled
-        return batches.BatchResults(self.name, status, grids, seconds, cpu, stats, constant)
+        if counts[0]:
+            totals = np.array([[c[key] for key in _COUNTERS] for c in counts], dtype=np.int64)
+            stats = dict(zip(_COUNTERS, np.diff(totals, axis=0).T))
+        stats["calls"] = np.full(k, 2 if propagate else 1, dtype=np.int64)
+        if propagate:
+            stats["calls"][status == batches.TIME_LIMIT] = 1
+            ran = status != batches.TIME_LIMIT
+            stats["propagated"] = np.zeros(k, dtype=bool)
+            stats["propagated"][ran] = settled
+        elif counts[0] and self.engine in _PROPAGATED_FROM_COUNTERS:
+            stats["propagated"] = (stats["decisions"] == 0) & (stats["conflicts"] == 0) & (status != batches.TIME_LIMIT)
+        return batches.BatchResults(self.name, status, grids, np.array(seconds), np.array(cpu), stats, constant)
 
     def _solve_each(self, givens: np.ndarray, shape: Shape, time_limit: float | None) -> BatchResults:
         """A batch puzzle by puzzle through ``solve`` (a fresh formula or engine per puzzle anyway)."""

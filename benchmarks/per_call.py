@@ -1,0 +1,352 @@
+"""Per-call cost of ``sat`` and ``cpsat``: the bare engine against our paths, side by side, in one run.
+
+Issue 17 asks how much of the time of a ``sat`` or ``cpsat`` solve is the engine's and how much is
+ours (assumptions, decoding, stats, result objects). On the first ``--limit`` puzzles of 17_clue
+this measures, in one process, each path on a fresh engine (a shared CaDiCaL slows down as it
+learns, so every path starts from the same state and sees the same puzzles in the same order):
+
+- SAT, bare: a loop of PySAT ``solve_limited`` calls on our formula (``models.cnf.rules``, extended,
+  pairwise) with the assumptions prepared beforehand, for CaDiCaL 1.9.5 (``sat``'s default engine)
+  and 1.5.3; then the same loop reading each model (``get_model``), the floor of any path that
+  returns a grid;
+- SAT, ours: ``SatSolver.solve`` per puzzle (puzzles parsed beforehand) and ``SatSolver.solve_batch``
+  over the givens array in batches of ``--batch-size``;
+- CP-SAT: the sum of CP-SAT's own reported ``wall_time`` against the wall time of a bare loop of
+  ``SolveWrapper.solve`` on the prepared model, of ``CpSatSolver.solve`` per puzzle and of
+  ``CpSatSolver.solve_batch`` (first ``--cpsat-limit`` puzzles).
+
+The paths take turns, in reverse order every other round (``--rounds``); the table gives each
+path's best round and the load average when it started. Only the loop is timed; every answer is
+checked after it (``grid.is_solution``). ``--study`` adds the CP-SAT parameter and model study
+(CP-SAT's own time on prepared models, 17_clue, magictour_top1465, forum_hardest_1106), and
+``--whole-process`` times ``sudokulab bench --solvers sat --by-solver`` end to end in a subprocess.
+
+    .venv/bin/python benchmarks/per_call.py                            # 10,000 puzzles, 3 rounds
+    .venv/bin/python benchmarks/per_call.py --limit 2000 --rounds 1    # a quick look
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import shlex
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from ortools.sat.python import cp_model_helper as cmh
+from pysat.solvers import Solver
+
+from sudokulab import Puzzle, Shape, is_solution
+from sudokulab.batch import SOLVED
+from sudokulab.models import cnf
+from sudokulab.models.cpsat import Prepared
+from sudokulab.solvers.cpsat import TUNED, CpSatSolver
+from sudokulab.solvers.sat import SatSolver
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_DATA = HERE.parent.parent / "shared" / "data"
+SHAPE = Shape(3, 3)
+MINISAT = "MiniSat with a complete CNF encoding driven from C++ (tdoku's benchmark; ../shared/data/README.md)"
+
+
+@dataclass
+class Row:
+    path: str
+    puzzles: int
+    seconds: float
+    """Wall time of the timed loop."""
+    load: float
+    cpu: float
+    """CPU time of the process during the loop (other work on the machine slows it less than wall time)."""
+    own: float | None = None
+    """CP-SAT's own reported wall time, summed (CP-SAT rows only)."""
+
+    @property
+    def rate(self) -> float:
+        return self.puzzles / self.seconds
+
+    @property
+    def cpu_rate(self) -> float:
+        return self.puzzles / self.cpu
+
+
+class Timer:
+    """Wall and CPU time of a block, with the load average when it started."""
+
+    def __enter__(self) -> Timer:
+        self.load = os.getloadavg()[0]
+        self.cpu = time.process_time()
+        self.started = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.seconds = time.perf_counter() - self.started
+        self.cpu = time.process_time() - self.cpu
+
+
+def read_set(data: Path, name: str, limit: int) -> np.ndarray:
+    """The first ``limit`` puzzles of a 9x9 set as a (k, 81) uint8 array."""
+    lines = (data / f"{name}.txt").read_text().split()[:limit]
+    raw = np.frombuffer("".join(lines).encode(), dtype=np.uint8).reshape(len(lines), 81)
+    digits = raw - ord("0")
+    return np.where(digits <= 9, digits, 0).astype(np.uint8)  # "." and "0" are blanks
+
+
+def checked(givens: np.ndarray, grids: list[tuple[int, ...]] | np.ndarray, label: str) -> None:
+    """Every answer through the independent checker (outside the timed loop)."""
+    for row, grid in zip(givens.tolist(), grids):
+        if not is_solution(tuple(int(v) for v in grid), Puzzle(SHAPE, tuple(row))):
+            raise SystemExit(f"{label}: a wrong answer")
+
+
+# --- SAT paths ------------------------------------------------------------------------------------
+
+def sat_assumptions(givens: np.ndarray) -> list[list[int]]:
+    flat, offsets = cnf.literal_arrays(9).assumptions(givens)
+    return [flat[offsets[i]:offsets[i + 1]] for i in range(len(givens))]
+
+
+def bare(engine: str, read_model: bool) -> Callable[[np.ndarray], Row]:
+    def run(givens: np.ndarray) -> Row:
+        assumptions = sat_assumptions(givens)
+        with Solver(name=engine, bootstrap_with=cnf.rules(SHAPE, "extended", "pairwise").clauses) as solver:
+            solve, model = solver.solve_limited, solver.get_model
+            with Timer() as t:
+                if read_model:
+                    for a in assumptions:
+                        solve(a)
+                        model()
+                else:
+                    for a in assumptions:
+                        solve(a)
+        label = f"bare `solve_limited` loop, {engine}" + (" + `get_model`" if read_model else "")
+        return Row(label, len(givens), t.seconds, t.load, t.cpu)
+    return run
+
+
+def sat_solve(givens: np.ndarray) -> Row:
+    puzzles = [Puzzle(SHAPE, tuple(row)) for row in givens.tolist()]
+    with SatSolver() as solver:
+        with Timer() as t:
+            results = [solver.solve(p) for p in puzzles]
+    checked(givens, [r.grid for r in results], "SatSolver.solve")
+    return Row("`SatSolver.solve` per puzzle", len(givens), t.seconds, t.load, t.cpu)
+
+
+def batched(solver_cls: type, size: int) -> Callable[[np.ndarray], Row]:
+    def run(givens: np.ndarray) -> Row:
+        with solver_cls() as solver:
+            with Timer() as t:
+                parts = [solver.solve_batch(givens[i:i + size], SHAPE) for i in range(0, len(givens), size)]
+        grids = np.concatenate([p.grids for p in parts])
+        if not all((p.status == SOLVED).all() for p in parts):
+            raise SystemExit(f"{solver_cls.__name__}.solve_batch: a puzzle not solved")
+        checked(givens, grids, f"{solver_cls.__name__}.solve_batch")
+        own = float(sum(p.stats["wall_time"].sum() for p in parts)) if "wall_time" in parts[0].stats else None
+        return Row(f"`{solver_cls.__name__}.solve_batch`, batches of {size:,}", len(givens), t.seconds, t.load, t.cpu,
+                   own)
+    return run
+
+
+# --- CP-SAT paths ---------------------------------------------------------------------------------
+
+def cp_bare(givens: np.ndarray) -> Row:
+    solver = CpSatSolver()  # its parameters for a plain solve, run without the solver around them
+    params = solver._settings["solve"]
+    prepared = Prepared(SHAPE, booleans=solver.model == "booleans")
+    rows = givens.tolist()
+    own, grids = 0.0, []
+    with Timer() as t:
+        for row in rows:
+            wrapper = cmh.SolveWrapper()
+            wrapper.set_parameters(params)
+            response = wrapper.solve(prepared.set_givens(row))
+            own += response.wall_time
+            grids.append(list(response.solution))  # a copy: the field dies with the response
+    checked(givens, [prepared.decode(g) for g in grids], "bare CP-SAT")
+    return Row("bare `SolveWrapper.solve` loop on the prepared model", len(givens), t.seconds, t.load, t.cpu, own)
+
+
+def cp_solve(givens: np.ndarray) -> Row:
+    puzzles = [Puzzle(SHAPE, tuple(row)) for row in givens.tolist()]
+    with CpSatSolver() as solver:
+        with Timer() as t:
+            results = [solver.solve(p) for p in puzzles]
+    checked(givens, [r.grid for r in results], "CpSatSolver.solve")
+    own = sum(float(r.stats["wall_time"]) for r in results)
+    return Row("`CpSatSolver.solve` per puzzle", len(givens), t.seconds, t.load, t.cpu, own)
+
+
+def alternate(paths: list[Callable[[np.ndarray], Row]], givens: np.ndarray, rounds: int) -> list[Row]:
+    """Every path ``rounds`` times, in reverse order every other round; each path's best round."""
+    best: dict[int, Row] = {}
+    for r in range(rounds):
+        order = list(range(len(paths)))[:: 1 if r % 2 == 0 else -1]
+        for i in order:
+            row = paths[i](givens)
+            print(f"  round {r + 1}: {row.path}: {row.rate:,.0f}/s, {row.cpu_rate:,.0f}/cpu-s (load {row.load:.2f})",
+                  file=sys.stderr, flush=True)
+            if i not in best or row.seconds < best[i].seconds:
+                best[i] = row
+    return [best[i] for i in range(len(paths))]
+
+
+# --- the CP-SAT parameter and model study ---------------------------------------------------------
+
+STUDY: dict[str, tuple[bool, dict[str, object]]] = {
+    "AllDifferent, presolve on, TUNED (the default before)": (False, {**TUNED}),
+    "AllDifferent, presolve on, CP-SAT defaults": (False, {}),
+    "AllDifferent, presolve off, TUNED": (False, {**TUNED, "cp_model_presolve": False}),
+    "AllDifferent, presolve on, TUNED, probing 0": (False, {**TUNED, "cp_model_probing_level": 0}),
+    "Booleans, presolve on, TUNED": (True, {**TUNED}),
+    "Booleans, presolve off, TUNED (the default now)": (True, {**TUNED, "cp_model_presolve": False}),
+    "Booleans, presolve off, CP-SAT defaults": (True, {"cp_model_presolve": False}),
+    "Booleans, presolve off, TUNED, SAT inprocessing on": (True, {**TUNED, "cp_model_presolve": False,
+                                                                   "use_sat_inprocessing": True}),
+    "Booleans, presolve off, TUNED, linearization 1": (True, {**TUNED, "cp_model_presolve": False,
+                                                              "linearization_level": 1}),
+    "Booleans, presolve off, TUNED, symmetry 2": (True, {**TUNED, "cp_model_presolve": False, "symmetry_level": 2}),
+}
+STUDY_SETS = (("17_clue", None), ("magictour_top1465", 500), ("forum_hardest_1106", 375))
+
+
+def study(data: Path, limit_17: int) -> list[str]:
+    lines = ["| set | model and parameters | puzzles | CP-SAT's own puzzles/s | around `solve`/s | branches |"
+             " load |", "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
+    for s, (name, limit) in enumerate(STUDY_SETS):
+        givens = read_set(data, name, limit or limit_17).tolist()
+        labels = list(STUDY)[:: 1 if s % 2 == 0 else -1]
+        rows = {}
+        for label in labels:
+            booleans, settings = STUDY[label]
+            params = cmh.SatParameters()
+            params.num_workers, params.random_seed, params.catch_sigint_signal = 1, 0, False
+            for key, value in settings.items():
+                setattr(params, key, value)
+            prepared = Prepared(SHAPE, booleans=booleans)
+            own = around = 0.0
+            branches = 0
+            load = os.getloadavg()[0]
+            answers = []
+            for row in givens:
+                model = prepared.set_givens(row)
+                started = time.perf_counter()
+                wrapper = cmh.SolveWrapper()
+                wrapper.set_parameters(params)
+                response = wrapper.solve(model)
+                around += time.perf_counter() - started
+                own += response.wall_time
+                branches += response.num_branches
+                answers.append(prepared.decode(response.solution))
+            checked(np.array(givens, dtype=np.uint8), answers, label)
+            k = len(givens)
+            rows[label] = (f"| {name} | {label} | {k:,} | {k / own:,.0f} | {k / around:,.0f} | {branches / k:,.1f} |"
+                           f" {load:.2f} |")
+            print(f"  {rows[label]}", file=sys.stderr, flush=True)
+        lines += [rows[label] for label in STUDY]
+    return lines
+
+
+# --- the whole process ------------------------------------------------------------------------------
+
+def whole_process(data: Path, limit: int, command: list[str]) -> tuple[str, float, float, int, str]:
+    """``sudokulab bench`` on the first ``limit`` puzzles of 17_clue, timed end to end in a subprocess."""
+    subset = HERE / "out" / f"17_clue-{limit}.txt"
+    subset.parent.mkdir(exist_ok=True)
+    subset.write_text("\n".join((data / "17_clue.txt").read_text().split()[:limit]) + "\n")
+    argv = [str(Path(sys.executable).with_name("sudokulab")), "bench", str(subset), *command]
+    load = os.getloadavg()[0]
+    started = time.perf_counter()
+    done = subprocess.run(argv, capture_output=True, text=True)
+    took = time.perf_counter() - started
+    tail = (done.stdout + done.stderr).strip().splitlines()[-3:]
+    return shlex.join(["sudokulab", *argv[1:]]), took, load, done.returncode, " / ".join(tail)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--limit", type=int, default=10_000, help="first puzzles of 17_clue for the SAT paths")
+    parser.add_argument("--cpsat-limit", type=int, default=2_000, help="first puzzles of 17_clue for the CP-SAT paths")
+    parser.add_argument("--batch-size", type=int, default=1_000)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--study", action="store_true", help="add the CP-SAT parameter and model study")
+    parser.add_argument("--study-limit", type=int, default=2_000, help="first puzzles of 17_clue in the study")
+    parser.add_argument("--whole-process", default=None, metavar="ARGS",
+                        help="also time `sudokulab bench SUBSET ARGS` end to end, e.g. '--solvers sat --by-solver'")
+    parser.add_argument("--out", type=Path, default=HERE / "results" / "per-call.md")
+    args = parser.parse_args(argv)
+
+    begun = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    load_start = os.getloadavg()
+    givens = read_set(args.data, "17_clue", args.limit)
+    print("SAT paths", file=sys.stderr)
+    sat_rows = alternate([bare("cadical195", False), bare("cadical153", False), bare("cadical195", True),
+                          sat_solve, batched(SatSolver, args.batch_size)], givens, args.rounds)
+    print("CP-SAT paths", file=sys.stderr)
+    cp_rows = alternate([cp_bare, cp_solve, batched(CpSatSolver, args.batch_size)], givens[: args.cpsat_limit],
+                        args.rounds)
+    study_lines = study(args.data, args.study_limit) if args.study else []
+    whole = whole_process(args.data, args.limit, shlex.split(args.whole_process)) if args.whole_process else None
+    load_end = os.getloadavg()
+
+    reference, cpu_reference = sat_rows[0].rate, sat_rows[0].cpu_rate
+    command = shlex.join([".venv/bin/python", "benchmarks/per_call.py", *(argv if argv is not None else sys.argv[1:])])
+    out = [
+        "# Per-call cost of `sat` and `cpsat` (issue 17)", "",
+        f"Command: `{command}`; started {begun}, CPython {platform.python_version()}, {os.cpu_count()} cores,"
+        f" load average {load_start[0]:.2f} {load_start[1]:.2f} {load_start[2]:.2f} at the start,"
+        f" {load_end[0]:.2f} {load_end[1]:.2f} {load_end[2]:.2f} at the end.", "",
+        "How measured: one process; each path on a fresh engine or solver (a shared CaDiCaL slows down as it"
+        " learns, so every path starts from the same state and sees the same puzzles in the same order);"
+        f" {args.rounds} round(s), the paths in reverse order every other round, each path's best round (least"
+        " wall time) shown with the one-minute load average when it started, and puzzles per CPU-second of the"
+        " process during the loop (other work on the machine slows wall time far more than CPU time). Only the"
+        " loop is timed (puzzles parsed and assumptions prepared before); every answer is checked after it by"
+        " `grid.is_solution`.", "",
+        f"## SAT: first {args.limit:,} puzzles of 17_clue", "",
+        "| path | puzzles/s | µs per puzzle | of the bare cadical195 loop | puzzles/cpu-s | of the bare loop's"
+        " | load |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+        *(f"| {r.path} | {r.rate:,.0f} | {1e6 / r.rate:,.1f} | {r.rate / reference:.0%} | {r.cpu_rate:,.0f} |"
+          f" {r.cpu_rate / cpu_reference:.0%} | {r.load:.2f} |" for r in sat_rows),
+        "",
+        f"{MINISAT} ran 17_clue at ~2,200 puzzles/s and ~5,154 puzzles/s on two days on this machine kind; it"
+        " cannot be rebuilt here (no tdoku sources), so those published figures stand for it.",
+        "",
+        f"## CP-SAT: first {min(args.cpsat_limit, args.limit):,} puzzles of 17_clue", "",
+        "*own*: puzzles over the sum of CP-SAT's reported `wall_time`; *ours*: puzzles over the wall time of"
+        " the loop; *share*: own time / loop time. Solver defaults (the Boolean model, presolve off, `TUNED`).",
+        "",
+        "| path | own puzzles/s | ours puzzles/s | share | ours puzzles/cpu-s | load |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+        *(f"| {r.path} | {r.puzzles / r.own:,.0f} | {r.rate:,.0f} | {r.own / r.seconds:.0%} | {r.cpu_rate:,.0f} |"
+          f" {r.load:.2f} |" for r in cp_rows if r.own),
+    ]
+    if study_lines:
+        out += ["", "## CP-SAT parameters and model shape", "",
+                f"CP-SAT's own time on prepared models, one worker, seed 0, a `SolveWrapper` per puzzle as the solver"
+                f" runs it; first {args.study_limit:,} puzzles of 17_clue, 500 of magictour_top1465, the 375 of"
+                " forum_hardest_1106; configurations in reverse order on every other set; every answer checked."
+                " *around `solve`*: puzzles over the wall time of the `SolveWrapper` calls. `TUNED`: "
+                + ", ".join(f"`{k}: {v}`" for k, v in TUNED.items()) + ".", "", *study_lines]
+    if whole:
+        cmd, took, load, code, tail = whole
+        out += ["", "## The whole process", "",
+                f"`{cmd}` timed end to end (`time.perf_counter` around the subprocess: start-up, reading, solving,"
+                f" checking, writing): {args.limit / took:,.0f} puzzles/s ({took:.2f} s for {args.limit:,}),"
+                f" {args.limit / took / reference:.0%} of the bare cadical195 loop's best round above; exit code"
+                f" {code}; load {load:.2f} at its start. Its last lines: {tail}"]
+    args.out.write_text("\n".join(out) + "\n")
+    print(f"wrote {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

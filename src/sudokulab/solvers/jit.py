@@ -324,9 +324,11 @@ class _State:
 
     STACK_BYTES = 1 << 23
     """Initial stack size: every level a 9x9 search can reach; about 800 levels of 36x36."""
+    MIN_DEPTH = 64
+    """Levels allocated at least (a 64x64 board's 32 KB a level would allow only 256)."""
 
     def __init__(self, cells: int) -> None:
-        depth = min(cells + 1, max(64, self.STACK_BYTES // (8 * cells)))
+        depth = min(cells + 1, max(self.MIN_DEPTH, self.STACK_BYTES // (8 * cells)))
         self.cands = np.zeros((depth, cells), dtype=np.uint64)
         self.fcell = np.zeros(depth, dtype=np.int32)
         self.frest = np.zeros(depth, dtype=np.uint64)

@@ -1,0 +1,235 @@
+"""``backtrack-jit``, the compiled search: answers checked by ``is_solution`` and held against the
+pure-Python searches (status and counts against ``backtrack-fast``, canonical answers against
+``backtrack``), the batch entry point against ``solve``, time limits, Ctrl-C, and a missing numba."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+
+import pytest
+
+pytest.importorskip("numba")
+
+import numpy as np  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from sudokulab import Puzzle, Shape, Status, first_conflict, is_solution, parse_puzzle, solvers  # noqa: E402
+from sudokulab import batch as batches  # noqa: E402
+from sudokulab.checking import check_batch  # noqa: E402
+from sudokulab.generate import generate  # noqa: E402
+from sudokulab.solvers import jit  # noqa: E402
+
+from .conftest import ROOT, random_puzzle, shared_dataset  # noqa: E402
+
+CLASSIC = parse_puzzle("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
+HARD = parse_puzzle("1.......9..67...2..8....4......75.3...5..2....6.3......9....8..6...4...1..25...6.")
+BROKEN = Puzzle(Shape(3, 3), (1,) + (0,) * 6 + (1,) + (0,) * 73)  # two 1s in row 1
+STUCK = Puzzle.from_rows([[0, 1, 2, 0], [3, 0, 0, 0], [4, 0, 0, 0], [0, 0, 0, 0]])  # r1c1 has no digit left
+
+
+@pytest.fixture(scope="module")
+def jitted():
+    with solvers.get("backtrack-jit") as solver:
+        yield solver
+
+
+@pytest.fixture(scope="module")
+def fast():
+    return solvers.get("backtrack-fast")
+
+
+@pytest.fixture(scope="module")
+def classic():
+    return solvers.get("backtrack")
+
+
+def hard_board(n: int) -> Puzzle:
+    """A generated board with 45% given, the scaling study's kind: hard for a depth-first search at 25x25."""
+    return next(generate(Shape.of_size(n), 1, fraction=0.45, seed=2580 * 1000 + n)).puzzle
+
+
+def read_set(name: str, k: int) -> list[Puzzle]:
+    lines = [line.strip() for line in shared_dataset(name).read_text().splitlines() if line.strip()]
+    return [parse_puzzle(line) for line in lines[:k]]
+
+
+def no_solution_yet_no_broken_rule(puzzle: Puzzle, answer: tuple[int, ...]) -> Puzzle:
+    """A unique puzzle with one blank given a wrong digit that breaks no rule at once."""
+    for cell, value in enumerate(puzzle.givens):
+        for digit in range(1, puzzle.n + 1):
+            givens = puzzle.givens[:cell] + (digit,) + puzzle.givens[cell + 1:]
+            if not value and digit != answer[cell] and first_conflict(givens, puzzle.shape) is None:
+                return Puzzle(puzzle.shape, givens)
+    raise AssertionError("every wrong digit breaks a rule")
+
+
+def boards() -> list[Puzzle]:
+    """Boards of many shapes, box splits and fill levels; some without a solution."""
+    made = [random_puzzle(shape, fraction, seed)[0] for shape, fraction, seed in [
+        (Shape(1, 1), 0.0, 1), (Shape(2, 2), 0.3, 1), (Shape(2, 3), 0.35, 2), (Shape(3, 2), 0.4, 3),
+        (Shape(1, 5), 0.3, 4), (Shape(2, 4), 0.4, 5), (Shape(3, 3), 0.3, 6), (Shape(2, 5), 0.5, 7),
+        (Shape(3, 4), 0.55, 8), (Shape(4, 4), 0.6, 9), (Shape(4, 4), 0.45, 10), (Shape(5, 5), 0.7, 11),
+        (Shape(4, 5), 0.65, 12), (Shape(6, 6), 0.8, 13), (Shape(8, 8), 0.9, 14),
+    ]]
+    return made + [CLASSIC, HARD, BROKEN, STUCK, Puzzle.empty(Shape(2, 3))]
+
+
+def test_boards_of_every_shape_agree_with_the_fast_search(jitted, fast):
+    for puzzle in boards():
+        result = jitted.solve(puzzle, time_limit=30)
+        reference = fast.solve(puzzle, time_limit=30)
+        assert result.status is reference.status, puzzle.shape
+        assert result.status is Status.NO_SOLUTION or is_solution(result.grid, puzzle)
+        assert set(result.stats) == {"nodes", "backtracks"}
+
+
+def test_no_solution_when_the_givens_conflict_or_a_wrong_digit_hides(jitted, classic):
+    for puzzle in (BROKEN, STUCK, no_solution_yet_no_broken_rule(CLASSIC, classic.solve(CLASSIC).grid)):
+        result = jitted.solve(puzzle)
+        assert result.status is Status.NO_SOLUTION and result.grid is None
+        assert jitted.count(puzzle, limit=3).count == 0
+
+
+@pytest.mark.parametrize("name, k", [("17_clue.txt", 300), ("magictour_top1465.txt", 100),
+                                     ("forum_hardest_1106.txt", 30)])
+def test_shared_sets_solved_as_the_fast_search_solves_them(jitted, fast, name, k):
+    puzzles = read_set(name, k)
+    results = jitted.solve_batch(np.array([p.givens for p in puzzles], dtype=np.uint8), Shape(3, 3))
+    for i, puzzle in enumerate(puzzles):
+        got = results.result(i, puzzle.shape)
+        assert got.status is Status.SOLVED and is_solution(got.grid, puzzle)
+    for puzzle in puzzles[:20]:
+        assert jitted.count(puzzle, limit=2).count == fast.count(puzzle, limit=2).count == 1
+
+
+@pytest.mark.parametrize("shape", [Shape(1, 1), Shape(1, 2), Shape(2, 2), Shape(2, 3), Shape(3, 2), Shape(2, 4),
+                                   Shape(3, 3), Shape(2, 5), Shape(3, 4)])
+def test_canonical_on_the_empty_board_is_the_classic_answer(jitted, classic, shape):
+    empty = Puzzle.empty(shape)
+    assert jitted.solve(empty, canonical=True).grid == classic.solve(empty, time_limit=30).grid
+
+
+def test_canonical_on_easy_boards_is_the_classic_answer_byte_for_byte(jitted, classic):
+    from sudokulab import format_grid
+
+    for shape, fraction, seed in [(Shape(2, 2), 0.2, 1), (Shape(2, 3), 0.25, 2), (Shape(3, 3), 0.3, 3),
+                                  (Shape(3, 3), 0.5, 4), (Shape(3, 4), 0.6, 5), (Shape(4, 4), 0.75, 6)]:
+        puzzle, _ = random_puzzle(shape, fraction, seed)
+        expected = classic.solve(puzzle, time_limit=30)
+        assert expected.status is Status.SOLVED
+        assert format_grid(jitted.solve(puzzle, canonical=True).grid) == format_grid(expected.grid)
+    assert jitted.solve(CLASSIC, canonical=True).grid == classic.solve(CLASSIC).grid
+
+
+def test_counts_equal_the_fast_search(jitted, fast):
+    few = Puzzle.from_rows([[1, 2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 4]])
+    for puzzle, limit in [(Puzzle.empty(4), 1000), (few, 1000), (Puzzle.empty(Shape(2, 3)), 500),
+                          (random_puzzle(Shape(2, 3), 0.2, 3)[0], 10**6), (random_puzzle(9, 0.3, 4)[0], 50),
+                          (CLASSIC, 10), (BROKEN, 10)]:
+        got, expected = jitted.count(puzzle, limit=limit), fast.count(puzzle, limit=limit)
+        assert (got.count, got.exact) == (expected.count, expected.exact)
+    assert jitted.count(Puzzle.empty(4), limit=1000).count == 288
+    assert jitted.count(Puzzle.empty(Shape(1, 3)), limit=100).count == 12  # 3x3 Latin squares
+
+
+def test_a_time_limit_is_honoured(jitted):
+    counted = jitted.count(Puzzle.empty(36), limit=10**12, time_limit=0.3)
+    assert counted.status is Status.TIME_LIMIT and 0 < counted.count and counted.seconds < 3
+    puzzle = hard_board(25)
+    result = jitted.solve(puzzle, time_limit=0.3)
+    assert result.seconds < 3
+    assert result.status is Status.TIME_LIMIT or is_solution(result.grid, puzzle)
+    timed = jitted.solve_batch(np.array([puzzle.givens], dtype=np.uint8), puzzle.shape, time_limit=0.3)
+    assert timed.seconds[0] < 3 and timed.status[0] in (batches.SOLVED, batches.TIME_LIMIT)
+
+
+def test_ctrl_c_stops_a_long_search_within_a_second(jitted):
+    puzzle = hard_board(25)
+    timer = threading.Timer(0.3, signal.raise_signal, (signal.SIGINT,))
+    started = time.perf_counter()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            jitted.solve(puzzle)
+            pytest.skip("the board was solved before the interrupt came")
+    finally:
+        timer.cancel()
+    assert time.perf_counter() - started < 1.5
+
+
+def test_solve_batch_answers_as_solve_does(jitted):
+    for shape in (Shape(2, 2), Shape(3, 3), Shape(4, 4)):
+        puzzles = [p for p in boards() if p.shape == shape] + [random_puzzle(shape, 0.4, s)[0] for s in range(8)]
+        batch = batches.Batch.of("mixed", puzzles)
+        results = batches.solve_batch(jitted, batch)
+        assert results.solver == "backtrack-jit" and results.cpu_seconds.shape == results.seconds.shape == (len(batch),)
+        assert (results.seconds >= 0).all() and (results.cpu_seconds >= 0).all()
+        for i, puzzle in enumerate(puzzles):
+            alone = jitted.solve(puzzle)
+            got = results.result(i, shape)
+            assert (got.status, got.grid, dict(got.stats)) == (alone.status, alone.grid, dict(alone.stats))
+        (verdicts,) = check_batch(batch.givens, shape, [results])
+        assert verdicts.valid.all() and not verdicts.problems
+
+
+def test_solve_batch_refuses_arrays_that_are_no_batch(jitted):
+    with pytest.raises(ValueError, match="must be"):
+        jitted.solve_batch(np.zeros((2, 80), dtype=np.uint8), Shape(3, 3))
+    with pytest.raises(ValueError, match="0..4"):
+        jitted.solve_batch(np.full((1, 16), 5, dtype=np.uint8), Shape(2, 2))
+    empty = jitted.solve_batch(np.zeros((0, 16), dtype=np.uint8), Shape(2, 2))
+    assert len(empty.status) == 0
+
+
+def test_a_shallow_stack_grows_and_the_answers_stay(jitted, fast, monkeypatch):
+    monkeypatch.setattr(jit._State, "MIN_DEPTH", 1)
+    monkeypatch.setattr(jit._State, "STACK_BYTES", 0)
+    assert jitted.count(Puzzle.empty(4), limit=1000).count == 288
+    puzzle = random_puzzle(16, 0.45, 10)[0]
+    assert is_solution(jitted.solve(puzzle).grid, puzzle)
+    results = jitted.solve_batch(np.array([HARD.givens, CLASSIC.givens], dtype=np.uint8), Shape(3, 3))
+    assert list(results.status) == [batches.SOLVED] * 2
+    assert is_solution(tuple(results.grids[0].tolist()), HARD)
+
+
+def test_warm_up_reports_the_compile_time():
+    seconds = jit.JitSolver.warm_up()
+    assert seconds == jit.JitSolver.compile_seconds and seconds > 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(shape=st.sampled_from([Shape(1, 2), Shape(2, 2), Shape(1, 4), Shape(2, 3), Shape(3, 2)]), data=st.data())
+def test_random_partial_grids_agree_with_both_python_searches(shape, data):
+    n = shape.n
+    filled = data.draw(st.dictionaries(st.integers(0, shape.cells - 1), st.integers(1, n), max_size=shape.cells // 2))
+    puzzle = Puzzle(shape, tuple(filled.get(cell, 0) for cell in range(shape.cells)))
+    jitted, fast, classic = (solvers.get(name) for name in ("backtrack-jit", "backtrack-fast", "backtrack"))
+    result = jitted.solve(puzzle)
+    assert result.status is fast.solve(puzzle).status
+    assert result.status is Status.NO_SOLUTION or is_solution(result.grid, puzzle)
+    assert jitted.solve(puzzle, canonical=True).grid == classic.solve(puzzle).grid
+    assert jitted.count(puzzle, limit=20).count == fast.count(puzzle, limit=20).count
+
+
+def test_without_numba_the_solver_is_listed_as_needing_the_extra():
+    script = textwrap.dedent("""
+        import sys
+        sys.modules["numba"] = None  # as if numba were not installed
+        try:
+            import sudokulab.solvers.jit
+        except ImportError as exc:
+            print("name", exc.name)
+        from sudokulab import solvers
+        print("why", solvers.unavailable("backtrack-jit"))
+        print("installed", solvers.describe("backtrack-jit")["installed"])
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "name numba" in done.stdout
+    assert "pip install 'sudokulab[jit]'" in done.stdout and "installed False" in done.stdout

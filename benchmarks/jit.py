@@ -1,0 +1,207 @@
+"""The compiled search (``backtrack-jit``) against the references, side by side, in one run.
+
+Measures, in this order, in one process unless said otherwise:
+
+- start-up in child processes: compiling cold (``NUMBA_CACHE_DIR`` set to an empty directory), then
+  a warm start from that cache, and a warm start from the default cache (``__pycache__`` beside the
+  module): the seconds to import the module, to ``JitSolver.warm_up()``, and the whole process;
+- ``solve_batch`` over every puzzle of each set (givens parsed beforehand): puzzles/s over the wall
+  time of the call, per-puzzle median and p99 from the batch's own clock readings;
+- the per-puzzle paths on the first ``--reference`` puzzles: a bare Python loop over the compiled
+  single-puzzle functions (state allocated once, ``perf_counter`` and ``process_time`` around each
+  puzzle: the dispatch overhead the batch loop avoids) and ``JitSolver.solve`` (a ``Puzzle`` each);
+- the references on the same puzzles: ``backtrack-fast`` (its ``solve`` in a loop) and ``sat``
+  (``batch.solve_batch``, its own batch entry point);
+
+every answer checked by ``checking.grids_valid``. Writes ``benchmarks/results/jit.md``.
+
+    .venv/bin/python benchmarks/jit.py                        # the report
+    .venv/bin/python benchmarks/jit.py --sets 17_clue --reference 500 --out /tmp/jit.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from sudokulab import solvers
+from sudokulab.batch import Batch, BatchResults, solve_batch
+from sudokulab.checking import grids_valid
+from sudokulab.datasets import puzzle_lines
+from sudokulab.grid import Puzzle, Shape
+from sudokulab.solvers import jit
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data"
+SETS = ("17_clue", "magictour_top1465", "forum_hardest_1106")
+NINE = Shape(3, 3)
+START = """
+import time
+began = time.perf_counter()
+from sudokulab.solvers.jit import JitSolver
+imported = time.perf_counter()
+JitSolver.warm_up()
+print(imported - began, JitSolver.compile_seconds)
+"""
+
+
+def read_givens(name: str) -> np.ndarray:
+    """A 9x9 set as a (k, 81) uint8 array (81-character lines, '.' or '0' blank)."""
+    lines = [line[:81] for line in puzzle_lines(DATA / f"{name}.txt")]
+    codes = np.frombuffer("".join(lines).encode("ascii"), dtype=np.uint8).reshape(len(lines), 81)
+    return np.where(codes == ord("."), 0, codes - ord("0")).astype(np.uint8)
+
+
+def start_up(cache_dir: str | None) -> tuple[float, float, float]:
+    """(import, warm-up, whole process) seconds of a child process that loads the solver."""
+    env = dict(os.environ)
+    if cache_dir is not None:
+        env["NUMBA_CACHE_DIR"] = cache_dir
+    began = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", START], env=env, capture_output=True, text=True, check=True)
+    whole = time.perf_counter() - began
+    imported, warmed = map(float, done.stdout.split())
+    return imported, warmed, whole
+
+
+def checked(results: BatchResults, givens: np.ndarray) -> int:
+    """How many answers are wrong: a SOLVED grid that is no solution (every 9x9 set here is solvable)."""
+    solved = results.status == 0
+    return int((~solved).sum() + (~grids_valid(results.grids[solved], givens[solved], NINE)).sum())
+
+
+def bare_loop(givens: np.ndarray) -> BatchResults:
+    """The compiled single-puzzle functions called from a Python loop: what the batch loop saves."""
+    tables = jit._tables(NINE)
+    state = jit._State(NINE.cells)
+    k = len(givens)
+    grids = np.zeros_like(givens)
+    wall, cpu = np.zeros(k), np.zeros(k)
+    status = np.zeros(k, dtype=np.int8)
+    for i in range(k):
+        began, began_cpu = time.perf_counter(), time.process_time()
+        state.ivars[:] = 0
+        code = jit.EXHAUSTED
+        if jit._start(givens[i], state.cands[0], state.queue, tables.peers, tables.unit_cells, tables.full):
+            code = jit._search(state.cands, state.fcell, state.frest, state.ivars, state.queue, tables.peers,
+                               tables.unit_cells, tables.full, False, 1 << 40)
+        if code == jit.FOUND:
+            jit._digits(state.cands[state.ivars[jit.SOLUTION]], grids[i])
+        else:
+            status[i] = 1
+        wall[i], cpu[i] = time.perf_counter() - began, time.process_time() - began_cpu
+    return BatchResults("bare loop", status, grids, wall, cpu)
+
+
+def timed(label: str, run, batch: Batch) -> dict:
+    """One path over a batch: its rate, per-puzzle quantiles, effort and wrong answers."""
+    givens = batch.givens
+    load = os.getloadavg()[0]
+    began = time.perf_counter()
+    results = run(batch)
+    wall = time.perf_counter() - began
+    k = len(givens)
+    row = {"path": label, "k": k, "rate": k / wall, "wall": wall, "load": load, "wrong": checked(results, givens),
+           "median": float(np.median(results.seconds)), "p99": float(np.quantile(results.seconds, 0.99)),
+           "cpu": float(results.cpu_seconds.sum())}
+    nodes = results.stats.get("nodes")
+    row["nodes"] = float(nodes.mean()) if nodes is not None else float("nan")
+    print(f"{label}: {k} puzzles, {row['rate']:,.0f}/s, wrong {row['wrong']}", file=sys.stderr)
+    return row
+
+
+class _Loop:
+    """A solver seen without its batch entry point, so ``batch.solve_batch`` loops over ``solve``."""
+
+    def __init__(self, solver) -> None:
+        self.solver = solver
+        self.name = solver.name
+
+    def solve(self, puzzle: Puzzle, **kwargs):
+        return self.solver.solve(puzzle, **kwargs)
+
+
+def fmt_seconds(s: float) -> str:
+    return f"{s * 1e6:,.1f} µs" if s < 1e-3 else f"{s * 1e3:,.2f} ms"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sets", default=",".join(SETS), help="sets in ../shared/data (default: %(default)s)")
+    parser.add_argument("--reference", type=int, default=2000, help="puzzles per set for the references")
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "jit.md")
+    args = parser.parse_args(argv)
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    load_at_start = os.getloadavg()
+
+    with tempfile.TemporaryDirectory() as cache:
+        cold = start_up(cache)
+        warm_own = start_up(cache)
+    warm = start_up(None)  # fills the default cache first if it is stale
+    warm = start_up(None)
+    print(f"cold {cold}, warm {warm}", file=sys.stderr)
+
+    jitted = solvers.get("backtrack-jit")
+    fast = solvers.get("backtrack-fast")
+    sat = solvers.get("sat")
+    rows: list[dict] = []
+    for name in args.sets.split(","):
+        givens = read_givens(name)
+        whole = Batch(name, NINE, givens, np.arange(len(givens)), np.arange(1, len(givens) + 1))
+        k = min(len(givens), args.reference)
+        head = Batch(name, NINE, givens[:k], whole.index[:k], whole.line[:k])
+        paths = [
+            ("backtrack-jit solve_batch, whole set", lambda b: jitted.solve_batch(b.givens, NINE), whole),
+            ("backtrack-jit solve_batch", lambda b: jitted.solve_batch(b.givens, NINE), head),
+            ("backtrack-jit bare Python loop", lambda b: bare_loop(b.givens), head),
+            ("backtrack-jit solve()", lambda b: solve_batch(_Loop(jitted), b), head),
+            ("backtrack-fast solve()", lambda b: solve_batch(_Loop(fast), b), head),
+            ("sat solve_batch", lambda b: solve_batch(sat, b), head),
+        ]
+        rows += [{"set": name, **timed(label, run, g)} for label, run, g in paths]
+    sat.close()
+
+    md = [f"# The compiled search: backtrack-jit\n\nCommand: `.venv/bin/python benchmarks/jit.py "
+          f"{' '.join(sys.argv[1:] if argv is None else argv)}`; started {when}; load average "
+          f"{load_at_start[0]:.2f} {load_at_start[1]:.2f} {load_at_start[2]:.2f} (1, 5, 15 min) at the start, "
+          f"{os.cpu_count()} cores; numba {jit.numba.__version__}, Python {sys.version.split()[0]}.\n",
+          "## Start-up (child processes)\n",
+          "| start | import s | warm_up s (compile or load) | whole process s |", "| --- | ---: | ---: | ---: |",
+          f"| cold: empty NUMBA_CACHE_DIR | {cold[0]:.2f} | {cold[1]:.2f} | {cold[2]:.2f} |",
+          f"| warm: the same NUMBA_CACHE_DIR again | {warm_own[0]:.2f} | {warm_own[1]:.2f} | {warm_own[2]:.2f} |",
+          f"| warm: the default cache (`__pycache__` beside jit.py) | {warm[0]:.2f} | {warm[1]:.2f} | "
+          f"{warm[2]:.2f} |\n",
+          "## Rates\n",
+          "| set | path | puzzles | puzzles/s | vs sat | vs backtrack-fast | median | p99 | mean nodes | wrong "
+          "| load |",
+          "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for name in args.sets.split(","):
+        mine = [r for r in rows if r["set"] == name]
+        sat_rate = next(r["rate"] for r in mine if r["path"].startswith("sat"))
+        fast_rate = next(r["rate"] for r in mine if r["path"].startswith("backtrack-fast"))
+        for r in mine:
+            md.append(f"| {name} | {r['path']} | {r['k']:,} | {r['rate']:,.0f} | {r['rate'] / sat_rate:,.1f}x | "
+                      f"{r['rate'] / fast_rate:,.1f}x | {fmt_seconds(r['median'])} | {fmt_seconds(r['p99'])} | "
+                      f"{r['nodes']:,.1f} | {r['wrong']} | {r['load']:.2f} |")
+    md += ["", "How measured: puzzles/s = puzzles / wall seconds of the whole call (the givens parsed into an "
+           "array beforehand, results checked afterwards by `checking.grids_valid`); median and p99 are of the "
+           "per-puzzle wall times each path records (the batch loop reads `clock_gettime` inside the compiled "
+           "code, once per puzzle). The references ran on the first puzzles of each set only: ratios "
+           "compare the same puzzles (`solve_batch` on the same head is the row beside them). "
+           "The paths ran one after another in one process, in table order; tdoku's rate on this machine kind "
+           "is in ../shared/data/README.md (~211,000-240,000/s on 17_clue)."]
+    args.out.write_text("\n".join(md) + "\n", encoding="utf-8")
+    print(f"wrote {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

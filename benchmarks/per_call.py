@@ -168,9 +168,10 @@ def cp_bare(givens: np.ndarray) -> Row:
             wrapper.set_parameters(params)
             response = wrapper.solve(prepared.set_givens(row))
             own += response.wall_time
-            grids.append(list(response.solution))  # a copy: the field dies with the response
-    checked(givens, [prepared.decode(g) for g in grids], "bare CP-SAT")
-    return Row("bare `SolveWrapper.solve` loop on the prepared model", len(givens), t.seconds, t.load, t.cpu, own)
+            grids.append(prepared.decode(response.solution, row))
+    checked(givens, grids, "bare CP-SAT")
+    return Row("bare `SolveWrapper.solve` loop on the prepared model, grid read", len(givens), t.seconds, t.load,
+               t.cpu, own)
 
 
 def cp_solve(givens: np.ndarray) -> Row:
@@ -243,7 +244,7 @@ def study(data: Path, limit_17: int) -> list[str]:
                 around += time.perf_counter() - started
                 own += response.wall_time
                 branches += response.num_branches
-                answers.append(prepared.decode(response.solution))
+                answers.append(prepared.decode(response.solution, row))
             checked(np.array(givens, dtype=np.uint8), answers, label)
             k = len(givens)
             rows[label] = (f"| {name} | {label} | {k:,} | {k / own:,.0f} | {k / around:,.0f} | {branches / k:,.1f} |"

@@ -87,7 +87,8 @@ def test_boolean_model_size_and_prepared_givens(shape):
     assert fixed == [cell * n + given - 1 for cell, given in enumerate(puzzle.givens) if given]
     model = prepared.set_givens(Puzzle.empty(shape).givens)  # the previous givens are reset
     assert all(tuple(v.domain) == (0, 1) for v in model.variables)
-    assert prepared.decode([int(solution[i // n] == i % n + 1) for i in range(n**3)]) == solution
+    vector = [int(solution[i // n] == i % n + 1) for i in range(n**3)]
+    assert prepared.decode(vector) == prepared.decode(vector, puzzle.givens) == solution
     with pytest.raises(ValueError):
         Prepared(shape, canonical=True, booleans=True)
 

@@ -196,7 +196,6 @@ class Prepared:
         if booleans:
             self.indices = tuple(boolean_literal(shape.n, cell, 1) for cell in range(shape.cells))
         self._in_order = not booleans and self.indices == tuple(range(len(self.model.variables)))
-        self._digit_of = tuple(index % shape.n + 1 for index in range(len(self.model.variables)))
         variables = self.model.variables
         self._domains = [variables[index].domain for index in range(len(variables))]
         self._fixed: list[int] = []
@@ -222,12 +221,28 @@ class Prepared:
         self._fixed = fixed
         return self.model
 
-    def decode(self, solution: Sequence[int]) -> Grid:
-        """The grid of a CP-SAT solution vector (``response.solution``), read through the variable map."""
+    def decode(self, solution: Sequence[int], givens: Grid | Sequence[int] | None = None) -> Grid:
+        """The grid of a CP-SAT solution vector (``response.solution``), read through the variable map.
+
+        Boolean model: given cells (``givens``) are not read, and a blank cell's Booleans are read
+        in digit order up to the first true one, the last never (a solution has one true per cell):
+        each read of ``response.solution`` is a call into the compiled layer, 729 of them more
+        than a tenth of a 9x9 solve, and this halves them.
+        """
         if self._in_order:
             return tuple(solution)  # the cells are the model's only variables, in cell order
         if self.booleans:
-            return tuple(itertools.compress(self._digit_of, solution))  # one true digit per cell, in cell order
+            n = self._n
+            grid = []
+            base = 0
+            for given in givens or itertools.repeat(0, len(self.indices)):
+                if not given:
+                    given = 1
+                    while given < n and not solution[base + given - 1]:
+                        given += 1
+                grid.append(given)
+                base += n
+            return tuple(grid)
         return tuple(solution[index] for index in self.indices)
 
 

@@ -287,7 +287,7 @@ class CpSatSolver(SolverBase):
             model, prepared = self._model(puzzle, canonical)
             response = self._run(model, self._settings["canonical" if canonical else "solve"], deadline)
             status = STATUS[response.status]
-            grid: Grid | None = prepared.decode(response.solution) if status is Status.SOLVED else None
+            grid: Grid | None = prepared.decode(response.solution, puzzle.givens) if status is Status.SOLVED else None
             stats = self._stats(response, prepared, 1 if canonical else self.workers)
         return SolveResult(self.name, status, grid, time.perf_counter() - started, stats)
 
@@ -341,7 +341,7 @@ class CpSatSolver(SolverBase):
                 answer = code[response.status]
                 status[i] = answer
                 if answer == batches.SOLVED:
-                    grids[i] = prepared.decode(response.solution)
+                    grids[i] = prepared.decode(response.solution, rows[i])
                 branches[i], conflicts[i] = response.num_branches, response.num_conflicts
                 booleans[i], wall[i] = response.num_booleans, response.wall_time
                 seconds[i], cpu[i] = clock() - started, cpu_clock() - cpu_started

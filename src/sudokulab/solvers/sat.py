@@ -104,7 +104,7 @@ def _interrupted(exc: Exception) -> bool:
 class _Engine:
     """One PySAT engine loaded with one formula."""
 
-    __slots__ = ("solver", "formula", "top", "name", "propagation_budget", "broken")
+    __slots__ = ("solver", "formula", "top", "name", "propagation_budget", "broken", "constant")
 
     def __init__(self, name: str, formula: cnf.Formula, units_: list[int] | None = None):
         self.name = name
@@ -113,6 +113,8 @@ class _Engine:
         self.solver = Solver(name=name)
         self.broken = False
         """True once a Ctrl-C jumped out of the engine: any further call would abort the process."""
+        self.constant: dict[str, int | str] | None = None
+        """The stats that hold for every puzzle on this engine, once the solver has named them."""
         self.propagation_budget = True
         try:
             self.solver.prop_budget(-1)
@@ -325,7 +327,8 @@ class SatSolver(SolverBase):
         self, puzzle: Puzzle, *, time_limit: float | None = None, canonical: bool = False
     ) -> SolveResult:
         started = time.perf_counter()
-        self._refuse(canonical, False, time_limit)
+        if canonical or time_limit is not None:
+            self._refuse(canonical, False, time_limit)
         deadline = Deadline(time_limit) if time_limit is not None else None
         with self._session(puzzle) as (engine, assumptions):
             before = engine.counters()
@@ -386,9 +389,11 @@ class SatSolver(SolverBase):
 
     def _constant_stats(self, engine: _Engine) -> dict[str, int | str]:
         """The stats that hold for every puzzle on this engine: formula size and configuration."""
-        formula = engine.formula
-        return {"variables": formula.variables, "clauses": len(formula.clauses), "engine": self.engine,
-                "encoding": formula.encoding, "amo": formula.amo}
+        if engine.constant is None:
+            formula = engine.formula
+            engine.constant = {"variables": formula.variables, "clauses": len(formula.clauses),
+                               "engine": self.engine, "encoding": formula.encoding, "amo": formula.amo}
+        return engine.constant
 
     def _propagated(self, engine: _Engine, assumptions: list[int], stats: dict) -> None:
         """Add whether unit propagation of the givens alone settled the puzzle (see the module doc)."""
@@ -462,7 +467,7 @@ class SatSolver(SolverBase):
             except Exception as exc:  # PySAT's report of a Ctrl-C caught in the engine; TimeUp never gets here
                 engine.check_interrupt(exc)
                 raise
-            constant = self._constant_stats(engine)
+            constant = dict(self._constant_stats(engine))
         status = np.array(codes, dtype=np.int8)
         grids = np.zeros((k, cells), dtype=batches.DIGITS)
         if solved:

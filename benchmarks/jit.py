@@ -90,9 +90,9 @@ def bare_loop(givens: np.ndarray) -> BatchResults:
         began, began_cpu = time.perf_counter(), time.process_time()
         state.ivars[:] = 0
         code = jit.EXHAUSTED
-        if jit._start(givens[i], state.cands[0], state.queue, tables.peers, tables.unit_cells, tables.full):
-            code = jit._search(state.cands, state.fcell, state.frest, state.ivars, state.queue, tables.peers,
-                               tables.unit_cells, tables.full, False, 1 << 40)
+        if jit._start(givens[i], state.cands[0], state.queue, *tables):
+            code = jit._search(state.cands, state.fcell, state.frest, state.ivars, state.weight, state.queue, *tables,
+                               False, False, 1 << 40)
         if code == jit.FOUND:
             jit._digits(state.cands[state.ivars[jit.SOLUTION]], grids[i])
         else:

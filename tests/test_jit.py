@@ -80,8 +80,11 @@ def boards() -> list[Puzzle]:
     return made + [CLASSIC, HARD, BROKEN, STUCK, Puzzle.empty(Shape(2, 3))]
 
 
-def test_boards_of_every_shape_agree_with_the_fast_search(jitted, fast):
+@pytest.mark.parametrize("branching", ["auto", "fewest", "wdeg"])
+def test_boards_of_every_shape_agree_with_the_fast_search(fast, branching):
+    jitted = solvers.get("backtrack-jit", branching=branching)
     for puzzle in boards():
+        assert jitted.count(puzzle, limit=3).count == fast.count(puzzle, limit=3).count
         result = jitted.solve(puzzle, time_limit=30)
         reference = fast.solve(puzzle, time_limit=30)
         assert result.status is reference.status, puzzle.shape
@@ -127,7 +130,9 @@ def test_canonical_on_easy_boards_is_the_classic_answer_byte_for_byte(jitted, cl
     assert jitted.solve(CLASSIC, canonical=True).grid == classic.solve(CLASSIC).grid
 
 
-def test_counts_equal_the_fast_search(jitted, fast):
+@pytest.mark.parametrize("branching", ["fewest", "wdeg"])
+def test_counts_equal_the_fast_search(fast, branching):
+    jitted = solvers.get("backtrack-jit", branching=branching)
     few = Puzzle.from_rows([[1, 2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 4]])
     for puzzle, limit in [(Puzzle.empty(4), 1000), (few, 1000), (Puzzle.empty(Shape(2, 3)), 500),
                           (random_puzzle(Shape(2, 3), 0.2, 3)[0], 10**6), (random_puzzle(9, 0.3, 4)[0], 50),
@@ -149,21 +154,28 @@ def test_a_time_limit_is_honoured(jitted):
     assert timed.seconds[0] < 3 and timed.status[0] in (batches.SOLVED, batches.TIME_LIMIT)
 
 
-def test_ctrl_c_stops_a_long_search_within_a_second(jitted):
+@pytest.mark.parametrize("path", ["solve", "solve_batch"])
+def test_ctrl_c_stops_a_long_search_within_a_second(path):
+    jitted = solvers.get("backtrack-jit", branching="fewest")  # the plain order: this board takes it minutes
     puzzle = hard_board(25)
     timer = threading.Timer(0.3, signal.raise_signal, (signal.SIGINT,))
     started = time.perf_counter()
     timer.start()
     try:
         with pytest.raises(KeyboardInterrupt):
-            jitted.solve(puzzle)
+            if path == "solve":
+                jitted.solve(puzzle)
+            else:
+                jitted.solve_batch(np.array([puzzle.givens] * 3, dtype=np.uint8), puzzle.shape)
             pytest.skip("the board was solved before the interrupt came")
     finally:
         timer.cancel()
     assert time.perf_counter() - started < 1.5
 
 
-def test_solve_batch_answers_as_solve_does(jitted):
+@pytest.mark.parametrize("branching", ["fewest", "wdeg"])
+def test_solve_batch_answers_as_solve_does(branching):
+    jitted = solvers.get("backtrack-jit", branching=branching)
     for shape in (Shape(2, 2), Shape(3, 3), Shape(4, 4)):
         puzzles = [p for p in boards() if p.shape == shape] + [random_puzzle(shape, 0.4, s)[0] for s in range(8)]
         batch = batches.Batch.of("mixed", puzzles)

@@ -43,16 +43,20 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from ..grid import Grid, Puzzle, Shape, units
-from .base import Capabilities, CountResult, Deadline, SolverBase, SolveResult, Status, TimeUp, check_limit
+from .base import Capabilities, CountResult, Deadline, Option, SolverBase, SolveResult, Status, TimeUp, check_limit
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
 EXPAND, NEXT = 0, 1
 """Search modes: settle on a branching cell for the top state, or try the next digit of a level."""
 FOUND, EXHAUSTED, PAUSED, GROW = 0, 1, 2, 3
+SETTLED = -1
+"""What ``_propagate`` returns when no contradiction was met."""
 """What a slice of search ends with: a solution, no more, the node budget spent, the stack full."""
 DEPTH, MODE, NODES, BACKTRACKS, SOLUTION = range(5)
 """Slots of the search's integer state (``ivars``)."""
+WDEG_ABOVE = 9
+"""``branching=auto`` weighs failures on boards above this size (see ``JitSolver.options``)."""
 SLICE_SECONDS = 0.02
 """Aimed length of one slice of compiled search: Ctrl-C and the deadline are seen at least this often."""
 
@@ -90,8 +94,9 @@ def _clock(typingctx, clock_id):
 
 
 @njit(cache=True, nogil=True)
-def _propagate(cand, queue, queued, peers, unit_cells, full):
-    """Settle singles from the ``queued`` cells at the head of ``queue``; False on a contradiction."""
+def _propagate(cand, queue, queued, peers, peer_unit, unit_cells, full):
+    """Settle singles from the ``queued`` cells at the head of ``queue``: SETTLED, or the unit where a
+    contradiction surfaced (rows, columns, boxes numbered 0..3n-1)."""
     head = 0
     n = unit_cells.shape[1]
     while True:
@@ -105,7 +110,7 @@ def _propagate(cand, queue, queued, peers, unit_cells, full):
                 if mask & bit:
                     mask ^= bit
                     if mask == ZERO:
-                        return False
+                        return peer_unit[cell, j]
                     cand[peer] = mask
                     if mask & (mask - ONE) == ZERO:
                         queue[queued] = peer
@@ -121,7 +126,7 @@ def _propagate(cand, queue, queued, peers, unit_cells, full):
                 if mask & (mask - ONE) == ZERO:
                     placed |= mask
             if once != full:
-                return False  # a digit with no place left in this unit
+                return u  # a digit with no place left in this unit
             single = once & ~twice & ~placed
             if single:
                 for j in range(n):
@@ -130,16 +135,16 @@ def _propagate(cand, queue, queued, peers, unit_cells, full):
                     hit = mask & single
                     if hit:
                         if hit & (hit - ONE):
-                            return False  # one cell, the only place of two digits
+                            return u  # one cell, the only place of two digits
                         cand[cell] = hit
                         queue[queued] = cell
                         queued += 1
         if head == queued:
-            return True
+            return SETTLED
 
 
 @njit(cache=True, nogil=True)
-def _start(givens, cand, queue, peers, unit_cells, full):
+def _start(givens, cand, queue, peers, peer_unit, unit_cells, full):
     """The root state: the givens placed and their singles settled; False when they contradict."""
     queued = 0
     for cell in range(cand.size):
@@ -150,11 +155,11 @@ def _start(givens, cand, queue, peers, unit_cells, full):
             queued += 1
         else:
             cand[cell] = full
-    return _propagate(cand, queue, queued, peers, unit_cells, full)
+    return _propagate(cand, queue, queued, peers, peer_unit, unit_cells, full) == SETTLED
 
 
 @njit(cache=True, nogil=True)
-def _search(cands, fcell, frest, ivars, queue, peers, unit_cells, full, canonical, budget):
+def _search(cands, fcell, frest, ivars, weight, queue, peers, peer_unit, unit_cells, full, canonical, wdeg, budget):
     """Run the search from its saved state for up to ``budget`` nodes; FOUND, EXHAUSTED, PAUSED or GROW.
 
     ``cands[d]`` is the settled state at level d; ``fcell[d]`` its branching cell and ``frest[d]``
@@ -177,12 +182,23 @@ def _search(cands, fcell, frest, ivars, queue, peers, unit_cells, full, canonica
                     if mask & (mask - ONE):
                         best = cell
                         break
-            else:
-                fewest = ONE << np.uint64(7)
+            elif wdeg:
+                fewest = 65  # best digits / best weight, compared by cross-multiplying
+                heaviest = 1
                 for cell in range(cells):
                     mask = row[cell]
                     if mask & (mask - ONE):
-                        count = _popcount(mask)
+                        count = np.int64(_popcount(mask))
+                        if count * heaviest < fewest * weight[cell]:
+                            fewest = count
+                            heaviest = weight[cell]
+                            best = cell
+            else:
+                fewest = 65
+                for cell in range(cells):
+                    mask = row[cell]
+                    if mask & (mask - ONE):
+                        count = np.int64(_popcount(mask))
                         if count < fewest:
                             fewest = count
                             best = cell
@@ -222,11 +238,15 @@ def _search(cands, fcell, frest, ivars, queue, peers, unit_cells, full, canonica
         queue[0] = cell
         nodes += 1
         spent += 1
-        if _propagate(row, queue, 1, peers, unit_cells, full):
+        failed = _propagate(row, queue, 1, peers, peer_unit, unit_cells, full)
+        if failed == SETTLED:
             depth = target
             mode = EXPAND
         else:
             backtracks += 1
+            if wdeg:
+                for j in range(unit_cells.shape[1]):
+                    weight[unit_cells[failed, j]] += 1
             if target == depth:
                 depth -= 1  # the level's last digit failed: the level is done
     ivars[DEPTH] = depth
@@ -244,8 +264,8 @@ def _digits(cand, out):
 
 
 @njit(cache=True, nogil=True)
-def _batch(givens, start, cands, fcell, frest, ivars, queue, peers, unit_cells, full, status, grids, wall, cpu,
-           nodes, backtracks, times, clocks, limit, check_every, slice_seconds):
+def _batch(givens, start, cands, fcell, frest, ivars, weight, queue, peers, peer_unit, unit_cells, full, wdeg,
+           status, grids, wall, cpu, nodes, backtracks, times, clocks, limit, check_every, slice_seconds):
     """Solve puzzles from ``start`` on until the slice's time is up; the index to resume from.
 
     Each puzzle's wall and CPU seconds run from the end of the one before (one reading of each
@@ -261,13 +281,15 @@ def _batch(givens, start, cands, fcell, frest, ivars, queue, peers, unit_cells, 
             ivars[MODE] = EXPAND
             ivars[NODES] = 0
             ivars[BACKTRACKS] = 0
+            weight[:] = 3
             code = EXHAUSTED
-            if _start(givens[i], cands[0], queue, peers, unit_cells, full):
+            if _start(givens[i], cands[0], queue, peers, peer_unit, unit_cells, full):
                 code = PAUSED
         else:
             code = PAUSED
         while code == PAUSED:
-            code = _search(cands, fcell, frest, ivars, queue, peers, unit_cells, full, False, check_every)
+            code = _search(cands, fcell, frest, ivars, weight, queue, peers, peer_unit, unit_cells, full, False,
+                           wdeg, check_every)
             if code == PAUSED:
                 now = _clock(clocks[0])
                 if limit > 0.0 and now - times[0] >= limit:
@@ -303,6 +325,8 @@ class _Tables(NamedTuple):
 
     peers: np.ndarray
     """(cells, peers) int32: every cell's peers (each cell of a regular board has as many)."""
+    peer_unit: np.ndarray
+    """(cells, peers) int32: a unit each peer shares with the cell (where a contradiction is charged)."""
     unit_cells: np.ndarray
     """(3n, n) int32: the cells of the rows, columns and boxes."""
     full: np.uint64
@@ -313,10 +337,15 @@ class _Tables(NamedTuple):
 def _tables(shape: Shape) -> _Tables:
     """The tables of a shape, built once per shape from ``grid.units``."""
     u = units(shape)
+    n = shape.n
     peers = np.array([sorted(p) for p in u.peers], dtype=np.int32).reshape(shape.cells, -1)
-    unit_cells = np.array(u.rows + u.cols + u.boxes, dtype=np.int32).reshape(3 * shape.n, shape.n)
-    full = np.uint64((1 << shape.n) - 1)
-    return _Tables(peers, unit_cells, full)
+    unit_cells = np.array(u.rows + u.cols + u.boxes, dtype=np.int32).reshape(3 * n, n)
+    cell = np.arange(shape.cells).reshape(-1, 1)
+    row, col = cell // n, cell % n
+    box = (row // shape.box_rows) * shape.box_rows + col // shape.box_cols
+    peer_unit = np.where(peers // n == row, row, np.where(peers % n == col, n + col, 2 * n + box)).astype(np.int32)
+    full = np.uint64((1 << n) - 1)
+    return _Tables(peers, peer_unit, unit_cells, full)
 
 
 class _State:
@@ -333,6 +362,7 @@ class _State:
         self.fcell = np.zeros(depth, dtype=np.int32)
         self.frest = np.zeros(depth, dtype=np.uint64)
         self.ivars = np.zeros(8, dtype=np.int64)
+        self.weight = np.full(cells, 3, dtype=np.int64)
         self.queue = np.zeros(cells, dtype=np.int32)
 
     def grow(self) -> None:
@@ -352,12 +382,21 @@ class JitSolver(SolverBase):
     name = "backtrack-jit"
     paradigm = "hand-written search (compiled)"
     capabilities: ClassVar[Capabilities] = Capabilities(extra="jit")
+    options: ClassVar[tuple[Option, ...]] = (
+        Option("branching", str, "auto", "the cell to branch on: 'fewest' digits (first met), 'wdeg' (fewest "
+               "digits per failure weight of its units), or 'auto': fewest up to 9x9, wdeg above",
+               choices=("auto", "fewest", "wdeg")),
+    )
     compile_seconds: ClassVar[float | None] = None
     """Seconds the first ``warm_up`` in this process took: compiling, or loading the disk cache."""
 
-    def __init__(self) -> None:
+    def __init__(self, branching: str = "auto") -> None:
         super().__init__()
+        self.branching = branching
         self.warm_up()
+
+    def _wdeg(self, shape: Shape) -> bool:
+        return self.branching == "wdeg" or (self.branching == "auto" and shape.n > WDEG_ABOVE)
 
     @classmethod
     def warm_up(cls) -> float:
@@ -365,15 +404,15 @@ class JitSolver(SolverBase):
         if cls.compile_seconds is None:
             started = time.perf_counter()
             puzzle = Puzzle.empty(Shape(1, 2))
-            SearchRun(puzzle, canonical=False).next(None)
-            SearchRun(puzzle, canonical=True).next(None)
-            _solve_batch(np.zeros((1, 4), dtype=np.uint8), puzzle.shape, None)
+            for canonical, wdeg in ((False, False), (True, False), (False, True)):
+                SearchRun(puzzle, canonical, wdeg).next(None)
+            _solve_batch(np.zeros((1, 4), dtype=np.uint8), puzzle.shape, None, False)
             cls.compile_seconds = time.perf_counter() - started
         return cls.compile_seconds
 
     def solve(self, puzzle: Puzzle, *, time_limit: float | None = None, canonical: bool = False) -> SolveResult:
         started = time.perf_counter()
-        run = SearchRun(puzzle, canonical)
+        run = SearchRun(puzzle, canonical, self._wdeg(puzzle.shape))
         try:
             grid = run.next(Deadline(time_limit))
             status = Status.NO_SOLUTION if grid is None else Status.SOLVED
@@ -384,7 +423,7 @@ class JitSolver(SolverBase):
     def count(self, puzzle: Puzzle, *, limit: int = 2, time_limit: float | None = None) -> CountResult:
         check_limit(limit)
         started = time.perf_counter()
-        run = SearchRun(puzzle, canonical=False)
+        run = SearchRun(puzzle, False, self._wdeg(puzzle.shape))
         deadline = Deadline(time_limit)
         found, status = 0, Status.NO_SOLUTION
         try:
@@ -397,21 +436,22 @@ class JitSolver(SolverBase):
 
     def solve_batch(self, givens: np.ndarray, shape: Shape, *, time_limit: float | None = None):
         """Many puzzles of one shape in one compiled loop (see ``batch.py``): a ``BatchResults``."""
-        return _solve_batch(givens, shape, time_limit, self.name)
+        return _solve_batch(givens, shape, time_limit, self._wdeg(shape), self.name)
 
 
 class SearchRun:
     """One puzzle's search, resumable: ``next`` gives its solutions one by one, then None."""
 
-    def __init__(self, puzzle: Puzzle, canonical: bool) -> None:
+    def __init__(self, puzzle: Puzzle, canonical: bool, wdeg: bool) -> None:
         self.tables = _tables(puzzle.shape)
         self.state = _State(puzzle.shape.cells)
         self.canonical = canonical
+        self.wdeg = wdeg and not canonical
         self.budget = 64
         self.slices = 0
         givens = np.array(puzzle.givens, dtype=np.uint8)
         tables, state = self.tables, self.state
-        self.done = not _start(givens, state.cands[0], state.queue, tables.peers, tables.unit_cells, tables.full)
+        self.done = not _start(givens, state.cands[0], state.queue, *tables)
 
     def next(self, deadline: Deadline | None) -> Grid | None:
         """The next solution in search order, or None; raises ``TimeUp`` past the deadline."""
@@ -421,8 +461,8 @@ class SearchRun:
                 deadline.check()
             self.slices += 1
             began = time.perf_counter()
-            code = _search(state.cands, state.fcell, state.frest, state.ivars, state.queue, tables.peers,
-                           tables.unit_cells, tables.full, self.canonical, self.budget)
+            code = _search(state.cands, state.fcell, state.frest, state.ivars, state.weight, state.queue, *tables,
+                           self.canonical, self.wdeg, self.budget)
             if code == FOUND:
                 out = np.empty(state.cands.shape[1], dtype=np.uint8)
                 _digits(state.cands[state.ivars[SOLUTION]], out)
@@ -440,13 +480,14 @@ class SearchRun:
         return None
 
 
-def _solve_batch(givens: np.ndarray, shape: Shape, time_limit: float | None, name: str = JitSolver.name):
+def _solve_batch(givens: np.ndarray, shape: Shape, time_limit: float | None, wdeg: bool,
+                 name: str = JitSolver.name):
     """The batch entry point's work: slices of the compiled batch loop, Ctrl-C seen between them."""
     from ..batch import DIGITS, BatchResults  # numpy-only module: imported where batches are made
 
     givens = np.ascontiguousarray(givens, dtype=DIGITS)
     k = len(givens)
-    if givens.shape != (k, shape.cells):
+    if givens.ndim != 2 or givens.shape[1] != shape.cells:
         raise ValueError(f"givens must be (k, {shape.cells}) for {shape}, not {givens.shape}")
     if k and int(givens.max()) > shape.n:
         raise ValueError(f"givens must lie in 0..{shape.n}")
@@ -467,9 +508,9 @@ def _solve_batch(givens: np.ndarray, shape: Shape, time_limit: float | None, nam
     check_every = max(1, (1 << 16) // shape.cells)  # about a millisecond of search on any size
     i = 0
     while i < k:
-        i = _batch(givens, i, state.cands, state.fcell, state.frest, state.ivars, state.queue, tables.peers,
-                   tables.unit_cells, tables.full, status, grids, wall, cpu, nodes, backtracks, times, clocks,
-                   limit, check_every, SLICE_SECONDS)
+        i = _batch(givens, i, state.cands, state.fcell, state.frest, state.ivars, state.weight, state.queue, *tables,
+                   wdeg, status, grids, wall, cpu, nodes, backtracks, times, clocks, limit, check_every,
+                   SLICE_SECONDS)
         if i < k and state.ivars[MODE] >= 0 and state.cands.shape[0] <= state.ivars[DEPTH] + 1:
             state.grow()
     return BatchResults(name, status, grids, wall, cpu, {"nodes": nodes, "backtracks": backtracks})

@@ -15,6 +15,9 @@ learns, so every path starts from the same state and sees the same puzzles in th
   ``SolveWrapper.solve`` on the prepared model, of ``CpSatSolver.solve`` per puzzle and of
   ``CpSatSolver.solve_batch`` (first ``--cpsat-limit`` puzzles).
 
+``solve_batch`` runs in batches of ``--batch-size`` (512, bench's default for 9x9), for SAT also with
+a time limit of 10 s a puzzle (bench's default), which takes the budget-slice path.
+
 The paths take turns, in reverse order every other round (``--rounds``); the table gives each
 path's best round and the load average when it started. Only the loop is timed; every answer is
 checked after it (``grid.is_solution``). ``--study`` adds the CP-SAT parameter and model study
@@ -28,6 +31,7 @@ checked after it (``grid.is_solution``). ``--study`` adds the CP-SAT parameter a
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import shlex
@@ -52,6 +56,8 @@ from sudokulab.solvers.sat import SatSolver
 HERE = Path(__file__).resolve().parent
 DEFAULT_DATA = HERE.parent.parent / "shared" / "data"
 SHAPE = Shape(3, 3)
+BENCH_LIMIT = 10.0
+"""``sudokulab bench``'s default time limit: its batches take the budget-slice path."""
 MINISAT = "MiniSat with a complete CNF encoding driven from C++ (tdoku's benchmark; ../shared/data/README.md)"
 
 
@@ -139,18 +145,20 @@ def sat_solve(givens: np.ndarray) -> Row:
     return Row("`SatSolver.solve` per puzzle", len(givens), t.seconds, t.load, t.cpu)
 
 
-def batched(solver_cls: type, size: int) -> Callable[[np.ndarray], Row]:
+def batched(solver_cls: type, size: int, time_limit: float | None = None) -> Callable[[np.ndarray], Row]:
     def run(givens: np.ndarray) -> Row:
         with solver_cls() as solver:
             with Timer() as t:
-                parts = [solver.solve_batch(givens[i:i + size], SHAPE) for i in range(0, len(givens), size)]
+                parts = [solver.solve_batch(givens[i:i + size], SHAPE, time_limit=time_limit)
+                         for i in range(0, len(givens), size)]
         grids = np.concatenate([p.grids for p in parts])
         if not all((p.status == SOLVED).all() for p in parts):
             raise SystemExit(f"{solver_cls.__name__}.solve_batch: a puzzle not solved")
         checked(givens, grids, f"{solver_cls.__name__}.solve_batch")
         own = float(sum(p.stats["wall_time"].sum() for p in parts)) if "wall_time" in parts[0].stats else None
-        return Row(f"`{solver_cls.__name__}.solve_batch`, batches of {size:,}", len(givens), t.seconds, t.load, t.cpu,
-                   own)
+        limit = "" if time_limit is None else f", time limit {time_limit:g} s a puzzle"
+        return Row(f"`{solver_cls.__name__}.solve_batch`, batches of {size:,}{limit}", len(givens), t.seconds, t.load,
+                   t.cpu, own)
     return run
 
 
@@ -256,18 +264,32 @@ def study(data: Path, limit_17: int) -> list[str]:
 
 # --- the whole process ------------------------------------------------------------------------------
 
-def whole_process(data: Path, limit: int, command: list[str]) -> tuple[str, float, float, int, str]:
-    """``sudokulab bench`` on the first ``limit`` puzzles of 17_clue, timed end to end in a subprocess."""
-    subset = HERE / "out" / f"17_clue-{limit}.txt"
-    subset.parent.mkdir(exist_ok=True)
-    subset.write_text("\n".join((data / "17_clue.txt").read_text().split()[:limit]) + "\n")
-    argv = [str(Path(sys.executable).with_name("sudokulab")), "bench", str(subset), *command]
+def whole_process(data: Path, limit: int | None, args: list[str]) -> dict[str, object]:
+    """``sudokulab bench`` on 17_clue (or a file of its first ``limit`` puzzles), timed end to end in a
+    subprocess; for cpsat its per-puzzle JSON rows give CP-SAT's own time."""
+    source = subset = data / "17_clue.txt"
+    if limit:
+        subset = HERE / "out" / f"17_clue-{limit}.txt"
+        subset.parent.mkdir(exist_ok=True)
+        subset.write_text("\n".join(source.read_text().split()[:limit]) + "\n")
+    rows_file = HERE / "out" / "per-call-whole.jsonl"
+    rows_file.unlink(missing_ok=True)
+    rows_args = ["--json", str(rows_file)] if "cpsat" in " ".join(args) else []  # only where CP-SAT's time is read
+    argv = [str(Path(sys.executable).with_name("sudokulab")), "bench", str(subset), *args, *rows_args]
     load = os.getloadavg()[0]
     started = time.perf_counter()
     done = subprocess.run(argv, capture_output=True, text=True)
     took = time.perf_counter() - started
-    tail = (done.stdout + done.stderr).strip().splitlines()[-3:]
-    return shlex.join(["sudokulab", *argv[1:]]), took, load, done.returncode, " / ".join(tail)
+    rows = [json.loads(line) for line in rows_file.read_text().splitlines()] if rows_file.exists() else []
+    puzzles = len(rows) or len(subset.read_text().split())
+    if not rows and "--limit" in args:
+        puzzles = min(puzzles, int(args[args.index("--limit") + 1]))
+    summary = next((line for line in done.stdout.splitlines() if line.startswith("measured:")), "")
+    return {"command": shlex.join(["sudokulab", "bench", subset.name, *args, *rows_args[:1],
+                                   *(rows_file.name for _ in rows_args[1:])]),
+            "seconds": took, "load": load, "code": done.returncode, "puzzles": puzzles,
+            "own": sum(row["stats"].get("wall_time", 0.0) for row in rows) or None,
+            "summary": summary}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -275,12 +297,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--limit", type=int, default=10_000, help="first puzzles of 17_clue for the SAT paths")
     parser.add_argument("--cpsat-limit", type=int, default=2_000, help="first puzzles of 17_clue for the CP-SAT paths")
-    parser.add_argument("--batch-size", type=int, default=1_000)
+    parser.add_argument("--batch-size", type=int, default=512, help="puzzles per batch (bench's default for 9x9)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--study", action="store_true", help="add the CP-SAT parameter and model study")
     parser.add_argument("--study-limit", type=int, default=2_000, help="first puzzles of 17_clue in the study")
-    parser.add_argument("--whole-process", default=None, metavar="ARGS",
-                        help="also time `sudokulab bench SUBSET ARGS` end to end, e.g. '--solvers sat --by-solver'")
+    parser.add_argument("--whole-process", action="append", default=[], metavar="ARGS",
+                        help="also time `sudokulab bench SUBSET ARGS` end to end (repeatable), e.g. '--solvers sat"
+                        " --by-solver --quiet'")
+    parser.add_argument("--whole-limit", type=int, default=0,
+                        help="puzzles of 17_clue in the file the whole-process runs read (default 0: the whole set)")
     parser.add_argument("--out", type=Path, default=HERE / "results" / "per-call.md")
     args = parser.parse_args(argv)
 
@@ -289,12 +314,13 @@ def main(argv: list[str] | None = None) -> int:
     givens = read_set(args.data, "17_clue", args.limit)
     print("SAT paths", file=sys.stderr)
     sat_rows = alternate([bare("cadical195", False), bare("cadical153", False), bare("cadical195", True),
-                          sat_solve, batched(SatSolver, args.batch_size)], givens, args.rounds)
+                          sat_solve, batched(SatSolver, args.batch_size),
+                          batched(SatSolver, args.batch_size, BENCH_LIMIT)], givens, args.rounds)
     print("CP-SAT paths", file=sys.stderr)
     cp_rows = alternate([cp_bare, cp_solve, batched(CpSatSolver, args.batch_size)], givens[: args.cpsat_limit],
                         args.rounds)
     study_lines = study(args.data, args.study_limit) if args.study else []
-    whole = whole_process(args.data, args.limit, shlex.split(args.whole_process)) if args.whole_process else None
+    whole = [whole_process(args.data, args.whole_limit or None, shlex.split(extra)) for extra in args.whole_process]
     load_end = os.getloadavg()
 
     reference, cpu_reference = sat_rows[0].rate, sat_rows[0].cpu_rate
@@ -338,12 +364,20 @@ def main(argv: list[str] | None = None) -> int:
                 " *around `solve`*: puzzles over the wall time of the `SolveWrapper` calls. `TUNED`: "
                 + ", ".join(f"`{k}: {v}`" for k, v in TUNED.items()) + ".", "", *study_lines]
     if whole:
-        cmd, took, load, code, tail = whole
         out += ["", "## The whole process", "",
-                f"`{cmd}` timed end to end (`time.perf_counter` around the subprocess: start-up, reading, solving,"
-                f" checking, writing): {args.limit / took:,.0f} puzzles/s ({took:.2f} s for {args.limit:,}),"
-                f" {args.limit / took / reference:.0%} of the bare cadical195 loop's best round above; exit code"
-                f" {code}; load {load:.2f} at its start. Its last lines: {tail}"]
+                "`sudokulab bench` on 17_clue"
+                + (f" (a file of its first {args.whole_limit:,} puzzles)" if args.whole_limit else "")
+                + ", timed end to end"
+                " (`time.perf_counter` around the subprocess: start-up, reading, solving, checking, writing the"
+                " JSON rows it is asked for); *own*: CP-SAT's reported `wall_time` summed from those rows.", "",
+                "| command | puzzles | seconds | puzzles/s | of the bare cadical195 loop | own / whole | exit | load |",
+                "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+        for w in whole:
+            rate = w["puzzles"] / w["seconds"]
+            share = f"{w['own'] / w['seconds']:.0%}" if w["own"] else ""
+            out.append(f"| `{w['command']}` | {w['puzzles']:,} | {w['seconds']:.2f} | {rate:,.0f} |"
+                       f" {rate / reference:.0%} | {share} | {w['code']} | {w['load']:.2f} |")
+        out += ["", "bench's own closing lines:", "", *(f"- {w['summary']}" for w in whole)]
     args.out.write_text("\n".join(out) + "\n")
     print(f"wrote {args.out}", file=sys.stderr)
     return 0

@@ -93,28 +93,45 @@ def _clock(typingctx, clock_id):
     return types.float64(types.int64), codegen
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _drain(cand, queue, head, queued, peers, peer_unit):
+    """Remove the digit of every queued cell from its peers, queueing the naked singles this makes.
+
+    Returns (queued, SETTLED) when the queue ran dry, or (queued, unit) for a peer left with no digit.
+    """
+    while head < queued:
+        cell = queue[head]
+        head += 1
+        bit = cand[cell]
+        for j in range(peers.shape[1]):
+            peer = peers[cell, j]
+            mask = cand[peer]
+            if mask & bit:
+                mask ^= bit
+                if mask == ZERO:
+                    return queued, peer_unit[cell, j]
+                cand[peer] = mask
+                if mask & (mask - ONE) == ZERO:
+                    queue[queued] = peer
+                    queued += 1
+    return queued, SETTLED
+
+
 @njit(cache=True, nogil=True)
 def _propagate(cand, queue, queued, peers, peer_unit, unit_cells, full):
     """Settle singles from the ``queued`` cells at the head of ``queue``: SETTLED, or the unit where a
-    contradiction surfaced (rows, columns, boxes numbered 0..3n-1)."""
-    head = 0
+    contradiction surfaced (rows, columns, boxes numbered 0..3n-1).
+
+    ``cand[cells]`` counts the cells with one digit (each is queued once, when it gets there): when
+    it reaches ``cells`` the board is full and the sweep for hidden singles is skipped. Hidden
+    singles found in a unit are drained at once, so the units after it see their effect.
+    """
+    cells = cand.size - 1
+    open_cells = np.int64(np.uint64(cells) - cand[cells])  # open before this call; each queued cell closes one
     n = unit_cells.shape[1]
-    while True:
-        while head < queued:
-            cell = queue[head]
-            head += 1
-            bit = cand[cell]
-            for j in range(peers.shape[1]):
-                peer = peers[cell, j]
-                mask = cand[peer]
-                if mask & bit:
-                    mask ^= bit
-                    if mask == ZERO:
-                        return peer_unit[cell, j]
-                    cand[peer] = mask
-                    if mask & (mask - ONE) == ZERO:
-                        queue[queued] = peer
-                        queued += 1
+    queued, failed = _drain(cand, queue, 0, queued, peers, peer_unit)
+    while failed == SETTLED and queued < open_cells:
+        swept = queued
         for u in range(unit_cells.shape[0]):
             once = ZERO
             twice = ZERO
@@ -129,6 +146,7 @@ def _propagate(cand, queue, queued, peers, peer_unit, unit_cells, full):
                 return u  # a digit with no place left in this unit
             single = once & ~twice & ~placed
             if single:
+                head = queued
                 for j in range(n):
                     cell = unit_cells[u, j]
                     mask = cand[cell]
@@ -139,22 +157,26 @@ def _propagate(cand, queue, queued, peers, peer_unit, unit_cells, full):
                         cand[cell] = hit
                         queue[queued] = cell
                         queued += 1
-        if head == queued:
-            return SETTLED
+                queued, failed = _drain(cand, queue, head, queued, peers, peer_unit)
+                if failed != SETTLED:
+                    return failed
+        if queued == swept:
+            break
+    cand[cells] += np.uint64(queued)
+    return failed
 
 
 @njit(cache=True, nogil=True)
 def _start(givens, cand, queue, peers, peer_unit, unit_cells, full):
     """The root state: the givens placed and their singles settled; False when they contradict."""
     queued = 0
-    for cell in range(cand.size):
+    cand[cand.size - 1] = ZERO
+    for cell in range(cand.size - 1):
         digit = givens[cell]
-        if digit:
-            cand[cell] = ONE << np.uint64(digit - 1)
+        cand[cell] = ONE << np.uint64(digit - 1) if digit else full
+        if digit or full == ONE:  # a 1x1 board's blank has one digit from the start
             queue[queued] = cell
             queued += 1
-        else:
-            cand[cell] = full
     return _propagate(cand, queue, queued, peers, peer_unit, unit_cells, full) == SETTLED
 
 
@@ -165,7 +187,7 @@ def _search(cands, fcell, frest, ivars, weight, queue, peers, peer_unit, unit_ce
     ``cands[d]`` is the settled state at level d; ``fcell[d]`` its branching cell and ``frest[d]``
     the digits still to try there. On FOUND the solution is row ``ivars[SOLUTION]`` until the next call.
     """
-    cells = cands.shape[1]
+    cells = cands.shape[1] - 1
     depth = ivars[DEPTH]
     mode = ivars[MODE]
     nodes = ivars[NODES]
@@ -176,7 +198,9 @@ def _search(cands, fcell, frest, ivars, weight, queue, peers, peer_unit, unit_ce
         if mode == EXPAND:
             row = cands[depth]
             best = -1
-            if canonical:
+            if row[cells] == np.uint64(cells):
+                pass  # every cell has its digit: a solution
+            elif canonical:
                 for cell in range(cells):
                     mask = row[cell]
                     if mask & (mask - ONE):
@@ -259,7 +283,7 @@ def _search(cands, fcell, frest, ivars, weight, queue, peers, peer_unit, unit_ce
 @njit(cache=True, nogil=True)
 def _digits(cand, out):
     """A settled board's masks as digits 1..n."""
-    for cell in range(cand.size):
+    for cell in range(out.size):
         out[cell] = _lowest(cand[cell]) + ONE
 
 
@@ -358,7 +382,7 @@ class _State:
 
     def __init__(self, cells: int) -> None:
         depth = min(cells + 1, max(self.MIN_DEPTH, self.STACK_BYTES // (8 * cells)))
-        self.cands = np.zeros((depth, cells), dtype=np.uint64)
+        self.cands = np.zeros((depth, cells + 1), dtype=np.uint64)  # a row: the masks, then how many are single
         self.fcell = np.zeros(depth, dtype=np.int32)
         self.frest = np.zeros(depth, dtype=np.uint64)
         self.ivars = np.zeros(8, dtype=np.int64)
@@ -367,8 +391,8 @@ class _State:
 
     def grow(self) -> None:
         """Twice the stack depth (a deep search on a large board; never on 9x9)."""
-        depth, cells = self.cands.shape
-        self.cands = np.concatenate([self.cands, np.zeros((depth, cells), dtype=np.uint64)])
+        self.cands = np.concatenate([self.cands, np.zeros_like(self.cands)])
+        depth = len(self.fcell)
         self.fcell = np.concatenate([self.fcell, np.zeros(depth, dtype=np.int32)])
         self.frest = np.concatenate([self.frest, np.zeros(depth, dtype=np.uint64)])
 
@@ -464,7 +488,7 @@ class SearchRun:
             code = _search(state.cands, state.fcell, state.frest, state.ivars, state.weight, state.queue, *tables,
                            self.canonical, self.wdeg, self.budget)
             if code == FOUND:
-                out = np.empty(state.cands.shape[1], dtype=np.uint8)
+                out = np.empty(state.cands.shape[1] - 1, dtype=np.uint8)
                 _digits(state.cands[state.ivars[SOLUTION]], out)
                 return tuple(out.tolist())
             if code == EXHAUSTED:

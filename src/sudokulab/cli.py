@@ -232,7 +232,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--limit", type=positive_int, metavar="K", help="the first K puzzles of each dataset")
     _cluster_argument(bench, "solve")
     bench.add_argument("--batch-size", type=positive_int, metavar="N",
-                       help="puzzles per task handed to a worker (default: chosen by board size)")
+                       help="puzzles per task handed to a process or cluster worker (default: 512 up to 9x9, "
+                       "fewer on larger boards; on a big cluster give thousands: benchmarks/results/cluster.md)")
     bench.add_argument("--by-solver", action="store_true",
                        help="each solver over a whole dataset in turn (its rate alone; default: turns per puzzle)")
     bench.add_argument("--box", metavar="RxC", help="box shape of the puzzles (default: from the size)")

@@ -54,10 +54,10 @@ class Processes:
         self.folder = folder
         self.started: list[subprocess.Popen] = []
 
-    def start(self, *argv: str, cwd: Path | None = None) -> subprocess.Popen:
+    def start(self, *argv: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> subprocess.Popen:
         log = open(self.folder / f"process-{len(self.started)}.log", "wb")  # noqa: SIM115 - closed in stop
         process = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                   cwd=cwd or self.folder, start_new_session=True)
+                                   cwd=cwd or self.folder, start_new_session=True, env=env)
         process.log = log  # type: ignore[attr-defined]
         self.started.append(process)
         return process
@@ -104,14 +104,15 @@ class SchedulerAndWorkers:
             time.sleep(0.1)
         self.address = json.loads(self.file.read_text())["address"]
         self.workers = [self.add_worker() for _ in range(workers)]
-        self.wait_for(workers)
+        if workers:
+            self.wait_for(workers)
         return self
 
-    def add_worker(self) -> subprocess.Popen:
+    def add_worker(self, env: dict[str, str] | None = None) -> subprocess.Popen:
         return self.processes.start(
             str(BIN / "dask"), "worker", "--scheduler-file", str(self.file), "--host", "127.0.0.1",
             "--nthreads", "1", "--no-nanny", "--no-dashboard", "--dashboard-address", "127.0.0.1:0",
-            "--death-timeout", "30", cwd=self.worker_cwd)
+            "--death-timeout", "30", cwd=self.worker_cwd, env=env)
 
     def wait_for(self, count: int) -> None:
         from distributed import Client
@@ -202,6 +203,23 @@ def test_a_scheduler_that_does_not_answer_is_refused_in_one_line():
     done = sudokulab("generate", "--size", "4", "--seed", "1", "--cluster", address)
     assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1
     assert done.stderr.startswith(f"sudokulab: error: no Dask scheduler answers at {address}")
+
+
+@pytest.mark.slow
+def test_a_scheduler_without_workers_or_with_a_worker_lacking_sudokulab_is_refused(tmp_path, request):
+    place = SchedulerAndWorkers(tmp_path)
+    request.addfinalizer(place.stop)
+    place.start(workers=0)
+    with pytest.raises(UsageError, match=f"the Dask scheduler at {place.address} has no workers"):
+        cluster.connect(place.address, timeout=1)
+    shadow = tmp_path / "shadow" / "sudokulab"  # a sudokulab that cannot be imported, first on the path
+    shadow.mkdir(parents=True)
+    (shadow / "__init__.py").write_text("raise ImportError('not installed here')\n")
+    place.add_worker(env={**os.environ, "PYTHONPATH": str(shadow.parent)})
+    place.wait_for(1)
+    with pytest.raises(UsageError, match=r"worker tcp://127\.0\.0\.1:\d+ cannot import sudokulab \(ImportError: not "
+                       r"installed here\): install it there with pip install 'sudokulab\[dask\]'"):
+        cluster.connect(place.address, timeout=WAIT)
 
 
 # --- the executor itself -------------------------------------------------------------------------------

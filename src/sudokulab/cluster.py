@@ -288,7 +288,9 @@ class DaskExecutor:
              in_flight: int | None = None) -> Iterator[tuple[Item, Result]]:
         """Each item with ``fn(item)`` as results arrive; at most ``in_flight`` tasks unfinished (default
         twice the worker threads). Leaving early (an error, Ctrl-C, ``close()`` of the generator)
-        cancels every task still pending."""
+        cancels every task still pending. A ``SudokuError`` raised by ``fn`` on a worker is raised
+        here as it is; anything else that fails on the cluster (another exception in ``fn``, a task
+        that kept killing workers, a lost scheduler) becomes one ``ClusterError`` line."""
         distributed = _import_distributed()
         bound = max(1, in_flight or 2 * self.workers)
         source = iter(items)

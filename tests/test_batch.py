@@ -1,0 +1,246 @@
+"""Batches: read in bulk, solved through the batch entry point or the loop, checked by the vectorised
+rule, summed from arrays: each must agree with its one-puzzle counterpart."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sudokulab import bench, solvers
+from sudokulab.batch import CODE, STATUSES, Batch, BatchResults, pack_results, pack_stats, solve_batch
+from sudokulab.checking import check_batch, check_results, grids_valid
+from sudokulab.datasets import Dataset, parse_lines
+from sudokulab.generate import random_grid
+from sudokulab.grid import Puzzle, Shape, is_solution, solution_error
+from sudokulab.results import Row, Tally
+from sudokulab.solvers.base import SolverBase, SolveResult, Status
+
+EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+def batch_of(entries) -> list[tuple[int, int, tuple[int, ...]]]:
+    """(index, line, givens) of every good puzzle, in index order."""
+    out = []
+    for item in entries:
+        if isinstance(item, Batch):
+            out += [(int(item.index[i]), int(item.line[i]), item.puzzle(i).givens) for i in range(len(item))]
+        elif getattr(item, "puzzle", None) is not None:
+            out.append((item.index, item.line, item.puzzle.givens))
+    return sorted(out)
+
+
+def test_batches_hold_the_same_puzzles_as_entries(tmp_path):
+    board = "\n".join(" ".join("0" for _ in range(4)) for _ in range(4))
+    lines = [EASY, "# a comment", EASY.replace(".", "0"), "x" * 81, "", board, "", "1234", EASY[:80],
+             "1..." * 4, "." * 36, EASY]
+    path = tmp_path / "mixed.txt"
+    path.write_text("\n".join(lines) + "\n")
+    dataset = Dataset.from_path(path)
+    expected = batch_of(dataset.entries())
+    for size in (1, 2, 3, 100):
+        items = list(dataset.batches(size))
+        assert batch_of(items) == expected
+        assert sorted(e.index for e in items if not isinstance(e, Batch)) == \
+            sorted(e.index for e in dataset.entries() if not e.ok)
+        assert all(len(b) <= size for b in items if isinstance(b, Batch))
+        assert {b.shape.n for b in items if isinstance(b, Batch)} == {4, 6, 9}
+    limited = Dataset.from_path(path, limit=3)
+    assert batch_of(limited.batches(10)) == batch_of(limited.entries())
+
+
+def test_a_box_split_applies_to_one_line_puzzles_too(tmp_path):
+    path = tmp_path / "six.txt"
+    path.write_text("." * 36 + "\n")
+    (batch,) = Dataset.from_path(path, box=(3, 2)).batches(8)
+    assert batch.shape == Shape(3, 2)
+    (bad,) = Dataset.from_path(path, box=(2, 2)).batches(8)
+    assert "does not fit" in bad.error
+
+
+@settings(deadline=None, max_examples=60)
+@given(st.lists(st.sampled_from([EASY, EASY[:-1] + "9", "." * 81, "1" * 81, "0" * 16, "12" * 8, "z" * 81,
+                                 "5 3 0 0", "9" * 80]), max_size=12), st.integers(1, 5))
+def test_batches_agree_with_entries_on_any_mix(lines, size):
+    entries = list(parse_lines(lines))
+    raw = list(parse_lines(lines, raw=True))
+    assert [e.index for e in raw] == [e.index for e in entries]
+    dataset = Dataset.from_puzzles("mem", [e.puzzle for e in entries if e.ok])
+    assert len(batch_of(dataset.batches(size))) == sum(e.ok for e in entries)
+
+
+# --- the vectorised check is the one rule -------------------------------------------------------------
+
+def grids_for(shape: Shape, count: int, rng: random.Random) -> tuple[np.ndarray, np.ndarray, list[Puzzle]]:
+    """Random solved grids, each damaged or not, with puzzles made from the undamaged grids."""
+    givens, answers, puzzles = [], [], []
+    for _ in range(count):
+        solution = list(random_grid(shape, rng))
+        puzzle = [v if rng.random() < 0.3 else 0 for v in solution]
+        answer = list(solution)
+        damage = rng.randrange(6)
+        cell = rng.randrange(shape.cells)
+        if damage == 1:
+            answer[cell] = answer[cell] % shape.n + 1  # a repeated digit somewhere
+        elif damage == 2:
+            answer[cell] = 0  # incomplete
+        elif damage == 3:
+            answer[cell] = shape.n + 1  # out of range
+        elif damage == 4 and puzzle[cell] and shape.n > 1:
+            other = next(i for i in range(shape.cells) if i // shape.n == cell // shape.n and answer[i] != answer[cell])
+            answer[cell], answer[other] = answer[other], answer[cell]  # a given changed, the row still whole
+        givens.append(puzzle)
+        answers.append(answer)
+        puzzles.append(Puzzle(shape, tuple(puzzle)))
+    return np.array(givens, dtype=np.uint8), np.array(answers, dtype=np.uint8), puzzles
+
+
+@pytest.mark.parametrize("shape", [Shape(1, 1), Shape(2, 2), Shape(2, 3), Shape(3, 3), Shape(3, 4), Shape(4, 4)])
+def test_grids_valid_agrees_with_the_checker(shape):
+    rng = random.Random(shape.n)
+    givens, answers, puzzles = grids_for(shape, 40, rng)
+    vectorised = grids_valid(answers, givens, shape)
+    assert list(vectorised) == [is_solution(tuple(map(int, a)), p) for a, p in zip(answers, puzzles)]
+    assert vectorised.any() and not vectorised.all()
+
+
+def test_grids_valid_at_64x64_where_the_digit_bits_fill_a_whole_word():
+    shape, b = Shape(8, 8), 8
+    n = shape.n
+    solution = [(r * b + r // b + c) % n + 1 for r in range(n) for c in range(n)]  # the shifted-rows pattern
+    puzzle = Puzzle(shape, tuple(solution[:100]) + (0,) * (shape.cells - 100))
+    repeated = list(solution)
+    repeated[200] = repeated[201]
+    answers = np.array([solution, repeated], dtype=np.uint8)
+    assert is_solution(tuple(solution), puzzle) and not is_solution(tuple(repeated), puzzle)
+    assert list(grids_valid(answers, np.array([puzzle.givens] * 2, dtype=np.uint8), shape)) == [True, False]
+
+
+statuses = st.sampled_from(list(Status))
+
+
+@settings(deadline=None, max_examples=200)
+@given(st.lists(st.tuples(statuses, statuses, statuses), min_size=1, max_size=6), st.integers(0, 2**32 - 1))
+def test_check_batch_gives_the_verdicts_of_check_results(per_puzzle, seed):
+    """Three solvers, random statuses and grids (some wrong): the same verdicts and words either way."""
+    rng = random.Random(seed)
+    shape = Shape(2, 2)
+    givens, answers, puzzles = grids_for(shape, len(per_puzzle), rng)
+    results = []
+    for position, name in enumerate(("a", "b", "c")):
+        one = []
+        for i, statuses_here in enumerate(per_puzzle):
+            status = statuses_here[position]
+            grid = tuple(map(int, answers[i])) if status is Status.SOLVED else None
+            stats = {"error": "raised ValueError: x"} if status is Status.ERROR else {}
+            one.append(SolveResult(name, status, grid, 0.001, stats))
+        results.append(one)
+    batches = [pack_results(name, shape, rs, [0.0] * len(rs)) for name, rs in zip("abc", results)]
+    verdicts = check_batch(givens, shape, batches)
+    for i, puzzle in enumerate(puzzles):
+        one = check_results(puzzle, [rs[i] for rs in results])
+        for position, checked in enumerate(one):
+            assert bool(verdicts[position].valid[i]) == (checked.right is not False)
+            assert verdicts[position].problems.get(i) == checked.problem
+
+
+# --- packing, tallies, the loop ------------------------------------------------------------------------
+
+def test_pack_stats_splits_arrays_constants_and_the_rest():
+    arrays, constant, other = pack_stats([{"nodes": 3, "engine": "x", "t": 1.5, "odd": "a"},
+                                          {"nodes": 4, "engine": "x", "odd": 2}])
+    assert list(arrays["nodes"]) == [3, 4] and constant == {"engine": "x"}
+    assert np.isnan(arrays["t"][1]) and arrays["t"][0] == 1.5
+    assert other == [{"odd": "a"}, {"odd": 2}]
+
+
+def test_tally_add_batch_sums_as_add_does_row_by_row():
+    shape = Shape(3, 3)
+    grid = random_grid(shape, random.Random(1))
+    results = [SolveResult("s", Status.SOLVED, grid, 0.5, {"nodes": 3, "engine": "e", "flag": True}),
+               SolveResult("s", Status.TIME_LIMIT, None, 2.0, {"nodes": 7, "engine": "e", "flag": False}),
+               SolveResult("s", Status.NO_SOLUTION, None, 0.25, {"engine": "e", "depth": 1.5})]
+    packed = pack_results("s", shape, results, [0.1, 0.2, 0.3])
+    valid = np.array([True, True, False])
+    by_rows, by_batch = Tally(), Tally()
+    by_batch.add_batch(packed, valid)
+    for i, r in enumerate(results):
+        by_rows.add(Row("d", i, i + 1, "s", r.status.value, r.seconds, bool(valid[i]), packed.stats_of(i),
+                        cpu_seconds=[0.1, 0.2, 0.3][i]))
+    for slot in Tally.__slots__:
+        mine, theirs = getattr(by_batch, slot), getattr(by_rows, slot)
+        assert (list(mine) if slot.endswith("times") else mine) == pytest.approx(
+            list(theirs) if slot.endswith("times") else theirs), slot
+
+
+class Raising:
+    """A solver whose batch entry point fails: every puzzle of the batch is its ERROR."""
+
+    name = "raising"
+    capabilities = solvers.Capabilities()
+
+    def solve_batch(self, givens, shape, *, time_limit=None):
+        raise RuntimeError("batch broke")
+
+
+def test_solve_batch_loops_when_a_solver_has_no_batch_entry_point_and_records_a_crash():
+    puzzle = Puzzle(Shape(3, 3), tuple(0 if c == "." else int(c) for c in EASY))
+    batch = Batch.of("d", [puzzle, Puzzle.empty(9)])
+    with solvers.get("backtrack-fast") as fast:
+        looped = solve_batch(fast, batch, time_limit=10)
+    assert [STATUSES[c] for c in looped.status] == [Status.SOLVED, Status.SOLVED]
+    assert all(is_solution(looped.result(i, batch.shape).grid, batch.puzzle(i)) for i in range(2))
+    assert looped.stats["nodes"].dtype == np.int64
+    crashed = solve_batch(Raising(), batch)
+    assert list(crashed.status) == [CODE[Status.ERROR]] * 2
+    assert crashed.errors[0] == "raised RuntimeError: batch broke"
+
+
+def test_a_bench_row_per_puzzle_and_solver_whatever_the_batch_size(tmp_path):
+    path = tmp_path / "set.txt"
+    path.write_text("\n".join([EASY] * 7 + ["1" * 81, EASY]) + "\n")
+    seen = {}
+    for size in (1, 3, 512):
+        out = tmp_path / f"{size}.csv"
+        report = bench.run_bench([path], ["backtrack-fast", "sat"], csv_path=out, progress=False,
+                                 warn=lambda _m: None, batch_size=size)
+        text = out.read_text().splitlines()
+        seen[size] = sorted(tuple(line.split(",")[1:5:]) for line in text[1:])
+        assert report.totals == {"set": 9} and report.wrong == 0
+        assert {s.solver: (s.solved, s.no_solution) for s in report.summaries} == {"backtrack-fast": (8, 1),
+                                                                                 "sat": (8, 1)}
+    assert seen[1] == seen[3] == seen[512] and len(seen[1]) == 18
+
+
+def test_wrong_answers_in_a_batch_are_named_with_their_puzzle(tmp_path):
+    path = tmp_path / "set.txt"
+    path.write_text("\n".join([EASY] * 3) + "\n")
+
+    class Liar(SolverBase):
+        name = "liar"
+
+        def solve(self, puzzle, *, time_limit=None, canonical=False):
+            return SolveResult("liar", Status.SOLVED, (1,) * 81, 0.0, {})
+
+    solvers.REGISTRY["liar"] = Liar
+    try:
+        messages = []
+        report = bench.run_bench([path], ["liar"], progress=False, warn=messages.append, batch_size=2)
+    finally:
+        del solvers.REGISTRY["liar"]
+    assert report.wrong == 3
+    first = solution_error((1,) * 81, Puzzle(Shape(3, 3), tuple(0 if c == "." else int(c) for c in EASY)))
+    assert [m.split(": ", 1)[0] for m in messages] == ["WRONG"] * 3
+    assert all(first in m and EASY in m for m in messages)
+    assert sorted(int(m.split("(puzzle ")[1].split(")")[0]) for m in messages) == [1, 2, 3]
+
+
+def test_batch_results_give_back_solve_results():
+    batch = Batch.of("d", [Puzzle.empty(4)])
+    packed = BatchResults("s", np.array([CODE[Status.ERROR]], dtype=np.int8), np.zeros((1, 16), np.uint8),
+                          np.array([0.5]), np.array([0.1]), errors={0: "raised X"})
+    result = packed.result(0, batch.shape)
+    assert result.status is Status.ERROR and result.grid is None and result.stats == {"error": "raised X"}

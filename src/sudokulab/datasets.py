@@ -92,6 +92,12 @@ def parse_lines(lines: Iterable[str], box: tuple[int, int] | None = None, *,
 
     for number, source in enumerate(lines, 1):
         text = source.strip()
+        if raw and not block:  # the common case of the benchmark sets, before any splitting
+            form = ONE_LINE_FORMS.get(len(text))
+            if form is not None and form.fullmatch(text) and (box is None or (box[0] * box[1]) ** 2 == len(text)):
+                yield RawLine(index, number, text)
+                index += 1
+                continue
         if text.startswith("#"):
             continue
         if not text:
@@ -104,7 +110,7 @@ def parse_lines(lines: Iterable[str], box: tuple[int, int] | None = None, *,
                 yield flush()
             form = ONE_LINE_FORMS.get(len(text)) if raw else None
             if form is not None and form.fullmatch(text) and (box is None or (box[0] * box[1]) ** 2 == len(text)):
-                yield RawLine(index, number, text)
+                yield RawLine(index, number, text)  # reached after a block: the block was flushed above
                 index += 1
                 continue
             block, block_start = [text], number
@@ -175,36 +181,36 @@ class Dataset:
         Memory holds one partial batch per board shape. One-line puzzles are converted to arrays a
         batch at a time (``RawLine``), so reading costs well under a microsecond per cell.
         """
-        import numpy as np
-
-        from .batch import Batch
-
         size_for = size if callable(size) else (lambda _shape: size)
-        gathered: dict[Shape, tuple[list[bytes], list[int], list[int]]] = {}
+        gathered: dict[Shape, _Gathered] = {}
+        one_line: dict[int, _Gathered] = {}  # by line length: no Shape built or hashed per line
 
-        def flush(shape: Shape) -> Batch:
-            cells, index, line = gathered.pop(shape)
-            givens = np.frombuffer(b"".join(cells), dtype=np.uint8).reshape(len(cells), shape.cells) - np.uint8(48)
-            return Batch(self.name, shape, givens, np.array(index, dtype=np.int64), np.array(line, dtype=np.int64))
+        def group_of(shape: Shape) -> _Gathered:
+            group = gathered.get(shape)
+            if group is None:
+                group = gathered[shape] = _Gathered(shape, size_for(shape))
+            return group
 
         for entry in self._source(raw=True):
             if isinstance(entry, RawLine):
-                shape = Shape(*self.box) if self.box else Shape(*box_shape(math.isqrt(len(entry.text))))
-                cells = entry.text.encode("ascii").translate(_DOT_TO_ZERO)
+                group = one_line.get(len(entry.text))
+                if group is None:
+                    n = math.isqrt(len(entry.text))
+                    group = one_line[len(entry.text)] = group_of(Shape(*(self.box or box_shape(n))))
+                group.cells.append(entry.text.encode("ascii").translate(_DOT_TO_ZERO))
             elif entry.puzzle is None:
                 yield entry
                 continue
             else:
-                shape = entry.puzzle.shape
-                cells = bytes(value + 48 for value in entry.puzzle.givens)
-            group = gathered.setdefault(shape, ([], [], []))
-            group[0].append(cells)
-            group[1].append(entry.index)
-            group[2].append(entry.line)
-            if len(group[0]) >= size_for(shape):
-                yield flush(shape)
-        for shape in list(gathered):
-            yield flush(shape)
+                group = group_of(entry.puzzle.shape)
+                group.cells.append(bytes(value + 48 for value in entry.puzzle.givens))
+            group.index.append(entry.index)
+            group.line.append(entry.line)
+            if len(group.cells) >= group.size:
+                yield group.flush(self.name)
+        for group in gathered.values():
+            if group.cells:
+                yield group.flush(self.name)
 
     def estimate(self) -> int | None:
         """A quick count of the entries for the progress bar (exact for one-line files)."""
@@ -228,6 +234,30 @@ class Dataset:
 
 
 _DOT_TO_ZERO = bytes.maketrans(b".", b"0")
+
+
+class _Gathered:
+    """One shape's puzzles waiting for their batch: digits as ASCII bytes, converted in one go."""
+
+    __slots__ = ("shape", "size", "cells", "index", "line")
+
+    def __init__(self, shape: Shape, size: int):
+        self.shape, self.size = shape, size
+        self.cells: list[bytes] = []
+        self.index: list[int] = []
+        self.line: list[int] = []
+
+    def flush(self, dataset: str) -> Batch:
+        import numpy as np
+
+        from .batch import Batch
+
+        k, cells = len(self.cells), self.shape.cells
+        givens = np.frombuffer(b"".join(self.cells), dtype=np.uint8).reshape(k, cells) - np.uint8(48)
+        batch = Batch(dataset, self.shape, givens, np.array(self.index, dtype=np.int64),
+                      np.array(self.line, dtype=np.int64))
+        self.cells, self.index, self.line = [], [], []
+        return batch
 
 
 def read_dataset(path: str | Path, box: tuple[int, int] | None = None, *, raw: bool = False

@@ -17,8 +17,9 @@ generate's, then clues removed by ``generate.remove_clues`` as usual.
 After the sizes: how each solver's median time grows with n (the slope of a least-squares line
 through log median against log n, over the sizes from 9 on where it solved more than half the
 puzzles, so the median is a time and not the limit), and each solver's peak memory on the largest
-size it ran: a child process per solver builds it and solves that size's puzzles, and its maximum
-resident set size is its own ``VmHWM`` (Linux), read after building the solver and at the end.
+size asked for, whether or not it was still running there: a child process per solver builds it
+and solves one puzzle of that size under the time limit (or is refused), and its maximum resident
+set size is its own ``VmHWM`` (Linux), read after building the solver and at the end.
 
 Writes, under ``--out-dir``: ``scaling.csv`` (one row per puzzle and solver), ``scaling.md`` (the
 summary tables and how they were measured) and ``scaling.png`` (median time against size).
@@ -52,6 +53,7 @@ SIZES = tuple(n for n in (4, 6, 9, 12, 16, 20, 25, 36, 49, 64) if n <= MAX_SIZE)
 CHILD = """
 import json, sys
 from sudokulab import Puzzle, Shape, solvers
+from sudokulab.errors import SudokuError
 
 def peak_kib():
     with open("/proc/self/status") as status:
@@ -61,9 +63,13 @@ name, box, puzzles, limit = json.loads(sys.stdin.read())
 shape = Shape(*box)
 with solvers.get(name) as solver:
     built = peak_kib()
-    for givens in puzzles:
-        solver.solve(Puzzle(shape, tuple(givens)), time_limit=limit)
-    print(built, peak_kib())
+    status = "refused"
+    try:
+        for givens in puzzles:
+            status = solver.solve(Puzzle(shape, tuple(givens)), time_limit=limit).status.value.replace(" ", "_")
+    except SudokuError as exc:
+        print(exc, file=sys.stderr)
+    print(built, peak_kib(), status)
 """
 
 
@@ -126,8 +132,9 @@ def slopes(points: list[plots.ScalingPoint]) -> list[str]:
     return rows
 
 
-def peak_memory(name: str, shape: Shape, puzzles: list[Puzzle], time_limit: float) -> tuple[int, int] | None:
-    """(KiB after building the solver, peak KiB) of a child process that solves ``puzzles``; None if it failed.
+def peak_memory(name: str, shape: Shape, puzzles: list[Puzzle], time_limit: float) -> tuple[int, int, str] | None:
+    """(KiB after building the solver, peak KiB, how the last solve ended) of a child process that solves
+    ``puzzles``; None if the child failed.
 
     The child reads its own high-water mark (``VmHWM``, Linux): ``getrusage``'s ``ru_maxrss`` for a
     child keeps the parent's size at the fork, so it would report this (large) process instead.
@@ -137,8 +144,8 @@ def peak_memory(name: str, shape: Shape, puzzles: list[Puzzle], time_limit: floa
     if done.returncode != 0:
         print(f"{name}: the memory child failed: {done.stderr.strip()[-300:]}", file=sys.stderr)
         return None
-    built, peak = map(int, done.stdout.split()[-2:])
-    return built, peak
+    built, peak, status = done.stdout.split()[-3:]
+    return int(built), int(peak), status.replace("_", " ")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -163,7 +170,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "under random symmetries (generate's own fill takes minutes a grid there).\n"]
     csv_parts: list[Path] = []
     wrong = 0
-    largest: tuple[Shape, list[Puzzle], list[str]] | None = None
+    requested = list(active)
+    made_by_size: dict[int, list[Puzzle]] = {}
     with tempfile.TemporaryDirectory() as scratch:
         for n in sizes:
             if not active:
@@ -171,7 +179,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 break
             shape = Shape.of_size(n)
             started = time.perf_counter()
-            made = make_puzzles(shape, args)
+            made = made_by_size[n] = make_puzzles(shape, args)
             if n > 36:  # only the largest boards meet the size limits of some models
                 for name, why in refusing(active, made[0]).items():
                     print(f"{name} refuses {n}x{n}: {why}", file=sys.stderr)
@@ -184,7 +192,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                 [bench.Dataset.from_puzzles(f"{n}x{n}", made)], active,
                 time_limit=args.time_limit, jobs=args.jobs, csv_path=part,
             )
-            largest = (shape, made, list(active))
             csv_parts.append(part)
             wrong += report.wrong
             render_bench(report, console())
@@ -208,23 +215,25 @@ def main(argv: Sequence[str] | None = None) -> int:
                  "is linear in the cells; a solver whose tail runs into the limit has a k that says little.\n",
                  "| solver | k | sizes fitted | median at the largest |", "| --- | ---: | --- | ---: |",
                  *slopes(points), ""]
-    if largest is not None:
-        shape, made, ran = largest
+    if sizes and requested:
+        shape = Shape.of_size(max(sizes))
+        made = made_by_size.get(shape.n) or make_puzzles(shape, args)
         markdown += [f"## Peak memory on {shape.n}x{shape.n}\n",
-                     f"A child process per solver builds it and solves the {len(made)} puzzles of {shape.n}x{shape.n} "
-                     f"(time limit {args.time_limit:g} s each) and reads its own peak resident set size "
-                     "(`VmHWM` in /proc/self/status: `getrusage(RUSAGE_CHILDREN)` keeps the parent's size at the "
-                     "fork, so every child would show this harness's). 'Built' is that peak after importing "
-                     "sudokulab and building the solver, before any solve.\n",
-                     "| solver | built MiB | peak MiB |", "| --- | ---: | ---: |"]
-        for name in ran:
-            measured = peak_memory(name, shape, made, args.time_limit)
+                     f"A child process per solver builds it and solves one {shape.n}x{shape.n} puzzle (time limit "
+                     f"{args.time_limit:g} s), whether or not the solver was still in the study at that size, and "
+                     "reads its own peak resident set size (`VmHWM` in /proc/self/status: "
+                     "`getrusage(RUSAGE_CHILDREN)` keeps the parent's size at the fork, so every child would show "
+                     "this harness's). 'Built' is that peak after importing sudokulab and building the solver, "
+                     "before any solve.\n",
+                     "| solver | built MiB | peak MiB | the solve |", "| --- | ---: | ---: | --- |"]
+        for name in requested:
+            measured = peak_memory(name, shape, made[:1], args.time_limit)
             if measured is None:
-                markdown.append(f"| {name} | failed | failed |")
+                markdown.append(f"| {name} | failed | failed | |")
                 continue
-            built, peak = measured
-            print(f"{name}: peak {peak / 1024:.0f} MiB on {shape.n}x{shape.n}", file=sys.stderr)
-            markdown.append(f"| {name} | {built / 1024:,.0f} | {peak / 1024:,.0f} |")
+            built, peak, status = measured
+            print(f"{name}: peak {peak / 1024:.0f} MiB on {shape.n}x{shape.n} ({status})", file=sys.stderr)
+            markdown.append(f"| {name} | {built / 1024:,.0f} | {peak / 1024:,.0f} | {status} |")
         markdown.append("")
     (args.out_dir / "scaling.md").write_text("\n".join(markdown), encoding="utf-8")
     if points:

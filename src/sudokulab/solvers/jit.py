@@ -19,11 +19,14 @@ through between slices, and adapts the budget so a slice lasts about 20 ms on an
 batch kernel reads the clocks itself (``clock_gettime``, linked by name, so it caches), which
 gives per-puzzle wall and CPU times without a Python call per puzzle.
 
-Compiled code is cached on disk (``cache=True``): the first process on a machine compiles for a
-few seconds, later ones load in a fraction of a second (``warm_up`` measures it; see
-benchmarks/results/jit.md). numba writes the cache to ``__pycache__`` beside this file, or, when
-that is not writable (a system-wide install), to a per-user directory (``~/.cache/numba`` or
-``$NUMBA_CACHE_DIR``); we leave that choice to numba rather than pick a path of our own.
+Compiled code is cached on disk (``cache=True``): the first process on a machine compiles for
+several seconds, later ones load the machine code in a fraction of one (``warm_up`` measures it,
+``compile_seconds`` keeps it; benchmarks/results/jit.md has the figures). numba writes the cache to
+``__pycache__`` beside this file; when that cannot be written (a system-wide install) it falls back
+by itself to a per-user directory, ``~/.cache/numba/<dir>_<hash>`` (``$XDG_CACHE_HOME``), which we
+checked: the first run there compiled and saved, the second loaded. ``$NUMBA_CACHE_DIR`` overrides
+both. We leave the choice to numba rather than pick a path of our own: its fallback already covers
+read-only installs. The cache is keyed on this file's time stamp, so an upgrade compiles once.
 
 ``nodes`` counts digits tried at a branching cell; ``backtracks`` counts tries whose propagation
 met a contradiction.

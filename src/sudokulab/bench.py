@@ -331,12 +331,13 @@ def run_bench(
                 out.discard()
 
     summaries = tuple(BenchSummary.of(ds, name, tally) for (ds, name), tally in tallies.items())
-    solved = {}
+    solved, counts = {}, {}
     for (ds, name), tally in tallies.items():
-        solved.setdefault(ds, {})[name] = tuple(sorted(tally.solved_times))
+        solved.setdefault(ds, {})[name] = tally.solved_times.sample()
+        counts.setdefault(ds, {})[name] = len(tally.solved_times)
     return BenchReport(summaries, solved, totals, bad, tuple(names), time_limit, jobs, os.cpu_count(), load,
                        time.perf_counter() - started, by_solver, tuple(notes), executor.describe(),
-                       executor.retried, batch_size)
+                       executor.retried, batch_size, counts)
 
 
 def _executor(cluster: str | None, jobs: int) -> Executor:

@@ -75,13 +75,15 @@ def cactus_plot(
     totals: Mapping[str, int] | None = None,
     time_limit: float | Mapping[str, float] | None = None,
     cumulative: bool = False,
+    counts: Mapping[str, Mapping[str, int]] | None = None,
 ) -> Path:
     """Draw one cactus panel per dataset, one line per solver, log time axis.
 
     ``series`` maps dataset -> solver -> times of the puzzles it solved; ``totals`` (dataset ->
     puzzles run) sets the x range so a solver that fell short visibly stops short. ``time_limit``
     (one for all, or per dataset) is drawn as a dashed line. With ``cumulative`` the y axis is the
-    total time to solve the first k puzzles instead.
+    total time to solve the first k puzzles instead. ``counts`` (``BenchReport.solved_counts``)
+    gives the true number solved where ``series`` holds a sample at evenly spaced ranks.
     """
     datasets = list(series)
     if not datasets:
@@ -101,8 +103,12 @@ def cactus_plot(
                     running += t
                     ys.append(running)
                 ordered = ys
-            xs = range(1, len(ordered) + 1)
-            ax.plot(xs, ordered, label=f"{solver} ({len(ordered):,})", color=colour[solver],
+            solved = max(len(ordered), (counts or {}).get(dataset, {}).get(solver, 0))
+            if cumulative and solved > len(ordered):  # each sampled time stands for solved/len puzzles
+                ordered = [t * solved / len(ordered) for t in ordered]
+            xs = (range(1, len(ordered) + 1) if solved == len(ordered)
+                  else [1 + i * (solved - 1) / max(1, len(ordered) - 1) for i in range(len(ordered))])
+            ax.plot(xs, ordered, label=f"{solver} ({solved:,})", color=colour[solver],
                     marker="." if len(ordered) < 30 else None, linewidth=1.6)
         limit = time_limit.get(dataset) if isinstance(time_limit, Mapping) else time_limit
         if limit is not None and not cumulative:

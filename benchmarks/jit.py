@@ -6,8 +6,8 @@ Measures, in this order, in one process unless said otherwise:
   a warm start from that cache, and a warm start from the default cache (``__pycache__`` beside the
   module): the seconds to import the module, to ``JitSolver.warm_up()``, and the whole process;
 - ``solve_batch`` over every puzzle of each set (givens parsed beforehand), with the default
-  branching (fewest digits on 9x9) and with ``branching=wdeg``: puzzles/s over the wall time of
-  the call, per-puzzle median and p99 from the batch's own clock readings;
+  branching (dom/wdeg) and with ``branching=fewest``: puzzles/s over the wall time of the call,
+  per-puzzle median and p99 from the batch's own clock readings;
 - the per-puzzle paths on the first ``--reference`` puzzles: a bare Python loop over the compiled
   single-puzzle functions (state allocated once, ``perf_counter`` and ``process_time`` around each
   puzzle: the dispatch overhead the batch loop avoids) and ``JitSolver.solve`` (a ``Puzzle`` each);
@@ -150,8 +150,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     warm = start_up(None)
     print(f"cold {cold}, warm {warm}", file=sys.stderr)
 
-    jitted = solvers.get("backtrack-jit")  # branching=auto: fewest digits on 9x9
-    weighted = solvers.get("backtrack-jit", branching="wdeg")
+    jitted = solvers.get("backtrack-jit")  # branching=wdeg
+    plain = solvers.get("backtrack-jit", branching="fewest")
     fast = solvers.get("backtrack-fast")
     sat = solvers.get("sat")
     rows: list[dict] = []
@@ -162,8 +162,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         head = Batch(name, NINE, givens[:k], whole.index[:k], whole.line[:k])
         paths = [
             ("backtrack-jit solve_batch, whole set", lambda b: jitted.solve_batch(b.givens, NINE), whole),
-            ("backtrack-jit branching=wdeg solve_batch, whole set",
-             lambda b: weighted.solve_batch(b.givens, NINE), whole),
+            ("backtrack-jit branching=fewest solve_batch, whole set",
+             lambda b: plain.solve_batch(b.givens, NINE), whole),
             ("backtrack-jit solve_batch", lambda b: jitted.solve_batch(b.givens, NINE), head),
             ("backtrack-jit bare Python loop", lambda b: bare_loop(b.givens), head),
             ("backtrack-jit solve()", lambda b: solve_batch(_Loop(jitted), b), head),

@@ -1,14 +1,14 @@
 """Per-call cost of ``sat`` and ``cpsat``: the bare engine against our paths, side by side, in one run.
 
 Issue 17 asks how much of the time of a ``sat`` or ``cpsat`` solve is the engine's and how much is
-ours (assumptions, decoding, stats, result objects). On the first ``--limit`` puzzles of 17_clue
+ours (assumptions, decoding, stats, result objects). On 17_clue (or its first ``--limit`` puzzles)
 this measures, in one process, each path on a fresh engine (a shared CaDiCaL slows down as it
 learns, so every path starts from the same state and sees the same puzzles in the same order):
 
 - SAT, bare: a loop of PySAT ``solve_limited`` calls on our formula (``models.cnf.rules``, extended,
   pairwise) with the assumptions prepared beforehand, for CaDiCaL 1.9.5 (``sat``'s default engine)
   and 1.5.3; then the same loop reading each model (``get_model``), the floor of any path that
-  returns a grid;
+  returns a grid; both also with a fresh engine every ``sat.RENEW_AFTER`` puzzles, as ``sat`` does;
 - SAT, ours: ``SatSolver.solve`` per puzzle (puzzles parsed beforehand) and ``SatSolver.solve_batch``
   over the givens array in batches of ``--batch-size``;
 - CP-SAT: the sum of CP-SAT's own reported ``wall_time`` against the wall time of a bare loop of
@@ -24,8 +24,10 @@ checked after it (``grid.is_solution``). ``--study`` adds the CP-SAT parameter a
 (CP-SAT's own time on prepared models, 17_clue, magictour_top1465, forum_hardest_1106), and
 ``--whole-process`` times ``sudokulab bench --solvers sat --by-solver`` end to end in a subprocess.
 
-    .venv/bin/python benchmarks/per_call.py                            # 10,000 puzzles, 3 rounds
-    .venv/bin/python benchmarks/per_call.py --limit 2000 --rounds 1    # a quick look
+    .venv/bin/python benchmarks/per_call.py --rounds 2 --study \
+        --whole-process "--solvers sat --by-solver --quiet" \
+        --whole-process "--solvers cpsat --by-solver --quiet --limit 2000"   # what made results/per-call.md
+    .venv/bin/python benchmarks/per_call.py --limit 2000 --rounds 1          # a quick look
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import shlex
 import subprocess
 import sys
@@ -51,7 +54,7 @@ from sudokulab.batch import SOLVED
 from sudokulab.models import cnf
 from sudokulab.models.cpsat import Prepared
 from sudokulab.solvers.cpsat import TUNED, CpSatSolver
-from sudokulab.solvers.sat import SatSolver
+from sudokulab.solvers.sat import RENEW_AFTER, SatSolver
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_DATA = HERE.parent.parent / "shared" / "data"
@@ -96,7 +99,7 @@ class Timer:
         self.cpu = time.process_time() - self.cpu
 
 
-def read_set(data: Path, name: str, limit: int) -> np.ndarray:
+def read_set(data: Path, name: str, limit: int | None) -> np.ndarray:
     """The first ``limit`` puzzles of a 9x9 set as a (k, 81) uint8 array."""
     lines = (data / f"{name}.txt").read_text().split()[:limit]
     raw = np.frombuffer("".join(lines).encode(), dtype=np.uint8).reshape(len(lines), 81)
@@ -118,20 +121,27 @@ def sat_assumptions(givens: np.ndarray) -> list[list[int]]:
     return [flat[offsets[i]:offsets[i + 1]] for i in range(len(givens))]
 
 
-def bare(engine: str, read_model: bool) -> Callable[[np.ndarray], Row]:
+def bare(engine: str, read_model: bool, renew: int = 0) -> Callable[[np.ndarray], Row]:
+    """A loop of ``solve_limited`` calls on one engine (a fresh one every ``renew`` puzzles, as ``sat``)."""
+    clauses = cnf.rules(SHAPE, "extended", "pairwise").clauses
+    every = renew or 1 << 62
+
     def run(givens: np.ndarray) -> Row:
         assumptions = sat_assumptions(givens)
-        with Solver(name=engine, bootstrap_with=cnf.rules(SHAPE, "extended", "pairwise").clauses) as solver:
-            solve, model = solver.solve_limited, solver.get_model
-            with Timer() as t:
-                if read_model:
-                    for a in assumptions:
-                        solve(a)
-                        model()
-                else:
-                    for a in assumptions:
-                        solve(a)
+        parts = [assumptions[i:i + every] for i in range(0, len(assumptions), every)]
+        with Timer() as t:
+            for part in parts:
+                with Solver(name=engine, bootstrap_with=clauses) as solver:
+                    solve, model = solver.solve_limited, solver.get_model
+                    if read_model:
+                        for a in part:
+                            solve(a)
+                            model()
+                    else:
+                        for a in part:
+                            solve(a)
         label = f"bare `solve_limited` loop, {engine}" + (" + `get_model`" if read_model else "")
+        label += f", a fresh engine every {renew:,} puzzles" if renew else ""
         return Row(label, len(givens), t.seconds, t.load, t.cpu)
     return run
 
@@ -277,9 +287,12 @@ def whole_process(data: Path, limit: int | None, args: list[str]) -> dict[str, o
     rows_args = ["--json", str(rows_file)] if "cpsat" in " ".join(args) else []  # only where CP-SAT's time is read
     argv = [str(Path(sys.executable).with_name("sudokulab")), "bench", str(subset), *args, *rows_args]
     load = os.getloadavg()[0]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(argv, capture_output=True, text=True)
     took = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     rows = [json.loads(line) for line in rows_file.read_text().splitlines()] if rows_file.exists() else []
     puzzles = len(rows) or len(subset.read_text().split())
     if not rows and "--limit" in args:
@@ -287,7 +300,7 @@ def whole_process(data: Path, limit: int | None, args: list[str]) -> dict[str, o
     summary = next((line for line in done.stdout.splitlines() if line.startswith("measured:")), "")
     return {"command": shlex.join(["sudokulab", "bench", subset.name, *args, *rows_args[:1],
                                    *(rows_file.name for _ in rows_args[1:])]),
-            "seconds": took, "load": load, "code": done.returncode, "puzzles": puzzles,
+            "seconds": took, "cpu": cpu, "load": load, "code": done.returncode, "puzzles": puzzles,
             "own": sum(row["stats"].get("wall_time", 0.0) for row in rows) or None,
             "summary": summary}
 
@@ -295,7 +308,7 @@ def whole_process(data: Path, limit: int | None, args: list[str]) -> dict[str, o
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
-    parser.add_argument("--limit", type=int, default=10_000, help="first puzzles of 17_clue for the SAT paths")
+    parser.add_argument("--limit", type=int, default=0, help="first puzzles of 17_clue for the SAT paths (0: all)")
     parser.add_argument("--cpsat-limit", type=int, default=2_000, help="first puzzles of 17_clue for the CP-SAT paths")
     parser.add_argument("--batch-size", type=int, default=512, help="puzzles per batch (bench's default for 9x9)")
     parser.add_argument("--rounds", type=int, default=3)
@@ -311,11 +324,12 @@ def main(argv: list[str] | None = None) -> int:
 
     begun = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     load_start = os.getloadavg()
-    givens = read_set(args.data, "17_clue", args.limit)
+    givens = read_set(args.data, "17_clue", args.limit or None)
     print("SAT paths", file=sys.stderr)
     sat_rows = alternate([bare("cadical195", False), bare("cadical153", False), bare("cadical195", True),
-                          sat_solve, batched(SatSolver, args.batch_size),
-                          batched(SatSolver, args.batch_size, BENCH_LIMIT)], givens, args.rounds)
+                          bare("cadical195", False, RENEW_AFTER), bare("cadical195", True, RENEW_AFTER), sat_solve,
+                          batched(SatSolver, args.batch_size), batched(SatSolver, args.batch_size, BENCH_LIMIT)],
+                         givens, args.rounds)
     print("CP-SAT paths", file=sys.stderr)
     cp_rows = alternate([cp_bare, cp_solve, batched(CpSatSolver, args.batch_size)], givens[: args.cpsat_limit],
                         args.rounds)
@@ -337,7 +351,7 @@ def main(argv: list[str] | None = None) -> int:
         " process during the loop (other work on the machine slows wall time far more than CPU time). Only the"
         " loop is timed (puzzles parsed and assumptions prepared before); every answer is checked after it by"
         " `grid.is_solution`.", "",
-        f"## SAT: first {args.limit:,} puzzles of 17_clue", "",
+        f"## SAT: {'the first ' if args.limit else 'all '}{len(givens):,} puzzles of 17_clue", "",
         "| path | puzzles/s | µs per puzzle | of the bare cadical195 loop | puzzles/cpu-s | of the bare loop's"
         " | load |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
@@ -347,7 +361,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{MINISAT} ran 17_clue at ~2,200 puzzles/s and ~5,154 puzzles/s on two days on this machine kind; it"
         " cannot be rebuilt here (no tdoku sources), so those published figures stand for it.",
         "",
-        f"## CP-SAT: first {min(args.cpsat_limit, args.limit):,} puzzles of 17_clue", "",
+        f"## CP-SAT: the first {min(args.cpsat_limit, len(givens)):,} puzzles of 17_clue", "",
         "*own*: puzzles over the sum of CP-SAT's reported `wall_time`; *ours*: puzzles over the wall time of"
         " the loop; *share*: own time / loop time. Solver defaults (the Boolean model, presolve off, `TUNED`).",
         "",
@@ -369,14 +383,18 @@ def main(argv: list[str] | None = None) -> int:
                 + (f" (a file of its first {args.whole_limit:,} puzzles)" if args.whole_limit else "")
                 + ", timed end to end"
                 " (`time.perf_counter` around the subprocess: start-up, reading, solving, checking, writing the"
-                " JSON rows it is asked for); *own*: CP-SAT's reported `wall_time` summed from those rows.", "",
-                "| command | puzzles | seconds | puzzles/s | of the bare cadical195 loop | own / whole | exit | load |",
-                "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+                " JSON rows it is asked for; CPU seconds of the child from `getrusage`), against the plain bare"
+                " cadical195 loop above (one engine for the whole run); *own*: CP-SAT's reported `wall_time` summed"
+                " from the JSON rows.", "",
+                "| command | puzzles | seconds | puzzles/s | of the bare cadical195 loop | CPU seconds"
+                " | puzzles/cpu-s | of the bare loop's | own / whole | exit | load |",
+                "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
         for w in whole:
-            rate = w["puzzles"] / w["seconds"]
+            rate, cpu_rate = w["puzzles"] / w["seconds"], w["puzzles"] / w["cpu"]
             share = f"{w['own'] / w['seconds']:.0%}" if w["own"] else ""
             out.append(f"| `{w['command']}` | {w['puzzles']:,} | {w['seconds']:.2f} | {rate:,.0f} |"
-                       f" {rate / reference:.0%} | {share} | {w['code']} | {w['load']:.2f} |")
+                       f" {rate / reference:.0%} | {w['cpu']:.2f} | {cpu_rate:,.0f} | {cpu_rate / cpu_reference:.0%} |"
+                       f" {share} | {w['code']} | {w['load']:.2f} |")
         out += ["", "bench's own closing lines:", "", *(f"- {w['summary']}" for w in whole)]
     args.out.write_text("\n".join(out) + "\n")
     print(f"wrote {args.out}", file=sys.stderr)

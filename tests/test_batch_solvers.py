@@ -187,3 +187,23 @@ def test_ctrl_c_stops_a_batch_and_the_solver_goes_on(module, cls):
     assert time.monotonic() - sent < 10
     assert process.returncode == 0, err.decode()
     assert out.decode().split() == ["interrupted", "True"]
+
+
+def test_a_shared_sat_engine_is_renewed_after_many_solves(monkeypatch):
+    from sudokulab.solvers import sat
+
+    monkeypatch.setattr(sat, "RENEW_AFTER", 3)
+    puzzles = [CLASSIC, HARD, SEVENTEEN, CLASSIC]
+    with SatSolver() as solver:
+        engines = []
+        for puzzle in puzzles:
+            assert is_solution(solver.solve(puzzle).grid, puzzle)
+            engines.append(solver._engines[puzzle.shape])
+        assert engines[0] is engines[2] is not engines[3] and engines[3].solves == 1
+        givens = batches.Batch.of("test", puzzles).givens
+        for _ in range(2):  # the first batch runs on the engine of one solve, the second on a fresh one
+            got = solver.solve_batch(givens, Shape(3, 3))
+            assert (got.status == batches.SOLVED).all()
+            assert all(is_solution(got.result(i, Shape(3, 3)).grid, p) for i, p in enumerate(puzzles))
+        assert solver._engines[Shape(3, 3)].solves == 4
+        assert solver.count(SEVENTEEN, limit=2).count == 1

@@ -92,6 +92,16 @@ _FIRST_SLICE = 200  # conflicts in the first slice of a timed solve; the next on
 _FIRST_PROPAGATIONS = 200_000  # propagations in the first slice, for engines that take that budget
 _SLICE_SECONDS = 0.02  # aim of one slice: the overshoot past a deadline stays about this small
 
+RENEW_AFTER = 5_000
+"""Solves after which a shared engine is replaced by a fresh one (checked before each puzzle or batch).
+
+What tens of thousands of puzzles leave in a CaDiCaL engine (learned clauses, its schedules) slows
+every later call more than it helps: over the whole 17_clue set a bare loop of ``solve_limited``
+calls ran 10,000-11,300 puzzles per CPU-second on one engine and 15,000-15,800 with a fresh engine
+every 5,000 puzzles (every 2,000 and 10,000 about as fast); on the first 12,000 of
+forum_hardest_1905_11plus 723-757 against 895-925 (``benchmarks/results/per-call.md``). Loading the
+9x9 rules again takes a few milliseconds."""
+
 PAIRWISE_CLAUSES = 400_000
 """With ``amo="auto"``, formulas that would pass this many clauses with pairwise AMO use ``seqcounter``."""
 
@@ -104,7 +114,7 @@ def _interrupted(exc: Exception) -> bool:
 class _Engine:
     """One PySAT engine loaded with one formula."""
 
-    __slots__ = ("solver", "formula", "top", "name", "propagation_budget", "broken", "constant")
+    __slots__ = ("solver", "formula", "top", "name", "propagation_budget", "broken", "constant", "solves")
 
     def __init__(self, name: str, formula: cnf.Formula, units_: list[int] | None = None):
         self.name = name
@@ -115,6 +125,8 @@ class _Engine:
         """True once a Ctrl-C jumped out of the engine: any further call would abort the process."""
         self.constant: dict[str, int | str] | None = None
         """The stats that hold for every puzzle on this engine, once the solver has named them."""
+        self.solves = 0
+        """Calls to solve so far (see ``RENEW_AFTER``)."""
         self.propagation_budget = True
         try:
             self.solver.prop_budget(-1)
@@ -146,6 +158,7 @@ class _Engine:
 
     def _run(self, assumptions: list[int], deadline: Deadline | None) -> bool:
         solver = self.solver
+        self.solves += 1
         if deadline is None or deadline.at is None:
             return solver.solve(assumptions)
         conflicts, propagations = _FIRST_SLICE, _FIRST_PROPAGATIONS
@@ -266,6 +279,8 @@ class SatSolver(SolverBase):
         unit clauses (an engine without assumptions), which the caller closes.
         """
         engine = self._engines.get(puzzle.shape)
+        if engine is not None and engine.solves >= RENEW_AFTER:
+            engine = self._engines[puzzle.shape] = self._renewed(engine)
         if engine is not None:
             return engine, engine.formula.assumptions(puzzle.givens), False
         encoding = self.encoding_for(puzzle.n)
@@ -277,6 +292,12 @@ class SatSolver(SolverBase):
             return _Engine(self.engine, rules, rules.assumptions(puzzle.givens)), [], True
         engine = self._engines[puzzle.shape] = _Engine(self.engine, rules)
         return engine, rules.assumptions(puzzle.givens), False
+
+    def _renewed(self, engine: _Engine) -> _Engine:
+        """A fresh engine with the same rules, for one that has served ``RENEW_AFTER`` solves (closed here)."""
+        fresh = _Engine(self.engine, engine.formula)
+        engine.close()
+        return fresh
 
     def shares_engine(self, shape: Shape) -> bool:
         """Whether puzzles of this shape share one engine (givens as assumptions): the batch fast path."""
@@ -467,6 +488,8 @@ class SatSolver(SolverBase):
             except Exception as exc:  # PySAT's report of a Ctrl-C caught in the engine; TimeUp never gets here
                 engine.check_interrupt(exc)
                 raise
+            finally:
+                engine.solves += k if time_limit is None else 0  # engine.run counts the limited ones
             constant = dict(self._constant_stats(engine))
         status = np.array(codes, dtype=np.int8)
         grids = np.zeros((k, cells), dtype=batches.DIGITS)

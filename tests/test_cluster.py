@@ -454,9 +454,10 @@ def _alive(pid: int) -> bool:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("command", ["bench", "judge"])
-def test_ctrl_c_on_a_local_cluster_run_exits_130_and_leaves_no_process(tmp_path, command):
-    """Ctrl-C at a terminal: SIGINT to the whole process group, workers and judged programs included."""
+@pytest.mark.parametrize("command, when", [("bench", "running"), ("judge", "running"), ("bench", "starting")])
+def test_ctrl_c_on_a_local_cluster_run_exits_130_and_leaves_no_process(tmp_path, command, when):
+    """Ctrl-C at a terminal: SIGINT to the whole process group, workers and judged programs included;
+    while the run goes, or while the workers are still starting (they once died with tracebacks)."""
     big = tmp_path / "big.txt"
     big.write_text("\n".join(PUZZLES_20 * 2000) + "\n")
     argv = {
@@ -464,16 +465,21 @@ def test_ctrl_c_on_a_local_cluster_run_exits_130_and_leaves_no_process(tmp_path,
         "judge": ["judge", str(big), "--time-limit", "60", "--", sys.executable, str(PROGRAMS / "sleeper.py")],
     }[command]
     code = "import sys\nfrom sudokulab.cli import run\nsys.argv = ['sudokulab', *sys.argv[1:]]\nrun()\n"
+    mark = f"{os.getpid()}-{time.monotonic_ns()}"  # inherited by every process the run starts
     process = subprocess.Popen([sys.executable, "-c", code, *argv, "--cluster", "local:2"] if command == "bench" else
                                [sys.executable, "-c", code, *argv[:4], "--cluster", "local:2", *argv[4:]],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                               env={**os.environ, "SUDOKULAB_TEST_MARK": mark})
     try:
         deadline = time.monotonic() + WAIT
         wanted = 2 if command == "bench" else 6  # the workers; for judge also a launcher and a program each
+        if when == "starting":
+            wanted = 1  # the first worker process is being spawned
         while len(_descendants(process.pid)) < wanted:
             assert time.monotonic() < deadline and process.poll() is None, "the run did not get going"
-            time.sleep(0.1)
-        time.sleep(2)  # well into the run
+            time.sleep(0.02 if when == "starting" else 0.1)
+        if when == "running":
+            time.sleep(2)  # well into the run
         children = _descendants(process.pid)
         interrupted = time.monotonic()
         os.killpg(process.pid, signal.SIGINT)
@@ -488,6 +494,21 @@ def test_ctrl_c_on_a_local_cluster_run_exits_130_and_leaves_no_process(tmp_path,
     assert not (tmp_path / "r.csv").exists()
     assert took < 20
     deadline = time.monotonic() + 10
-    while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
+    while (any(_alive(pid) for pid in children) or _marked(mark)) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not [pid for pid in children if _alive(pid)], "a process outlived the run"
+    assert not _marked(mark), "a process the run started outlived it"
+
+
+def _marked(mark: str) -> list[int]:
+    """Live processes whose environment holds the mark (started by the run, however far down)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                environ = (entry / "environ").read_bytes()
+            except OSError:
+                continue
+            if f"SUDOKULAB_TEST_MARK={mark}".encode() in environ and _alive(int(entry.name)):
+                found.append(int(entry.name))
+    return found

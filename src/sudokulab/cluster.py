@@ -99,14 +99,15 @@ def connect(address: str, *, timeout: float = CONNECT_TIMEOUT, quiet: bool = Tru
             if isinstance(where, tuple):
                 # Loopback only, random ports: no dashboard, and the HTTP routes Dask serves anyway
                 # (health, metrics) bound to 127.0.0.1 instead of every interface on port 8787.
-                cluster = distributed.LocalCluster(
-                    n_workers=where[1], threads_per_worker=1, processes=True, host="127.0.0.1",
-                    scheduler_port=0, dashboard_address=None, worker_dashboard_address=None,
-                    scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
-                    silence_logs=logging.CRITICAL if quiet else logging.WARNING,
-                    preload=[__name__],  # dask_setup below: Ctrl-C is this process's to handle
-                )
-                client = distributed.Client(cluster, timeout=timeout, set_as_default=False)
+                with _ctrl_c_held():
+                    cluster = distributed.LocalCluster(
+                        n_workers=where[1], threads_per_worker=1, processes=True, host="127.0.0.1",
+                        scheduler_port=0, dashboard_address=None, worker_dashboard_address=None,
+                        scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
+                        silence_logs=logging.CRITICAL if quiet else logging.WARNING,
+                        preload=[__name__],  # dask_setup below: Ctrl-C is this process's to handle
+                    )
+                    client = distributed.Client(cluster, timeout=timeout, set_as_default=False)
             else:
                 _reachable(where, timeout)
                 try:
@@ -157,6 +158,58 @@ def _reachable(address: str, timeout: float) -> None:
     except OSError as exc:
         why = "timed out" if isinstance(exc, TimeoutError) else (exc.strerror or str(exc)).lower()
         raise UsageError(f"no Dask scheduler answers at {address} within {timeout:g} s ({why})") from None
+
+
+@contextlib.contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Hold Ctrl-C back while a local cluster starts, and deliver it once it has started.
+
+    The worker processes are started from Dask's event-loop thread, which this thread creates
+    inside ``LocalCluster()``: with SIGINT blocked here it is born with SIGINT blocked, and so is
+    every worker process it starts then or later (a blocked signal stays blocked across fork and
+    exec). A Ctrl-C at the terminal reaches the whole process group; the workers never see it, and
+    this thread takes it when the block is lifted, as a KeyboardInterrupt that closes the cluster
+    (a worker interrupted while still importing died with a traceback on the terminal).
+    """
+    import signal
+    import threading as threads
+    from multiprocessing import resource_tracker
+
+    if threads.current_thread() is not threads.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    # multiprocessing starts its resource tracker with the first worker, and afterwards unblocks
+    # SIGINT in the thread that started it (Python 3.11, resource_tracker.ensure_running): start it
+    # here first, so that Dask's thread keeps the block for the workers it starts.
+    # Its only output is a warning about semaphores left when the command exits at once after a
+    # Ctrl-C (which it then cleans up itself): it gets no standard error to print that on.
+    _quiet_start(resource_tracker.ensure_running)
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)  # a Ctrl-C held back is raised here
+
+
+def _quiet_start(start: Callable[[], None]) -> None:
+    """Run ``start`` with standard error pointing at /dev/null, so what it starts inherits that."""
+    import os
+    import sys
+
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError, AttributeError):
+        start()
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 2)
+        start()
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(devnull)
 
 
 def dask_setup(worker: Any) -> None:

@@ -334,6 +334,17 @@ def test_judge_on_workers_gives_the_local_verdicts(scheduler, program, shared_fs
         "wrong_digit.py": {judge.Outcome.WRONG_ANSWER}}[program]
 
 
+def test_a_program_judged_on_a_local_worker_gets_the_signals_it_gets_here(local2, tmp_path):
+    """local:N workers hold Ctrl-C back from themselves, not from the programs they judge."""
+    program = tmp_path / "signals.py"
+    program.write_text("import sys\nfields = [line.split()[1] for line in open('/proc/self/status') "
+                       "if line.startswith(('SigBlk', 'SigIgn'))]\nsys.stderr.write(' '.join(fields))\nsys.exit(3)\n")
+    entries = list(read_dataset(str(EXAMPLES / "puzzles-20.txt")))[:2]
+    here = _cases(judge.judge_cases(entries, ["python3", str(program)]))
+    there = _cases(judge.judge_cases(entries, ["python3", str(program)], cluster=local2))
+    assert there == here and here[0][3].startswith("exit code 3 (")
+
+
 def test_judge_refuses_a_program_missing_on_the_workers(scheduler):
     done = sudokulab("judge", str(JUDGE_SET), "--cluster", scheduler.address, "--", "no-such-program-here")
     assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1

@@ -213,12 +213,22 @@ def _quiet_start(start: Callable[[], None]) -> None:
 
 
 def dask_setup(worker: Any) -> None:
-    """Run by each worker of a ``local:N`` cluster as it starts (a Dask preload): Ctrl-C at the terminal
-    reaches the whole process group, and the workers leave it to the command, which cancels the
-    work and closes them (they would otherwise each die with a traceback on the terminal)."""
+    """Run by each worker of a ``local:N`` cluster as it starts (a Dask preload, in its main thread).
+
+    Ctrl-C at the terminal reaches the whole process group; the command cancels the work and closes
+    the workers, which must not die of it on their own (each with a traceback). They are born with
+    SIGINT blocked (``_ctrl_c_held``); here it gets a handler that does nothing and is unblocked,
+    so that a program the judge starts from this worker gets SIGINT as it would from the command
+    itself: unblocked and at its default (a handler, unlike SIG_IGN, is not inherited by exec).
+    """
     import signal
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, _ignore)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _ignore(signum: int, frame: Any) -> None:
+    """SIGINT in a local worker: nothing to do (see ``dask_setup``)."""
 
 
 def _stop_judge_runs() -> None:

@@ -14,6 +14,12 @@ for (``retried``). Each item's result is yielded once, whoever ran it last, so n
 counted twice. A task that has killed more workers than the scheduler allows
 (``distributed.scheduler.allowed-failures``, 3) stops the run with one line.
 
+Ctrl-C: leaving ``imap`` early cancels every pending task, and ``close`` closes the client. A
+``local:N`` cluster is ours alone: its workers never die of a Ctrl-C at the terminal (see
+``_ctrl_c_held`` and ``dask_setup``), the judge's runs in progress there are stopped, and the
+cluster is shut down before the command exits. On a shared cluster, tasks already running finish
+where they are (a judged run within its time limit) and their results are dropped.
+
 What workers need: ``sudokulab`` importable, with the same Python and dask versions as the client
 (``pip install 'sudokulab[dask]'`` in their environment). ``connect`` checks the import on every
 worker before any work. Functions run on workers are module-level functions of sudokulab (pickled

@@ -154,9 +154,7 @@ def judge_cases(
     (see the module docstring for how the program gets there).
     """
     if cluster is not None:
-        if jobs > 1:
-            raise UsageError("judge: --jobs runs on this machine; with --cluster each worker thread judges one "
-                             "run at a time: drop --jobs")
+        _one_way(jobs)
         yield from _judge_on_cluster(entries, command, limits, cluster, shared_fs, batch_size)
         return
 
@@ -183,6 +181,12 @@ def judge_cases(
 
 
 # --- on a cluster --------------------------------------------------------------------------------
+
+def _one_way(jobs: int) -> None:
+    if jobs > 1:
+        raise UsageError("judge: --jobs runs on this machine; with --cluster each worker thread judges one "
+                         "run at a time: drop --jobs")
+
 
 MAX_SENT_BYTES = 64 << 20
 """The files sent with each batch may come to this much at most; beyond it, ``shared_fs``."""
@@ -442,6 +446,7 @@ def judge_dataset(
     if cluster is not None:
         from .cluster import executor_for
 
+        _one_way(jobs)  # before a local cluster is started for nothing
         opened = executor_for(cluster)
     with opened as executor:
         counts = dict.fromkeys(Outcome, 0)

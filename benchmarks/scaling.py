@@ -25,6 +25,8 @@ Writes, under ``--out-dir``: ``scaling.csv`` (one row per puzzle and solver), ``
 summary tables and how they were measured) and ``scaling.png`` (median time against size).
 
     .venv/bin/python benchmarks/scaling.py                      # the report's figure
+    .venv/bin/python benchmarks/scaling.py --sizes 16,25,36,49,64 --fraction 0.7 --per-size 2 \\
+        --solvers backtrack-fast,backtrack-jit,sat,cpsat --stem scaling-70   # large boards past the hard region
     .venv/bin/python benchmarks/scaling.py --sizes 4,9,16 --per-size 2 --out-dir /tmp/quick
 """
 
@@ -86,6 +88,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--fast-grids", type=int, default=49,
                         help="from this size on, grids are backtrack-jit's empty-board answer under random symmetries")
     parser.add_argument("--out-dir", type=Path, default=ROOT / "benchmarks" / "results")
+    parser.add_argument("--stem", default="scaling", help="output file names: STEM.md, .csv, .png (default: scaling)")
     return parser.parse_args(argv)
 
 
@@ -102,13 +105,14 @@ def make_puzzles(shape: Shape, args: argparse.Namespace) -> list[Puzzle]:
             for _ in range(args.per_size)]
 
 
-def refusing(active: list[str], puzzle: Puzzle) -> dict[str, str]:
-    """The solvers that refuse this board size (a model over its size limit), with the reason."""
+def refusing(active: list[str], puzzle: Puzzle, time_limit: float) -> dict[str, str]:
+    """The solvers that refuse this board size under the time limit (a model over its size limit, a load
+    slower than the limit), with the reason; asked with one real solve each, which may take the limit."""
     refused = {}
     for name in active:
         try:
             with solvers.get(name) as solver:
-                solver.solve(puzzle, time_limit=0.01)
+                solver.solve(puzzle, time_limit=time_limit)
         except SudokuError as exc:
             refused[name] = str(exc)
     return refused
@@ -181,7 +185,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             started = time.perf_counter()
             made = made_by_size[n] = make_puzzles(shape, args)
             if n > 36:  # only the largest boards meet the size limits of some models
-                for name, why in refusing(active, made[0]).items():
+                for name, why in refusing(active, made[0], args.time_limit).items():
                     print(f"{name} refuses {n}x{n}: {why}", file=sys.stderr)
                     markdown.append(f"{name} refuses {n}x{n} boards ({why}) and was not run on them.\n")
                     active.remove(name)
@@ -205,7 +209,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                           "not run on larger boards", file=sys.stderr)
                     markdown.append(f"{s.solver} solved no {n}x{n} puzzle in time and was not run on larger boards.\n")
                     active.remove(s.solver)
-        with open(args.out_dir / "scaling.csv", "w", encoding="utf-8") as out:
+        with open(args.out_dir / f"{args.stem}.csv", "w", encoding="utf-8") as out:
             for i, part in enumerate(csv_parts):
                 lines = part.read_text(encoding="utf-8").splitlines(keepends=True)
                 out.writelines(lines if i == 0 else lines[1:])
@@ -235,11 +239,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{name}: peak {peak / 1024:.0f} MiB on {shape.n}x{shape.n} ({status})", file=sys.stderr)
             markdown.append(f"| {name} | {built / 1024:,.0f} | {peak / 1024:,.0f} | {status} |")
         markdown.append("")
-    (args.out_dir / "scaling.md").write_text("\n".join(markdown), encoding="utf-8")
+    (args.out_dir / f"{args.stem}.md").write_text("\n".join(markdown), encoding="utf-8")
     if points:
-        png = plots.scaling_plot(points, args.out_dir / "scaling.png", time_limit=args.time_limit,
+        png = plots.scaling_plot(points, args.out_dir / f"{args.stem}.png", time_limit=args.time_limit,
                                  title=f"Median solve time, {args.fraction:.0%} clues, {args.per_size} puzzles a size")
-        print(f"wrote {png}, scaling.csv and scaling.md in {args.out_dir}", file=sys.stderr)
+        print(f"wrote {png}, {args.stem}.csv and {args.stem}.md in {args.out_dir}", file=sys.stderr)
     if wrong:
         print(f"{wrong} WRONG answers: see above", file=sys.stderr)
         return 4

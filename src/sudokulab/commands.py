@@ -351,8 +351,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from .report import progress
 
     show = not args.quiet and sys.stderr.isatty()
-    with output if output is not None else _Stdout() as stream, \
-            progress(args.count, enabled=show, label="puzzles") as bar, cluster or nullcontext():
+    with cluster or nullcontext(), output if output is not None else _Stdout() as stream, \
+            progress(args.count, enabled=show, label="puzzles") as bar:
         cells = bar.add_task("cells blanked", total=None, tally="")
 
         def blanked(done: int, wanted: int) -> None:

@@ -67,7 +67,8 @@ class Processes:
 
     def start(self, *argv: str) -> subprocess.Popen:
         process = subprocess.Popen([str(BIN / "dask"), *argv], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                   cwd=self.folder, start_new_session=True)
+                                   cwd=self.folder, start_new_session=True,
+                                   env={**os.environ, "DASK_DISTRIBUTED__ADMIN__LOW_LEVEL_LOG_LENGTH": "16"})
         self.started.append(process)
         return process
 

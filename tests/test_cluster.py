@@ -97,7 +97,8 @@ class SchedulerAndWorkers:
 
     def start(self, workers: int = 2) -> SchedulerAndWorkers:
         self.processes.start(str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
-                             "--dashboard-address", "127.0.0.1:0", "--scheduler-file", str(self.file))
+                             "--dashboard-address", "127.0.0.1:0", "--scheduler-file", str(self.file),
+                             env={**os.environ, "DASK_DISTRIBUTED__ADMIN__LOW_LEVEL_LOG_LENGTH": "16"})  # the README's
         deadline = time.monotonic() + WAIT
         while not (self.file.exists() and self.file.stat().st_size):
             assert time.monotonic() < deadline, "the scheduler did not start"
@@ -238,6 +239,22 @@ def test_imap_pulls_lazily_and_bounds_what_is_in_flight(local2):
         seen.append((item, result))
     assert sorted(seen) == sorted((-i, i) for i in range(40))
     assert local2.retried == 0 and local2.workers == 2 and "local Dask cluster of 2" in local2.describe()
+
+
+def test_connections_keep_few_messages(local2, scheduler):
+    """Dask keeps each connection's last 1,000 messages by default, batches and all: memory that grows
+    with the run up to 1,000 batches (50 MB at 512 puzzles a batch, measured)."""
+    assert local2.client.scheduler_comm.recent_message_log.maxlen == cluster.MESSAGE_LOG
+    assert local2.client.run_on_scheduler(_message_logs) == [cluster.MESSAGE_LOG] * 3  # the client, two workers
+    with cluster.connect(scheduler.address) as executor:
+        assert executor.client.scheduler_comm.recent_message_log.maxlen == cluster.MESSAGE_LOG
+        assert set(executor.client.run_on_scheduler(_message_logs)) == {16}  # as the README starts it
+
+
+def _message_logs(dask_scheduler=None) -> list[int]:
+    return [comm.recent_message_log.maxlen for comm in dask_scheduler.stream_comms.values()] + \
+        [comm.recent_message_log.maxlen for comm in dask_scheduler.client_comms.values()
+         if hasattr(comm, "recent_message_log")][:1]
 
 
 def test_errors_of_a_task_arrive_as_one_line(local2):

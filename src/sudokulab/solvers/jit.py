@@ -26,8 +26,8 @@ batch kernel loops over the puzzles inside compiled code and reads the clocks it
 (``clock_gettime``, linked by name, so it caches; about 0.45 µs a puzzle for the two clocks), which
 gives per-puzzle wall and CPU times without a Python call per puzzle. Measured against a Python
 loop over the compiled single-puzzle functions (``perf_counter`` and ``process_time`` around each):
-on the first 2,000 17_clue puzzles the batch loop made 106,000 puzzles per CPU-second, the loop
-76,000 (the dispatch of a call with a dozen array arguments is a few µs, as long as a puzzle).
+on the first 2,000 17_clue puzzles the batch loop made 98,000 puzzles per CPU-second, the loop
+58,000 (the dispatch of a call with a dozen array arguments is a few µs, as long as a puzzle).
 
 Compiled code is cached on disk (``cache=True``): the first process on a machine compiles for
 several seconds, later ones load the machine code in a fraction of one (``warm_up`` measures it,

@@ -279,3 +279,14 @@ def test_a_sampled_cactus_line_spans_every_puzzle_solved(tmp_path):
     path = plots.cactus_plot({"big": {"s": (0.001, 0.002, 0.01)}}, tmp_path / "c.png", totals={"big": 3_000_000},
                              counts={"big": {"s": 2_500_000}})
     assert path.stat().st_size > 1000
+
+
+def test_a_batch_refuses_givens_no_puzzle_has():
+    shape = Shape(2, 2)
+    index = np.arange(1)
+    with pytest.raises(ValueError, match="0..4"):
+        Batch("d", shape, np.full((1, 16), 5, dtype=np.uint8), index, index + 1)
+    with pytest.raises(ValueError, match="uint8"):
+        Batch("d", shape, np.zeros((1, 15), dtype=np.uint8), index, index + 1)
+    with pytest.raises(ValueError, match="one index"):
+        Batch("d", shape, np.zeros((2, 16), dtype=np.uint8), index, index + 1)

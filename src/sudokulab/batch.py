@@ -52,6 +52,17 @@ class Batch:
     line: np.ndarray
     """(k,) int64: the 1-based line each puzzle starts on."""
 
+    def __post_init__(self) -> None:
+        """Bad givens are refused here, as ``Puzzle`` refuses them, so no solver sees them (a solver
+        that raised on them would be recorded as a bug of its own)."""
+        givens = self.givens
+        if givens.ndim != 2 or givens.shape[1] != self.shape.cells or givens.dtype != DIGITS:
+            raise ValueError(f"givens must be a (k, {self.shape.cells}) array of uint8 for {self.shape}")
+        if len(givens) and int(givens.max()) > self.shape.n:
+            raise ValueError(f"givens must lie in 0..{self.shape.n}")
+        if not len(self.index) == len(self.line) == len(givens):
+            raise ValueError("a batch has one index and one line per puzzle")
+
     def __len__(self) -> int:
         return len(self.givens)
 

@@ -312,7 +312,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if plot is not None:
         from .plots import cactus_plot
 
-        cactus_plot(report.solved_times, plot.path, totals=report.totals, time_limit=args.time_limit)
+        cactus_plot(report.solved_times, plot.path, totals=report.totals, time_limit=args.time_limit,
+                    counts=report.solved_counts)
     if report.wrong:
         raise SolverBug(f"{report.wrong} wrong answers (each shown above on stderr with its puzzle)")
     return ExitCode.OK

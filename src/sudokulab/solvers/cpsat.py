@@ -14,10 +14,18 @@ Model and presolve. By default a solve gives CP-SAT the Boolean model (``models.
 n**3 Booleans, exactly-one per cell and per unit and digit) with presolve off. CP-SAT's own time
 (``response.wall_time``) on a 9x9 is mostly presolve, and on the AllDifferent model presolve is
 also what turns each AllDifferent into those exactly-ones; given them directly, presolve can go.
-Measured on the first 2,000 puzzles of 17_clue, 500 of magictour_top1465 and forum_hardest_1106
-(``benchmarks/results/per-call.md``, parameter study), against the AllDifferent model with
-presolve as shipped before: 17_clue 1,193 against 323 puzzles/s of CP-SAT's own time; the hard
-sets are in the study. ``model="alldiff"`` (presolve on by default there) keeps the CP model.
+Against the AllDifferent model with presolve as shipped before (both with ``TUNED``), CP-SAT's own
+time per puzzle was 1.3-3.7x shorter on the first 2,000 puzzles of 17_clue, 3.8-4.9x on 500 of
+magictour_top1465 and 2.3-4.7x on forum_hardest_1106, in five runs on a shared machine
+(``benchmarks/per_call.py --study``, ``benchmarks/results/per-call.md``); with presolve on, the
+Boolean model gained little, and CP-SAT's defaults, SAT inprocessing, linearization 1 or
+symmetry 2 were slower. ``model="alldiff"`` (presolve on by default there) keeps the CP model.
+
+Around the search, ``solve_batch`` keeps 81-85% of a batch's wall time inside CP-SAT's own
+clock; a bare loop of ``SolveWrapper.solve`` calls kept 84-86%: the rest is CP-SAT's own set-up
+and answer outside its clock, and reading the grid (a call into the compiled layer per value
+read, so the Boolean model's grid is read sparingly, ``Prepared.decode``). ``solve`` starts a
+helper thread per call for Ctrl-C (``native.interruptible``), which costs more (55-60%).
 
 Parameters. ``num_workers=1`` by default: one search thread gives reproducible answers and stats,
 and on small models extra workers mostly add start-up time. Measured on 17_clue and the forum

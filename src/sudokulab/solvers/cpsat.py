@@ -17,9 +17,12 @@ also what turns each AllDifferent into those exactly-ones; given them directly, 
 Against the AllDifferent model with presolve as shipped before (both with ``TUNED``), CP-SAT's own
 time per puzzle was 1.3-3.7x shorter on the first 2,000 puzzles of 17_clue, 3.8-4.9x on 500 of
 magictour_top1465 and 2.3-4.7x on forum_hardest_1106, in five runs on a shared machine
-(``benchmarks/per_call.py --study``, ``benchmarks/results/per-call.md``); with presolve on, the
-Boolean model gained little, and CP-SAT's defaults, SAT inprocessing, linearization 1 or
-symmetry 2 were slower. ``model="alldiff"`` (presolve on by default there) keeps the CP model.
+(``benchmarks/per_call.py --study``, ``benchmarks/results/per-call.md``). Presolve is the cost:
+with it on, the Boolean model was no faster than AllDifferent on 17_clue (faster on the hard sets).
+On the Boolean model without presolve, CP-SAT's defaults for ``TUNED``'s parameters were slower
+everywhere; SAT inprocessing, linearization 1 and symmetry 2 were slower or no faster over the
+three sets (symmetry 2 won one run of five on forum_hardest_1106). ``model="alldiff"`` (presolve
+on by default there) keeps the CP model.
 
 Around the search, ``solve_batch`` keeps 81-85% of a batch's wall time inside CP-SAT's own
 clock; a bare loop of ``SolveWrapper.solve`` calls kept 84-86%: the rest is CP-SAT's own set-up

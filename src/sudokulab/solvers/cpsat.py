@@ -15,8 +15,8 @@ n**3 Booleans, exactly-one per cell and per unit and digit) with presolve off. C
 (``response.wall_time``) on a 9x9 is mostly presolve, and on the AllDifferent model presolve is
 also what turns each AllDifferent into those exactly-ones; given them directly, presolve can go.
 Against the AllDifferent model with presolve as shipped before (both with ``TUNED``), CP-SAT's own
-time per puzzle was 1.3-3.7x shorter on the first 2,000 puzzles of 17_clue, 3.8-4.9x on 500 of
-magictour_top1465 and 2.3-4.7x on forum_hardest_1106, in five runs on a shared machine
+time per puzzle was 1.3-3.7x shorter on the first 2,000 puzzles of 17_clue, 3.4-4.9x on 500 of
+magictour_top1465 and 2.3-4.7x on forum_hardest_1106, in six runs on a shared machine
 (``benchmarks/per_call.py --study``, ``benchmarks/results/per-call.md``). Presolve is the cost:
 with it on, the Boolean model ran 17_clue at 0.65-1.6x the AllDifferent model's rate (faster on
 the hard sets).

@@ -11,19 +11,19 @@ many puzzles pays the model-building and parameter-setting price once. ``solve_b
 entry point of ``sudokulab.batch``) runs a whole batch in one helper thread and returns arrays.
 
 Model and presolve. By default a solve gives CP-SAT the Boolean model (``models.cpsat.boolean_rules``:
-n**3 Booleans, exactly-one per cell and per unit and digit) with presolve off. CP-SAT's own time
-(``response.wall_time``) on a 9x9 is mostly presolve, and on the AllDifferent model presolve is
-also what turns each AllDifferent into those exactly-ones; given them directly, presolve can go.
+n**3 Booleans, exactly-one per cell and per unit and digit) with presolve off. On the AllDifferent
+model presolve is what turns each AllDifferent into those exactly-ones; given them directly,
+presolve can go, and on the Boolean model it took more than half of CP-SAT's own time
+(``response.wall_time``; 17_clue at 651 against 1,391 puzzles/s on a quiet machine).
 Against the AllDifferent model with presolve as shipped before (both with ``TUNED``), CP-SAT's own
 time per puzzle was 1.3-3.7x shorter on the first 2,000 puzzles of 17_clue, 3.4-4.9x on 500 of
 magictour_top1465 and 2.3-4.7x on forum_hardest_1106, in six runs on a shared machine
 (``benchmarks/per_call.py --study``, ``benchmarks/results/per-call.md``). Presolve is the cost:
-with it on, the Boolean model ran 17_clue at 0.65-1.6x the AllDifferent model's rate (faster on
-the hard sets).
-On the Boolean model without presolve, CP-SAT's defaults for ``TUNED``'s parameters were slower
-everywhere; SAT inprocessing, linearization 1 and symmetry 2 were slower or no faster over the
-three sets (symmetry 2 won one run of five on forum_hardest_1106). ``model="alldiff"`` (presolve
-on by default there) keeps the CP model.
+with it on, the Boolean model ran 17_clue at 0.65-1.6x the AllDifferent model's rate (mostly
+faster on the hard sets). On the Boolean model without presolve, CP-SAT's defaults for
+``TUNED``'s parameters were slower everywhere; SAT inprocessing, linearization 1 and symmetry 2
+were slower or no faster over the three sets (symmetry 2 won one run of five on
+forum_hardest_1106). ``model="alldiff"`` (presolve on by default there) keeps the CP model.
 
 Around the search, ``solve_batch`` keeps 81-85% of a batch's wall time inside CP-SAT's own
 clock; a bare loop of ``SolveWrapper.solve`` calls kept 84-86%: the rest is CP-SAT's own set-up

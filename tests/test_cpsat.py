@@ -120,11 +120,11 @@ def test_boj_sample_gives_the_published_answer(cpsat, sample, sample_answer):
     assert result.status is Status.SOLVED and is_solution(result.grid, sample)
     assert format_grid(result.grid) == sample_answer == (EXAMPLES / "boj2580-sample.out").read_text()
     assert STATS <= set(result.stats)
-    # the default model: 729 Booleans, exactly one per cell (81) and per unit and digit (243)
-    assert result.stats["variables"] == 729 and result.stats["constraints"] == 324 and result.stats["workers"] == 1
-    with CpSatSolver(model="alldiff") as alldiff:
-        stats = alldiff.solve(sample).stats
-        assert (stats["variables"], stats["constraints"]) == (81, 27)
+    # the default model: an integer per cell (81) and an AllDifferent per unit (27)
+    assert result.stats["variables"] == 81 and result.stats["constraints"] == 27 and result.stats["workers"] == 1
+    with CpSatSolver(model="booleans") as booleans:
+        stats = booleans.solve(sample).stats
+        assert (stats["variables"], stats["constraints"]) == (729, 324)  # exactly one per cell, per unit and digit
 
 
 @pytest.mark.parametrize(
@@ -134,7 +134,10 @@ def test_other_sizes(cpsat, shape, fraction, seed):
     puzzle, _ = random_puzzle(shape, fraction, seed)
     result = cpsat.solve(puzzle)
     assert result.status is Status.SOLVED and is_solution(result.grid, puzzle)
-    assert result.stats["variables"] == shape.cells * shape.n  # Booleans: one per cell and digit
+    assert result.stats["variables"] == shape.cells  # the AllDifferent model: one integer per cell
+    with CpSatSolver(model="booleans") as booleans:
+        answer = booleans.solve(puzzle)
+    assert is_solution(answer.grid, puzzle) and answer.stats["variables"] == shape.cells * shape.n
 
 
 def test_one_solver_serves_many_shapes(cpsat, sample):

@@ -10,20 +10,21 @@ puzzle) and one set of CP-SAT parameters per kind of run (solve, canonical, coun
 many puzzles pays the model-building and parameter-setting price once. ``solve_batch`` (the batch
 entry point of ``sudokulab.batch``) runs a whole batch in one helper thread and returns arrays.
 
-Model and presolve. By default a solve gives CP-SAT the Boolean model (``models.cpsat.boolean_rules``:
-n**3 Booleans, exactly-one per cell and per unit and digit) with presolve off. On the AllDifferent
-model presolve is what turns each AllDifferent into those exactly-ones; given them directly,
-presolve can go, and on the Boolean model it took more than half of CP-SAT's own time
-(``response.wall_time``; 17_clue at 651 against 1,391 puzzles/s on a quiet machine).
-Against the AllDifferent model with presolve as shipped before (both with ``TUNED``), CP-SAT's own
-time per puzzle was 1.3-3.7x shorter on the first 2,000 puzzles of 17_clue, 3.4-4.9x on 500 of
-magictour_top1465 and 2.3-4.7x on forum_hardest_1106, in six runs on a shared machine
-(``benchmarks/per_call.py --study``, ``benchmarks/results/per-call.md``). Presolve is the cost:
-with it on, the Boolean model ran 17_clue at 0.65-1.6x the AllDifferent model's rate (mostly
-faster on the hard sets). On the Boolean model without presolve, CP-SAT's defaults for
+Model and presolve. By default a solve gives CP-SAT the CP model of this paradigm (``alldiff``:
+one integer per cell, AllDifferent per unit) with presolve on, which is what turns each
+AllDifferent into Boolean exactly-ones. ``model="booleans"`` gives CP-SAT those exactly-ones
+directly (``models.cpsat.boolean_rules``: n**3 Booleans, exactly-one per cell and per unit and
+digit) with presolve off, since on that model presolve took more than half of CP-SAT's own time
+(``response.wall_time``; 17_clue at 651 against 1,391 puzzles/s on a quiet machine). Against the
+AllDifferent model with presolve (both with ``TUNED``), CP-SAT's own time per puzzle was 1.3-3.7x
+shorter on the first 2,000 puzzles of 17_clue, 3.4-4.9x on 500 of magictour_top1465 and
+2.3-4.7x on forum_hardest_1106, in six runs on a shared machine (``benchmarks/per_call.py
+--study``, ``benchmarks/results/per-call.md``). It stays an option, not the default: ``cpsat``
+stands for constraint programming with AllDifferent in every comparison (the Boolean model is the
+SAT encoding given to CP-SAT's SAT core, which the ``sat`` solver already covers), and the
+notebooks teach that model. On the Boolean model without presolve, CP-SAT's defaults for
 ``TUNED``'s parameters were slower everywhere; SAT inprocessing, linearization 1 and symmetry 2
-were slower or no faster over the three sets (symmetry 2 won one run of five on
-forum_hardest_1106). ``model="alldiff"`` (presolve on by default there) keeps the CP model.
+were slower or no faster over the three sets.
 
 Around the search, ``solve_batch`` keeps 81-85% of a batch's wall time inside CP-SAT's own
 clock; a bare loop of ``SolveWrapper.solve`` calls kept 84-86%: the rest is CP-SAT's own set-up
@@ -153,9 +154,9 @@ class CpSatSolver(SolverBase):
     Args:
         workers: CP-SAT search workers for ``solve`` (canonical solving and counting use one).
         seed: CP-SAT's random seed; with one worker the same seed gives the same answer and stats.
-        model: ``booleans`` (default: exactly-ones over n**3 Booleans) or ``alldiff`` (one integer
-            per cell, AllDifferent per unit) for solving and counting; canonical runs use ``alldiff``.
-        presolve: run CP-SAT's presolve; None (default) is off for ``booleans``, on for ``alldiff``,
+        model: ``alldiff`` (default: one integer per cell, AllDifferent per unit) or ``booleans``
+            (exactly-ones over n**3 Booleans, faster) for solving and counting; canonical runs use ``alldiff``.
+        presolve: run CP-SAT's presolve; None (default) is on for ``alldiff``, off for ``booleans``,
             the faster of each measured (module docstring).
         parameters: more CP-SAT parameters in text form, e.g. ``"cp_model_probing_level: 0"``, for
             experiments; applied last, to ordinary solves only (canonical runs and counts keep the
@@ -168,13 +169,13 @@ class CpSatSolver(SolverBase):
     options: ClassVar[tuple[Option, ...]] = (
         Option("workers", int, 1, "CP-SAT search workers for a plain solve", minimum=1),
         Option("seed", int, 0, "CP-SAT's random seed"),
-        Option("model", str, "booleans", "model: booleans (exactly-ones) or alldiff (AllDifferent)", MODELS),
-        Option("presolve", bool, None, "run CP-SAT's presolve (default: off for model=booleans, on for alldiff)"),
+        Option("model", str, "alldiff", "model: alldiff (AllDifferent) or booleans (exactly-ones, faster)", MODELS),
+        Option("presolve", bool, None, "run CP-SAT's presolve (default: on for model=alldiff, off for booleans)"),
         Option("parameters", str, "", "more CP-SAT parameters in text form, e.g. 'cp_model_probing_level: 0'"),
     )
 
     def __init__(self, workers: int = 1, seed: int = 0, presolve: bool | None = None, parameters: str | None = None,
-                 model: str = "booleans"):
+                 model: str = "alldiff"):
         super().__init__()
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise UsageError(f"workers must be a whole number of at least 1, not {workers!r}")

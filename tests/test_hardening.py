@@ -183,7 +183,9 @@ def test_ctrl_c_in_bench_and_judge(tmp_path):
     dataset.write_text("\n".join(ONE_LINE * 8000) + "\n")
     code, err, took = interrupt(["bench", str(dataset), "--solvers", "cpsat", "--quiet"], after=2.5)
     assert (code, err) == (130, b"sudokulab: interrupted\n") and took < 3
-    code, err, took = interrupt(["bench", str(dataset), "--solvers", "sat", "--jobs", "2", "--quiet"], after=3.0)
+    large = tmp_path / "large.txt"  # sat in batches makes about 10,000 puzzles/s a process: give it a minute's work
+    large.write_text("\n".join(ONE_LINE * 120_000) + "\n")
+    code, err, took = interrupt(["bench", str(large), "--solvers", "sat", "--jobs", "2", "--quiet"], after=3.0)
     assert (code, err) == (130, b"sudokulab: interrupted\n") and took < 3
     code, err, took = interrupt(["judge", str(dataset), "--jobs", "2", "--time-limit", "20", "--quiet", "--",
                                  sys.executable, str(PROGRAMS / "sleeper.py")], after=2.0)

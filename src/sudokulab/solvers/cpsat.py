@@ -29,9 +29,10 @@ were slower or no faster over the three sets.
 Around the search, ``solve_batch`` keeps 81-85% of a batch's wall time inside CP-SAT's own
 clock; a bare loop of ``SolveWrapper.solve`` calls kept 84-86%: the rest is CP-SAT's own set-up
 and answer outside its clock, and reading the grid (a call into the compiled layer per value
-read, so the Boolean model's grid is read sparingly, ``Prepared.decode``). ``solve`` starts a
-helper thread per call for Ctrl-C (``native.interruptible``), which costs more: 55-69%, and on a
-quiet machine 602 puzzles/s against 1,123 for ``solve_batch`` (``benchmarks/results/per-call.md``).
+read, so the Boolean model's grid is read sparingly, ``Prepared.decode``). ``solve`` hands each
+call to the kept helper thread of ``native.interruptible`` (for Ctrl-C); when that started a
+thread per call, ``solve`` made 602 puzzles/s against 1,123 for ``solve_batch`` on a quiet machine
+(``benchmarks/results/per-call.md``), and the kept thread took ``solve`` from 707 to 1,011.
 
 Parameters. ``num_workers=1`` by default: one search thread gives reproducible answers and stats,
 and on small models extra workers mostly add start-up time. Measured on 17_clue and the forum

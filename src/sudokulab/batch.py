@@ -180,7 +180,7 @@ def solve_batch(solver: Solver, batch: Batch, time_limit: float | None = None) -
     """``solver``'s answers to every puzzle of ``batch``, through its batch entry point if it has one.
 
     A solver that raises on a puzzle has that puzzle recorded as ERROR (a bug found, not fatal);
-    usage errors, Ctrl-C and running out of memory stop the run, as in ``bench.check_puzzle``.
+    usage errors, Ctrl-C and running out of memory stop the run, as ``compare`` and ``bench`` always have.
     """
     own = getattr(solver, "solve_batch", None)
     if callable(own):
@@ -194,10 +194,16 @@ def solve_batch(solver: Solver, batch: Batch, time_limit: float | None = None) -
                                  {"error": f"raised {type(exc).__name__}: {exc}"})
             spent = (time.process_time() - started) / len(batch)
             return pack_results(failed.solver, batch.shape, [failed] * len(batch), [spent] * len(batch))
+    return solve_each(solver, batch.givens, batch.shape, time_limit)
+
+
+def solve_each(solver: Solver, givens: np.ndarray, shape: Shape, time_limit: float | None = None) -> BatchResults:
+    """A batch puzzle by puzzle through ``solver.solve``: the loop for solvers without a batch entry
+    point, and for a batch entry point's cases that need one call a puzzle anyway."""
     results: list[SolveResult] = []
     cpu: list[float] = []
-    for i in range(len(batch)):
-        puzzle = batch.puzzle(i)
+    for row in givens.tolist():
+        puzzle = Puzzle(shape, tuple(row))
         started = time.process_time()
         try:
             results.append(solver.solve(puzzle, time_limit=time_limit))
@@ -207,4 +213,4 @@ def solve_batch(solver: Solver, batch: Batch, time_limit: float | None = None) -
             results.append(SolveResult(getattr(solver, "name", "?"), Status.ERROR, None, 0.0,
                                        {"error": f"raised {type(exc).__name__}: {exc}"}))
         cpu.append(time.process_time() - started)
-    return pack_results(getattr(solver, "name", "?"), batch.shape, results, cpu)
+    return pack_results(getattr(solver, "name", "?"), shape, results, cpu)

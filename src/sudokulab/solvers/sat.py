@@ -452,7 +452,7 @@ class SatSolver(SolverBase):
         if time_limit is not None:
             Deadline(time_limit)  # refuses a limit that is not positive, as solve does
         if not self.shares_engine(shape):
-            return self._solve_each(givens, shape, time_limit)
+            return batches.solve_each(self, givens, shape, time_limit)  # a fresh formula or engine per puzzle anyway
         k, cells = givens.shape
         arrays = cnf.literal_arrays(shape.n)
         flat, offsets = arrays.assumptions(givens)
@@ -511,18 +511,6 @@ class SatSolver(SolverBase):
         elif counts[0] and self.engine in _PROPAGATED_FROM_COUNTERS:
             stats["propagated"] = (stats["decisions"] == 0) & (stats["conflicts"] == 0) & (status != batches.TIME_LIMIT)
         return batches.BatchResults(self.name, status, grids, np.array(seconds), np.array(cpu), stats, constant)
-
-    def _solve_each(self, givens: np.ndarray, shape: Shape, time_limit: float | None) -> BatchResults:
-        """A batch puzzle by puzzle through ``solve`` (a fresh formula or engine per puzzle anyway)."""
-        from .. import batch as batches
-
-        results, cpu = [], []
-        for row in givens.tolist():
-            started = time.process_time()
-            results.append(self.solve(Puzzle(shape, tuple(row)), time_limit=time_limit))
-            cpu.append(time.process_time() - started)
-        return batches.pack_results(self.name, shape, results, cpu)
-
 
 def _checked_givens(givens: np.ndarray, shape: Shape) -> np.ndarray:
     """A batch's givens as a (k, cells) uint8 array, refused (ValueError, as ``Puzzle``) when not of that shape."""

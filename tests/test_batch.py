@@ -290,3 +290,23 @@ def test_a_batch_refuses_givens_no_puzzle_has():
         Batch("d", shape, np.zeros((1, 15), dtype=np.uint8), index, index + 1)
     with pytest.raises(ValueError, match="one index"):
         Batch("d", shape, np.zeros((2, 16), dtype=np.uint8), index, index + 1)
+
+
+@pytest.mark.parametrize("tail", [[], ["# a comment", EASY], ["x" * 81, EASY], [EASY[:80]], ["", "1234", "5 3 0 0"]])
+@pytest.mark.parametrize("limit", [None, 2, 7, 40])
+def test_the_bulk_prefix_of_a_file_reads_as_the_line_reader_does(tmp_path, monkeypatch, tail, limit):
+    from sudokulab import datasets
+
+    monkeypatch.setattr(datasets._Bulk, "BLOCK", 200)  # a few lines a block: blocks end mid-file
+    variants = [EASY, EASY.replace(".", "0"), EASY[::-1]]
+    lines = [variants[i % 3] for i in range(11)] + tail + [EASY] * 3
+    for ending, name in (("\n", "lf.txt"), ("\r\n", "crlf.txt")):
+        path = tmp_path / name
+        path.write_bytes(ending.join(lines).encode())  # and no newline after the last line
+        dataset = Dataset.from_path(path, limit=limit)
+        items = list(dataset.batches(3))
+        assert batch_of(items) == batch_of(dataset.entries())
+        assert sorted(e.index for e in items if not isinstance(e, Batch)) == \
+            sorted(e.index for e in dataset.entries() if not e.ok)
+    (nine,) = {b.shape for b in Dataset.from_path(tmp_path / "lf.txt", box=(1, 9)).batches(64) if isinstance(b, Batch)}
+    assert nine == Shape(1, 9)

@@ -14,19 +14,22 @@ one bad line must not cost a benchmark run its other 49,999 puzzles.
 from __future__ import annotations
 
 import io
+import itertools
 import math
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from .boj import MAX_INPUT_BYTES, parse_puzzle, source_name
 from .errors import PuzzleFormatError, UsageError
 from .grid import Puzzle, Shape, box_shape
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from .batch import Batch
 
 
@@ -62,7 +65,7 @@ class RawLine(NamedTuple):
 
 
 def parse_lines(lines: Iterable[str], box: tuple[int, int] | None = None, *,
-                raw: bool = False) -> Iterator[Entry | RawLine]:
+                raw: bool = False, first_line: int = 1, first_index: int = 0) -> Iterator[Entry | RawLine]:
     """Entries from the lines of a dataset (see the module docstring for the format).
 
     With ``raw``, a one-line puzzle that certainly parses is yielded as a ``RawLine`` instead of
@@ -75,7 +78,7 @@ def parse_lines(lines: Iterable[str], box: tuple[int, int] | None = None, *,
       count of words than the block's first line (that line starts the next block), or when it
       holds k lines of k words (a whole BOJ board, k >= 2) or grows past ``MAX_INPUT_BYTES``.
     """
-    index = 0
+    index = first_index
     block: list[str] = []
     block_start = width = size = 0
 
@@ -90,7 +93,7 @@ def parse_lines(lines: Iterable[str], box: tuple[int, int] | None = None, *,
         block, size = [], 0
         return entry
 
-    for number, source in enumerate(lines, 1):
+    for number, source in enumerate(lines, first_line):
         text = source.strip()
         if raw and not block:  # the common case of the benchmark sets, before any splitting
             form = ONE_LINE_FORMS.get(len(text))
@@ -191,7 +194,15 @@ class Dataset:
                 group = gathered[shape] = _Gathered(shape, size_for(shape))
             return group
 
-        for entry in self._source(raw=True):
+        source: Iterable[Entry | RawLine]
+        if self.puzzles is None and self.path is not None and str(self.path) != "-" \
+                and (self.box is None or self.box[0] * self.box[1] == 9):
+            bulk = _Bulk(self.path, Shape(*(self.box or (3, 3))), self.limit)
+            yield from bulk.batches(self.name, size_for(bulk.shape))
+            source = bulk.rest(self.box)
+        else:
+            source = self._source(raw=True)
+        for entry in source:
             if isinstance(entry, RawLine):
                 group = one_line.get(len(entry.text))
                 if group is None:
@@ -234,6 +245,88 @@ class Dataset:
 
 
 _DOT_TO_ZERO = bytes.maketrans(b".", b"0")
+
+
+class _Bulk:
+    """The prefix of a file of 9x9 one-line puzzles read in blocks of lines, straight into arrays.
+
+    Why: the benchmark sets are such files, and parsing them line by line cost more than solving
+    with the compiled search. While every line of a block is 81 digits or dots and a newline, the
+    block becomes a batch without a Python step per line; from the first other line on (a comment,
+    a blank, another form, a broken line, CRLF), the rest of the file goes through ``parse_lines``,
+    numbered on from there, so every entry and error is what the line-by-line reader gives.
+    """
+
+    WIDTH = 82
+    BLOCK = 1 << 16
+    """Bytes read at a time (about 800 lines)."""
+
+    def __init__(self, path: Path, shape: Shape, limit: int | None):
+        self.path, self.shape, self.limit = path, shape, limit
+        self.index = self.emitted = 0
+        self.left: list[bytes] = []
+        self.stream: BinaryIO | None = None
+
+    def batches(self, dataset: str, size: int) -> Iterator[Batch]:
+        import numpy as np
+
+        from .batch import Batch
+
+        try:
+            self.stream = open(self.path, "rb")  # noqa: SIM115 - closed by rest()
+        except OSError as exc:
+            raise UsageError(f"cannot read '{source_name(self.path)}': {exc.strerror or exc}") from None
+        pending: list[np.ndarray] = []
+        held = 0
+        while self.limit is None or self.index < self.limit:
+            lines = self.stream.readlines(self.BLOCK)
+            if not lines:
+                break
+            good = next((i for i, line in enumerate(lines) if len(line) != self.WIDTH), len(lines))
+            if good:
+                rows = np.frombuffer(b"".join(lines[:good]), dtype=np.uint8).reshape(good, self.WIDTH)
+                cells = rows[:, :81]
+                fine = (((cells >= 48) & (cells <= 57)) | (cells == 46)).all(axis=1) & (rows[:, 81] == 10)
+                if not fine.all():
+                    good = int(np.argmin(fine))
+            if self.limit is not None:
+                good = min(good, self.limit - self.index)
+            if good:
+                givens = rows[:good, :81].copy()
+                givens[givens == 46] = 48
+                pending.append(givens - np.uint8(48))
+                held += good
+                self.index += good
+            if good < len(lines):
+                self.left = lines[good:] if self.limit is None or self.index < self.limit else []
+                break
+            while held >= size:
+                joined = np.concatenate(pending)
+                yield self._batch(Batch, dataset, joined[:size])
+                pending, held = [joined[size:]], held - size
+        if held:
+            yield self._batch(Batch, dataset, np.concatenate(pending))
+
+    def _batch(self, batch: type, dataset: str, givens: np.ndarray) -> Batch:
+        import numpy as np
+
+        first, self.emitted = self.emitted, self.emitted + len(givens)  # the prefix has one puzzle a line
+        return batch(dataset, self.shape, givens, np.arange(first, first + len(givens), dtype=np.int64),
+                     np.arange(first + 1, first + 1 + len(givens), dtype=np.int64))
+
+    def rest(self, box: tuple[int, int] | None) -> Iterator[Entry | RawLine]:
+        """The entries after the bulk prefix, line by line (lines and indices numbered on)."""
+        stream, self.stream = self.stream, None
+        if stream is None:
+            return
+        with stream:
+            if self.limit is not None and self.index >= self.limit:
+                return
+            lines = (raw.decode("utf-8", "replace") for raw in itertools.chain(self.left, stream))
+            for entry in parse_lines(lines, box, raw=True, first_line=self.index + 1, first_index=self.index):
+                if self.limit is not None and entry.index >= self.limit:
+                    return
+                yield entry
 
 
 class _Gathered:

@@ -310,3 +310,23 @@ def test_the_bulk_prefix_of_a_file_reads_as_the_line_reader_does(tmp_path, monke
             sorted(e.index for e in dataset.entries() if not e.ok)
     (nine,) = {b.shape for b in Dataset.from_path(tmp_path / "lf.txt", box=(1, 9)).batches(64) if isinstance(b, Batch)}
     assert nine == Shape(1, 9)
+
+
+class Slow:
+    """A batch entry point that spends time outside its per-puzzle clocks (as decoding does)."""
+
+    name = "slow"
+
+    def solve_batch(self, givens, shape, *, time_limit=None):
+        import time as clock
+
+        clock.sleep(0.05)
+        k = len(givens)
+        return BatchResults("slow", np.full(k, CODE[Status.TIME_LIMIT], np.int8), np.zeros_like(givens),
+                            np.full(k, 0.001), np.zeros(k))
+
+
+def test_time_outside_the_per_puzzle_clocks_is_shared_out():
+    batch = Batch.of("d", [Puzzle.empty(4)] * 5)
+    results = solve_batch(Slow(), batch)
+    assert results.seconds.sum() >= 0.05 and np.ptp(results.seconds) < 1e-9  # all of the call, evenly

@@ -69,121 +69,28 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from pysat.solvers import Solver
-
 from ..errors import UnsupportedFeature, UsageError
 from ..grid import Grid, Puzzle, Shape
 from ..models import cnf
 from .base import Capabilities, CountResult, Deadline, Option, SolverBase, SolveResult, Status, TimeUp, check_limit
 from .canonical import smallest_solution
 from .engines import available_engines, canonical_engine, probe_engine, probe_repeated
+from .sat_engine import (
+    COUNTERS,
+    NO_PROPAGATE,
+    PROPAGATED_FROM_COUNTERS,
+    RENEW_AFTER,
+    Engine,
+    settled_by_propagation,
+)
 
 if TYPE_CHECKING:
     import numpy as np
 
     from ..batch import BatchResults
 
-_NO_PROPAGATE = frozenset({"cadical103", "lingeling", "kissat404"})
-_NO_STATS = frozenset({"kissat404", "cadical300"})  # cadical300's counters stay 0 under assumptions
-_PROPAGATED_FROM_COUNTERS = frozenset({"cadical153", "cadical195"})
-_COUNTERS = ("decisions", "conflicts", "propagations", "restarts")
-
-_FIRST_SLICE = 200  # conflicts in the first slice of a timed solve; the next ones adapt
-_FIRST_PROPAGATIONS = 200_000  # propagations in the first slice, for engines that take that budget
-_SLICE_SECONDS = 0.02  # aim of one slice: the overshoot past a deadline stays about this small
-
-RENEW_AFTER = 5_000
-"""Solves after which a shared engine is replaced by a fresh one (checked before each puzzle or batch).
-
-What tens of thousands of puzzles leave in a CaDiCaL engine (learned clauses, its schedules) slows
-every later call more than it helps: over the whole 17_clue set a bare loop of ``solve_limited``
-calls ran 10,000-11,300 puzzles per CPU-second on one engine and 15,000-15,800 with a fresh engine
-every 5,000 puzzles (every 2,000 and 10,000 about as fast); on the first 12,000 of
-forum_hardest_1905_11plus 723-757 against 895-925 (``benchmarks/results/per-call.md``). Loading the
-9x9 rules again takes a few milliseconds."""
-
 PAIRWISE_CLAUSES = 400_000
 """With ``amo="auto"``, formulas that would pass this many clauses with pairwise AMO use ``seqcounter``."""
-
-
-def _interrupted(exc: Exception) -> bool:
-    """Whether PySAT's error is its report of a Ctrl-C caught inside the engine."""
-    return "keyboard interrupt" in str(exc).lower()
-
-
-class _Engine:
-    """One PySAT engine loaded with one formula."""
-
-    __slots__ = ("solver", "formula", "top", "name", "propagation_budget", "broken", "constant", "solves")
-
-    def __init__(self, name: str, formula: cnf.Formula, units_: list[int] | None = None):
-        self.name = name
-        self.formula = formula
-        self.top = formula.top
-        self.solver = Solver(name=name)
-        self.broken = False
-        """True once a Ctrl-C jumped out of the engine: any further call would abort the process."""
-        self.constant: dict[str, int | str] | None = None
-        """The stats that hold for every puzzle on this engine, once the solver has named them."""
-        self.solves = 0
-        """Calls to solve so far (see ``RENEW_AFTER``)."""
-        self.propagation_budget = True
-        try:
-            self.solver.prop_budget(-1)
-        except NotImplementedError:
-            self.propagation_budget = False
-        self.solver.append_formula(formula.clauses)
-        for lit in units_ or ():
-            self.solver.add_clause([lit])
-
-    def counters(self) -> dict[str, int]:
-        if self.name in _NO_STATS:
-            return {}
-        return self.solver.accum_stats()
-
-    def run(self, assumptions: list[int], deadline: Deadline | None) -> bool:
-        """Solve under assumptions; raise TimeUp when the deadline passes first, KeyboardInterrupt on Ctrl-C."""
-        try:
-            return self._run(assumptions, deadline)
-        except Exception as exc:
-            self.check_interrupt(exc)
-            raise
-
-    def check_interrupt(self, exc: Exception) -> None:
-        """Turn PySAT's report of a Ctrl-C caught inside the engine into KeyboardInterrupt (the engine is then
-        broken); any other error is left to the caller to raise."""
-        if _interrupted(exc):
-            self.broken = True
-            raise KeyboardInterrupt from None
-
-    def _run(self, assumptions: list[int], deadline: Deadline | None) -> bool:
-        solver = self.solver
-        self.solves += 1
-        if deadline is None or deadline.at is None:
-            return solver.solve(assumptions)
-        conflicts, propagations = _FIRST_SLICE, _FIRST_PROPAGATIONS
-        while True:
-            remaining = deadline.at - time.perf_counter()
-            if remaining <= 0:
-                raise TimeUp
-            solver.conf_budget(conflicts)
-            if self.propagation_budget:
-                solver.prop_budget(propagations)
-            started = time.perf_counter()
-            answer = solver.solve_limited(assumptions)
-            if answer is not None:
-                return answer
-            spent = max(time.perf_counter() - started, 1e-6)
-            scale = min(4.0, min(_SLICE_SECONDS, remaining / 4) / spent)
-            conflicts = max(10, int(conflicts * scale))
-            propagations = max(10_000, int(propagations * scale))
-
-    def new_variable(self) -> int:
-        self.top += 1
-        return self.top
-
-    def close(self) -> None:
-        self.solver.delete()
 
 
 AUTO_REDUCED_ABOVE = 16
@@ -243,7 +150,7 @@ class SatSolver(SolverBase):
             canonical=incremental, count=incremental,
             time_limit=incremental and limited, threads="serialised", why=why,
         )
-        self._engines: dict[Shape, _Engine] = {}
+        self._engines: dict[Shape, Engine] = {}
 
     @classmethod
     def describe_backend(cls) -> dict[str, Any]:
@@ -271,7 +178,7 @@ class SatSolver(SolverBase):
 
     # --- engines ---------------------------------------------------------------------------------
 
-    def _engine_for(self, puzzle: Puzzle) -> tuple[_Engine, list[int], bool]:
+    def _engine_for(self, puzzle: Puzzle) -> tuple[Engine, list[int], bool]:
         """The engine for a puzzle, the assumptions to pass, and whether the engine is its own.
 
         Incremental: the shared engine of the shape and the givens as assumptions. Otherwise a
@@ -286,16 +193,16 @@ class SatSolver(SolverBase):
         encoding = self.encoding_for(puzzle.n)
         amo = self.amo_for(puzzle, encoding)
         if encoding == "reduced":
-            return _Engine(self.engine, cnf.reduced_formula(puzzle, amo)), [], True
+            return Engine(self.engine, cnf.reduced_formula(puzzle, amo)), [], True
         rules = cnf.rules(puzzle.shape, encoding, amo)
         if not self.incremental:
-            return _Engine(self.engine, rules, rules.assumptions(puzzle.givens)), [], True
-        engine = self._engines[puzzle.shape] = _Engine(self.engine, rules)
+            return Engine(self.engine, rules, rules.assumptions(puzzle.givens)), [], True
+        engine = self._engines[puzzle.shape] = Engine(self.engine, rules)
         return engine, rules.assumptions(puzzle.givens), False
 
-    def _renewed(self, engine: _Engine) -> _Engine:
+    def _renewed(self, engine: Engine) -> Engine:
         """A fresh engine with the same rules, for one that has served ``RENEW_AFTER`` solves (closed here)."""
-        fresh = _Engine(self.engine, engine.formula)
+        fresh = Engine(self.engine, engine.formula)
         engine.close()
         return fresh
 
@@ -317,7 +224,7 @@ class SatSolver(SolverBase):
             self._engines.clear()
 
     @contextmanager
-    def _session(self, puzzle: Puzzle) -> Iterator[tuple[_Engine, list[int]]]:
+    def _session(self, puzzle: Puzzle) -> Iterator[tuple[Engine, list[int]]]:
         """Under the lock: the engine for a puzzle and its assumptions; an engine of its own is closed
         after, and an engine a Ctrl-C jumped out of is dropped without being called again."""
         with self._lock:
@@ -331,7 +238,7 @@ class SatSolver(SolverBase):
                 if own:
                     engine.close()
 
-    def _abandon(self, engine: _Engine, own: bool) -> bool:
+    def _abandon(self, engine: Engine, own: bool) -> bool:
         """After a Ctrl-C: drop an engine the interrupt jumped out of (calling it again would abort
         the process) and keep it referenced so it is never freed; returns whether the caller still
         owns (and should close) the engine."""
@@ -401,14 +308,14 @@ class SatSolver(SolverBase):
             stats = self._stats(engine, before, found + (found < limit))
         return CountResult(self.name, found, limit, status, time.perf_counter() - started, stats)
 
-    def _stats(self, engine: _Engine, before: dict[str, int], calls: int) -> dict[str, int | bool | str]:
+    def _stats(self, engine: Engine, before: dict[str, int], calls: int) -> dict[str, int | bool | str]:
         after = engine.counters()
-        stats: dict[str, int | bool | str] = {key: after[key] - before.get(key, 0) for key in _COUNTERS if key in after}
+        stats: dict[str, int | bool | str] = {key: after[key] - before.get(key, 0) for key in COUNTERS if key in after}
         stats["calls"] = calls
         stats.update(self._constant_stats(engine))
         return stats
 
-    def _constant_stats(self, engine: _Engine) -> dict[str, int | str]:
+    def _constant_stats(self, engine: Engine) -> dict[str, int | str]:
         """The stats that hold for every puzzle on this engine: formula size and configuration."""
         if engine.constant is None:
             formula = engine.formula
@@ -416,14 +323,14 @@ class SatSolver(SolverBase):
                                "engine": self.engine, "encoding": formula.encoding, "amo": formula.amo}
         return engine.constant
 
-    def _propagated(self, engine: _Engine, assumptions: list[int], stats: dict) -> None:
+    def _propagated(self, engine: Engine, assumptions: list[int], stats: dict) -> None:
         """Add whether unit propagation of the givens alone settled the puzzle (see the module doc)."""
         if engine.formula.per_puzzle:
             return  # reduced: see the module docstring
-        if self.engine in _PROPAGATED_FROM_COUNTERS:
+        if self.engine in PROPAGATED_FROM_COUNTERS:
             stats["propagated"] = stats["decisions"] == 0 and stats["conflicts"] == 0
-        elif self.engine not in _NO_PROPAGATE:
-            stats["propagated"] = _settled(engine, assumptions)
+        elif self.engine not in NO_PROPAGATE:
+            stats["propagated"] = settled_by_propagation(engine, assumptions)
             stats["calls"] += 1
 
 
@@ -466,7 +373,7 @@ class SatSolver(SolverBase):
             solver, formula = engine.solver, engine.formula
             solve, model, accum = solver.solve, solver.get_model, engine.counters
             cut = shape.n**3 if formula.top > shape.n**3 else None  # auxiliary variables come after the cells
-            propagate = self.engine not in _PROPAGATED_FROM_COUNTERS | _NO_PROPAGATE
+            propagate = self.engine not in PROPAGATED_FROM_COUNTERS | NO_PROPAGATE
             clock, cpu_clock = time.perf_counter, time.process_time
             counts.append(accum())
             try:
@@ -485,7 +392,7 @@ class SatSolver(SolverBase):
                             positives.append([lit for lit in (values if cut is None else values[:cut]) if lit > 0])
                             solved.append(i)
                         if propagate:
-                            settled.append(_settled(engine, assumptions))
+                            settled.append(settled_by_propagation(engine, assumptions))
                     seconds[i], cpu[i] = clock() - started, cpu_clock() - cpu_started
                     counts.append(accum())
             except Exception as exc:  # PySAT's report of a Ctrl-C caught in the engine; TimeUp never gets here
@@ -500,15 +407,15 @@ class SatSolver(SolverBase):
             grids[solved] = _decoded(arrays, formula, positives, givens[solved])
         stats: dict[str, np.ndarray] = {}
         if counts[0]:
-            totals = np.array([[c[key] for key in _COUNTERS] for c in counts], dtype=np.int64)
-            stats = dict(zip(_COUNTERS, np.diff(totals, axis=0).T))
+            totals = np.array([[c[key] for key in COUNTERS] for c in counts], dtype=np.int64)
+            stats = dict(zip(COUNTERS, np.diff(totals, axis=0).T))
         stats["calls"] = np.full(k, 2 if propagate else 1, dtype=np.int64)
         if propagate:
             stats["calls"][status == batches.TIME_LIMIT] = 1
             ran = status != batches.TIME_LIMIT
             stats["propagated"] = np.zeros(k, dtype=bool)
             stats["propagated"][ran] = settled
-        elif counts[0] and self.engine in _PROPAGATED_FROM_COUNTERS:
+        elif counts[0] and self.engine in PROPAGATED_FROM_COUNTERS:
             stats["propagated"] = (stats["decisions"] == 0) & (stats["conflicts"] == 0) & (status != batches.TIME_LIMIT)
         return batches.BatchResults(self.name, status, grids, np.array(seconds), np.array(cpu), stats, constant)
 
@@ -540,18 +447,12 @@ def _decoded(arrays: cnf.LiteralArrays, formula: cnf.Formula, positives: list[li
                     dtype=np.uint8)
 
 
-def _settled(engine: _Engine, assumptions: list[int]) -> bool:
-    """Whether unit propagation of the givens alone gives every cell its digit (one ``propagate`` call)."""
-    ok, implied = engine.solver.propagate(assumptions=assumptions)
-    return bool(ok) and engine.formula.settled_by(implied)
-
-
-_ABANDONED: list[_Engine] = []
+_ABANDONED: list[Engine] = []
 """Engines a Ctrl-C jumped out of, kept referenced so that they are never called (or freed) again."""
 
 
 def _canonical(
-    engine: _Engine, puzzle: Puzzle, assumptions: list[int], deadline: Deadline | None, calls: list[int]
+    engine: Engine, puzzle: Puzzle, assumptions: list[int], deadline: Deadline | None, calls: list[int]
 ) -> Grid | None:
     """The row-major lexicographically first solution, by incremental solving under assumptions
     (``canonical.smallest_solution``: each blank cell in turn fixed to its smallest feasible digit)."""

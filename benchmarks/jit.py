@@ -31,6 +31,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+import numba
 import numpy as np
 
 from sudokulab import solvers
@@ -184,7 +185,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     md = [f"# The compiled search: backtrack-jit\n\nCommand: `.venv/bin/python benchmarks/jit.py "
           f"{' '.join(sys.argv[1:] if argv is None else argv)}`; started {when}; load average "
           f"{load_at_start[0]:.2f} {load_at_start[1]:.2f} {load_at_start[2]:.2f} (1, 5, 15 min) at the start, "
-          f"{os.cpu_count()} cores; numba {jit.numba.__version__}, Python {sys.version.split()[0]}.\n",
+          f"{os.cpu_count()} cores; numba {numba.__version__}, Python {sys.version.split()[0]}.\n",
           "## Start-up (child processes)\n",
           "| start | import s | warm_up s (compile or load) | whole process s |", "| --- | ---: | ---: | ---: |",
           f"| cold: empty NUMBA_CACHE_DIR | {cold[0]:.2f} | {cold[1]:.2f} | {cold[2]:.2f} |",

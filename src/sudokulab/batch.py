@@ -39,6 +39,18 @@ DIGITS = np.uint8
 """Cell values fit a byte up to 255x255; the parser stops at 64x64."""
 
 
+def checked_givens(givens: np.ndarray, shape: Shape) -> np.ndarray:
+    """Givens as a contiguous (k, cells) uint8 array, or ValueError, as ``Puzzle`` refuses bad ones:
+    what every batch entry point (and ``Batch``) checks first, in one place."""
+    givens = np.asarray(givens)
+    if givens.ndim != 2 or givens.shape[1] != shape.cells or givens.dtype.kind not in "ui":
+        raise ValueError(f"givens must be a (k, {shape.cells}) array of integers for {shape}, "
+                         f"not {givens.dtype} {givens.shape}")
+    if givens.size and (int(givens.min()) < 0 or int(givens.max()) > shape.n):
+        raise ValueError(f"givens must lie in 0..{shape.n}")
+    return np.ascontiguousarray(givens, dtype=DIGITS)
+
+
 @dataclass(frozen=True)
 class Batch:
     """k puzzles of one shape from one dataset, with where each came from."""
@@ -55,12 +67,10 @@ class Batch:
     def __post_init__(self) -> None:
         """Bad givens are refused here, as ``Puzzle`` refuses them, so no solver sees them (a solver
         that raised on them would be recorded as a bug of its own)."""
-        givens = self.givens
-        if givens.ndim != 2 or givens.shape[1] != self.shape.cells or givens.dtype != DIGITS:
+        if self.givens.dtype != DIGITS:
             raise ValueError(f"givens must be a (k, {self.shape.cells}) array of uint8 for {self.shape}")
-        if len(givens) and int(givens.max()) > self.shape.n:
-            raise ValueError(f"givens must lie in 0..{self.shape.n}")
-        if not len(self.index) == len(self.line) == len(givens):
+        checked_givens(self.givens, self.shape)
+        if not len(self.index) == len(self.line) == len(self.givens):
             raise ValueError("a batch has one index and one line per puzzle")
 
     def __len__(self) -> int:

@@ -335,9 +335,7 @@ class CpSatSolver(SolverBase):
 
         from .. import batch as batches
 
-        givens = np.asarray(givens)
-        if givens.ndim != 2 or givens.shape[1] != shape.cells or givens.size and givens.max() > shape.n:
-            raise ValueError(f"givens of {shape} must be a (k, {shape.cells}) array of 0..{shape.n}")
+        givens = batches.checked_givens(givens, shape)
         self._check_limit(Puzzle.empty(shape), time_limit)
         k = len(givens)
         rows = givens.tolist()

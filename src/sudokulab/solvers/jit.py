@@ -228,14 +228,10 @@ class SearchRun:
 def _solve_batch(givens: np.ndarray, shape: Shape, time_limit: float | None, wdeg: bool,
                  name: str = JitSolver.name):
     """The batch entry point's work: slices of the compiled batch loop, Ctrl-C seen between them."""
-    from ..batch import DIGITS, BatchResults  # numpy-only module: imported where batches are made
+    from ..batch import DIGITS, BatchResults, checked_givens  # numpy-only module: imported where batches are made
 
-    givens = np.ascontiguousarray(givens, dtype=DIGITS)
+    givens = checked_givens(givens, shape)
     k = len(givens)
-    if givens.ndim != 2 or givens.shape[1] != shape.cells:
-        raise ValueError(f"givens must be (k, {shape.cells}) for {shape}, not {givens.shape}")
-    if k and int(givens.max()) > shape.n:
-        raise ValueError(f"givens must lie in 0..{shape.n}")
     limit = 0.0 if time_limit is None else float(time_limit)
     if time_limit is not None and not limit > 0:
         raise ValueError(f"time limit must be positive, not {time_limit}")

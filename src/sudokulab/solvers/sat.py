@@ -358,7 +358,7 @@ class SatSolver(SolverBase):
 
         from .. import batch as batches
 
-        givens = _checked_givens(givens, shape)
+        givens = batches.checked_givens(givens, shape)
         self._refuse(False, False, time_limit)
         if time_limit is not None:
             Deadline(time_limit)  # refuses a limit that is not positive, as solve does
@@ -422,19 +422,6 @@ class SatSolver(SolverBase):
         elif counts[0] and self.engine in PROPAGATED_FROM_COUNTERS:
             stats["propagated"] = (stats["decisions"] == 0) & (stats["conflicts"] == 0) & (status != batches.TIME_LIMIT)
         return batches.BatchResults(self.name, status, grids, np.array(seconds), np.array(cpu), stats, constant)
-
-def _checked_givens(givens: np.ndarray, shape: Shape) -> np.ndarray:
-    """A batch's givens as a (k, cells) uint8 array, refused (ValueError, as ``Puzzle``) when not of that shape."""
-    import numpy as np
-
-    givens = np.asarray(givens)
-    if givens.ndim != 2 or givens.shape[1] != shape.cells or givens.dtype.kind not in "ui":
-        raise ValueError(f"givens of {shape} must be a (k, {shape.cells}) integer array, not {givens.dtype}"
-                         f" {givens.shape}")
-    if givens.size and (givens.min() < 0 or givens.max() > shape.n):
-        raise ValueError(f"givens must lie in 0..{shape.n}")
-    return givens.astype(np.uint8, copy=False)
-
 
 def _decoded(arrays: cnf.LiteralArrays, formula: cnf.Formula, positives: list[list[int]],
              givens: np.ndarray) -> np.ndarray:

@@ -307,7 +307,7 @@ def run_bench(
                 groups = [[name] for name in names] if by_solver and rereadable else [names]
                 for turn, group in enumerate(groups):
                     spec = whole if len(group) == len(names) else WorkSpec.of(group, options, time_limit)
-                    if executor.workers == 1 and spec not in specs:
+                    if isinstance(executor, executors.InProcess) and spec not in specs:  # built here: closed here
                         specs.append(spec)
                     size = _sizer(batch_size, estimate, executor.workers)
                     tasks = _tasks(dataset, spec, size, bad if turn == 0 else {},

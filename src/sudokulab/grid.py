@@ -9,7 +9,9 @@
 - **Peers**: the cells that share a unit with a cell.
 - **Grid**: a flat row-major tuple of n*n digits (0 for blank); flat because every solver walks
   it by index and a tuple is hashable and cheap to compare.
-- **Puzzle**: a shape plus the givens, as a grid.
+- **Puzzle**: a shape, the givens as a grid, and the rules (``rules.Rules``: standard Sudoku unless
+  declared otherwise). Units, peers and the checker for any rule set live in ``rules``; ``units``
+  here is the standard rows/columns/boxes view of a shape.
 
 Roads not taken: a 2-D list of lists (mutable, not hashable, slower to compare) and a dict keyed by
 square names as in Norvig's essay (pretty for 9x9, awkward for 25x25).
@@ -21,6 +23,10 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .rules import Rules
 
 Grid = tuple[int, ...]
 
@@ -104,10 +110,15 @@ def units(shape: Shape) -> Units:
 
 @dataclass(frozen=True)
 class Puzzle:
-    """A board shape and its givens (a row-major grid with 0 for blank)."""
+    """A board shape, its givens (a row-major grid with 0 for blank) and its rules.
+
+    ``rules`` defaults to standard Sudoku for the shape (``rules.standard``); a variant passes its
+    own ``rules.Rules``, whose shape must be this one.
+    """
 
     shape: Shape
     givens: Grid
+    rules: Rules = None  # type: ignore[assignment]  # None means standard, filled in below
 
     def __post_init__(self) -> None:
         n = self.shape.n
@@ -115,6 +126,16 @@ class Puzzle:
             raise ValueError(f"{n * n} cells expected for {self.shape}, got {len(self.givens)}")
         if any(not 0 <= v <= n for v in self.givens):
             raise ValueError(f"givens must lie in 0..{n}")
+        if self.rules is None:
+            from .rules import standard
+
+            object.__setattr__(self, "rules", standard(self.shape))
+        elif self.rules.shape != self.shape:
+            raise ValueError(f"the rules are for a {self.rules.shape}, the puzzle is a {self.shape}")
+
+    def with_rules(self, rules: Rules) -> Puzzle:
+        """The same givens under other rules."""
+        return Puzzle(self.shape, self.givens, rules)
 
     @classmethod
     def from_rows(cls, rows: Sequence[Sequence[int]], box: tuple[int, int] | None = None) -> Puzzle:
@@ -142,41 +163,27 @@ class Puzzle:
         return self.givens.count(0)
 
 
-def first_conflict(grid: Grid, shape: Shape) -> str | None:
+def first_conflict(grid: Grid, rules: Shape | Rules) -> str | None:
     """The first rule a (possibly partial) grid breaks, in 1-based words, or None.
 
-    Blanks (0) break nothing; the message names the unit, the digit and both positions.
+    ``rules`` is a rule set, or a shape for standard Sudoku. Blanks (0) break nothing; the message
+    names the group, the digit and both positions (see ``Rules.first_conflict``).
 
     >>> first_conflict((1, 0, 0, 1) + (0,) * 12, Shape(2, 2))
     'row 1 holds 1 twice (columns 1 and 4)'
     """
-    n = shape.n
-    for kind, index, cells in units(shape).named():
-        seen: dict[int, int] = {}
-        for position, cell in enumerate(cells):
-            digit = grid[cell]
-            if not digit:
-                continue
-            if digit in seen:
-                return f"{kind} {index + 1} holds {digit} twice ({_positions(kind, seen[digit], position, cells, n)})"
-            seen[digit] = position
-    return None
+    if isinstance(rules, Shape):
+        from .rules import standard
 
-
-def _positions(kind: str, first: int, second: int, cells: tuple[int, ...], n: int) -> str:
-    if kind == "row":
-        return f"columns {first + 1} and {second + 1}"
-    if kind == "column":
-        return f"rows {first + 1} and {second + 1}"
-    a, b = (divmod(cells[i], n) for i in (first, second))
-    return f"row {a[0] + 1} column {a[1] + 1} and row {b[0] + 1} column {b[1] + 1}"
+        rules = standard(rules)
+    return rules.first_conflict(grid)
 
 
 def solution_error(grid: Grid | None, puzzle: Puzzle) -> str | None:
     """Why a grid is not a solution of the puzzle (first reason, 1-based words), or None if it is.
 
     Independent of every solver: it checks only the definition (complete, digits in range, givens
-    kept, each unit holding 1..n once).
+    kept, every rule of ``puzzle.rules`` kept).
     """
     n = puzzle.n
     if grid is None:
@@ -189,7 +196,7 @@ def solution_error(grid: Grid | None, puzzle: Puzzle) -> str | None:
             return f"row {r + 1}, column {c + 1} holds {value}, outside 1..{n}"
         if given and given != value:
             return f"row {r + 1}, column {c + 1} is given {given} but the answer has {value}"
-    return first_conflict(grid, puzzle.shape)
+    return puzzle.rules.first_conflict(grid)
 
 
 def is_solution(grid: Grid | None, puzzle: Puzzle) -> bool:

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..errors import UnsupportedFeature, UsageError
 from ..grid import Shape
+from ..rules import KINDS, Rules
 from .base import Capabilities, CountResult, Option, Solver, SolveResult, Status
 from .search import SearchCounters, SearchSolver
 
@@ -151,10 +152,12 @@ def get(name: str, **options: Any) -> Solver:
     return solver_class(name)(**parse_options(name, options))
 
 
-def require(solver: Solver, *, canonical: bool = False, count: bool = False, time_limit: bool = False) -> None:
-    """Refuse, with one line, to ask a solver for what its capabilities do not include."""
+def require(solver: Solver, *, canonical: bool = False, count: bool = False, time_limit: bool = False,
+            rules: Rules | None = None) -> None:
+    """Refuse, with one line, to ask a solver for what its capabilities do not include (a constraint
+    kind of ``rules`` among them: "solver 'dlx' cannot honour sum constraints (cage 1 (sum 15))")."""
     capabilities = solver.capabilities
-    missing = capabilities.lacks(canonical=canonical, count=count, time_limit=time_limit)
+    missing = capabilities.lacks(canonical=canonical, count=count, time_limit=time_limit, rules=rules)
     if missing:
         who = capabilities.why or f"solver '{solver.name}'"
         raise UnsupportedFeature(f"{who}, so it cannot {missing}" if capabilities.why else f"{who} cannot {missing}")
@@ -176,6 +179,7 @@ def describe(name: str) -> dict[str, Any]:
             "canonical": capabilities.canonical, "count": capabilities.count,
             "time_limit": capabilities.time_limit, "threads": capabilities.threads,
             "slow": list(capabilities.slow),
+            "kinds": [kind for kind in KINDS if kind in capabilities.kinds],
         },
         "options": [
             {"name": o.name, "type": o.type.__name__, "default": o.default, "help": o.help,

@@ -18,9 +18,12 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from ..grid import Grid, Puzzle
+
+if TYPE_CHECKING:
+    from ..rules import Rules
 
 Stat = int | float | bool | str
 
@@ -107,14 +110,27 @@ class Capabilities:
     """Capabilities it has but pays for dearly (e.g. counting by re-running an external program)."""
     why: str = ""
     """Why it lacks what it lacks, for the refusal (e.g. "SAT engine 'lingeling' has no limited solve")."""
+    kinds: frozenset[str] = frozenset({"all-different"})
+    """The constraint kinds of ``rules.KINDS`` it honours. ``all-different`` means any group of
+    cells (rows, columns, boxes, diagonals, jigsaw regions, windows, cages' cells), not only the
+    standard ones. A puzzle using a kind not listed is refused before solving (exit 2)."""
+    kinds_why: str = ""
+    """Why it lacks a kind, for the refusal (e.g. "exact cover has no sums")."""
 
-    def lacks(self, *, canonical: bool = False, count: bool = False, time_limit: bool = False) -> str | None:
+    def lacks(self, *, canonical: bool = False, count: bool = False, time_limit: bool = False,
+              rules: Rules | None = None) -> str | None:
         """The first of the asked capabilities this solver lacks, in words, or None."""
         for asked, has, words in ((canonical, self.canonical, "give a canonical answer"),
                                   (count, self.count, "count solutions"),
                                   (time_limit, self.time_limit, "honour a time limit")):
             if asked and not has:
                 return words
+        if rules is not None:
+            from ..rules import unsupported
+
+            missing = unsupported(rules, self.kinds)
+            if missing:
+                return f"honour {missing}" + (f": {self.kinds_why}" if self.kinds_why else "")
         return None
 
 

@@ -1,0 +1,446 @@
+"""The rules of a puzzle as a value: the board shape plus named constraints of a small closed set of kinds.
+
+Every paradigm reads the rules from here, so a variant is declared once and honoured everywhere (or
+refused: a solver declares the kinds it can express in ``Capabilities.kinds``).
+
+- **Kinds** (``KINDS``), the closed set a solver declares support for:
+
+  - ``all-different``: a ``Group`` of cells holds no digit twice. A *complete* group has n cells
+    and so holds every digit once (rows, columns, boxes, jigsaw regions, the diagonals); a partial
+    one only differs (windoku's extra boxes are complete too; a killer cage is partial).
+  - ``differ``: a ``Differ`` set of cell pairs that must hold different digits (anti-knight,
+    anti-king), for pairs that share no group.
+  - ``sum``: a ``Cage``'s digits add up to its total. A killer cage's digits also differ, so every
+    cage comes with a partial all-different ``Group`` of the same name: a solver that honours sums
+    gets the "differ" half from ``groups`` like any other group.
+  - ``increasing``: a ``Thermo``'s digits strictly increase from the bulb (its first cell).
+
+- **Presets** (``PRESETS``) combine: ``standard`` (rows, columns, boxes: the default everywhere),
+  ``x`` (the two diagonals), ``windoku`` (extra boxes, one row and column in from the edges),
+  ``anti-knight``, ``anti-king``, ``jigsaw`` (regions replace boxes), ``killer`` (cages),
+  ``thermo`` (thermometers). The last three need their data (regions, cages, thermometers).
+
+- **Names** are a person's words, 1-based: "row 4", "box 2", "diagonal 1", "window 3",
+  "region 4", "cage 7 (sum 15)", "thermometer 2", "anti-knight".
+
+Adding a kind: one dataclass and one field here, its check in ``Rules.first_conflict``, its
+encoding in each model that can express it, and its name in those solvers' ``Capabilities.kinds``.
+
+Roads not taken: constraints as one list of objects with a polymorphic ``encode`` method (each
+model would then live inside the rules module, and a model could not be read in one place); and
+rules keyed by shape alone as before (what made every variant an edit of 8 to 12 files).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cache, cached_property
+
+from .grid import Grid, Shape
+
+ALL_DIFFERENT, DIFFER, SUM, INCREASING = "all-different", "differ", "sum", "increasing"
+KINDS = (ALL_DIFFERENT, DIFFER, SUM, INCREASING)
+"""Every constraint kind, in the order the ``solvers`` matrix shows them."""
+
+PRESETS = ("standard", "x", "windoku", "anti-knight", "anti-king", "jigsaw", "killer", "thermo")
+"""Named rule sets that combine (``standard`` is implied by all but ``jigsaw``, which replaces boxes)."""
+
+NEEDS_DATA = {"jigsaw": "--regions FILE", "killer": "--cages FILE", "thermo": "--thermos FILE"}
+"""Presets that are only names for data the puzzle must bring, and the option that brings it."""
+
+
+class RulesError(ValueError):
+    """Rules that do not make sense for the board (an unknown preset, a region of the wrong size, ...)."""
+
+
+def cell_name(cell: int, n: int) -> str:
+    """A cell in a person's words, 1-based: ``row 2 column 5``."""
+    row, col = divmod(cell, n)
+    return f"row {row + 1} column {col + 1}"
+
+
+@dataclass(frozen=True)
+class Group:
+    """Cells that hold no digit twice; ``name`` is what messages call it ("diagonal 1")."""
+
+    name: str
+    cells: tuple[int, ...]
+
+    @property
+    def kind(self) -> str:
+        """The first word of the name: row, column, box, region, diagonal, window, cage, group."""
+        return self.name.split(" ", 1)[0]
+
+
+@dataclass(frozen=True)
+class Differ:
+    """Pairs of cells that must hold different digits, under one name ("anti-knight")."""
+
+    name: str
+    pairs: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
+class Cage:
+    """A killer cage: its digits differ (a ``Group`` of the same name says so) and add up to ``total``."""
+
+    name: str
+    cells: tuple[int, ...]
+    total: int
+
+
+@dataclass(frozen=True)
+class Thermo:
+    """A thermometer: digits strictly increase along ``cells``, from the bulb (the first) to the tip."""
+
+    name: str
+    cells: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The whole rule set of a puzzle: every paradigm builds its model or tables from this alone.
+
+    ``groups`` lists the all-different groups, complete ones first in the order rows, columns,
+    boxes (or regions), then the preset's extra groups, then cage groups. ``presets`` records the
+    names it was built from, for display and for JSON output.
+    """
+
+    shape: Shape
+    groups: tuple[Group, ...]
+    differ: tuple[Differ, ...] = ()
+    cages: tuple[Cage, ...] = ()
+    thermos: tuple[Thermo, ...] = ()
+    presets: tuple[str, ...] = ("standard",)
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.shape, self.groups, self.differ, self.cages, self.thermos)))
+
+    def __hash__(self) -> int:  # cached: rules key the caches of every model
+        return self._hash
+
+    def __reduce__(self) -> tuple:
+        """Pickled by value, so another process (a pool or cluster worker) recomputes the hash."""
+        return Rules, (self.shape, self.groups, self.differ, self.cages, self.thermos, self.presets)
+
+    @property
+    def n(self) -> int:
+        return self.shape.n
+
+    @cached_property
+    def kinds(self) -> frozenset[str]:
+        """The constraint kinds these rules use (``all-different`` always)."""
+        used = {ALL_DIFFERENT}
+        if any(d.pairs for d in self.differ):
+            used.add(DIFFER)
+        if self.cages:
+            used.add(SUM)
+        if self.thermos:
+            used.add(INCREASING)
+        return frozenset(used)
+
+    @cached_property
+    def is_standard(self) -> bool:
+        """True for plain Sudoku (rows, columns, boxes and nothing else): solvers keep a fast path for it."""
+        return self == standard(self.shape)
+
+    @cached_property
+    def complete_groups(self) -> tuple[Group, ...]:
+        """The groups of n cells: each holds every digit exactly once."""
+        return tuple(g for g in self.groups if len(g.cells) == self.n)
+
+    @cached_property
+    def partial_groups(self) -> tuple[Group, ...]:
+        """The groups of fewer than n cells: their digits only differ."""
+        return tuple(g for g in self.groups if len(g.cells) < self.n)
+
+    @cached_property
+    def pairs(self) -> tuple[tuple[int, int], ...]:
+        """Every differing pair of every ``Differ`` set, each once, smaller cell first."""
+        return tuple(sorted({pair for d in self.differ for pair in d.pairs}))
+
+    @cached_property
+    def cell_groups(self) -> tuple[tuple[int, ...], ...]:
+        """Per cell, the indices (into ``groups``) of the groups it belongs to."""
+        found: list[list[int]] = [[] for _ in range(self.shape.cells)]
+        for index, group in enumerate(self.groups):
+            for cell in group.cells:
+                found[cell].append(index)
+        return tuple(tuple(f) for f in found)
+
+    @cached_property
+    def peers(self) -> tuple[frozenset[int], ...]:
+        """Per cell, the cells that may not hold its digit: group mates and differing partners."""
+        found: list[set[int]] = [set() for _ in range(self.shape.cells)]
+        for group in self.groups:
+            for cell in group.cells:
+                found[cell].update(group.cells)
+        for a, b in self.pairs:
+            found[a].add(b)
+            found[b].add(a)
+        return tuple(frozenset(f - {cell}) for cell, f in enumerate(found))
+
+    def describe(self) -> str:
+        """One line for messages: ``9x9 board with 3x3 boxes, rules: x, anti-knight``."""
+        return f"{self.shape}, rules: {', '.join(self.presets)}"
+
+    def first_conflict(self, grid: Grid) -> str | None:
+        """The first rule a (possibly partial) grid breaks, in 1-based words, or None.
+
+        Blanks (0) break nothing. Groups come first (rows, columns, boxes, then the others), then
+        differing pairs, cage sums (a full cage must reach its total, a partial one must not pass
+        it) and thermometers (digits ``i`` places apart along one must differ by at least ``i``).
+        """
+        n = self.n
+        for group in self.groups:
+            seen: dict[int, int] = {}
+            for position, cell in enumerate(group.cells):
+                digit = grid[cell]
+                if not digit:
+                    continue
+                if digit in seen:
+                    where = _positions(group, seen[digit], position, n)
+                    return f"{group.name} holds {digit} twice ({where})"
+                seen[digit] = position
+        for differ in self.differ:
+            for a, b in differ.pairs:
+                if grid[a] and grid[a] == grid[b]:
+                    return f"{differ.name}: {cell_name(a, n)} and {cell_name(b, n)} both hold {grid[a]}"
+        for cage in self.cages:
+            digits = [grid[cell] for cell in cage.cells]
+            total = sum(digits)
+            if all(digits) and total != cage.total:
+                return f"{cage.name} adds up to {total}"
+            if total > cage.total:
+                return f"{cage.name} adds up to more than {cage.total} already"
+        for thermo in self.thermos:
+            placed = [(i, grid[cell], cell) for i, cell in enumerate(thermo.cells) if grid[cell]]
+            for (i, a, cell_a), (j, b, cell_b) in zip(placed, placed[1:]):
+                if b - a < j - i:
+                    return (f"{thermo.name} does not increase: {cell_name(cell_a, n)} holds {a}, "
+                            f"{cell_name(cell_b, n)} holds {b}")
+            for i, digit, cell in placed:
+                if digit < i + 1 or digit > n - (len(thermo.cells) - 1 - i):
+                    return f"{thermo.name} cannot hold {digit} at {cell_name(cell, n)} (place {i + 1} of {len(thermo.cells)})"
+        return None
+
+
+def _positions(group: Group, first: int, second: int, n: int) -> str:
+    """Where a digit repeats in a group: columns of a row, rows of a column, cells otherwise."""
+    if group.kind == "row":
+        return f"columns {first + 1} and {second + 1}"
+    if group.kind == "column":
+        return f"rows {first + 1} and {second + 1}"
+    return f"{cell_name(group.cells[first], n)} and {cell_name(group.cells[second], n)}"
+
+
+# --- Building rule sets. ---------------------------------------------------------------------------
+
+def _rows(n: int) -> list[Group]:
+    return [Group(f"row {r + 1}", tuple(r * n + c for c in range(n))) for r in range(n)]
+
+
+def _columns(n: int) -> list[Group]:
+    return [Group(f"column {c + 1}", tuple(r * n + c for r in range(n))) for c in range(n)]
+
+
+def _boxes(shape: Shape) -> list[Group]:
+    n = shape.n
+    cells: list[list[int]] = [[] for _ in range(n)]
+    for r in range(n):
+        for c in range(n):
+            cells[shape.box_of(r, c)].append(r * n + c)
+    return [Group(f"box {b + 1}", tuple(cs)) for b, cs in enumerate(cells)]
+
+
+def diagonals(n: int) -> list[Group]:
+    """Sudoku X: the main diagonal (top left to bottom right) and the anti-diagonal."""
+    return [Group("diagonal 1", tuple(i * n + i for i in range(n))),
+            Group("diagonal 2", tuple(i * n + (n - 1 - i) for i in range(n)))]
+
+
+def windows(shape: Shape) -> list[Group]:
+    """Windoku's extra boxes: box-sized windows one row and one column in from the top left, one
+    empty row and column between windows, as many as fit (four on 9x9, one on 4x4, two on 6x6)."""
+    n, h, w = shape.n, shape.box_rows, shape.box_cols
+    tops = range(1, n - h + 1, h + 1)
+    lefts = range(1, n - w + 1, w + 1)
+    found = []
+    for top in tops:
+        for left in lefts:
+            cells = tuple((top + i) * n + left + j for i in range(h) for j in range(w))
+            found.append(Group(f"window {len(found) + 1}", cells))
+    return found
+
+
+def _moves(n: int, steps: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    pairs = set()
+    for r in range(n):
+        for c in range(n):
+            for dr, dc in steps:
+                rr, cc = r + dr, c + dc
+                if 0 <= rr < n and 0 <= cc < n:
+                    a, b = r * n + c, rr * n + cc
+                    pairs.add((min(a, b), max(a, b)))
+    return sorted(pairs)
+
+
+KNIGHT = ((1, 2), (2, 1), (1, -2), (2, -1))
+KING = ((1, 1), (1, -1), (1, 0), (0, 1))
+
+
+def regions_from_labels(labels: Sequence[int], shape: Shape) -> list[Group]:
+    """Jigsaw regions from one label per cell (row-major); each region must have n cells.
+
+    Regions are numbered in the order their first cell appears, row-major, so "region 1" holds
+    the top-left cell whatever the labels were.
+    """
+    n = shape.n
+    if len(labels) != shape.cells:
+        raise RulesError(f"regions: {shape.cells} labels expected for a {n}x{n} board, found {len(labels)}")
+    order: dict[int, list[int]] = {}
+    for cell, label in enumerate(labels):
+        order.setdefault(label, []).append(cell)
+    if len(order) != n:
+        raise RulesError(f"regions: {n} regions expected, found {len(order)}")
+    groups = []
+    for index, cells in enumerate(order.values()):
+        if len(cells) != n:
+            where = cell_name(cells[0], n)
+            raise RulesError(f"regions: region {index + 1} (from {where}) has {len(cells)} cells, not {n}")
+        groups.append(Group(f"region {index + 1}", tuple(cells)))
+    return groups
+
+
+def build(
+    shape: Shape,
+    presets: Sequence[str] = ("standard",),
+    *,
+    regions: Sequence[int] | None = None,
+    cages: Sequence[tuple[Sequence[int], int]] = (),
+    thermos: Sequence[Sequence[int]] = (),
+    extra_groups: Sequence[Sequence[int]] = (),
+) -> Rules:
+    """A rule set from preset names and their data; ``build(shape)`` is standard Sudoku.
+
+    ``regions`` (one label per cell) replaces the boxes and implies ``jigsaw``; ``cages`` (cells,
+    total) implies ``killer``; ``thermos`` (cells from the bulb) implies ``thermo``;
+    ``extra_groups`` adds all-different groups named "group 1", ... Data and presets are checked:
+    cells on the board, cages and thermometers no longer than n, totals reachable, no cell in two
+    cages, a preset that needs data has it.
+
+    >>> r = build(Shape(3, 3), ["x"])
+    >>> r.presets, len(r.groups), r.groups[-1].name, r.kinds == {"all-different"}
+    (('standard', 'x'), 29, 'diagonal 2', True)
+    """
+    n, size = shape.n, shape.cells
+    names = [p.strip().lower() for p in presets if p.strip()]
+    for name in names:
+        if name not in PRESETS:
+            raise RulesError(f"unknown rules '{name}'; choose from: {', '.join(PRESETS)}")
+    if regions is not None and "jigsaw" not in names:
+        names.append("jigsaw")
+    if cages and "killer" not in names:
+        names.append("killer")
+    if thermos and "thermo" not in names:
+        names.append("thermo")
+    data = {"jigsaw": regions is not None, "killer": bool(cages), "thermo": bool(thermos)}
+    for name, what in NEEDS_DATA.items():
+        if name in names and not data[name]:
+            raise RulesError(f"rules '{name}' need their data: {what}, or a JSON puzzle file")
+    ordered = tuple(p for p in PRESETS if p in names and p != "standard")
+    groups = _rows(n) + _columns(n)
+    groups += regions_from_labels(regions, shape) if regions is not None else _boxes(shape)
+    if "x" in ordered:
+        groups += diagonals(n)
+    if "windoku" in ordered:
+        groups += windows(shape)
+    for index, cells in enumerate(extra_groups):
+        groups.append(Group(f"group {index + 1}", _checked_cells(cells, size, f"group {index + 1}", n)))
+    cage_list = []
+    caged: dict[int, str] = {}
+    for index, (cells, total) in enumerate(cages):
+        name = f"cage {index + 1} (sum {total})"
+        cells = _checked_cells(cells, size, name, n)
+        k = len(cells)
+        low, high = k * (k + 1) // 2, k * (2 * n - k + 1) // 2
+        if not low <= total <= high:
+            raise RulesError(f"{name}: {k} different digits of 1..{n} add up to {low}..{high}, never {total}")
+        for cell in cells:
+            if cell in caged:
+                raise RulesError(f"{name}: {cell_name(cell, n)} is in {caged[cell]} too")
+            caged[cell] = name
+        cage_list.append(Cage(name, cells, int(total)))
+        groups.append(Group(name, cells))
+    thermo_list = []
+    for index, cells in enumerate(thermos):
+        name = f"thermometer {index + 1}"
+        cells = _checked_cells(cells, size, name, n)
+        if len(cells) < 2:
+            raise RulesError(f"{name}: a thermometer needs at least 2 cells")
+        for a, b in zip(cells, cells[1:]):
+            (ra, ca), (rb, cb) = divmod(a, n), divmod(b, n)
+            if max(abs(ra - rb), abs(ca - cb)) != 1:
+                raise RulesError(f"{name}: {cell_name(a, n)} and {cell_name(b, n)} are not neighbours")
+        thermo_list.append(Thermo(name, cells))
+    differ = []
+    together = {frozenset((a, b)) for g in groups for i, a in enumerate(g.cells) for b in g.cells[i + 1:]}
+    for name, steps in (("anti-knight", KNIGHT), ("anti-king", KING)):
+        if name in ordered:
+            pairs = tuple(p for p in _moves(n, steps) if frozenset(p) not in together)
+            differ.append(Differ(name, pairs))
+    shown = ("standard",) + ordered if "jigsaw" not in ordered else ordered
+    return Rules(shape, tuple(groups), tuple(differ), tuple(cage_list), tuple(thermo_list), shown)
+
+
+def _checked_cells(cells: Sequence[int], size: int, name: str, n: int) -> tuple[int, ...]:
+    cells = tuple(int(c) for c in cells)
+    if not cells:
+        raise RulesError(f"{name} has no cells")
+    for cell in cells:
+        if not 0 <= cell < size:
+            raise RulesError(f"{name}: cell {cell} is off the {n}x{n} board")
+    if len(set(cells)) != len(cells):
+        raise RulesError(f"{name} names a cell twice")
+    if len(cells) > n:
+        raise RulesError(f"{name} has {len(cells)} cells, more than the {n} digits")
+    return cells
+
+
+@cache
+def standard(shape: Shape) -> Rules:
+    """Plain Sudoku for a shape (rows, columns, boxes), built once per shape: the default everywhere."""
+    return build(shape)
+
+
+def parse_presets(text: str) -> list[str]:
+    """Preset names from ``--rules x,anti-knight`` (commas or spaces), checked against ``PRESETS``."""
+    names = [part.strip().lower() for part in text.replace(",", " ").split() if part.strip()]
+    for name in names:
+        if name not in PRESETS:
+            raise RulesError(f"unknown rules '{name}'; choose from: {', '.join(PRESETS)}")
+    return names
+
+
+def unsupported(rules: Rules, kinds: Iterable[str]) -> str | None:
+    """The first kind these rules use that is not among ``kinds``, with an example constraint, or None.
+
+    >>> r = build(Shape(2, 2), cages=[((0, 1), 3)])
+    >>> unsupported(r, {"all-different"})
+    'sum constraints (cage 1 (sum 3))'
+    """
+    have = set(kinds)
+    examples = {
+        DIFFER: lambda: rules.differ[0].name,
+        SUM: lambda: rules.cages[0].name,
+        INCREASING: lambda: rules.thermos[0].name,
+        ALL_DIFFERENT: lambda: rules.groups[0].name,
+    }
+    words = {DIFFER: "differing pairs", SUM: "sum constraints", INCREASING: "increasing thermometers",
+             ALL_DIFFERENT: "all-different groups"}
+    for kind in KINDS:
+        if kind in rules.kinds and kind not in have:
+            return f"{words[kind]} ({examples[kind]()})"
+    return None

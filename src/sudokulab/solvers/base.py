@@ -185,6 +185,22 @@ class Solver(Protocol):
     def __exit__(self, *exc_info: object) -> None: ...
 
 
+def check_kinds(solver: Solver, puzzle: Puzzle) -> None:
+    """Refuse a puzzle whose rules use a constraint kind the solver does not declare, before any work.
+
+    Every solver calls this first in ``solve`` and ``count``, so no caller (a library user who
+    skipped ``solvers.require``) ever gets a "solved" grid that ignores a rule. Standard rules
+    pass at the cost of one subset test.
+    """
+    capabilities = solver.capabilities
+    if puzzle.rules.kinds <= capabilities.kinds:
+        return
+    from ..errors import UnsupportedFeature
+
+    missing = capabilities.lacks(rules=puzzle.rules)
+    raise UnsupportedFeature(f"solver '{solver.name}' cannot {missing}")
+
+
 class TimeUp(Exception):
     """Raised inside a search when its deadline passes; solvers turn it into TIME_LIMIT."""
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..grid import Grid, Puzzle, units
+from ..grid import Grid, Puzzle
 
 TryDigit = Callable[[int, int, Sequence[tuple[int, int]]], Grid | None]
 """``try_digit(cell, digit, fixed)``: a solution with ``cell`` holding ``digit`` and every
@@ -20,7 +20,7 @@ TryDigit = Callable[[int, int, Sequence[tuple[int, int]]], Grid | None]
 
 def smallest_solution(puzzle: Puzzle, solution: Grid, try_digit: TryDigit) -> Grid:
     """The lexicographically first solution, from any ``solution`` and an engine's ``try_digit``."""
-    peers = units(puzzle.shape).peers
+    peers = puzzle.rules.peers
     values = list(puzzle.givens)  # givens and the fixed prefix
     fixed: list[tuple[int, int]] = []
     grid = solution

@@ -103,28 +103,34 @@ def bwrap_arguments(command: Sequence[str], *, files_mb: int) -> list[str]:
         if os.path.exists(path):
             arguments += ["--ro-bind", path, path]
     arguments += ["--proc", "/proc", "--dev", "/dev", "--size", str(max(files_mb, 1) << 20), "--tmpfs", "/tmp"]
-    for path in _outermost(program_paths(command)):
-        arguments += ["--ro-bind", path, path]
+    for source, target in _outermost(program_mounts(command)):
+        arguments += ["--ro-bind", source, target]
     arguments += ["--chdir", "/tmp", "--", *command]
     return arguments
 
 
-def _outermost(paths: Iterator[str]) -> list[str]:
-    """The paths without those inside another one (a bound folder brings what it holds; binding a
-    file inside a read-only folder again would fail)."""
-    kept: list[str] = []
-    for path in sorted(set(paths)):
-        if not any(path.startswith(folder.rstrip("/") + "/") for folder in kept):
-            kept.append(path)
+def _outermost(mounts: Iterator[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The mounts without those inside another one's target (a bound folder brings what it holds;
+    binding a file inside a read-only folder again would fail), outer ones first."""
+    by_target = {target: source for source, target in mounts}
+    kept: list[tuple[str, str]] = []
+    for target in sorted(by_target):
+        if not any(source_in(target, outer) for _, outer in kept):
+            kept.append((by_target[target], target))
     return kept
 
 
-def program_paths(command: Sequence[str]) -> Iterator[str]:
-    """The paths outside the system folders a command needs to see: its program (and, for a script,
-    its interpreter), an interpreter's installation, and every existing file or folder an argument
-    names. Each is bound read-only at its own path, so the command line stays as it was."""
+def source_in(path: str, folder: str) -> bool:
+    return path.startswith(folder.rstrip("/") + "/")
+
+
+def program_mounts(command: Sequence[str]) -> Iterator[tuple[str, str]]:
+    """(here, in the sandbox) for each path outside the system folders a command needs: its program
+    (and, for a script, its interpreter), an interpreter's installation, and every existing file or
+    folder an argument names. An absolute path is bound at itself; a relative one under the
+    sandbox's working directory (/tmp), so the command line stays as it was."""
     for position, argument in enumerate(command):
-        if position == 0:
+        if position == 0 and "/" not in argument:
             found = shutil.which(argument)
             if found is None:
                 continue
@@ -132,25 +138,28 @@ def program_paths(command: Sequence[str]) -> Iterator[str]:
             interpreter = _shebang(found)
             if interpreter:
                 yield from _with_installation(interpreter)
-        elif os.path.isabs(argument) or os.path.exists(argument):
-            path = os.path.abspath(argument)
-            if os.path.exists(path) and not _is_system(path):
-                yield path
-                real = os.path.realpath(path)
-                if real != path and not _is_system(real):
-                    yield real
+        elif os.path.exists(argument):
+            here = os.path.abspath(argument)
+            there = here if os.path.isabs(argument) else os.path.normpath(os.path.join("/tmp", argument))
+            if _is_system(there):
+                continue
+            yield here, there
+            if position == 0:
+                interpreter = _shebang(here)
+                if interpreter:
+                    yield from _with_installation(interpreter)
 
 
-def _with_installation(program: str) -> Iterator[str]:
+def _with_installation(program: str) -> Iterator[tuple[str, str]]:
     """A program file (absolute), its real file, and the installation folder it cannot run without."""
     program = os.path.abspath(program)
     for path in dict.fromkeys((program, os.path.realpath(program))):
         if _is_system(path):
             continue
-        yield path
+        yield path, path
         home = _installation(Path(path))
         if home is not None:
-            yield str(home)
+            yield str(home), str(home)
 
 
 def _installation(program: Path) -> Path | None:

@@ -85,9 +85,10 @@ from .rules import NEEDS_DATA, PRESETS, Rules, RulesError, build, parse_presets,
 _CELL = re.compile(r"[rR]([0-9]{1,9})[cC]([0-9]{1,9})\Z")
 _BASE64 = re.compile(r"[A-Za-z0-9+/=$-]+\Z")
 _SEPARATORS = re.compile(r"[\s,]+")
-MAX_COMPRESSED = 1 << 16
-"""The longest compressed f-puzzles text read (64 KiB): real exports are a few kilobytes, and lz-string
-output can grow with the square of its input, so a longer word is refused before it is decompressed."""
+MAX_COMPRESSED = 1 << 14
+"""The longest compressed f-puzzles word read (16 KiB; real exports are a few kilobytes): lz-string's
+output can grow with the square of its input (5,000 characters can hold 4 MB), so a longer word is
+refused before it is decompressed rather than filling the memory."""
 
 CageData = tuple[tuple[int, ...], int]
 
@@ -558,7 +559,7 @@ def _json_thermo(value: Any, n: int, name: str, at: str) -> tuple[int, ...]:
 # --- f-puzzles. -----------------------------------------------------------------------------------
 
 _FPUZZLES_IGNORED = {"title", "author", "ruleset", "solution", "highlightConflicts", "disabledlogic",
-                     "truecandidatesoptions"}
+                     "truecandidatesoptions", "activeConstraints"}
 """Keys of an f-puzzles export that are settings of the site or notes for people, never rules."""
 _FPUZZLES_CELL_IGNORED = {"value", "given", "region", "c", "highlight", "centerPencilMarks", "cornerPencilMarks"}
 _FPUZZLES_READ = {"size", "grid", "diagonal+", "diagonal-", "antiknight", "antiking", "killercage",
@@ -606,6 +607,8 @@ def _empty(value: Any) -> bool:
 def _from_fpuzzles(doc: dict, name: str, box: tuple[int, int] | None) -> tuple[Shape, tuple[int, ...], _Declared]:
     """An f-puzzles export: givens, regions and the constraint kinds of ``rules``; anything else refused."""
     name = f"{name} (f-puzzles)"
+    if "grid" not in doc:
+        raise PuzzleFormatError(f"{name}: 'grid' is missing: not an f-puzzles export")
     unsupported = sorted(str(key) for key, value in doc.items()
                          if key not in _FPUZZLES_READ and key not in _FPUZZLES_IGNORED and not _empty(value))
     cosmetic_cages = [c for c in doc.get("cage") or [] if not (isinstance(c, dict) and _empty(c.get("cells")))]

@@ -80,7 +80,7 @@ from typing import Any
 from . import boj
 from .errors import PuzzleFormatError, UsageError
 from .grid import Puzzle, Shape, box_shape
-from .rules import NEEDS_DATA, PRESETS, Rules, RulesError, build, parse_presets, regions_from_labels
+from .rules import NEEDS_DATA, PRESETS, Rules, RulesError, build, parse_presets, regions_from_labels, standard
 
 _CELL = re.compile(r"[rR]([0-9]{1,9})[cC]([0-9]{1,9})\Z")
 _BASE64 = re.compile(r"[A-Za-z0-9+/=$-]+\Z")
@@ -162,8 +162,17 @@ def parse_puzzle_text(
     try:
         puzzle = boj.parse_puzzle(text, box)
     except PuzzleFormatError as exc:
+        if _looks_compressed(stripped):
+            raise PuzzleFormatError(
+                f"{name}: one word that is neither a puzzle nor an lz-string compressed f-puzzles export") from None
         raise PuzzleFormatError(f"{name}: {exc}") from None
     return puzzle.shape, puzzle.givens, _Declared()
+
+
+def _looks_compressed(text: str) -> bool:
+    """One long word of base64 letters, mixed case: what a compressed export looks like, not a typo'd grid."""
+    return (len(text) >= 16 and _BASE64.match(text) is not None and any(c.isupper() for c in text)
+            and any(c.islower() for c in text))
 
 
 # --- Options and text rule files. -----------------------------------------------------------------
@@ -281,7 +290,7 @@ def _region_numbers(labels: Sequence[object], shape: Shape, name: str) -> list[i
     try:
         regions_from_labels(result, shape)
     except RulesError as exc:
-        raise PuzzleFormatError(f"{name}: {exc}") from None
+        raise PuzzleFormatError(f"{name}: {str(exc).removeprefix('regions: ')}") from None
     return result
 
 
@@ -351,9 +360,12 @@ def _cell_word(cell: int, n: int) -> str:
 
 
 def _build(shape: Shape, declared: _Declared, name: str | None) -> Rules:
-    """``rules.build`` of everything declared; its complaints become one line naming the puzzle."""
+    """``rules.build`` of everything declared; its complaints become one line naming the puzzle.
+
+    Plain Sudoku comes back as the one cached ``rules.standard(shape)``, which solvers key their caches on.
+    """
     try:
-        return build(
+        rules = build(
             shape,
             declared.presets or ("standard",),
             regions=declared.regions,
@@ -365,6 +377,7 @@ def _build(shape: Shape, declared: _Declared, name: str | None) -> Rules:
         if name is None:
             raise UsageError(str(exc)) from None
         raise PuzzleFormatError(f"{name}: {exc}") from None
+    return standard(shape) if rules == standard(shape) else rules
 
 
 # --- JSON: the sudokulab puzzle and the f-puzzles export. -------------------------------------------
@@ -567,28 +580,42 @@ _FPUZZLES_READ = {"size", "grid", "diagonal+", "diagonal-", "antiknight", "antik
 
 
 def _decompressed(text: str, name: str) -> Any:
-    """The JSON object in an lz-string compressed base64 word (or an f-puzzles link), else None."""
-    word = text
-    if "?load=" in word and not any(ch.isspace() for ch in word):
-        word = urllib.parse.unquote(word.split("?load=", 1)[1].split("&", 1)[0])
-    if not word or any(ch.isspace() for ch in word) or not _BASE64.match(word) or word.isdigit():
+    """The JSON object in an lz-string compressed base64 word (or an f-puzzles link), else None.
+
+    A word that does not decompress to a JSON object is left to the BOJ reader (``abc`` is a bad
+    grid, not a bad export); a link (``...?load=WORD``) that does not is an error here.
+    """
+    if any(ch.isspace() for ch in text):
+        return None
+    link = "?load=" in text
+    word = urllib.parse.unquote(text.split("?load=", 1)[1].split("&", 1)[0]) if link else text
+    if not _BASE64.match(word) or word.isdigit():
+        if link:
+            raise PuzzleFormatError(f"{name}: the link's ?load= data is not lz-string compressed base64")
         return None
     if len(word) > MAX_COMPRESSED:
         raise PuzzleFormatError(
-            f"{name}: a compressed f-puzzles word of {len(word)} characters is longer than the {MAX_COMPRESSED} read")
+            f"{name}: a compressed f-puzzles word of {len(word)} characters is longer than the {MAX_COMPRESSED} read; "
+            "save the export as plain JSON instead")
+    document = _lz_json(word, name)
+    if document is None and link:
+        raise PuzzleFormatError(f"{name}: the link's ?load= data does not decompress to an f-puzzles export")
+    return document
+
+
+def _lz_json(word: str, name: str) -> dict | None:
+    """lz-string's base64 (or URI-safe, with ``-`` and ``$``) decompression of a word, parsed as a JSON object."""
     try:
         from lzstring import LZString
     except ImportError:  # pragma: no cover - a declared dependency
         raise UsageError("reading a compressed f-puzzles export needs the lzstring package (pip install lzstring)") from None
-    # decompressFromEncodedURIComponent reads both alphabets' common letters; '+' and '/' are base64's
-    word = word.replace(" ", "+")
     try:
         if "-" in word or "$" in word:
             plain = LZString().decompressFromEncodedURIComponent(word)
         else:
             plain = LZString().decompressFromBase64(word)
-    except (KeyError, IndexError, ValueError, TypeError, AttributeError, OverflowError):
-        return None
+    except Exception:  # lz-string's decoder fails in many ways on words it did not write (IndexError,
+        return None  # KeyError, UnboundLocalError, ...): any of them means "not a compressed export"
     if not isinstance(plain, str) or not plain.lstrip().startswith("{"):
         return None
     if len(plain) > boj.MAX_INPUT_BYTES:
@@ -611,8 +638,9 @@ def _from_fpuzzles(doc: dict, name: str, box: tuple[int, int] | None) -> tuple[S
         raise PuzzleFormatError(f"{name}: 'grid' is missing: not an f-puzzles export")
     unsupported = sorted(str(key) for key, value in doc.items()
                          if key not in _FPUZZLES_READ and key not in _FPUZZLES_IGNORED and not _empty(value))
-    cosmetic_cages = [c for c in doc.get("cage") or [] if not (isinstance(c, dict) and _empty(c.get("cells")))]
-    if cosmetic_cages:
+    notes = doc.get("cage")  # cosmetic cages; those with no cells only carry notes (sudokupad's title: ...)
+    if not _empty(notes) and not (isinstance(notes, list)
+                                  and all(isinstance(c, dict) and _empty(c.get("cells")) for c in notes)):
         unsupported = sorted(unsupported + ["cage"])
     if unsupported:
         raise PuzzleFormatError(f"{name}: unsupported constraint{'s' if len(unsupported) > 1 else ''}: "
@@ -663,16 +691,21 @@ def _from_fpuzzles(doc: dict, name: str, box: tuple[int, int] | None) -> tuple[S
     declared = _Declared()
     if any(label != shape.box_of(*divmod(cell, n)) for cell, label in enumerate(labels)):
         declared.regions = _region_numbers(labels, shape, f"{name}: grid regions")
-    plus, minus = bool(doc.get("diagonal+")), bool(doc.get("diagonal-"))
+    flags = {}
+    for key in ("diagonal+", "diagonal-", "antiknight", "antiking"):
+        flags[key] = doc.get(key) or False
+        if not isinstance(flags[key], bool):
+            raise PuzzleFormatError(f"{name}: {key}: true or false expected")
+    plus, minus = flags["diagonal+"], flags["diagonal-"]
     if plus and minus:
         declared.presets.append("x")
     elif minus:
         declared.groups.append(tuple(i * n + i for i in range(n)))
     elif plus:
         declared.groups.append(tuple((n - 1 - i) * n + i for i in range(n)))
-    if doc.get("antiknight"):
+    if flags["antiknight"]:
         declared.presets.append("anti-knight")
-    if doc.get("antiking"):
+    if flags["antiking"]:
         declared.presets.append("anti-king")
     caged: dict[int, int] = {}
     for index, cage in enumerate(_list(doc.get("killercage") or [], name, "killercage")):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import string
 import sys
 from importlib import resources
 from pathlib import Path
@@ -179,7 +180,8 @@ BAD_DOCUMENTS = [
     ({"size": 4, "givens": "." * 16, "thermometers": [["r1c1"]]}, "a thermometer needs at least 2 cells"),
     ({"size": 4, "givens": "." * 16, "regions": ["aabb", "aabb", "ccdd"]}, "regions: 4 rows expected, found 3"),
     ({"size": 4, "givens": "." * 16, "regions": ["aaab", "abbb", "ccdd", "ccdd"]}, None),  # valid: 4 cells each
-    ({"size": 4, "givens": "." * 16, "regions": ["aaaa", "abbb", "ccdd", "ccdd"]}, "region 1 (from row 1 column 1) has 5"),
+    ({"size": 4, "givens": "." * 16, "regions": ["aaaa", "abbb", "ccdd", "ccdd"]},
+     "region 1 (from row 1 column 1) has 5"),
     ({"size": 4, "givens": "." * 16, "groups": [["r1c1", "x"]]}, "groups[0]: 'x' is not a cell"),
     ({"size": 4, "givens": "." * 16, "solution": "1234" * 3 + "...."}, "solution: a full grid expected"),
     ({"size": 4, "givens": "." * 16, "colour": "red"}, "unknown key 'colour'"),
@@ -276,12 +278,14 @@ def test_fpuzzles_givens_are_only_the_given_cells_and_one_diagonal_is_a_group(tm
     assert read.givens[:2] == (0, 2)
     assert read.rules == build(FOUR, extra_groups=[(12, 9, 6, 3)])  # R4C1 up to R1C4
     document["diagonal+"], document["diagonal-"] = False, True
-    assert read_puzzle(write(tmp_path, "f.json", json.dumps(document))).rules == build(FOUR, extra_groups=[(0, 5, 10, 15)])
+    main_diagonal = build(FOUR, extra_groups=[(0, 5, 10, 15)])
+    assert read_puzzle(write(tmp_path, "f.json", json.dumps(document))).rules == main_diagonal
 
 
 @pytest.mark.parametrize(("keys", "named"), [
     ({"arrow": [{"lines": [["R1C1", "R1C2"]], "cells": ["R1C1"]}]}, "unsupported constraint: arrow"),
-    ({"odd": [{"cell": "R1C1"}], "littlekillersum": [{"cell": "R0C1", "value": "5"}], "xv": [{"cells": ["R1C1", "R1C2"]}]},
+    ({"odd": [{"cell": "R1C1"}], "littlekillersum": [{"cell": "R0C1", "value": "5"}],
+      "xv": [{"cells": ["R1C1", "R1C2"]}]},
      "unsupported constraints: littlekillersum, odd, xv"),
     ({"nonconsecutive": True}, "unsupported constraint: nonconsecutive"),
     ({"difference": [{"cells": ["R1C1", "R1C2"]}], "ratio": [{"cells": ["R1C1", "R2C1"], "value": "2"}]},
@@ -313,8 +317,10 @@ def test_cosmetic_cages_without_cells_carry_only_notes(tmp_path):
     (lambda d: d["grid"][0].__setitem__(0, {"value": "x", "given": True}), "grid[0][0] (r1c1).value: a whole number"),
     (lambda d: d["grid"][0].__setitem__(0, {"given": "yes"}), "'given' is true or false"),
     (lambda d: d["grid"][0].__setitem__(0, {"region": None}), "the cell is in no region"),
-    (lambda d: d["grid"][0].__setitem__(0, {"region": 3}), "grid regions: region 1 (from row 1 column 1) has 5 cells, not 4"),
-    (lambda d: d["grid"][0].__setitem__(0, {"givenPencilMarks": [1, 2]}), "unsupported constraint: givenPencilMarks (r1c1)"),
+    (lambda d: d["grid"][0].__setitem__(0, {"region": 3}),
+     "grid regions: region 1 (from row 1 column 1) has 5 cells, not 4"),
+    (lambda d: d["grid"][0].__setitem__(0, {"givenPencilMarks": [1, 2]}),
+     "unsupported constraint: givenPencilMarks (r1c1)"),
     (lambda d: d.__setitem__("killercage", [{"cells": ["R1C1", "R9C1"], "value": "3"}]), "'R9C1' is off the 4x4 board"),
     (lambda d: d.__setitem__("killercage", [{"cells": ["R1C1", "R1C2"], "value": "30"}]), "never 30"),
     (lambda d: d.__setitem__("killercage", [{"cells": ["R1C1"], "value": "1"}, {"cells": ["R1C1"], "value": "1"}]),
@@ -361,12 +367,12 @@ def test_real_fpuzzles_links_decompress():
         "QiH0wdYfCABKARgDCDkKjsAmFyDUA3Q1oArqYgiCAUFlZaNmb2zh5ucU4AzImeTgnuXqnuyRk+qP5BIcmpRGqG+gAuEL4wTgD2AHZgVRiGE"
         "E1VMXggANLauhgABE7GcLREQA=",
     ]
-    shape, givens, _ = parse_puzzle_text(links[0], "link")
-    assert shape == NINE and givens[0] == 1 and sum(map(bool, givens)) == 1
-    shape, givens, _ = parse_puzzle_text("https://f-puzzles.com/?load=" + links[1], "link")
-    assert givens[2 * 9 + 2] == 1 and givens[6 * 9 + 6] == 2
-    _, _, declared = parse_puzzle_text(links[2], "link")
-    assert declared.cages == [((0, 9), 9), ((1, 2, 10, 11, 19), 33)]
+    puzzle = parse_puzzle_text(links[0], "link")
+    assert puzzle.shape == NINE and puzzle.givens[0] == 1 and sum(map(bool, puzzle.givens)) == 1
+    puzzle = parse_puzzle_text("https://f-puzzles.com/?load=" + links[1], "link")
+    assert puzzle.givens[2 * 9 + 2] == 1 and puzzle.givens[6 * 9 + 6] == 2
+    puzzle = parse_puzzle_text(links[2], "link")
+    assert puzzle.rules == build(NINE, cages=[((0, 9), 9), ((1, 2, 10, 11, 19), 33)])
 
 
 # --- options and rule files: one line each ---------------------------------------------------------------
@@ -376,12 +382,15 @@ def test_real_fpuzzles_links_decompress():
     ("cages", "15 r1c1 r1c2\n", "cages.txt: line 1: a cage is 'total: cells', e.g. '15: r1c1 r1c2 r2c1'"),
     ("cages", "x: r1c1 r1c2\n", "cages.txt: line 1: the total 'x' is not a number"),
     ("cages", "3:\n", "cages.txt: line 1: no cells"),
+    ("cages", "# nothing\n\n", "cages.txt: no cages: one a line expected"),
     ("cages", "3: r1c1 a1\n", "cages.txt: line 1: 'a1' is not a cell (write r1c1 for row 1, column 1)"),
     ("cages", "50: r1c1 r1c2\n", "cages.txt: line 1: 2 different digits of 1..9 add up to 3..17, never 50"),
     ("cages", "3: r1c1 r1c2\n# two\n4: r1c2 r1c3\n", "cages.txt: line 3: r1c2 is in the cage of line 1 too"),
-    ("cages", "45: " + " ".join(f"r1c{c}" for c in range(1, 10)) + " r2c1\n", "cages.txt: line 1: 10 cells, more than the 9 digits"),
+    ("cages", "45: " + " ".join(f"r1c{c}" for c in range(1, 10)) + " r2c1\n",
+     "cages.txt: line 1: 10 cells, more than the 9 digits"),
     ("thermos", "r1c1 r1c3\n", "thermos.txt: line 1: r1c1 and r1c3 are not neighbours"),
     ("thermos", "r1c1\n", "thermos.txt: line 1: a thermometer needs at least 2 cells"),
+    ("thermos", "", "thermos.txt: no thermometers: one a line expected"),
     ("thermos", "r1c1 r1c2 r1c1\n", "thermos.txt: line 1: 'r1c1' is named twice"),
     ("regions", "", "regions.txt: no regions: 9 lines of 9 labels expected"),
     ("regions", "111222333\n" * 8, "regions.txt: 9 lines of 9 labels expected for the 9x9 board, found 8 lines"),
@@ -393,7 +402,7 @@ def test_bad_rule_files_get_one_line_naming_file_and_line(tmp_path, option, text
     path = write(tmp_path, f"{option}.txt", text)
     with pytest.raises(PuzzleFormatError) as excinfo:
         read_puzzle(puzzle, **{option: path})
-    assert one_line_error(excinfo) == f"{tmp_path / option}.txt: {message.split(': ', 1)[1]}"
+    assert one_line_error(excinfo).startswith(f"{tmp_path / option}.txt: {message.split(': ', 1)[1]}")
     with pytest.raises(PuzzleFormatError):
         read_rules(NINE, **{option: path})
 
@@ -496,7 +505,7 @@ def test_arbitrary_json_documents_are_read_or_refused_in_one_line(value, n):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=-$", min_size=1, max_size=200))
+@given(st.text(alphabet=string.ascii_letters + string.digits + "+/=-$", min_size=1, max_size=200))
 def test_arbitrary_base64_words_are_read_or_refused_in_one_line(word):
     read_text(word)
     read_text("https://f-puzzles.com/?load=" + word)

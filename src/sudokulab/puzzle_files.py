@@ -94,8 +94,12 @@ CageData = tuple[tuple[int, ...], int]
 
 
 @dataclass
-class _Declared:
-    """What a puzzle file and the rule files declared, gathered before ``rules.build`` combines it."""
+class Declared:
+    """What a puzzle file and the rule files declare, gathered before ``rules.build`` combines it.
+
+    Cells are 0-based indices; ``regions`` has one region number per cell; ``groups`` are extra
+    all-different groups.
+    """
 
     presets: list[str] = field(default_factory=list)
     regions: list[int] | None = None
@@ -122,7 +126,7 @@ def read_puzzle(
     """
     name = boj.source_name(source)
     text = boj.read_text(source)
-    shape, givens, declared = parse_puzzle_text(text, name, box)
+    shape, givens, declared = parse_declared(text, name, box)
     extra = _declared_by_options(shape, rules, regions, cages, thermos, have_regions=declared.regions is not None)
     declared.presets += extra.presets
     if extra.regions is not None:
@@ -148,10 +152,20 @@ def read_rules(
     return _build(shape, declared, None)
 
 
-def parse_puzzle_text(
+def parse_puzzle_text(text: str, name: str = "input", box: tuple[int, int] | None = None) -> Puzzle:
+    """A puzzle from the text of a puzzle file of any kind, with the rules it declares; errors name ``name``.
+
+    >>> parse_puzzle_text('{"size": 4, "givens": "1...............", "rules": ["x"]}').rules.presets
+    ('standard', 'x')
+    """
+    shape, givens, declared = parse_declared(text, name, box)
+    return Puzzle(shape, givens, _build(shape, declared, name))
+
+
+def parse_declared(
     text: str, name: str = "input", box: tuple[int, int] | None = None
-) -> tuple[Shape, tuple[int, ...], _Declared]:
-    """The shape, givens and declared rule data of a puzzle file's text (any kind); errors name ``name``."""
+) -> tuple[Shape, tuple[int, ...], Declared]:
+    """The shape, givens and declared rule data of a puzzle file's text (any kind), not yet combined."""
     stripped = text.strip().removeprefix("\ufeff")
     if stripped.startswith("{"):
         document = _load_json(stripped, name)
@@ -166,7 +180,7 @@ def parse_puzzle_text(
             raise PuzzleFormatError(
                 f"{name}: one word that is neither a puzzle nor an lz-string compressed f-puzzles export") from None
         raise PuzzleFormatError(f"{name}: {exc}") from None
-    return puzzle.shape, puzzle.givens, _Declared()
+    return puzzle.shape, puzzle.givens, Declared()
 
 
 def _looks_compressed(text: str) -> bool:
@@ -185,8 +199,8 @@ def _declared_by_options(
     thermos: str | os.PathLike | None,
     *,
     have_regions: bool,
-) -> _Declared:
-    declared = _Declared()
+) -> Declared:
+    declared = Declared()
     if rules is not None:
         try:
             declared.presets = parse_presets(rules)
@@ -195,24 +209,21 @@ def _declared_by_options(
     if regions is not None:
         if have_regions:
             raise UsageError("--regions: the puzzle file declares its regions already")
-        declared.regions = parse_regions(_read_rule_file(regions), shape, boj.source_name(regions))
+        declared.regions = parse_regions(boj.read_text(regions), shape, boj.source_name(regions))
     if cages is not None:
-        declared.cages = parse_cages(_read_rule_file(cages), shape, boj.source_name(cages))
+        declared.cages = parse_cages(boj.read_text(cages), shape, boj.source_name(cages))
     if thermos is not None:
-        declared.thermos = parse_thermos(_read_rule_file(thermos), shape, boj.source_name(thermos))
+        declared.thermos = parse_thermos(boj.read_text(thermos), shape, boj.source_name(thermos))
     return declared
 
 
-def _check_data(presets: Sequence[str], declared: _Declared) -> None:
+def _check_data(presets: Sequence[str], declared: Declared) -> None:
     """``--rules jigsaw``, ``killer`` or ``thermo`` without their data is a bad option (the file may bring it)."""
     have = {"jigsaw": declared.regions is not None, "killer": bool(declared.cages), "thermo": bool(declared.thermos)}
     for preset in presets:
         if preset in NEEDS_DATA and not have[preset]:
-            raise UsageError(f"--rules {preset} needs its data: {NEEDS_DATA[preset]}, or a JSON puzzle file that has it")
-
-
-def _read_rule_file(source: str | os.PathLike) -> str:
-    return boj.read_text(source)
+            raise UsageError(
+                f"--rules {preset} needs its data: {NEEDS_DATA[preset]}, or a JSON puzzle file that has it")
 
 
 def _lines(text: str) -> list[tuple[int, str]]:
@@ -274,7 +285,8 @@ def parse_regions(text: str, shape: Shape, name: str = "regions") -> list[int]:
     if n > 1 and all(len(tokens) == 1 for _, tokens in rows):
         rows = [(number, list(tokens[0])) for number, tokens in rows]
     if len(rows) != n:
-        raise PuzzleFormatError(f"{name}: {n} lines of {n} labels expected for the {n}x{n} board, found {len(rows)} lines")
+        raise PuzzleFormatError(
+            f"{name}: {n} lines of {n} labels expected for the {n}x{n} board, found {len(rows)} lines")
     labels: list[str] = []
     for number, tokens in rows:
         if len(tokens) != n:
@@ -319,6 +331,8 @@ def parse_cages(text: str, shape: Shape, name: str = "cages") -> list[CageData]:
                 raise PuzzleFormatError(f"{name}: {at}: {_cell_word(cell, n)} is in the cage of line {caged[cell]} too")
             caged[cell] = number
         found.append((cells, total))
+    if not found:
+        raise PuzzleFormatError(f"{name}: no cages: one a line expected, e.g. '15: r1c1 r1c2 r2c1'")
     return found
 
 
@@ -342,6 +356,8 @@ def parse_thermos(text: str, shape: Shape, name: str = "thermos") -> list[tuple[
         cells = _cells(_SEPARATORS.split(line), n, at, name)
         _check_thermo(cells, n, f"{name}: {at}")
         found.append(cells)
+    if not found:
+        raise PuzzleFormatError(f"{name}: no thermometers: one a line expected, cells from the bulb, e.g. 'r1c1 r2c2'")
     return found
 
 
@@ -359,7 +375,7 @@ def _cell_word(cell: int, n: int) -> str:
     return f"r{row + 1}c{col + 1}"
 
 
-def _build(shape: Shape, declared: _Declared, name: str | None) -> Rules:
+def _build(shape: Shape, declared: Declared, name: str | None) -> Rules:
     """``rules.build`` of everything declared; its complaints become one line naming the puzzle.
 
     Plain Sudoku comes back as the one cached ``rules.standard(shape)``, which solvers key their caches on.
@@ -397,7 +413,7 @@ def _no_constant(word: str) -> Any:
     raise ValueError(f"{word} is not a JSON number")
 
 
-def _from_document(document: Any, name: str, box: tuple[int, int] | None) -> tuple[Shape, tuple[int, ...], _Declared]:
+def _from_document(document: Any, name: str, box: tuple[int, int] | None) -> tuple[Shape, tuple[int, ...], Declared]:
     if not isinstance(document, dict):
         raise PuzzleFormatError(f"{name}: a JSON puzzle is an object")
     if "grid" in document and "givens" not in document:
@@ -413,11 +429,12 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _from_sudokulab(doc: dict, name: str, box: tuple[int, int] | None) -> tuple[Shape, tuple[int, ...], _Declared]:
+def _from_sudokulab(doc: dict, name: str, box: tuple[int, int] | None) -> tuple[Shape, tuple[int, ...], Declared]:
     """A sudokulab JSON puzzle (``schemas/puzzle.schema.json``), checked by hand with one-line errors."""
     for key in doc:
         if key not in _SUDOKULAB_KEYS:
-            raise PuzzleFormatError(f"{name}: unknown key '{boj.clip(str(key))}'; a puzzle has: {', '.join(_SUDOKULAB_KEYS[1:])}")
+            raise PuzzleFormatError(
+                f"{name}: unknown key '{boj.clip(str(key))}'; a puzzle has: {', '.join(_SUDOKULAB_KEYS[1:])}")
     for key in ("size", "givens"):
         if key not in doc:
             raise PuzzleFormatError(f"{name}: '{key}' is missing")
@@ -449,7 +466,7 @@ def _from_sudokulab(doc: dict, name: str, box: tuple[int, int] | None) -> tuple[
         solution = _grid(doc["solution"], n, name, "solution")
         if 0 in solution:
             raise PuzzleFormatError(f"{name}: solution: a full grid expected, it has blanks")
-    declared = _Declared()
+    declared = Declared()
     if "rules" in doc:
         value = doc["rules"]
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
@@ -608,7 +625,8 @@ def _lz_json(word: str, name: str) -> dict | None:
     try:
         from lzstring import LZString
     except ImportError:  # pragma: no cover - a declared dependency
-        raise UsageError("reading a compressed f-puzzles export needs the lzstring package (pip install lzstring)") from None
+        raise UsageError(
+            "reading a compressed f-puzzles export needs the lzstring package (pip install lzstring)") from None
     try:
         if "-" in word or "$" in word:
             plain = LZString().decompressFromEncodedURIComponent(word)
@@ -619,7 +637,8 @@ def _lz_json(word: str, name: str) -> dict | None:
     if not isinstance(plain, str) or not plain.lstrip().startswith("{"):
         return None
     if len(plain) > boj.MAX_INPUT_BYTES:
-        raise PuzzleFormatError(f"{name}: the decompressed f-puzzles export is larger than {boj.MAX_INPUT_BYTES} characters")
+        raise PuzzleFormatError(
+            f"{name}: the decompressed f-puzzles export is larger than {boj.MAX_INPUT_BYTES} characters")
     try:
         document = json.loads(plain, parse_constant=_no_constant)
     except (ValueError, RecursionError):
@@ -631,7 +650,7 @@ def _empty(value: Any) -> bool:
     return value is None or value is False or value == "" or value == [] or value == {}
 
 
-def _from_fpuzzles(doc: dict, name: str, box: tuple[int, int] | None) -> tuple[Shape, tuple[int, ...], _Declared]:
+def _from_fpuzzles(doc: dict, name: str, box: tuple[int, int] | None) -> tuple[Shape, tuple[int, ...], Declared]:
     """An f-puzzles export: givens, regions and the constraint kinds of ``rules``; anything else refused."""
     name = f"{name} (f-puzzles)"
     if "grid" not in doc:
@@ -688,7 +707,7 @@ def _from_fpuzzles(doc: dict, name: str, box: tuple[int, int] | None) -> tuple[S
     if pencilled:
         raise PuzzleFormatError(f"{name}: unsupported constraint: givenPencilMarks ({', '.join(pencilled[:3])}"
                                 f"{', ...' if len(pencilled) > 3 else ''})")
-    declared = _Declared()
+    declared = Declared()
     if any(label != shape.box_of(*divmod(cell, n)) for cell, label in enumerate(labels)):
         declared.regions = _region_numbers(labels, shape, f"{name}: grid regions")
     flags = {}

@@ -244,11 +244,16 @@ def parse_cell(token: str, n: int) -> int:
     """
     match = _CELL.match(token)
     if not match:
-        raise ValueError(f"'{boj.clip(token)}' is not a cell (write r1c1 for row 1, column 1)")
+        raise ValueError(f"'{_shown(token)}' is not a cell (write r1c1 for row 1, column 1)")
     row, col = int(match[1]), int(match[2])
     if not (1 <= row <= n and 1 <= col <= n):
-        raise ValueError(f"'{boj.clip(token)}' is off the {n}x{n} board")
+        raise ValueError(f"'{_shown(token)}' is off the {n}x{n} board")
     return (row - 1) * n + col - 1
+
+
+def _shown(word: object) -> str:
+    """A word from the input for a one-line message: cut to 20 characters, unprintable ones escaped."""
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in boj.clip(str(word)))
 
 
 def _cells(tokens: Sequence[str], n: int, at: str, name: str) -> tuple[int, ...]:
@@ -263,7 +268,7 @@ def _cells(tokens: Sequence[str], n: int, at: str, name: str) -> tuple[int, ...]
         raise PuzzleFormatError(f"{name}: {at}: no cells")
     if len(set(cells)) != len(cells):
         twice = next(t for i, t in enumerate(tokens) if cells.index(cells[i]) != i)
-        raise PuzzleFormatError(f"{name}: {at}: '{boj.clip(twice)}' is named twice")
+        raise PuzzleFormatError(f"{name}: {at}: '{_shown(twice)}' is named twice")
     if len(cells) > n:
         raise PuzzleFormatError(f"{name}: {at}: {len(cells)} cells, more than the {n} digits")
     return tuple(cells)
@@ -322,7 +327,7 @@ def parse_cages(text: str, shape: Shape, name: str = "cages") -> list[CageData]:
             raise PuzzleFormatError(f"{name}: {at}: a cage is 'total: cells', e.g. '15: r1c1 r1c2 r2c1'")
         total_text = total_text.strip()
         if not boj.INTEGER.match(total_text) or boj.small_number(total_text) is None:
-            raise PuzzleFormatError(f"{name}: {at}: the total '{boj.clip(total_text)}' is not a number")
+            raise PuzzleFormatError(f"{name}: {at}: the total '{_shown(total_text)}' is not a number")
         total = int(total_text)
         cells = _cells(_SEPARATORS.split(rest.strip()) if rest.strip() else [], n, at, name)
         _check_cage(cells, total, n, f"{name}: {at}")
@@ -434,7 +439,7 @@ def _from_sudokulab(doc: dict, name: str, box: tuple[int, int] | None) -> tuple[
     for key in doc:
         if key not in _SUDOKULAB_KEYS:
             raise PuzzleFormatError(
-                f"{name}: unknown key '{boj.clip(str(key))}'; a puzzle has: {', '.join(_SUDOKULAB_KEYS[1:])}")
+                f"{name}: unknown key '{_shown(key)}'; a puzzle has: {', '.join(_SUDOKULAB_KEYS[1:])}")
     for key in ("size", "givens"):
         if key not in doc:
             raise PuzzleFormatError(f"{name}: '{key}' is missing")
@@ -474,7 +479,7 @@ def _from_sudokulab(doc: dict, name: str, box: tuple[int, int] | None) -> tuple[
         for index, word in enumerate(value):
             if word.strip().lower() not in PRESETS:
                 raise PuzzleFormatError(
-                    f"{name}: rules[{index}]: unknown rules '{boj.clip(word)}'; choose from: {', '.join(PRESETS)}")
+                    f"{name}: rules[{index}]: unknown rules '{_shown(word)}'; choose from: {', '.join(PRESETS)}")
         declared.presets = [word.strip().lower() for word in value]
     if "regions" in doc:
         declared.regions = _json_regions(doc["regions"], shape, name)
@@ -564,7 +569,7 @@ def _json_cages(value: Any, n: int, name: str) -> list[CageData]:
             raise PuzzleFormatError(f"{name}: {at}: a cage is {{\"cells\": [...], \"sum\": 15}}")
         for key in cage:
             if key not in ("cells", "sum"):
-                raise PuzzleFormatError(f"{name}: {at}: unknown key '{boj.clip(str(key))}'; a cage has cells and sum")
+                raise PuzzleFormatError(f"{name}: {at}: unknown key '{_shown(key)}'; a cage has cells and sum")
         if "cells" not in cage or "sum" not in cage:
             raise PuzzleFormatError(f"{name}: {at}: a cage has both 'cells' and 'sum'")
         cells = _json_cells(cage["cells"], n, name, f"{at}.cells")
@@ -663,7 +668,7 @@ def _from_fpuzzles(doc: dict, name: str, box: tuple[int, int] | None) -> tuple[S
         unsupported = sorted(unsupported + ["cage"])
     if unsupported:
         raise PuzzleFormatError(f"{name}: unsupported constraint{'s' if len(unsupported) > 1 else ''}: "
-                                f"{', '.join(boj.clip(u) for u in unsupported)}")
+                                f"{', '.join(_shown(u) for u in unsupported)}")
     n = doc.get("size")
     if not _is_int(n) or not 1 <= n <= boj.MAX_SIZE:
         raise PuzzleFormatError(f"{name}: size: a whole number 1..{boj.MAX_SIZE} expected")

@@ -291,6 +291,8 @@ def test_fpuzzles_givens_are_only_the_given_cells_and_one_diagonal_is_a_group(tm
     ({"difference": [{"cells": ["R1C1", "R1C2"]}], "ratio": [{"cells": ["R1C1", "R2C1"], "value": "2"}]},
      "unsupported constraints: difference, ratio"),
     ({"line": [{"lines": [["R1C1", "R1C2"]], "outlineC": "#000"}]}, "unsupported constraint: line"),
+    ({"text": [{"cells": ["R1C1"], "value": "<"}], "circle": [{"cells": ["R2C2"]}]},
+     "unsupported constraints: circle, text"),
     ({"cage": [{"cells": ["R1C1"], "value": "?"}]}, "unsupported constraint: cage"),
     ({"minimum": [{"cell": "R1C1"}], "palindrome": [{"lines": [["R1C1", "R1C2"]]}], "sandwichsum": [{"cell": "R0C1"}]},
      "unsupported constraints: minimum, palindrome, sandwichsum"),

@@ -5,8 +5,9 @@ tells its kind by its text:
 
 - a JSON object with a ``"grid"`` key is an **f-puzzles export** (see below);
 - any other JSON object is a **sudokulab JSON puzzle** (``schemas/puzzle.schema.json``);
-- one word of base64 text (or an f-puzzles link with ``?load=``) that lz-string decompresses to a
-  JSON object is a **compressed f-puzzles export**;
+- one word of base64 text (or an f-puzzles link, ``https://f-puzzles.com/?load=WORD``) that
+  lz-string decompresses to a JSON object is a **compressed f-puzzles export** (base64 or lz-string's
+  URI-safe form; at most ``MAX_COMPRESSED`` characters, as its output grows with the square of its input);
 - anything else is one of the **BOJ formats** (``boj.parse_puzzle``: standard rules, as before).
 
 Then the options add to whatever the file declared: ``rules`` (``--rules x,anti-knight``, the
@@ -28,9 +29,13 @@ separated by spaces or commas.
   must cover n cells, and there must be n labels.
 - ``--cages FILE`` (killer): one cage per line, its total, a colon, its cells:
   ``15: r1c1 r1c2 r2c1``. A cage's digits differ and add up to its total; no cell is in two cages.
+  Cells need not be next to each other. A file with no cage is an error.
 - ``--thermos FILE`` (thermometers): one thermometer per line, its cells from the bulb to the tip,
   each a neighbour of the one before (diagonals too): ``r1c1 r2c2 r3c3``. Digits strictly increase
-  from the bulb.
+  from the bulb. Thermometers may share cells. A file with no thermometer is an error.
+
+``--regions`` replaces regions only when the puzzle file has none (both is an error); presets,
+cages and thermometers from options are added to the file's.
 
 **sudokulab JSON puzzle** (the schema, ``schemas/puzzle.schema.json``, is the reference)::
 
@@ -54,13 +59,15 @@ without a value is an all-different cage with no sum); ``thermometer``,
 ``[{"lines": [["R1C1", ...], ...]}]`` (each line a thermometer from its bulb); ``extraregion``,
 ``[{"cells": [...]}]`` (an extra all-different group). Only cells with ``"given": true`` are givens:
 a value without it is a solver's pencilled-in answer, not part of the puzzle. A cell's ``region``
-(0-based) replaces its box; when every cell's region is its box, the board is standard. Both
-diagonals make the ``x`` preset; one alone is an extra group. ``title``, ``author``, ``ruleset``,
-``solution``, ``highlightConflicts``, ``disabledlogic`` and ``truecandidatesoptions`` are settings
-of the site, not rules, and are ignored, as are cell colours and pencil marks. Any other non-empty
-key (``arrow``, ``littlekillersum``, ``odd``, ``difference``, ``xv``, a cosmetic ``line`` or
-``text`` that may draw a rule, ...) is refused with one line naming every such key: a puzzle read
-without one of its constraints would have other answers.
+(0-based) replaces its box; when every cell's region is its box, the board is standard; a cell in
+no region (``"region": null``) is refused. Both diagonals make the ``x`` preset; one alone is an
+extra group ("group 1"). ``title``, ``author``, ``ruleset``, ``solution``, ``highlightConflicts``,
+``activeConstraints``, ``disabledlogic`` and ``truecandidatesoptions`` are notes and settings of the
+site, not rules, and are ignored, as are cell colours and pencil marks, and cosmetic ``cage`` entries
+with no cells (notes such as "title: ..."). Any other non-empty key (``arrow``, ``littlekillersum``,
+``odd``, ``difference``, ``xv``, ``nonconsecutive``, a cosmetic ``line``, ``text`` or ``cage``
+that may draw a rule, ...) and any cell's ``givenPencilMarks`` are refused with one line naming every
+such key: a puzzle read without one of its constraints would have other answers.
 
 Roads not taken: guessing a file's kind from its name (``.json``) rather than its text (standard
 input has no name); a JSON Schema validator at run time (one more dependency for messages no

@@ -637,6 +637,8 @@ def _lz_json(word: str, name: str) -> dict | None:
     try:
         from lzstring import LZString
     except ImportError:  # pragma: no cover - a declared dependency
+        if not _looks_compressed(word):
+            return None  # a short word ("abc") is a bad grid for the BOJ reader to name
         raise UsageError(
             "reading a compressed f-puzzles export needs the lzstring package (pip install lzstring)") from None
     try:

@@ -74,26 +74,26 @@ from .jit_kernels import (  # numba's: a missing numba is an ImportError naming 
 class _Tables(NamedTuple):
     """The index tables of one rule set: all the compiled search knows of the rules.
 
-    Lists of any length are flat arrays with offsets (CSR): ``peer_list[peer_start[c]:peer_start[c + 1]]``
-    are cell c's peers, ``group_cells[group_start[g]:group_start[g + 1]]`` the cells of group g.
-    Measured against arrays padded to the longest list (with a count), on 17_clue the flat form ran
-    as fast as the rectangular tables of the standard-only search did (see ``jit.py``'s docstring).
+    Arrays padded to the longest list, with a count, for the peers; one matrix for the complete
+    groups (all n long); flat lists with offsets (CSR) for the rest, read only on a failure or
+    for sums and thermometers. Measured on 17_clue: with the peers and complete groups as flat
+    lists too, the standard search ran at 0.72 of the rectangular tables' rate; padded, as fast.
     """
 
-    peer_start: np.ndarray
-    """(cells + 1,) int32: where each cell's peers begin in ``peer_list``."""
-    peer_list: np.ndarray
-    """int32: every cell's peers (``rules.peers``, sorted), one after another."""
+    peers: np.ndarray
+    """(cells, most peers) int32: each cell's peers (``rules.peers``, sorted), padded with -1."""
+    peer_count: np.ndarray
+    """(cells,) int32: how many peers each cell has."""
     peer_group: np.ndarray
-    """int32, beside ``peer_list``: a group the peer shares with the cell (where a contradiction is charged)."""
+    """(cells, most peers) int32: a group the peer shares with the cell (where a contradiction is charged)."""
+    units: np.ndarray
+    """(complete groups, n) int32: the groups that hold every digit once (they give hidden singles)."""
     group_start: np.ndarray
     """(groups + 1,) int32: where each group's cells begin in ``group_cells``."""
     group_cells: np.ndarray
-    """int32: the cells of every group: the complete all-different groups first (they give hidden
-    singles), then the partial ones, then one group per differing pair and per thermometer (those
-    exist so a failure there can be charged to its cells)."""
-    complete: int
-    """How many of the groups are complete (n cells): the first ones."""
+    """int32: the cells of every group, the complete ones first (group u < len(units) is units[u]),
+    then the partial all-different groups, then one group per differing pair and per thermometer
+    (those exist so that a failure there can be charged to its cells)."""
     cages: np.ndarray
     """(cages, 3) int32: each cage's group, its total, and 1 when its digits differ (always, from ``build``)."""
     thermos: np.ndarray
@@ -116,19 +116,19 @@ def _tables(rules: Rules) -> _Tables:
     for a, b in rules.pairs:
         pair_group[a, b] = len(members)
         members.append((a, b))
-    peer_start = np.zeros(cells + 1, dtype=np.int32)
-    peer_list: list[int] = []
-    peer_group: list[int] = []
+    width = max((len(p) for p in rules.peers), default=0)
+    peers = np.full((cells, width), -1, dtype=np.int32)
+    peer_group = np.full((cells, width), -1, dtype=np.int32)
+    peer_count = np.array([len(p) for p in rules.peers], dtype=np.int32)
     for cell in range(cells):
         charged: dict[int, int] = {}
-        for index in rules.cell_groups[cell]:  # rules order: rows, columns, boxes, ... (the first shared one)
+        for index in rules.cell_groups[cell]:  # in rules order: rows, columns, boxes, ... (the first shared one)
             for mate in rules.groups[index].cells:
                 charged.setdefault(mate, where[index])
-        for mate in sorted(rules.peers[cell]):
-            peer_list.append(mate)
+        for j, mate in enumerate(sorted(rules.peers[cell])):
+            peers[cell, j] = mate
             group = charged.get(mate)
-            peer_group.append(pair_group[min(cell, mate), max(cell, mate)] if group is None else group)
-        peer_start[cell + 1] = len(peer_list)
+            peer_group[cell, j] = pair_group[min(cell, mate), max(cell, mate)] if group is None else group
     cages = np.zeros((len(rules.cages), 3), dtype=np.int32)
     for c, cage in enumerate(rules.cages):
         same = [i for i, g in enumerate(rules.groups) if set(g.cells) == set(cage.cells)]
@@ -144,10 +144,10 @@ def _tables(rules: Rules) -> _Tables:
     group_start = np.zeros(len(members) + 1, dtype=np.int32)
     group_start[1:] = np.cumsum([len(cs) for cs in members])
     group_cells = np.array([c for cs in members for c in cs], dtype=np.int32)
+    units = np.ascontiguousarray(group_cells[:complete * n].reshape(complete, n))
     weight0 = np.bincount(group_cells, minlength=cells).astype(np.int64)
     full = np.uint64((1 << n) - 1)
-    return _Tables(peer_start, np.array(peer_list, dtype=np.int32), np.array(peer_group, dtype=np.int32),
-                   group_start, group_cells, complete, cages, thermos, weight0, full)
+    return _Tables(peers, peer_count, peer_group, units, group_start, group_cells, cages, thermos, weight0, full)
 
 
 class _State:

@@ -82,7 +82,7 @@ def _below(b):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _drain(cand, queue, head, queued, peer_start, peer_list, peer_group):
+def _drain(cand, queue, head, queued, peers, peer_count, peer_group):
     """Remove the digit of every queued cell from its peers, queueing the naked singles this makes.
 
     Returns (queued, SETTLED) when the queue ran dry, or (queued, group) for a peer left with no digit.
@@ -91,14 +91,14 @@ def _drain(cand, queue, head, queued, peer_start, peer_list, peer_group):
         cell = queue[head]
         head += 1
         keep = ~cand[cell]
-        for j in range(peer_start[cell], peer_start[cell + 1]):
-            peer = peer_list[j]
+        for j in range(peer_count[cell]):
+            peer = peers[cell, j]
             mask = cand[peer]
             left = mask & keep
             cand[peer] = left  # written whether or not it changed: no branch to mispredict (30% faster)
             if left & (left - ONE) == ZERO and left != mask:
                 if left == ZERO:
-                    return queued, np.int64(peer_group[j])
+                    return queued, np.int64(peer_group[cell, j])
                 queue[queued] = peer
                 queued += 1
     return queued, np.int64(SETTLED)
@@ -204,8 +204,7 @@ def _sums_and_thermos(cand, queue, queued, group_start, group_cells, cages, ther
 
 
 @njit(cache=True, nogil=True)
-def _propagate(cand, queue, queued, peer_start, peer_list, peer_group, group_start, group_cells, complete, cages,
-               thermos, weight0, full):
+def _propagate(cand, queue, queued, peers, peer_count, peer_group, units, group_start, group_cells, cages, thermos, weight0, full):
     """Settle singles from the ``queued`` cells at the head of ``queue``: SETTLED, or the group (an
     index into the ``group_start`` table) where a contradiction surfaced.
 
@@ -218,19 +217,18 @@ def _propagate(cand, queue, queued, peer_start, peer_list, peer_group, group_sta
     """
     cells = cand.size - 1
     open_cells = np.int64(np.uint64(cells) - cand[cells])  # open before this call; each queued cell closes one
+    n = units.shape[1]
     extra = cages.shape[0] + thermos.shape[0] > 0
-    queued, failed = _drain(cand, queue, 0, queued, peer_start, peer_list, peer_group)
+    queued, failed = _drain(cand, queue, 0, queued, peers, peer_count, peer_group)
     while failed == SETTLED and (queued < open_cells or extra):
         swept = queued
         if queued < open_cells:
-            for u in range(complete):
+            for u in range(units.shape[0]):
                 once = ZERO
                 twice = ZERO
                 placed = ZERO
-                first = group_start[u]
-                last = group_start[u + 1]
-                for j in range(first, last):
-                    mask = cand[group_cells[j]]
+                for j in range(n):
+                    mask = cand[units[u, j]]
                     twice |= once & mask
                     once |= mask
                     if mask & (mask - ONE) == ZERO:
@@ -240,8 +238,8 @@ def _propagate(cand, queue, queued, peer_start, peer_list, peer_group, group_sta
                 single = once & ~twice & ~placed
                 if single:
                     head = queued
-                    for j in range(first, last):
-                        cell = group_cells[j]
+                    for j in range(n):
+                        cell = units[u, j]
                         mask = cand[cell]
                         hit = mask & single
                         if hit:
@@ -250,7 +248,7 @@ def _propagate(cand, queue, queued, peer_start, peer_list, peer_group, group_sta
                             cand[cell] = hit
                             queue[queued] = cell
                             queued += 1
-                    queued, failed = _drain(cand, queue, head, queued, peer_start, peer_list, peer_group)
+                    queued, failed = _drain(cand, queue, head, queued, peers, peer_count, peer_group)
                     if failed != SETTLED:
                         return failed
         narrowed = False
@@ -260,7 +258,7 @@ def _propagate(cand, queue, queued, peer_start, peer_list, peer_group, group_sta
                                                          thermos)
             if failed != SETTLED:
                 return failed
-            queued, failed = _drain(cand, queue, head, queued, peer_start, peer_list, peer_group)
+            queued, failed = _drain(cand, queue, head, queued, peers, peer_count, peer_group)
             if failed != SETTLED:
                 return failed
         if queued == swept and not narrowed:
@@ -270,8 +268,7 @@ def _propagate(cand, queue, queued, peer_start, peer_list, peer_group, group_sta
 
 
 @njit(cache=True, nogil=True)
-def _start(givens, cand, queue, peer_start, peer_list, peer_group, group_start, group_cells, complete, cages, thermos,
-           weight0, full):
+def _start(givens, cand, queue, peers, peer_count, peer_group, units, group_start, group_cells, cages, thermos, weight0, full):
     """The root state: the givens placed and their singles settled; False when they contradict."""
     queued = 0
     cand[cand.size - 1] = ZERO
@@ -281,13 +278,11 @@ def _start(givens, cand, queue, peer_start, peer_list, peer_group, group_start, 
         if digit or full == ONE:  # a 1x1 board's blank has one digit from the start
             queue[queued] = cell
             queued += 1
-    return _propagate(cand, queue, queued, peer_start, peer_list, peer_group, group_start, group_cells, complete,
-                      cages, thermos, weight0, full) == SETTLED
+    return _propagate(cand, queue, queued, peers, peer_count, peer_group, units, group_start, group_cells, cages, thermos, weight0, full) == SETTLED
 
 
 @njit(cache=True, nogil=True)
-def _search(cands, fcell, frest, ivars, weight, queue, peer_start, peer_list, peer_group, group_start, group_cells,
-            complete, cages, thermos, weight0, full, canonical, wdeg, budget):
+def _search(cands, fcell, frest, ivars, weight, queue, peers, peer_count, peer_group, units, group_start, group_cells, cages, thermos, weight0, full, canonical, wdeg, budget):
     """Run the search from its saved state for up to ``budget`` nodes; FOUND, EXHAUSTED, PAUSED or GROW.
 
     ``cands[d]`` is the settled state at level d; ``fcell[d]`` its branching cell and ``frest[d]``
@@ -368,8 +363,7 @@ def _search(cands, fcell, frest, ivars, weight, queue, peer_start, peer_list, pe
         queue[0] = cell
         nodes += 1
         spent += 1
-        failed = _propagate(row, queue, 1, peer_start, peer_list, peer_group, group_start, group_cells, complete,
-                            cages, thermos, weight0, full)
+        failed = _propagate(row, queue, 1, peers, peer_count, peer_group, units, group_start, group_cells, cages, thermos, weight0, full)
         if failed == SETTLED:
             depth = target
             mode = EXPAND
@@ -395,8 +389,7 @@ def _digits(cand, out):
 
 
 @njit(cache=True, nogil=True)
-def _batch(givens, start, cands, fcell, frest, ivars, weight, queue, peer_start, peer_list, peer_group, group_start,
-           group_cells, complete, cages, thermos, weight0, full, wdeg, status, grids, wall, cpu, nodes, backtracks,
+def _batch(givens, start, cands, fcell, frest, ivars, weight, queue, peers, peer_count, peer_group, units, group_start, group_cells, cages, thermos, weight0, full, wdeg, status, grids, wall, cpu, nodes, backtracks,
            times, clocks, limit, check_every, slice_seconds):
     """Solve puzzles from ``start`` on until the slice's time is up; the index to resume from.
 
@@ -415,14 +408,12 @@ def _batch(givens, start, cands, fcell, frest, ivars, weight, queue, peer_start,
             ivars[BACKTRACKS] = 0
             weight[:] = weight0
             code = EXHAUSTED
-            if _start(givens[i], cands[0], queue, peer_start, peer_list, peer_group, group_start, group_cells,
-                      complete, cages, thermos, weight0, full):
+            if _start(givens[i], cands[0], queue, peers, peer_count, peer_group, units, group_start, group_cells, cages, thermos, weight0, full):
                 code = PAUSED
         else:
             code = PAUSED
         while code == PAUSED:
-            code = _search(cands, fcell, frest, ivars, weight, queue, peer_start, peer_list, peer_group, group_start,
-                           group_cells, complete, cages, thermos, weight0, full, False, wdeg, check_every)
+            code = _search(cands, fcell, frest, ivars, weight, queue, peers, peer_count, peer_group, units, group_start, group_cells, cages, thermos, weight0, full, False, wdeg, check_every)
             if code == PAUSED:
                 now = _clock(clocks[0])
                 if limit > 0.0 and now - times[0] >= limit:

@@ -204,66 +204,72 @@ def _sums_and_thermos(cand, queue, queued, group_start, group_cells, cages, ther
 
 
 @njit(cache=True, nogil=True)
-def _propagate(cand, queue, queued, peers, peer_count, peer_group, units, group_start, group_cells, cages, thermos, weight0, full):
+def _propagate(cand, queue, queued, peers, peer_count, peer_group, units, full):
     """Settle singles from the ``queued`` cells at the head of ``queue``: SETTLED, or the group (an
     index into the ``group_start`` table) where a contradiction surfaced.
 
     ``cand[cells]`` counts the cells with one digit (each is queued once, when it gets there): when
     it reaches ``cells`` the board is full and the sweep for hidden singles is skipped. Hidden
-    singles found in one of the ``complete`` groups (the first of the table) are drained at once,
-    so the groups after it see their effect. Cage sums and thermometers, when there are any, are
-    narrowed after each sweep, and checked once more on a full board; the loop ends when a round
-    settles nothing new.
+    singles found in one of the complete groups (``units``) are drained at once, so the groups
+    after it see their effect.
     """
     cells = cand.size - 1
     open_cells = np.int64(np.uint64(cells) - cand[cells])  # open before this call; each queued cell closes one
     n = units.shape[1]
-    extra = cages.shape[0] + thermos.shape[0] > 0
     queued, failed = _drain(cand, queue, 0, queued, peers, peer_count, peer_group)
-    while failed == SETTLED and (queued < open_cells or extra):
+    while failed == SETTLED and queued < open_cells:
         swept = queued
-        if queued < open_cells:
-            for u in range(units.shape[0]):
-                once = ZERO
-                twice = ZERO
-                placed = ZERO
+        for u in range(units.shape[0]):
+            once = ZERO
+            twice = ZERO
+            placed = ZERO
+            for j in range(n):
+                mask = cand[units[u, j]]
+                twice |= once & mask
+                once |= mask
+                if mask & (mask - ONE) == ZERO:
+                    placed |= mask
+            if once != full:
+                return np.int64(u)  # a digit with no place left in this group
+            single = once & ~twice & ~placed
+            if single:
+                head = queued
                 for j in range(n):
-                    mask = cand[units[u, j]]
-                    twice |= once & mask
-                    once |= mask
-                    if mask & (mask - ONE) == ZERO:
-                        placed |= mask
-                if once != full:
-                    return np.int64(u)  # a digit with no place left in this group
-                single = once & ~twice & ~placed
-                if single:
-                    head = queued
-                    for j in range(n):
-                        cell = units[u, j]
-                        mask = cand[cell]
-                        hit = mask & single
-                        if hit:
-                            if hit & (hit - ONE):
-                                return np.int64(u)  # one cell, the only place of two digits
-                            cand[cell] = hit
-                            queue[queued] = cell
-                            queued += 1
-                    queued, failed = _drain(cand, queue, head, queued, peers, peer_count, peer_group)
-                    if failed != SETTLED:
-                        return failed
-        narrowed = False
-        if extra:
-            head = queued
-            queued, narrowed, failed = _sums_and_thermos(cand, queue, queued, group_start, group_cells, cages,
-                                                         thermos)
-            if failed != SETTLED:
-                return failed
-            queued, failed = _drain(cand, queue, head, queued, peers, peer_count, peer_group)
-            if failed != SETTLED:
-                return failed
-        if queued == swept and not narrowed:
+                    cell = units[u, j]
+                    mask = cand[cell]
+                    hit = mask & single
+                    if hit:
+                        if hit & (hit - ONE):
+                            return np.int64(u)  # one cell, the only place of two digits
+                        cand[cell] = hit
+                        queue[queued] = cell
+                        queued += 1
+                queued, failed = _drain(cand, queue, head, queued, peers, peer_count, peer_group)
+                if failed != SETTLED:
+                    return failed
+        if queued == swept:
             break
     cand[cells] += np.uint64(queued)
+    return failed
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _settle(cand, queue, queued, peers, peer_count, peer_group, units, group_start, group_cells, cages, thermos,
+            weight0, full):
+    """Singles (``_propagate``), then, when the rules have sums or thermometers, their bounds and the
+    singles these make, in turn until neither settles anything new (on a full board too, where the
+    bounds check the sums): SETTLED or the group where a contradiction surfaced.
+
+    Kept apart from ``_propagate`` so the standard search calls a function of the few tables it
+    reads: with every table passed down, 17_clue ran 3-5% slower.
+    """
+    failed = _propagate(cand, queue, queued, peers, peer_count, peer_group, units, full)
+    if cages.shape[0] + thermos.shape[0] > 0:
+        while failed == SETTLED:
+            queued, narrowed, failed = _sums_and_thermos(cand, queue, 0, group_start, group_cells, cages, thermos)
+            if failed != SETTLED or not narrowed:
+                break
+            failed = _propagate(cand, queue, queued, peers, peer_count, peer_group, units, full)
     return failed
 
 
@@ -278,7 +284,7 @@ def _start(givens, cand, queue, peers, peer_count, peer_group, units, group_star
         if digit or full == ONE:  # a 1x1 board's blank has one digit from the start
             queue[queued] = cell
             queued += 1
-    return _propagate(cand, queue, queued, peers, peer_count, peer_group, units, group_start, group_cells, cages, thermos, weight0, full) == SETTLED
+    return _settle(cand, queue, queued, peers, peer_count, peer_group, units, group_start, group_cells, cages, thermos, weight0, full) == SETTLED
 
 
 @njit(cache=True, nogil=True)
@@ -363,7 +369,7 @@ def _search(cands, fcell, frest, ivars, weight, queue, peers, peer_count, peer_g
         queue[0] = cell
         nodes += 1
         spent += 1
-        failed = _propagate(row, queue, 1, peers, peer_count, peer_group, units, group_start, group_cells, cages, thermos, weight0, full)
+        failed = _settle(row, queue, 1, peers, peer_count, peer_group, units, group_start, group_cells, cages, thermos, weight0, full)
         if failed == SETTLED:
             depth = target
             mode = EXPAND

@@ -91,7 +91,7 @@ def _demote() -> None:
 
 def bwrap_arguments(command: Sequence[str], *, files_mb: int) -> list[str]:
     """The bwrap command line that runs ``command`` in the sandbox described in the module docstring."""
-    arguments = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session", "--hostname", "sandbox",
+    arguments = ["bwrap", "--unshare-all", "--as-pid-1", "--die-with-parent", "--new-session", "--hostname", "sandbox",
                  "--clearenv", "--setenv", "PATH", SANDBOX_PATH, "--setenv", "HOME", "/tmp",
                  "--setenv", "LANG", "C.UTF-8"]
     for path in _SYSTEM:

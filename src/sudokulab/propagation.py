@@ -149,6 +149,12 @@ class Propagator:
 @cache
 def propagator(rules: Rules) -> Propagator:
     """The propagation tables of a rule set, built once per ``Rules`` (it hashes fast)."""
+    return build_propagator(rules)
+
+
+def build_propagator(rules: Rules, specialise: bool = True) -> Propagator:
+    """The tables of a rule set, uncached; ``specialise=False`` takes the general code even where
+    the three-group code applies (to measure the one against the other)."""
     n = rules.n
     size = n * n
     full = (1 << n) - 1
@@ -156,7 +162,7 @@ def propagator(rules: Rules) -> Propagator:
     groups = rules.groups
     group_cells = tuple(g.cells for g in groups)
     weights = tuple(len(g) for g in rules.cell_groups)
-    three = (not rules.partial_groups and not rules.pairs and not rules.cages and not rules.thermos
+    three = specialise and (not rules.partial_groups and not rules.pairs and not rules.cages and not rules.thermos
              and all(len(g) == 3 for g in rules.cell_groups))
     if three:
         return Propagator(n, full, done, _three_tables(rules), _settle_three, _exclude_three,

@@ -17,9 +17,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from sudokulab import Puzzle, Shape, Status, is_solution, parse_puzzle, solvers
+from sudokulab.rules import KINDS, Rules, build
 from sudokulab.solvers import SearchCounters
 from sudokulab.solvers.backtracking import classic_search, fast_search
-from sudokulab.rules import KINDS, Rules, build
 from sudokulab.solvers.base import Deadline, TimeUp
 
 from .conftest import random_grid, random_puzzle, shared_dataset

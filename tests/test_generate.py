@@ -1,4 +1,5 @@
-"""generate: valid grids of every shape and rule set, clue counts honoured, unique when asked, same seed same puzzles."""
+"""generate: valid grids of every shape and rule set, clue counts honoured, unique when asked, same seed same
+puzzles."""
 
 from __future__ import annotations
 

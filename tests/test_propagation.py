@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sudokulab.generate import random_grid
 from sudokulab.grid import Puzzle, Shape
 from sudokulab.propagation import build_propagator, propagator
 from sudokulab.rules import build, standard
@@ -70,7 +71,8 @@ def test_a_thermometer_bounds_its_cells_and_a_full_one_is_forced():
 def test_contradictions_are_seen():
     shape = Shape(2, 2)
     assert settled(build(shape, cages=[((0, 1), 3)]), (3,) + (0,) * 15) is None  # 3 leaves 0 for the other
-    assert settled(build(shape, cages=[((0, 4), 7)]), (0,) * 8 + (3, 4) + (0,) * 6) is None  # 7 is 3 + 4 alone; column 1 holds its 3
+    # 7 is 3 + 4 alone, and column 1 holds its 3 already
+    assert settled(build(shape, cages=[((0, 4), 7)]), (0,) * 8 + (3, 4) + (0,) * 6) is None
     assert settled(build(shape, ["x"]), (1,) + (0,) * 4 + (1,) + (0,) * 10) is None  # diagonal 1 holds 1 twice
     assert settled(build(shape, ["anti-knight"]), (1,) + (0,) * 5 + (1,) + (0,) * 9) is None
     assert settled(build(shape, thermos=[(0, 1)]), (2, 1) + (0,) * 14) is None
@@ -96,8 +98,6 @@ def test_propagation_keeps_every_digit_of_every_solution(data):
 
 def test_settling_a_solution_places_every_cell():
     rng = random.Random(5)
-    from sudokulab.generate import random_grid
-
     for rules in (build(Shape(2, 3), ["x"]), build(Shape(3, 3), ["windoku"]), build(Shape(3, 3), ["anti-knight"])):
         grid = random_grid(rules.shape, rng, rules)
         prop = propagator(rules)

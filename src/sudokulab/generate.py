@@ -339,7 +339,8 @@ def generate(shape: Shape | int, count: int = 1, *, clues: int | None = None, fr
     if (per_puzzle_seeds or cluster is not None) and seed is None:
         seed = random.SystemRandom().randrange(2**32)
     if cluster is not None:
-        yield from _generate_on_cluster(shape, count, target, unique, seed, cluster, chunk, rules)  # type: ignore[arg-type]
+        yield from _generate_on_cluster(shape, count, target, unique, seed,  # type: ignore[arg-type]
+                                        cluster, chunk, rules)
         return
     rng = random.Random(seed)
     own = unique and oracle is None

@@ -22,7 +22,8 @@ order (canonical), and both sides of a binary guess still partition the solution
 ``propagator(rules)`` builds the tables once per rule set (``Rules`` hashes fast). Rule sets made
 of exactly three complete groups per cell and nothing else (standard Sudoku, jigsaw) get the
 specialised three-unit code, unrolled as it was before rules became data: the general loops over
-any number of groups cost about a fifth more time on 9x9 (measured; see ``fast_search``).
+any number of groups took about a quarter more time on 9x9 (``fast_search`` over the first 3,000
+17-clue puzzles, 2,300 against 2,900 puzzles/s on 2 busy cores).
 
 A contradiction is reported as the group where it surfaced (``g*n`` for group ``g``), which the
 fast search uses to weight its choices (dom/wdeg), or ``UNKNOWN`` when no group is to blame;

@@ -157,8 +157,18 @@ def _classic_any(puzzle: Puzzle, deadline: Deadline, counters: SearchCounters) -
                 cage_used[index] ^= 1 << digit
             grid[cell] = 0
         digit += 1
-        while digit <= n and (any(table[digit] for table in tables) or any(grid[m] == digit for m in mates)
-                              or ((cages or thermos) and not fits(digit, cages, thermos))):
+        checked = bool(cages or thermos)
+        while digit <= n:  # the first digit that passes every check (for-else: no check refused it)
+            for table in tables:
+                if table[digit]:
+                    break
+            else:
+                for mate in mates:
+                    if grid[mate] == digit:
+                        break
+                else:
+                    if not checked or fits(digit, cages, thermos):
+                        break
             digit += 1
         if digit > n:
             tried[i] = 0

@@ -29,7 +29,9 @@ def classic_search(
     only refuses a digit that no completion could keep, so that order survives any rule set.
 
     Rules of exactly three complete groups per cell (standard Sudoku, jigsaw) keep the classic
-    three tables; any other rule set goes through ``_classic_any`` (``puzzle.rules``).
+    three tables; any other rule set goes through ``_classic_any`` (``puzzle.rules``), which runs
+    standard Sudoku at about half the speed (measured: 1,660 against 3,400 puzzles/s, 300 9x9
+    puzzles with 36 clues, CPU time), hence the two paths.
     """
     rules = puzzle.rules
     if rules.partial_groups or rules.pairs or rules.cages or rules.thermos or any(

@@ -163,8 +163,8 @@ def build_propagator(rules: Rules, specialise: bool = True) -> Propagator:
     groups = rules.groups
     group_cells = tuple(g.cells for g in groups)
     weights = tuple(len(g) for g in rules.cell_groups)
-    three = specialise and (not rules.partial_groups and not rules.pairs and not rules.cages and not rules.thermos
-             and all(len(g) == 3 for g in rules.cell_groups))
+    three = specialise and not (rules.partial_groups or rules.pairs or rules.cages or rules.thermos) and all(
+        len(g) == 3 for g in rules.cell_groups)
     if three:
         return Propagator(n, full, done, _three_tables(rules), _settle_three, _exclude_three,
                           group_cells, weights, True)
@@ -180,7 +180,7 @@ def build_propagator(rules: Rules, specialise: bool = True) -> Propagator:
         if len(group.cells) == n:
             for pos, cell in enumerate(group.cells):
                 via[index * n + pos] = (cell, tuple(p for p in places[cell] if p[0] != index * n))
-    complete_mates = [set() for _ in range(size)]
+    complete_mates: list[set[int]] = [set() for _ in range(size)]
     for group in rules.complete_groups:
         for cell in group.cells:
             complete_mates[cell].update(group.cells)

@@ -15,11 +15,15 @@ package ``bubblewrap``). Each run gets
 - a private writable tmpfs of ``Limits.files_mb`` as its working directory and ``/tmp``, gone after
   the run;
 - a cleared environment (``PATH``, ``HOME=/tmp``, ``LANG``), a new session (no terminal to inject
-  keystrokes into), and ``--die-with-parent``: if the judge dies, so does every sandboxed process.
+  keystrokes into), and ``--die-with-parent``: if the judge dies, so does every sandboxed process;
+- the program as the namespace's first process (``--as-pid-1``): when it ends, the kernel ends
+  everything it left there, and its peak memory reaches the launcher's ``wait4`` (with bubblewrap's
+  own init in between it did not: a 100 MB program read 9 MB).
 
-When the judge runs as root, the launcher first drops to the ``nobody`` user (65534), so that the
-process limit (``RLIMIT_NPROC``, which root is exempt from) holds and the program owns nothing
-outside. Then the program's files must be readable by every user.
+The process limit comes from a pids control group where the launcher can make one
+(``sandbox``); ``RLIMIT_NPROC`` otherwise, which root is exempt from (tried here: dropping to
+``nobody`` before bubblewrap made the limit hold, but then bubblewrap could not bind files in
+folders only root may enter, such as pyenv's Pythons under /root or pytest's temporary folders).
 
 What is not isolated: time is shared with the machine (timing side channels; a busy machine makes
 runs slower), and so are the CPU caches. Memory is bounded by rlimits (see ``sandbox``), not by a

@@ -192,7 +192,7 @@ def test_bad_addresses_are_one_line(address, message):
 def test_without_the_extra_cluster_exits_2_naming_it(argv):
     done = sudokulab(*argv, blocked="distributed")
     assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr == f"sudokulab: error: {cluster.MISSING_EXTRA}\n"
+    assert done.stderr == f"sudokulab: error: {cluster.missing_extra()}\n"
 
 
 def test_a_scheduler_that_does_not_answer_is_refused_in_one_line():

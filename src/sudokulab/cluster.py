@@ -21,7 +21,7 @@ cluster is shut down before the command exits. On a shared cluster, tasks alread
 where they are (a judged run within its time limit) and their results are dropped.
 
 What workers need: ``sudokulab`` importable, with the same Python and dask versions as the client
-(``pip install 'sudokulab[dask]'`` in their environment). ``connect`` checks the import on every
+(``pip install -e '.[dask]'`` from a clone, in their environment). ``connect`` checks the import on every
 worker before any work. Functions run on workers are module-level functions of sudokulab (pickled
 by reference), and state a worker builds once (solvers, an oracle) lives in that worker process.
 
@@ -47,7 +47,11 @@ Item = TypeVar("Item")
 Result = TypeVar("Result")
 
 EXTRA = "dask"
-MISSING_EXTRA = "--cluster needs the 'dask' extra: pip install 'sudokulab[dask]'"
+def missing_extra() -> str:
+    """The refusal when dask is not installed, with the install command that works here."""
+    from .install import extra_hint
+
+    return f"--cluster needs the 'dask' extra: {extra_hint('dask')}"
 CONNECT_TIMEOUT = 10.0
 """Seconds a scheduler has to answer, and to have at least one worker, before ``connect`` gives up."""
 CLOSE_TIMEOUT = 5.0
@@ -86,7 +90,7 @@ def _import_distributed() -> Any:
     try:
         import distributed
     except ImportError:
-        raise UsageError(MISSING_EXTRA) from None
+        raise UsageError(missing_extra()) from None
     return distributed
 
 
@@ -388,7 +392,7 @@ class DaskExecutor:
         for worker, problem in sorted(self.run_on_workers(probe).items()):
             if problem:
                 raise UsageError(f"worker {worker} cannot import sudokulab ({problem[:120]}): install it there "
-                                 "with pip install 'sudokulab[dask]'")
+                                 "with its dask extra (from a clone: pip install -e '.[dask]')")
 
     # --- running ---------------------------------------------------------------------------------
 

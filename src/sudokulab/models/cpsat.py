@@ -195,7 +195,7 @@ def rules(what: Rules | Shape, canonical: bool = False) -> cmh.CpModelProto:
     Cell i is variable i; the proto is the one ``build_model(rules, canonical).model.proto`` holds.
 
     >>> proto = rules(Shape(2, 2))
-    >>> len(proto.variables), len(proto.constraints), proto.constraints[-1].name
+    >>> len(proto.variables), len(proto.constraints), proto.constraints[11].name  # no negative indices on these protos
     (16, 12, 'box 4')
     """
     return _alldiff(rule_set(what), canonical)

@@ -9,7 +9,6 @@ by the independent checker, ``Rules.first_conflict``).
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import random
 import subprocess
 import sys
@@ -405,7 +404,8 @@ def latin_squares(n: int) -> tuple[tuple[int, ...], ...]:
             return
         row, col = divmod(cell, n)
         for digit in range(1, n + 1):
-            if all(grid[row * n + c] != digit for c in range(col)) and all(grid[r * n + col] != digit for r in range(row)):
+            row_free = all(grid[row * n + c] != digit for c in range(col))
+            if row_free and all(grid[r * n + col] != digit for r in range(row)):
                 grid[cell] = digit
                 place(cell + 1)
         grid[cell] = 0

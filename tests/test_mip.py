@@ -406,7 +406,8 @@ def test_every_entry_point_checks_the_kinds_first(sample):
 
     thermo = Puzzle.empty(9).with_rules(variant(BOARDS[9], "thermo"))
     with AllDifferentOnly() as narrow:
-        for call in (lambda: narrow.solve(thermo), lambda: narrow.count(thermo), lambda: narrow.solve(thermo, canonical=True)):
+        for call in (lambda: narrow.solve(thermo), lambda: narrow.count(thermo),
+                     lambda: narrow.solve(thermo, canonical=True)):
             with pytest.raises(UnsupportedFeature, match="solver 'mip' cannot honour increasing thermometers"):
                 call()
         assert not narrow._engines  # refused before any model was built

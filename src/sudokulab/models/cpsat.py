@@ -140,7 +140,7 @@ class CpSatModel:
 
 
 def build_model(puzzle: Puzzle | Rules | Shape, canonical: bool = False) -> CpSatModel:
-    """Build the AllDifferent model from scratch with the ``cp_model`` API: the givens are the domains of their variables.
+    """Build the AllDifferent model anew with the ``cp_model`` API: the givens are the domains of their variables.
 
     Rules (or a Shape, for standard Sudoku) instead of a Puzzle give the bare rules (every cell
     1..n). This is the plain way, and what the prepared path saves; see the module docstring.

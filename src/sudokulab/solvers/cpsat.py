@@ -9,9 +9,10 @@ thread (``native.interruptible``) with CP-SAT's own SIGINT handler off, so Ctrl-
 and goes on as KeyboardInterrupt.
 
 One ``CpSatSolver`` keeps, per rule set (a ``Rules`` value: standard Sudoku of a shape, or a
-variant), a prepared copy of the model (givens rewritten per puzzle) and one set of CP-SAT parameters per kind of run (solve, canonical, count), so solving
-many puzzles pays the model-building and parameter-setting price once. ``solve_batch`` (the batch
-entry point of ``sudokulab.batch``) runs a whole batch in one helper thread and returns arrays.
+variant), a prepared copy of the model (givens rewritten per puzzle) and one set of CP-SAT
+parameters per kind of run (solve, canonical, count), so solving many puzzles pays the
+model-building and parameter-setting price once. ``solve_batch`` (the batch entry point of
+``sudokulab.batch``) runs a whole batch in one helper thread and returns arrays.
 
 Model and presolve. By default a solve gives CP-SAT the CP model of this paradigm (``alldiff``:
 one integer per cell, AllDifferent per group) with presolve on, which is what turns each

@@ -22,10 +22,11 @@ every call, hence ``threads="serialised"``.
   bounds: take any solution; for each blank cell in reading order, forbid its digit and every
   larger one and re-solve; a solution found has a smaller digit there (take it and probe again),
   "infeasible" proves the digit minimal, and the cell is fixed to it. Digits a fixed peer (under
-  the puzzle's rules: ``Rules.peers``) already holds are skipped without a solve, so most cells cost none: measured, 16 solves and 32 ms a
-  17-clue puzzle, 14 solves and 100 ms a hard one (quiet machine). Road not taken: one lexicographic
-  objective (weight n**(cells-i) on cell i) is exact only while the weights fit a double's 53
-  bits, which a 9x9 board's n**81 does not, and MIP gap tolerances would stop short anyway.
+  the puzzle's rules: ``Rules.peers``) already holds are skipped without a solve, so most cells
+  cost none: measured, 16 solves and 32 ms a 17-clue puzzle, 14 solves and 100 ms a hard one
+  (quiet machine). Road not taken: one lexicographic objective (weight n**(cells-i) on cell i) is
+  exact only while the weights fit a double's 53 bits, which a 9x9 board's n**81 does not, and
+  MIP gap tolerances would stop short anyway.
 - **Counting** adds a no-good cut per solution found (the blanks may not all repeat it) to a
   fresh model of the puzzle, until infeasible or the limit.
 - **Time limits**: each solve gets SCIP's own limit, the rest of a ``Deadline`` shared by the
@@ -35,7 +36,7 @@ every call, hence ``threads="serialised"``.
   ``root_integral``: whether the LP relaxation at the root (solved once more, by GLOP, as SCIP's
   own root LP is not exposed) gave an integral vertex, i.e. the linear relaxation alone solved the
   puzzle. Every puzzle that naked and hidden singles solve has it (its relaxation has one feasible
-  point: the equalities carry the same propagation; standard rules); 189 of the first 200 17-clue puzzles do, none
+  point: the equalities carry the same propagation); 189 of the first 200 17-clue puzzles do, none
   of the hard ones. Its cost, one LP per call (2-4 ms on 9x9, nearly doubling an easy solve), is
   paid only with ``root_lp=True`` (the default).
 """

@@ -49,7 +49,7 @@ from dataclasses import dataclass
 
 from ortools.linear_solver import pywraplp
 
-from ..errors import UnsupportedFeature
+from ..errors import UnsupportedFeature, UsageError
 from ..grid import Grid, Puzzle
 from ..models import variables
 from ..models.mip import Constraint, MipModel, build_model, fixed_columns, model_size, rules
@@ -208,7 +208,7 @@ class MipSolver(SolverBase):
     def __init__(self, backend: str = "scip", threads: int = 1, root_lp: bool = True):
         super().__init__()
         if backend not in BACKENDS:
-            raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+            raise UsageError(f"unknown MIP backend {backend!r}; choose one of: {', '.join(BACKENDS)}")
         self.backend, self.threads, self.root_lp = backend, threads, root_lp
         self._engines: dict[Rules, _Engine] = {}
         self._relaxations: dict[Rules, _Relaxation] = {}

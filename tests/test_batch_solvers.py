@@ -184,7 +184,7 @@ def test_ctrl_c_stops_a_batch_and_the_solver_goes_on(module, cls):
     sent = time.monotonic()
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=60)
-    assert time.monotonic() - sent < 10
+    assert time.monotonic() - sent < HANG
     assert process.returncode == 0, err.decode()
     assert out.decode().split() == ["interrupted", "True"]
 

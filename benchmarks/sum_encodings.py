@@ -162,8 +162,8 @@ def main() -> int:
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for name, nv, nc, build_t, first_t, rate, unique_t, unique_rate in rows:
-        lines.append(f"| {name} | {nv:,.0f} | {nc:,.0f} | {build_t * 1000:.1f} ms | {first_t * 1000:.2f} ms "
-                     f"| {rate:,.0f} | {unique_t * 1000:.2f} ms | {unique_rate:,.0f} |")
+        lines.append(f"| {name} | {nv:,.0f} | {nc:,.0f} | {build_t * 1000:.1f} ms | {first_t * 1000:.1f} ms "
+                     f"| {rate:,.1f} | {unique_t * 1000:.1f} ms | {unique_rate:,.1f} |")
     lines.append("")
     lines.append("Every grid passed `is_solution`; the solution counts agreed between encodings.")
     if skipped:

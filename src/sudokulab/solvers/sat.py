@@ -11,8 +11,8 @@ passes its givens as assumptions.
 What the engine learns stays valid from puzzle to puzzle because every learned clause is derived
 by resolution from the clauses alone: an assumption is only a decision, so when it takes part in
 a conflict, its negation ends up in the learned clause rather than being used as a fact. Such a
-clause holds for every puzzle of the shape. The only clauses added later are a count's blocking clauses, each carrying
-the negation of an activation literal that is assumed during the count and fixed false after it,
+clause holds for every puzzle of the rule set. The only clauses added later are a count's blocking
+clauses, each carrying the negation of an activation literal that is assumed during the count and fixed false after it,
 which retires them for good (``enum_models`` would leave its blocking clauses active and make the
 next puzzle on the same engine wrongly unsatisfiable).
 
@@ -41,9 +41,9 @@ the counter). The deadline is checked once the formula is built, so building cou
 
 Ctrl-C. PySAT's engines catch SIGINT in the main thread and jump out of the engine, which leaves
 CaDiCaL unusable. The solver turns that into ``KeyboardInterrupt`` and drops the engine without
-touching it again; the next puzzle of the shape builds a fresh one.
+touching it again; the next puzzle of the rule set builds a fresh one.
 
-Batches. ``solve_batch`` (the entry point of ``sudokulab.batch``) runs k puzzles of a shape on the
+Batches. ``solve_batch`` (the entry point of ``sudokulab.batch``) runs k puzzles of a shape and rule set on the
 same engine, in the same session (lock, Ctrl-C), with what is ours per puzzle cut to a slice of a
 precomputed assumption list, the model read as its true cell literals, and the counters read once;
 decoding and stats are numpy over the whole batch.
@@ -126,7 +126,7 @@ AMO_CHOICES = ("auto", *cnf.AMO_ENCODINGS)
 
 
 class SatSolver(SolverBase):
-    """``sat``: CNF (``models.cnf``) solved by a PySAT engine, incrementally per board shape.
+    """``sat``: CNF (``models.cnf``) of the puzzle's rules solved by a PySAT engine, incrementally per rule set.
 
     Options: ``engine`` (PySAT name or alias; default ``cadical195``, with CaDiCaL 1.5.3 the
     fastest measured here), ``encoding`` (``minimal``, ``efficient``, ``extended``, ``reduced`` or

@@ -12,9 +12,9 @@ What the engine learns stays valid from puzzle to puzzle because every learned c
 by resolution from the clauses alone: an assumption is only a decision, so when it takes part in
 a conflict, its negation ends up in the learned clause rather than being used as a fact. Such a
 clause holds for every puzzle of the rule set. The only clauses added later are a count's blocking
-clauses, each carrying the negation of an activation literal that is assumed during the count and fixed false after it,
-which retires them for good (``enum_models`` would leave its blocking clauses active and make the
-next puzzle on the same engine wrongly unsatisfiable).
+clauses, each carrying the negation of an activation literal that is assumed during the count and
+fixed false after it, which retires them for good (``enum_models`` would leave its blocking clauses
+active and make the next puzzle on the same engine wrongly unsatisfiable).
 
 The ``reduced`` encoding (Kwon & Jain 2006) depends on the givens, so with it every puzzle gets
 its own formula and a fresh engine: smaller formulas, no reuse. The default, ``auto``, takes it

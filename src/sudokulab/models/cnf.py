@@ -51,9 +51,9 @@ The other constraint kinds, the same in every encoding (``cnf_size`` gives each 
   sum d * x[c, d] = T, through the ``pindakaas`` package, not installed by default) because it
   was measured smaller and much faster, and needs no extra package: on 40 9x9 killer puzzles
   (``benchmarks/sum_encodings.py``, ``benchmarks/results/sum-encodings.md``) the whole formula
-  had 14,820 clauses and 876 variables on average against 25,000-43,500 clauses and 2,300-7,000
+  had 14,820 clauses and 876 variables on average against 25,300-43,500 clauses and 2,300-7,000
   variables for the PB encoders (best, BDD, adder), and CaDiCaL found a first solution in a
-  median 13 ms against 320-1,460 ms: a selector fixes a whole digit set, which unit propagation
+  median 15 ms against 420-1,690 ms: a selector fixes a whole digit set, which unit propagation
   then uses in every cell of the cage, where a PB encoding only propagates partial sums. Its size
   grows with the number of digit sets (at most 126 for a 5-cell 9x9 cage), fine for cages of
   Sudoku size.

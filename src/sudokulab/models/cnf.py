@@ -80,7 +80,7 @@ import gc
 import itertools
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
@@ -368,10 +368,11 @@ class Formula:
     top: int
     variables: int
     free: frozenset[int] | None = None
+    shape: Shape = field(init=False, repr=False, compare=False)
+    """The rules' shape, kept as a field: solvers read it per puzzle."""
 
-    @property
-    def shape(self) -> Shape:
-        return self.rules.shape
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "shape", self.rules.shape)
 
     @property
     def per_puzzle(self) -> bool:

@@ -46,7 +46,8 @@ The other constraint kinds, the same in every encoding (``cnf_size`` gives each 
   the cage (m * k clauses of k literals); a cell holding d implies a selector whose set holds d
   (k * n clauses, a unit (-x) for a digit in no set). With the cage's all-different group (a
   partial group above), the cage holds exactly the chosen set, so it sums to T; the selectors are
-  determined by the cells, so models and grids correspond one to one.
+  determined by the cells (two digit sets cannot both appear in k cells), so with pairwise AMO
+  models and grids correspond one to one.
   Chosen over PySAT's pseudo-Boolean encodings (``pysat.pb.PBEnc.equals`` over
   sum d * x[c, d] = T, through the ``pindakaas`` package, not installed by default) because it
   was measured smaller and much faster, and needs no extra package: on 40 9x9 killer puzzles

@@ -154,7 +154,7 @@ def test_json_document(capsys, registry, sample_answer):
         "puzzle", "size", "box", "rules", "canonical", "oracle", "solutions", "agreement", "agreed", "reason", "answer",
         "runs",
     }
-    assert document["rules"] == {"presets": ["standard"]}
+    assert document["rules"] == ["standard"]
     assert document["agreement"] == "agreed" and document["agreed"] is True
     assert document["answer"] == sample_answer and document["solutions"] == 1 and document["box"] == [3, 3]
     assert [r["solver"] for r in document["runs"]] == registry.split(",")

@@ -90,14 +90,16 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{command}: {message}" if command else message)
 
 
-def presets_type(text: str) -> list[str]:
-    """An argparse type for ``--rules x,anti-knight``: preset names checked against ``rules.PRESETS``."""
+def presets_type(text: str) -> str:
+    """An argparse type for ``--rules x,anti-knight``: the text, its preset names checked against
+    ``rules.PRESETS`` (``puzzle_files`` reads it)."""
     from .rules import parse_presets
 
     try:
-        return parse_presets(text)
+        parse_presets(text)
     except RulesError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
 
 
 SOLVED_UNDER = "the puzzle is solved under"

@@ -128,7 +128,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 def _puzzle_json(puzzle: Puzzle) -> dict[str, Any]:
     from .compare import rules_json
 
-    return {"size": puzzle.n, "box": [puzzle.shape.box_rows, puzzle.shape.box_cols], "rules": rules_json(puzzle.rules)}
+    return {"size": puzzle.n, "box": [puzzle.shape.box_rows, puzzle.shape.box_cols], **rules_json(puzzle.rules)}
 
 
 def _json(document: dict[str, Any]) -> None:

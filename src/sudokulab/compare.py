@@ -45,35 +45,38 @@ RULES_SKIP = "cannot honour "
 
 
 def rules_json(rules: Rules) -> dict[str, Any]:
-    """A rule set as plain JSON values, for the ``--json`` documents: its presets, plus the data of
-    those that need it (regions as n rows of 1-based labels, cages and thermometers as 1-based
-    [row, column] cells), so that a document names the puzzle it describes.
+    """A rule set as the fields of a JSON puzzle file (``schemas/puzzle.schema.json``), for the
+    ``--json`` documents that describe a puzzle: ``rules`` (its presets) and, when it has them,
+    ``regions`` (n rows of region numbers), ``cages`` (``rNcM`` cells and ``sum``),
+    ``thermometers`` and ``groups`` (extra all-different groups).
 
     >>> from sudokulab.grid import Shape
     >>> from sudokulab.rules import build
     >>> rules_json(build(Shape(2, 2), ["x"]))
-    {'presets': ['standard', 'x']}
+    {'rules': ['standard', 'x']}
     >>> rules_json(build(Shape(2, 2), cages=[((0, 1), 3)]))["cages"]
-    [{'cells': [[1, 1], [1, 2]], 'total': 3}]
+    [{'cells': ['r1c1', 'r1c2'], 'sum': 3}]
     """
     n = rules.n
 
-    def cells(indices: tuple[int, ...]) -> list[list[int]]:
-        return [[cell // n + 1, cell % n + 1] for cell in indices]
+    def cells(indices: tuple[int, ...]) -> list[str]:
+        return [f"r{cell // n + 1}c{cell % n + 1}" for cell in indices]
 
-    document: dict[str, Any] = {"presets": list(rules.presets)}
-    if "jigsaw" in rules.presets:
+    document: dict[str, Any] = {"rules": list(rules.presets)}
+    regions = [group for group in rules.groups if group.kind == "region"]
+    if regions:
         labels = [0] * rules.shape.cells
-        for group in rules.groups:
-            if group.kind == "region":
-                number = int(group.name.split()[1])
-                for cell in group.cells:
-                    labels[cell] = number
+        for number, group in enumerate(regions, 1):
+            for cell in group.cells:
+                labels[cell] = number
         document["regions"] = [labels[r * n:(r + 1) * n] for r in range(n)]
     if rules.cages:
-        document["cages"] = [{"cells": cells(cage.cells), "total": cage.total} for cage in rules.cages]
+        document["cages"] = [{"cells": cells(cage.cells), "sum": cage.total} for cage in rules.cages]
     if rules.thermos:
-        document["thermos"] = [cells(thermo.cells) for thermo in rules.thermos]
+        document["thermometers"] = [cells(thermo.cells) for thermo in rules.thermos]
+    extra = [cells(group.cells) for group in rules.groups if group.kind == "group"]
+    if extra:
+        document["groups"] = extra
     return document
 
 
@@ -167,7 +170,7 @@ class Comparison:
             "puzzle": format_puzzle(self.puzzle),
             "size": self.puzzle.n,
             "box": [self.puzzle.shape.box_rows, self.puzzle.shape.box_cols],
-            "rules": rules_json(self.puzzle.rules),
+            **rules_json(self.puzzle.rules),
             "canonical": self.canonical,
             "oracle": self.oracle,
             "solutions": self.solutions,

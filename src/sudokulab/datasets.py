@@ -57,7 +57,7 @@ class RuleOptions:
         from .rules import parse_presets
 
         presets = parse_presets(rules) if isinstance(rules, str) else tuple(rules or ())
-        return cls(tuple(presets), regions, cages, thermos)
+        return cls(tuple(presets), *(None if path is None else str(path) for path in (regions, cages, thermos)))
 
     @property
     def standard(self) -> bool:
@@ -76,7 +76,7 @@ class RuleOptions:
 def _rules_for(options: RuleOptions, shape: Shape) -> Rules:
     from .puzzle_files import read_rules
 
-    return read_rules(shape, rules=list(options.presets) or None, regions=options.regions, cages=options.cages,
+    return read_rules(shape, rules=",".join(options.presets) or None, regions=options.regions, cages=options.cages,
                       thermos=options.thermos)
 
 

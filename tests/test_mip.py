@@ -235,7 +235,7 @@ def test_an_unexpected_backend_status_is_a_clear_error(monkeypatch, sample):
     from ortools.linear_solver import pywraplp
 
     solver = MipSolver()
-    engine = solver._engine(sample.shape)
+    engine = solver._engine(sample.rules)
     monkeypatch.setattr(engine, "solver", _Abnormal(engine.solver, pywraplp.Solver.ABNORMAL))
     with pytest.raises(RuntimeError, match="SCIP answered ABNORMAL"):
         solver.solve(sample)

@@ -126,7 +126,8 @@ class SolverRun:
     def to_json(self) -> dict[str, Any]:
         r = self.result
         return {
-            "solver": r.solver, "status": r.status.value, "seconds": r.seconds, "stats": dict(r.stats),
+            "solver": r.solver, "status": "skipped" if self.skipped else r.status.value, "seconds": r.seconds,
+            "stats": dict(r.stats),
             "answer": self.answer, "valid": self.valid, "problem": self.problem, "agrees": self.agrees,
             "skipped": self.skipped,
         }

@@ -127,9 +127,12 @@ def render_solvers(described: Sequence[Mapping[str, Any]], out: Console) -> None
 
     out.print(_text(textwrap.fill(KIND_LEGEND, 80)))
     for solver in described:
-        why = solver.get("capabilities", {}).get("kinds_why")
-        if solver["installed"] and why and len(solver["capabilities"].get("kinds", ())) < len(KIND_LETTERS):
-            out.print(_text(f"  {solver['name']}: {why}"))
+        kinds = solver.get("capabilities", {}).get("kinds", KIND_LETTERS)
+        refused = [letter for kind, letter in KIND_LETTERS.items() if kind not in kinds]
+        if solver["installed"] and refused:
+            why = solver["capabilities"].get("kinds_why")
+            line = f"  {solver['name']} refuses {', '.join(refused)}" + (f": {why}" if why else "")
+            out.print(_text(textwrap.fill(line, 80, subsequent_indent="    ")))
     for solver in described:
         backend = solver.get("backend")
         engines = backend.get("engines") if isinstance(backend, dict) else None
@@ -164,8 +167,9 @@ def render_comparison(comparison: Comparison, out: Console) -> None:
         if run.skipped:
             agrees = f"skipped: {run.skipped}"
         style = "red" if run.agrees is False else ("dim" if run.agrees is None else "")
-        cells = (run.solver, run.result.status.value, format_seconds(run.result.seconds), effort(run.result.stats),
-                 valid, agrees)
+        status = "skipped" if run.skipped else run.result.status.value
+        cells = (run.solver, status, format_seconds(run.result.seconds) if not run.skipped else "-",
+                 effort(run.result.stats), valid, agrees)
         table.add_row(*map(_text, cells), style=style)
     out.print(table)
     out.print(_text(f"{comparison.agreement.value}: {comparison.reason}", "green" if comparison.agreed else "red"),

@@ -46,14 +46,13 @@ from .executors import Executor
 from .grid import Puzzle, Shape
 from .outputs import OutputFile
 from .report import progress as report_progress
-from .results import CSV_FIELDS, SKIPPED, BenchReport, BenchSummary, Row, Tally, read_rows, solved_times
+from .results import CSV_FIELDS, DEFAULT_TIME_LIMIT, SKIPPED, BenchReport, BenchSummary, Row, Tally, read_rows, solved_times
 from .rules import Rules
 from .solvers.base import Solver, SolveResult
 
 __all__ = ["DEFAULT_TIME_LIMIT", "BenchReport", "BenchSummary", "Dataset", "Row", "WorkSpec", "batch_size_for",
            "default_solvers", "read_rows", "run_bench", "run_batch", "solved_times"]
 
-DEFAULT_TIME_LIMIT = 10.0
 LEFT_OUT = {
     "backtrack": "the classic search needs more than 10 s on many published puzzles",
     "dimacs": "it starts a SAT program per puzzle (and per step of canonical answers and counts)",

@@ -254,7 +254,7 @@ def build_parser() -> argparse.ArgumentParser:
     rules_arguments(judge, "of every puzzle of the dataset")
     judge.set_defaults(run=cmd_judge, program=[])
 
-    from .bench import DEFAULT_TIME_LIMIT
+    from .results import DEFAULT_TIME_LIMIT
 
     bench = commands.add_parser("bench", help="run solvers over puzzle sets: summary table, per-puzzle CSV, plot")
     bench.add_argument("datasets", nargs="+", metavar="DATASET",

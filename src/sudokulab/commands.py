@@ -385,8 +385,6 @@ def cmd_generate(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     options = dataset_rules(args)
     variant = {} if options is None else {"rules": options.for_shape(shape)}  # bad rules data: refused here
-    if variant and not _generates_variants(gen):
-        raise UnsupportedFeature("generate: this build makes standard Sudoku puzzles only")
     output = OutputFile(args.output) if args.output not in (None, "-") else None  # checked before the work
     seed = args.seed
     if args.cluster:
@@ -420,12 +418,6 @@ def cmd_generate(args: argparse.Namespace) -> int:
         print(f"sudokulab: warning: {len(short)} of {args.count} puzzles cannot go below {target} clues and stay "
               f"unique; they stopped at {min(short)}..{max(short)} clues", file=sys.stderr)
     return ExitCode.OK
-
-
-def _generates_variants(module: Any) -> bool:
-    import inspect
-
-    return "rules" in inspect.signature(module.generate).parameters
 
 
 class _Stdout:

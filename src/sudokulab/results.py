@@ -29,6 +29,10 @@ CSV_FIELDS = (
     "dataset", "index", "line", "solver", "status", "seconds", "cpu_seconds", "valid", *EFFORT_KEYS, "other_stats",
 )
 
+DEFAULT_TIME_LIMIT = 10.0
+"""Seconds per puzzle and solver of a bench run (``bench.DEFAULT_TIME_LIMIT``; here so that the
+command's parser names it without importing ``bench``, which loads numpy)."""
+
 SKIPPED = "skipped"
 """The status of the one row that says a solver was not run on a dataset (it cannot honour the
 rules): no index, line, time or validity; its reason is ``problem`` (``reason`` in the files)."""

@@ -205,7 +205,8 @@ def test_program_output_is_never_markup(capsys):
 def test_a_daemon_does_not_outlive_its_run(tmp_path):
     pid_file = tmp_path / "daemon.pid"
     entries = list(parse_lines(Path(SAMPLE).read_text().splitlines()))
-    (case,) = judge_cases(entries, [sys.executable, str(PROGRAMS / "daemon.py"), str(pid_file)], Limits(10.0, 256))
+    (case,) = judge_cases(entries, [sys.executable, str(PROGRAMS / "daemon.py"), str(pid_file)],
+                          Limits(10.0, 256, isolation="none"))  # unsandboxed: the launcher alone reaps it
     assert case.outcome is Outcome.ACCEPTED
     pid = int(pid_file.read_text())
     assert wait_gone(pid), f"the daemon {pid} outlived the judge"
@@ -216,7 +217,7 @@ def test_a_daemon_does_not_outlive_a_time_limit(tmp_path):
     entries = list(parse_lines(Path(SAMPLE).read_text().splitlines()))
     command = [sys.executable, "-c", "import os, sys, time\nif os.fork() == 0:\n    os.setsid()\n"
                f"    open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n    time.sleep(60)\ntime.sleep(60)"]
-    (case,) = judge_cases(entries, command, Limits(1.0, 256))
+    (case,) = judge_cases(entries, command, Limits(1.0, 256, isolation="none"))
     assert case.outcome is Outcome.TIME_LIMIT
     assert wait_gone(int(pid_file.read_text()))
 

@@ -240,7 +240,10 @@ def build_parser() -> argparse.ArgumentParser:
     judge.add_argument("--time-limit", type=positive_float, default=1.0, metavar="SECONDS",
                        help="wall time per puzzle (default: 1, as BOJ 2580)")
     judge.add_argument("--memory-limit", type=memory_mb, default=256, metavar="MB",
-                       help="data memory per run (default: 256, as BOJ 2580; 0: none; Java needs -Xmx or 0)")
+                       help="peak memory per run (default: 256, as BOJ 2580; 0: none; Java needs -Xmx or 0)")
+    judge.add_argument("--isolation", choices=("bwrap", "none"), default="bwrap",
+                       help="bwrap: each run inside bubblewrap, no network, no files but its own "
+                       "(default); none: trust the program, it runs with your rights")
     judge.add_argument("--limit", type=positive_int, metavar="K", help="judge the first K puzzles only")
     judge.add_argument("--jobs", type=positive_int, default=1, metavar="N", help="runs at once (default: 1)")
     _cluster_argument(judge, "run the program")

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 from .boj import MAX_INPUT_BYTES, parse_puzzle, source_name
 from .errors import PuzzleFormatError, SudokuError, UsageError
 from .grid import Puzzle, Shape, box_shape
-from .rules import Rules, RulesError
+from .rules import Rules, RulesError, standard
 
 if TYPE_CHECKING:
     import numpy as np
@@ -247,10 +247,11 @@ class Dataset:
         batch at a time (``RawLine``), so reading costs well under a microsecond per cell.
         """
         size_for = size if callable(size) else (lambda _shape: size)
-        gathered: dict[tuple[Shape, Rules | None], _Gathered] = {}
+        gathered: dict[tuple[Shape, Rules], _Gathered] = {}
         one_line: dict[int, _Gathered | str] = {}  # by line length: no Shape built or hashed per line
 
         def group_of(shape: Shape, rules: Rules | None) -> _Gathered:
+            rules = standard(shape) if rules is None else rules
             group = gathered.get((shape, rules))
             if group is None:
                 group = gathered[shape, rules] = _Gathered(shape, size_for(shape), rules)

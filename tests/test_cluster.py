@@ -548,3 +548,48 @@ def _marked(mark: str) -> list[int]:
             if f"SUDOKULAB_TEST_MARK={mark}".encode() in environ and _alive(int(entry.name)):
                 found.append(int(entry.name))
     return found
+
+
+@pytest.mark.slow
+def test_a_run_whose_last_worker_dies_stops_with_one_line(own_scheduler, tmp_path):
+    """No worker left: the run waits the configured time, then one line and exit 2, no Dask log."""
+    place = own_scheduler
+    big = tmp_path / "big.txt"
+    big.write_text("\n".join(PUZZLES_20 * 2000) + "\n")
+    env = {**os.environ, "DASK_SUDOKULAB__WORKER_TIMEOUT": "3"}
+    run = subprocess.Popen([sys.executable, "-c", "from sudokulab.cli import run; run()", "bench", str(big),
+                            "--solvers", "backtrack", "--cluster", place.address, "--quiet"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True)
+    try:
+        time.sleep(4)  # connected and running
+        for worker in place.workers:
+            os.killpg(worker.pid, signal.SIGKILL)
+        out, err = run.communicate(timeout=WAIT)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+    assert run.returncode == 2, err
+    assert err.decode() == ("sudokulab: error: cluster: no worker for 3 s, so the run stopped (wait longer with "
+                            "DASK_SUDOKULAB__WORKER_TIMEOUT=SECONDS)\n")
+    assert out == b""
+
+
+@pytest.mark.slow
+def test_a_killed_scheduler_is_one_line_and_no_dask_log(own_scheduler, tmp_path):
+    place = own_scheduler
+    big = tmp_path / "big.txt"
+    big.write_text("\n".join(PUZZLES_20 * 2000) + "\n")
+    run = subprocess.Popen([sys.executable, "-c", "from sudokulab.cli import run; run()", "bench", str(big),
+                            "--solvers", "backtrack", "--cluster", place.address, "--quiet"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        time.sleep(4)
+        os.killpg(place.processes.started[0].pid, signal.SIGKILL)  # the scheduler
+        out, err = run.communicate(timeout=WAIT + 30)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+    assert run.returncode == 2, err
+    lines = err.decode().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("sudokulab: error: cluster:"), err.decode()
+    assert b"Traceback" not in err and out == b""

@@ -536,3 +536,13 @@ def test_tables_are_built_once_per_rule_set_and_the_standard_ones_match_the_shap
     assert tables.units.shape == (27, 9) and (tables.peer_count == 20).all() and (tables.weight0 == 3).all()
     x = jit._tables(build(shape, ["x"]))
     assert x.units.shape == (29, 9) and x.peer_count[40] == 20 + 12 and x.peer_count[1] == 20
+
+
+@pytest.mark.parametrize("thermo", [(0, 5, 10, 15), (12, 9, 6, 3), (5, 10), (9, 6), (4, 9, 14), (1, 6, 11)])
+def test_thermometers_across_boxes_increase_strictly(jitted, thermo):
+    """Cells diagonally apart across a box border share no group: only the thermometer keeps them apart."""
+    puzzle = Puzzle(Shape(2, 2), (0,) * 16, build(Shape(2, 2), thermos=[thermo]))
+    expected = brute_force(puzzle)
+    assert expected
+    assert jitted.count(puzzle, limit=1000).count == len(expected)
+    assert jitted.solve(puzzle, canonical=True).grid == expected[0]

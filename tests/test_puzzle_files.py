@@ -67,6 +67,38 @@ def test_cages_and_thermos_files():
     assert parse_thermos("r1c1 r2c2 r3c3\nR4C4, r4c5\n", NINE) == [(0, 10, 20), (30, 31)]
 
 
+def test_cages_drawn_as_a_grid_are_the_cages_listed(tmp_path):
+    listed = parse_cages((EXAMPLES / "killer-cages.txt").read_text(), NINE)
+    labels = ["."] * 81
+    names = [f"c{i}" for i in range(len(listed))]
+    for name, (cells, _) in zip(names, listed):
+        for c in cells:
+            labels[c] = name
+    grid = "\n".join(" ".join(labels[r * 9:(r + 1) * 9]) for r in range(9))
+    totals = "\n".join(f"{name}={total}" for name, (_, total) in zip(names, listed))
+    drawn = parse_cages(f"# drawn\n{grid}\n\n{totals}\n", NINE)
+    assert [(tuple(sorted(cells)), total) for cells, total in drawn] == sorted(
+        (tuple(sorted(cells)), total) for cells, total in listed)  # numbered by first cell, cells row-major
+    assert parse_cages("ab..\n....\n....\n....\nb=4, a=1\n", FOUR) == [((0,), 1), ((1,), 4)]
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("aa..\nbb..\n....\n....\na=3\n", "cages.txt: cage 'b' has no total (write b=15 on a line of its own)"),
+    ("aa..\n....\n....\n....\na=3 z=5\n", "cages.txt: line 5: cage 'z' is not in the grid"),
+    ("aa..\n....\n....\n....\na=3 z\n", "cages.txt: line 5: 'z' is not label=total, e.g. a=15"),
+    ("aa..\n....\n....\na=3\n", "cages.txt: a grid of 4 lines of 4 cage labels expected, found 3 lines"),
+    ("aa..\n....\n....\n...\na=3\n", "cages.txt: line 4: 4 labels expected, found 3"),
+    ("aa..\n....\n....\n....\na=9\n", "cages.txt: cage 'a': 2 different digits of 1..4 add up to 3..7, never 9"),
+    ("aa..\n....\n....\n....\na=3\na=4\n", "cages.txt: line 6: cage 'a' has a total already"),
+    ("aa..\n....\n....\n....\na=x\n", "cages.txt: line 5: the total 'x' is not a number"),
+    ("aaaa\na...\n....\n....\na=15\n", "cages.txt: cage 'a': 5 cells, more than the 4 digits"),
+])
+def test_bad_cage_grids_get_one_line(text, message):
+    with pytest.raises(PuzzleFormatError) as excinfo:
+        parse_cages(text, FOUR, "cages.txt")
+    assert one_line_error(excinfo) == message
+
+
 def test_options_build_the_same_rules_as_the_rules_module(tmp_path):
     puzzle = write(tmp_path, "p.txt", BLANK4)
     regions = write(tmp_path, "regions.txt", "aabb\naabb\nccdd\nccdd\n")
@@ -291,6 +323,8 @@ def test_fpuzzles_givens_are_only_the_given_cells_and_one_diagonal_is_a_group(tm
     ({"difference": [{"cells": ["R1C1", "R1C2"]}], "ratio": [{"cells": ["R1C1", "R2C1"], "value": "2"}]},
      "unsupported constraints: difference, ratio"),
     ({"line": [{"lines": [["R1C1", "R1C2"]], "outlineC": "#000"}]}, "unsupported constraint: line"),
+    ({"text": [{"cells": ["R1C1"], "value": "<"}], "circle": [{"cells": ["R2C2"]}]},
+     "unsupported constraints: circle, text"),
     ({"cage": [{"cells": ["R1C1"], "value": "?"}]}, "unsupported constraint: cage"),
     ({"minimum": [{"cell": "R1C1"}], "palindrome": [{"lines": [["R1C1", "R1C2"]]}], "sandwichsum": [{"cell": "R0C1"}]},
      "unsupported constraints: minimum, palindrome, sandwichsum"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -30,7 +31,7 @@ from .commands import (
     cmd_solvers,
     cmd_verify,
 )
-from .errors import ExitCode, SudokuError, UsageError
+from .errors import ExitCode, Stopped, SudokuError, UsageError
 from .models.cnf import AMO_ENCODINGS, ENCODINGS
 from .rules import RulesError
 
@@ -370,7 +371,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         _flush_quietly()
         _error(f"rules: {exc}" if not str(exc).startswith("rules") else str(exc), bad_input=True)
         return int(ExitCode.BAD_INPUT)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
+        _discard_outputs()
+        if isinstance(exc, Stopped):
+            _error("terminated" if exc.signum == signal.SIGTERM else "hung up")
+            return 128 + exc.signum
         _error("interrupted")
         return int(ExitCode.INTERRUPTED)
     except BrokenPipeError:
@@ -385,8 +390,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(ExitCode.BAD_INPUT)
 
 
-BROKEN_PIPE = 141
+BROKEN_PIPE = int(ExitCode.BROKEN_PIPE)
 """Exit code when the reader of standard output went away (``| head -1``): 128 + SIGPIPE, as shells report."""
+
+STOPPED = (ExitCode.INTERRUPTED, ExitCode.HANGUP, ExitCode.TERMINATED)
+"""The exit codes of a run ended by a signal (Ctrl-C, SIGHUP, SIGTERM): all end the same way."""
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise Stopped(signum)
+
+
+def _discard_outputs() -> None:
+    """Drop the part files of outputs still being written (they would be left otherwise)."""
+    from .outputs import discard_all
+
+    discard_all()
 
 
 def _error(message: str, bad_input: bool = False) -> None:
@@ -419,11 +438,16 @@ def _silence_stdout() -> None:
 
 def run() -> None:
     """The console script: ``main``, then an exit that no native destructor or second Ctrl-C can spoil."""
+    for signum in (signal.SIGTERM, signal.SIGHUP):  # ended as Ctrl-C ends a run, with their own codes
+        signal.signal(signum, _stop)
     try:
         code = main()
-    except KeyboardInterrupt:  # a second Ctrl-C while the first was being handled
-        code = int(ExitCode.INTERRUPTED)
-    if code == ExitCode.INTERRUPTED:
+    except KeyboardInterrupt as exc:  # a second signal while the first was being handled
+        _discard_outputs()
+        code = 128 + exc.signum if isinstance(exc, Stopped) else int(ExitCode.INTERRUPTED)
+    if code in STOPPED:
+        for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+            signal.signal(signum, signal.SIG_IGN)  # nothing may interrupt the last steps
         import gc
 
         gc.collect()  # let finalizers of what the interrupted run left (worker pools' semaphores) run

@@ -5,8 +5,9 @@ tells its kind by its text:
 
 - a JSON object with a ``"grid"`` key is an **f-puzzles export** (see below);
 - any other JSON object is a **sudokulab JSON puzzle** (``schemas/puzzle.schema.json``);
-- one word of base64 text (or an f-puzzles link with ``?load=``) that lz-string decompresses to a
-  JSON object is a **compressed f-puzzles export**;
+- one word of base64 text (or an f-puzzles link, ``https://f-puzzles.com/?load=WORD``) that
+  lz-string decompresses to a JSON object is a **compressed f-puzzles export** (base64 or lz-string's
+  URI-safe form; at most ``MAX_COMPRESSED`` characters, as its output grows with the square of its input);
 - anything else is one of the **BOJ formats** (``boj.parse_puzzle``: standard rules, as before).
 
 Then the options add to whatever the file declared: ``rules`` (``--rules x,anti-knight``, the
@@ -28,9 +29,15 @@ separated by spaces or commas.
   must cover n cells, and there must be n labels.
 - ``--cages FILE`` (killer): one cage per line, its total, a colon, its cells:
   ``15: r1c1 r1c2 r2c1``. A cage's digits differ and add up to its total; no cell is in two cages.
+  Cells need not be next to each other. A file with no cage is an error. Or the cages drawn: n lines
+  of n cage labels as in a regions file (``.`` for a cell in no cage), and ``label=total`` items
+  (``a=15 b=7``) on lines of their own; cages are numbered in the order their labels first appear.
 - ``--thermos FILE`` (thermometers): one thermometer per line, its cells from the bulb to the tip,
   each a neighbour of the one before (diagonals too): ``r1c1 r2c2 r3c3``. Digits strictly increase
-  from the bulb.
+  from the bulb. Thermometers may share cells. A file with no thermometer is an error.
+
+``--regions`` replaces regions only when the puzzle file has none (both is an error); presets,
+cages and thermometers from options are added to the file's.
 
 **sudokulab JSON puzzle** (the schema, ``schemas/puzzle.schema.json``, is the reference)::
 
@@ -54,13 +61,15 @@ without a value is an all-different cage with no sum); ``thermometer``,
 ``[{"lines": [["R1C1", ...], ...]}]`` (each line a thermometer from its bulb); ``extraregion``,
 ``[{"cells": [...]}]`` (an extra all-different group). Only cells with ``"given": true`` are givens:
 a value without it is a solver's pencilled-in answer, not part of the puzzle. A cell's ``region``
-(0-based) replaces its box; when every cell's region is its box, the board is standard. Both
-diagonals make the ``x`` preset; one alone is an extra group. ``title``, ``author``, ``ruleset``,
-``solution``, ``highlightConflicts``, ``disabledlogic`` and ``truecandidatesoptions`` are settings
-of the site, not rules, and are ignored, as are cell colours and pencil marks. Any other non-empty
-key (``arrow``, ``littlekillersum``, ``odd``, ``difference``, ``xv``, a cosmetic ``line`` or
-``text`` that may draw a rule, ...) is refused with one line naming every such key: a puzzle read
-without one of its constraints would have other answers.
+(0-based) replaces its box; when every cell's region is its box, the board is standard; a cell in
+no region (``"region": null``) is refused. Both diagonals make the ``x`` preset; one alone is an
+extra group ("group 1"). ``title``, ``author``, ``ruleset``, ``solution``, ``highlightConflicts``,
+``activeConstraints``, ``disabledlogic`` and ``truecandidatesoptions`` are notes and settings of the
+site, not rules, and are ignored, as are cell colours and pencil marks, and cosmetic ``cage`` entries
+with no cells (notes such as "title: ..."). Any other non-empty key (``arrow``, ``littlekillersum``,
+``odd``, ``difference``, ``xv``, ``nonconsecutive``, a cosmetic ``line``, ``text`` or ``cage``
+that may draw a rule, ...) and any cell's ``givenPencilMarks`` are refused with one line naming every
+such key: a puzzle read without one of its constraints would have other answers.
 
 Roads not taken: guessing a file's kind from its name (``.json``) rather than its text (standard
 input has no name); a JSON Schema validator at run time (one more dependency for messages no
@@ -312,23 +321,26 @@ def _region_numbers(labels: Sequence[object], shape: Shape, name: str) -> list[i
 
 
 def parse_cages(text: str, shape: Shape, name: str = "cages") -> list[CageData]:
-    """Killer cages from lines ``total: cells`` (``15: r1c1 r1c2 r2c1``), checked line by line.
+    """Killer cages from lines ``total: cells`` (``15: r1c1 r1c2 r2c1``), or a grid of cage labels
+    and ``label=total`` items; checked line by line.
 
     >>> parse_cages("# two cages\\n3: r1c1 r1c2\\n7: r2c1, r2c2\\n", Shape(2, 2))
     [((0, 1), 3), ((4, 5), 7)]
+    >>> parse_cages("aa..\\nbb..\\n....\\n....\\na=3 b=7\\n", Shape(2, 2))
+    [((0, 1), 3), ((4, 5), 7)]
     """
     n = shape.n
+    lines = _lines(text)
+    if lines and not any(":" in line for _, line in lines) and any("=" in line for _, line in lines):
+        return _cage_grid(lines, shape, name)
     found: list[CageData] = []
     caged: dict[int, int] = {}
-    for number, line in _lines(text):
+    for number, line in lines:
         at = f"line {number}"
         total_text, colon, rest = line.partition(":")
         if not colon:
             raise PuzzleFormatError(f"{name}: {at}: a cage is 'total: cells', e.g. '15: r1c1 r1c2 r2c1'")
-        total_text = total_text.strip()
-        if not boj.INTEGER.match(total_text) or boj.small_number(total_text) is None:
-            raise PuzzleFormatError(f"{name}: {at}: the total '{_shown(total_text)}' is not a number")
-        total = int(total_text)
+        total = _total(total_text, f"{name}: {at}")
         cells = _cells(_SEPARATORS.split(rest.strip()) if rest.strip() else [], n, at, name)
         _check_cage(cells, total, n, f"{name}: {at}")
         for cell in cells:
@@ -338,6 +350,55 @@ def parse_cages(text: str, shape: Shape, name: str = "cages") -> list[CageData]:
         found.append((cells, total))
     if not found:
         raise PuzzleFormatError(f"{name}: no cages: one a line expected, e.g. '15: r1c1 r1c2 r2c1'")
+    return found
+
+
+def _total(text: str, where: str) -> int:
+    text = text.strip()
+    if not boj.INTEGER.match(text) or boj.small_number(text) is None:
+        raise PuzzleFormatError(f"{where}: the total '{_shown(text)}' is not a number")
+    return int(text)
+
+
+def _cage_grid(lines: list[tuple[int, str]], shape: Shape, name: str) -> list[CageData]:
+    """Cages drawn as a grid of labels (``.`` for a cell in no cage) plus ``label=total`` lines."""
+    n = shape.n
+    totals: dict[str, tuple[int, int]] = {}
+    rows = []
+    for number, line in lines:
+        if "=" not in line:
+            rows.append((number, line.split()))
+            continue
+        for item in _SEPARATORS.split(line):
+            label, equals, total = item.partition("=")
+            if not equals or not label:
+                raise PuzzleFormatError(f"{name}: line {number}: '{_shown(item)}' is not label=total, e.g. a=15")
+            if label in totals:
+                raise PuzzleFormatError(f"{name}: line {number}: cage '{_shown(label)}' has a total already")
+            totals[label] = (_total(total, f"{name}: line {number}"), number)
+    if n > 1 and all(len(tokens) == 1 for _, tokens in rows):
+        rows = [(number, list(tokens[0])) for number, tokens in rows]
+    if len(rows) != n:
+        raise PuzzleFormatError(f"{name}: a grid of {n} lines of {n} cage labels expected, found {len(rows)} lines")
+    cells: dict[str, list[int]] = {}
+    for r, (number, tokens) in enumerate(rows):
+        if len(tokens) != n:
+            raise PuzzleFormatError(f"{name}: line {number}: {n} labels expected, found {len(tokens)}")
+        for c, label in enumerate(tokens):
+            if label != ".":
+                cells.setdefault(label, []).append(r * n + c)
+    found: list[CageData] = []
+    for label, members in cells.items():
+        where = f"{name}: cage '{_shown(label)}'"
+        if label not in totals:
+            raise PuzzleFormatError(f"{where} has no total (write {_shown(label)}=15 on a line of its own)")
+        if len(members) > n:
+            raise PuzzleFormatError(f"{where}: {len(members)} cells, more than the {n} digits")
+        _check_cage(tuple(members), totals[label][0], n, where)
+        found.append((tuple(members), totals[label][0]))
+    for label, (_, number) in totals.items():
+        if label not in cells:
+            raise PuzzleFormatError(f"{name}: line {number}: cage '{_shown(label)}' is not in the grid")
     return found
 
 
@@ -630,6 +691,8 @@ def _lz_json(word: str, name: str) -> dict | None:
     try:
         from lzstring import LZString
     except ImportError:  # pragma: no cover - a declared dependency
+        if not _looks_compressed(word):
+            return None  # a short word ("abc") is a bad grid for the BOJ reader to name
         raise UsageError(
             "reading a compressed f-puzzles export needs the lzstring package (pip install lzstring)") from None
     try:

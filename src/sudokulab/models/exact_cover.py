@@ -62,7 +62,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..grid import Puzzle, Shape
-from ..rules import ALL_DIFFERENT, DIFFER, Rules, cell_name, standard
+from ..rules import ALL_DIFFERENT, DIFFER, Rules, standard
 from . import variables
 
 KINDS = frozenset({ALL_DIFFERENT, DIFFER})

@@ -105,6 +105,18 @@ def _drain(cand, queue, head, queued, peers, peer_count, peer_group):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _unpack(more):
+    """The four tables packed in ``more`` (see ``jit._pack``), as views: group_start, group_cells,
+    cages (three numbers each: group, total, digits differ) and thermos (their groups)."""
+    groups = more[0]
+    a = 3 + groups + 1
+    group_start = more[3:a]
+    b = a + group_start[groups]
+    c = b + 3 * more[1]
+    return group_start, more[a:b], more[b:c], more[c:c + more[2]]
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _narrow(cand, queue, queued, cell, mask, new):
     """Write a narrowed mask; queue the cell when it is left with one digit. The new ``queued``."""
     cand[cell] = new
@@ -115,7 +127,7 @@ def _narrow(cand, queue, queued, cell, mask, new):
 
 
 @njit(cache=True, nogil=True)
-def _sums_and_thermos(cand, queue, queued, group_start, group_cells, cages, thermos):
+def _sums_and_thermos(cand, queue, queued, more):
     """Bounds of every cage sum and every thermometer, narrowed once: (queued, narrowed, failed group).
 
     A cage's open cell keeps the digits d with fixed + d + (least the other open cells can add) <=
@@ -125,10 +137,11 @@ def _sums_and_thermos(cand, queue, queued, group_start, group_cells, cages, ther
     pass from the bulb raises each cell above the lowest digit before it, one from the tip lowers
     each below the highest digit after it (bounds consistency for a chain of "<").
     """
+    group_start, group_cells, cages, thermos = _unpack(more)
     narrowed = False
-    for c in range(cages.shape[0]):
-        g = cages[c, 0]
-        total = np.int64(cages[c, 1])
+    for c in range(cages.size // 3):
+        g = cages[3 * c]
+        total = np.int64(cages[3 * c + 1])
         fixed = np.int64(0)
         k = 0
         smin = np.int64(0)
@@ -150,7 +163,7 @@ def _sums_and_thermos(cand, queue, queued, group_start, group_cells, cages, ther
             continue
         dlo = np.int64(0)  # the k-1 smallest digits of the union, and the k-1 largest
         dhi = smax
-        if cages[c, 2]:  # the cage's digits differ
+        if cages[3 * c + 2]:  # the cage's digits differ
             if np.int64(_popcount(union)) < k:
                 return queued, narrowed, np.int64(g)  # k cells that differ need k digits
             low = union
@@ -176,7 +189,7 @@ def _sums_and_thermos(cand, queue, queued, group_start, group_cells, cages, ther
                     return queued, narrowed, np.int64(g)
                 narrowed = True
                 queued = _narrow(cand, queue, queued, cell, mask, new)
-    for t in range(thermos.shape[0]):
+    for t in range(thermos.size):
         g = thermos[t]
         floor = ZERO  # the digits at or below the lowest one possible before this cell
         for j in range(group_start[g], group_start[g + 1]):
@@ -254,8 +267,7 @@ def _propagate(cand, queue, queued, peers, peer_count, peer_group, units, full):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _settle(cand, queue, queued, peers, peer_count, peer_group, units, group_start, group_cells, cages, thermos,
-            weight0, full):
+def _settle(cand, queue, queued, peers, peer_count, peer_group, units, more, full):
     """Singles (``_propagate``), then, when the rules have sums or thermometers, their bounds and the
     singles these make, in turn until neither settles anything new (on a full board too, where the
     bounds check the sums): SETTLED or the group where a contradiction surfaced.
@@ -264,9 +276,9 @@ def _settle(cand, queue, queued, peers, peer_count, peer_group, units, group_sta
     reads: with every table passed down, 17_clue ran 3-5% slower.
     """
     failed = _propagate(cand, queue, queued, peers, peer_count, peer_group, units, full)
-    if cages.shape[0] + thermos.shape[0] > 0:
+    if more[1] + more[2] > 0:  # cages, thermometers
         while failed == SETTLED:
-            queued, narrowed, failed = _sums_and_thermos(cand, queue, 0, group_start, group_cells, cages, thermos)
+            queued, narrowed, failed = _sums_and_thermos(cand, queue, 0, more)
             if failed != SETTLED or not narrowed:
                 break
             failed = _propagate(cand, queue, queued, peers, peer_count, peer_group, units, full)
@@ -274,7 +286,7 @@ def _settle(cand, queue, queued, peers, peer_count, peer_group, units, group_sta
 
 
 @njit(cache=True, nogil=True)
-def _start(givens, cand, queue, peers, peer_count, peer_group, units, group_start, group_cells, cages, thermos, weight0, full):
+def _start(givens, cand, queue, peers, peer_count, peer_group, units, more, full):
     """The root state: the givens placed and their singles settled; False when they contradict."""
     queued = 0
     cand[cand.size - 1] = ZERO
@@ -284,11 +296,12 @@ def _start(givens, cand, queue, peers, peer_count, peer_group, units, group_star
         if digit or full == ONE:  # a 1x1 board's blank has one digit from the start
             queue[queued] = cell
             queued += 1
-    return _settle(cand, queue, queued, peers, peer_count, peer_group, units, group_start, group_cells, cages, thermos, weight0, full) == SETTLED
+    return _settle(cand, queue, queued, peers, peer_count, peer_group, units, more, full) == SETTLED
 
 
 @njit(cache=True, nogil=True)
-def _search(cands, fcell, frest, ivars, weight, queue, peers, peer_count, peer_group, units, group_start, group_cells, cages, thermos, weight0, full, canonical, wdeg, budget):
+def _search(cands, fcell, frest, ivars, weight, queue, peers, peer_count, peer_group, units, more, full, canonical,
+            wdeg, budget):
     """Run the search from its saved state for up to ``budget`` nodes; FOUND, EXHAUSTED, PAUSED or GROW.
 
     ``cands[d]`` is the settled state at level d; ``fcell[d]`` its branching cell and ``frest[d]``
@@ -369,13 +382,14 @@ def _search(cands, fcell, frest, ivars, weight, queue, peers, peer_count, peer_g
         queue[0] = cell
         nodes += 1
         spent += 1
-        failed = _settle(row, queue, 1, peers, peer_count, peer_group, units, group_start, group_cells, cages, thermos, weight0, full)
+        failed = _settle(row, queue, 1, peers, peer_count, peer_group, units, more, full)
         if failed == SETTLED:
             depth = target
             mode = EXPAND
         else:
             backtracks += 1
             if wdeg:
+                group_start, group_cells, _, _ = _unpack(more)
                 for j in range(group_start[failed], group_start[failed + 1]):
                     weight[group_cells[j]] += 1
             if target == depth:
@@ -395,7 +409,8 @@ def _digits(cand, out):
 
 
 @njit(cache=True, nogil=True)
-def _batch(givens, start, cands, fcell, frest, ivars, weight, queue, peers, peer_count, peer_group, units, group_start, group_cells, cages, thermos, weight0, full, wdeg, status, grids, wall, cpu, nodes, backtracks,
+def _batch(givens, start, cands, fcell, frest, ivars, weight, queue, peers, peer_count, peer_group, units, more, full,
+           weight0, wdeg, status, grids, wall, cpu, nodes, backtracks,
            times, clocks, limit, check_every, slice_seconds):
     """Solve puzzles from ``start`` on until the slice's time is up; the index to resume from.
 
@@ -414,12 +429,13 @@ def _batch(givens, start, cands, fcell, frest, ivars, weight, queue, peers, peer
             ivars[BACKTRACKS] = 0
             weight[:] = weight0
             code = EXHAUSTED
-            if _start(givens[i], cands[0], queue, peers, peer_count, peer_group, units, group_start, group_cells, cages, thermos, weight0, full):
+            if _start(givens[i], cands[0], queue, peers, peer_count, peer_group, units, more, full):
                 code = PAUSED
         else:
             code = PAUSED
         while code == PAUSED:
-            code = _search(cands, fcell, frest, ivars, weight, queue, peers, peer_count, peer_group, units, group_start, group_cells, cages, thermos, weight0, full, False, wdeg, check_every)
+            code = _search(cands, fcell, frest, ivars, weight, queue, peers, peer_count, peer_group, units, more, full,
+                           False, wdeg, check_every)
             if code == PAUSED:
                 now = _clock(clocks[0])
                 if limit > 0.0 and now - times[0] >= limit:

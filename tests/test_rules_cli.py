@@ -459,6 +459,16 @@ def test_bench_runs_under_the_rules_and_skips_who_cannot(tmp_path):
     assert sorted(r.solver for r in read_rows([out])) == ["backtrack-fast", "backtrack-fast", "sat", "sat"]
 
 
+def test_bench_with_no_solver_that_can_run_exits_2(tmp_path):
+    case = variant("thermo", 6)
+    argv = case.argv(tmp_path)
+    done = sudokulab("bench", str(dataset(tmp_path, [case])), "--solvers", "dlx", "--thermos",
+                     argv[argv.index("--thermos") + 1], "--quiet")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines()[-1].startswith("sudokulab: error: bench: no solver could run: dlx cannot honour "
+                                                   "increasing thermometers")
+
+
 def test_bench_catches_an_answer_that_breaks_the_rules(tmp_path):
     """The same puzzles without --rules: an x answer is still a standard answer; with the rules, a
     standard search's answer is not (checked by the vectorised checker in the worker)."""

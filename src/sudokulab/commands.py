@@ -361,6 +361,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
         options=per_solver_options(args.option), csv_path=args.out, json_path=args.json,
         progress=not args.quiet, by_solver=args.by_solver, cluster=args.cluster, batch_size=args.batch_size,
     )
+    if report.skipped and not report.summaries:
+        name, why = next(iter(next(iter(report.skipped.values())).items()))
+        raise UnsupportedFeature(f"bench: no solver could run: {name} {why}")
     render_bench(report, console(wide=args.wide), wide=args.wide)
     if plot is not None:
         from .plots import cactus_plot

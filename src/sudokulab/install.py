@@ -15,8 +15,17 @@ from functools import cache
 
 @cache
 def _source_folder() -> str | None:
-    """The folder sudokulab was installed from, editable or from a local path; None from an index."""
+    """The folder sudokulab was installed from, editable or from a local path; None from an index.
+
+    Code imported from a clone's ``src/`` (an editable install, or ``PYTHONPATH=src``) names that
+    clone; else the installation's ``direct_url.json`` says where it came from.
+    """
     from importlib import metadata
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parent
+    if package.parent.name == "src" and (package.parent.parent / "pyproject.toml").is_file():
+        return str(package.parent.parent)
 
     try:
         text = metadata.distribution("sudokulab").read_text("direct_url.json")

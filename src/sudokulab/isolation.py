@@ -16,9 +16,10 @@ package ``bubblewrap``). Each run gets
   the run;
 - a cleared environment (``PATH``, ``HOME=/tmp``, ``LANG``), a new session (no terminal to inject
   keystrokes into), and ``--die-with-parent``: if the judge dies, so does every sandboxed process;
-- the program as the namespace's first process (``--as-pid-1``): when it ends, the kernel ends
-  everything it left there, and its peak memory reaches the launcher's ``wait4`` (with bubblewrap's
-  own init in between it did not: a 100 MB program read 9 MB).
+- a shell as the namespace's first process (``INIT``), the program its child: when the program
+  ends, the shell exits with its status and the kernel ends everything left in the namespace, and
+  the program's peak memory reaches the launcher's ``wait4`` (with bubblewrap's own init in between
+  it did not: a 100 MB program read 9 MB).
 
 The process limit comes from a pids control group where the launcher can make one
 (``sandbox``); ``RLIMIT_NPROC`` otherwise, which root is exempt from (tried here: dropping to
@@ -109,8 +110,16 @@ def bwrap_arguments(command: Sequence[str], *, files_mb: int) -> list[str]:
     arguments += ["--proc", "/proc", "--dev", "/dev", "--size", str(max(files_mb, 1) << 20), "--tmpfs", "/tmp"]
     for source, target in _outermost(program_mounts(command)):
         arguments += ["--ro-bind", source, target]
-    arguments += ["--chdir", "/tmp", "--", *command]
+    arguments += ["--chdir", "/tmp", "--", *INIT, *command]
     return arguments
+
+
+INIT = ("/bin/sh", "-c", '"$@"; exit $?', "sandbox")
+"""The sandbox's first process (PID 1, ``--as-pid-1``): a shell that runs the program as its child
+and exits with its status (128 + N for signal N). Not the program itself, because PID 1 ignores the
+signals it has no handler for (a program's own ``kill(getpid(), SIGTERM)`` or ``abort`` would not end
+it); not bubblewrap's own init, which keeps the program's peak memory from the launcher's
+``wait4``. When it exits, the kernel ends every process left in the namespace."""
 
 
 def _outermost(mounts: Iterator[tuple[str, str]]) -> list[tuple[str, str]]:

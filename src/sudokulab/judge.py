@@ -110,7 +110,7 @@ def judge_run(puzzle: Puzzle, run: Run, limits: Limits = DEFAULT_LIMITS) -> tupl
         return Outcome.TIME_LIMIT, f"still running after {limits.seconds:g} s"
     if run.output_overflow:
         return Outcome.OUTPUT_LIMIT, f"more than {limits.output_bytes} bytes of output"
-    if limits.memory_mb and run.peak_rss_kb > limits.memory_mb * 1024:  # shared maps count, exit 0 or not
+    if run.exit_code == 0 and limits.memory_mb and run.peak_rss_kb > limits.memory_mb * 1024:  # shared maps count
         return Outcome.MEMORY_LIMIT, f"peak memory {run.peak_rss_kb // 1024} MB, limit {limits.memory_mb} MB"
     if run.exit_code != 0:
         failure = _failure(run)

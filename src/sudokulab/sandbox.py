@@ -227,7 +227,8 @@ started = time.perf_counter()
 pid = os.fork()
 if not pid:
     os.close(report)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    for number in (signal.SIGTERM, signal.SIGHUP):  # as a program started by hand has them, whoever started us
+        signal.signal(number, signal.SIG_DFL)
     try:
         for path in groups:
             with open(path + "/cgroup.procs", "w") as f:

@@ -8,18 +8,26 @@ process's CPU time; on a machine shared with other work the CPU figure is the st
 1. ``structure``: ``links`` against ``sets`` on the first 2,000 puzzles of 17_clue, all 375 of
    forum_hardest_1106 and the first 500 of magictour_top1465, in the order links, sets, sets,
    links (so a drift in the machine's load hits both alike), summed over both rounds;
-2. ``dlx`` (its default) beside ``backtrack-fast`` on all of forum_hardest_1106, in one run.
+2. ``dlx`` (its default) beside ``backtrack-fast`` on all of forum_hardest_1106, in one run;
+3. with ``--before SRC`` (another checkout's ``src``, e.g. main's): both structures on the first
+   ``--sample`` puzzles of 17_clue, that code against this checkout's, each run a fresh process
+   (``PYTHONPATH`` set to one ``src``), alternated before, after, after, before, ... for
+   ``--rounds`` rounds; the median CPU rate of each and their ratio. This is how a change (rules
+   as data, issue 22) shows that standard Sudoku got no slower. ``--only-before`` runs part 3 alone.
 
 Example (about two minutes)::
 
     .venv/bin/python benchmarks/bench_dlx.py --out benchmarks/results/dlx.md
+    .venv/bin/python benchmarks/bench_dlx.py --before ../main/src --only-before
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
+import statistics
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -83,12 +91,60 @@ def beside_backtrack_fast(data: Path, time_limit: float) -> tuple[str, int]:
     return f"{text}\n\nMeasured: {report.how_measured()}.", unsolved
 
 
+def worker(structure: str, data: Path, sample: int, time_limit: float) -> None:
+    """One run of part 3, in a process of its own: prints puzzles, solved, CPU and wall seconds as JSON."""
+    report = run_bench([Dataset.from_path(data / "17_clue.txt", limit=sample)], ["dlx"], time_limit=time_limit,
+                       options={"dlx": {"structure": structure}}, by_solver=True, progress=False)
+    (s,) = report.summaries
+    print(json.dumps({"puzzles": s.puzzles, "solved": s.solved, "cpu": s.cpu_seconds, "wall": s.seconds,
+                      "nodes": s.means.get("nodes", 0)}))
+
+
+def before_and_after(before: Path, data: Path, sample: int, rounds: int, time_limit: float) -> tuple[str, int]:
+    """Part 3: dlx under another checkout's code and under this one, alternated, one process a run."""
+    sources = {"before": before.resolve(), "after": ROOT / "src"}
+    runs: dict[tuple[str, str], list[dict]] = {}
+    for structure in STRUCTURES:
+        for round_ in range(rounds):
+            for label in ("before", "after") if round_ % 2 == 0 else ("after", "before"):
+                env = dict(os.environ, PYTHONPATH=str(sources[label]))
+                done = subprocess.run([sys.executable, __file__, "--worker", structure, "--data", str(data),
+                                       "--sample", str(sample), "--time-limit", str(time_limit)],
+                                      env=env, capture_output=True, text=True, check=True)
+                runs.setdefault((structure, label), []).append(json.loads(done.stdout.splitlines()[-1]))
+    rows = []
+    unsolved = 0
+    for structure in STRUCTURES:
+        median = {}
+        for label in ("before", "after"):
+            got = runs[(structure, label)]
+            unsolved += sum(r["puzzles"] - r["solved"] for r in got)
+            rates = [r["puzzles"] / r["cpu"] for r in got]
+            median[label] = statistics.median(rates)
+            rows.append([structure, label, str(sources[label]), len(got), f"{median[label]:,.1f}",
+                         " ".join(f"{rate:,.0f}" for rate in rates), f"{got[0]['nodes']:,.1f}"])
+        rows[-1].append(f"{median['after'] / median['before']:.3f}")
+        rows[-2].append("")
+    header = ["structure", "code", "src", "runs", "CPU /s (median)", "each run", "nodes/puzzle", "after/before"]
+    return table(header, rows), unsolved
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help=f"the shared sets (default: {DEFAULT_DATA})")
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds a puzzle, a safety net (default: 60)")
     parser.add_argument("--out", type=Path, help="also write the report as markdown to this file")
+    parser.add_argument("--before", type=Path, help="part 3: another checkout's src folder to compare against")
+    parser.add_argument("--only-before", action="store_true", help="run part 3 alone")
+    parser.add_argument("--sample", type=int, default=2000, help="part 3: first puzzles of 17_clue (default: 2000)")
+    parser.add_argument("--rounds", type=int, default=6, help="part 3: runs of each code (default: 6)")
+    parser.add_argument("--worker", choices=STRUCTURES, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.worker:
+        worker(args.worker, args.data, args.sample, args.time_limit)
+        return 0
+    if args.only_before and not args.before:
+        parser.error("--only-before needs --before SRC")
     missing = [name for name, _ in STRUCTURE_SETS if not (args.data / name).is_file()]
     if missing:
         print(f"missing in {args.data}: {', '.join(missing)}; nothing measured")
@@ -98,29 +154,43 @@ def main(argv: Sequence[str] | None = None) -> int:
              f"load average at start {os.getloadavg()[0]:.2f}, at commit {commit.stdout.strip() or '?'} "
              "(plus uncommitted work). Whole path per puzzle (parse, solve, check), one process.")
     print(intro, flush=True)
-    structures, unsolved_1 = compare_structures(args.data, args.time_limit)
-    print(structures, flush=True)
-    beside, unsolved_2 = beside_backtrack_fast(args.data, args.time_limit)
-    print(beside, flush=True)
-    report = "\n".join([
-        "# Exact cover (Algorithm X): `dlx`", "",
-        "`" + " ".join(["bench_dlx.py", *(sys.argv[1:] if argv is None else argv)]) + "`", "",
-        intro, "",
-        "## The two formulations (`structure`)", "",
-        "`run_bench(..., [\"dlx\"], options={\"dlx\": {\"structure\": ...}}, by_solver=True)`, in the order "
-        "links, sets, sets, links; each row sums both of its rounds.", "",
-        structures, "",
-        "## `dlx` beside `backtrack-fast` on forum_hardest_1106", "",
-        f"`run_bench([{HARDEST}], [\"backtrack-fast\", \"dlx\"], time_limit={args.time_limit:g}, by_solver=True)`.",
-        "",
-        beside, "",
-        f"Load average at end {os.getloadavg()[0]:.2f}.",
-    ]) + "\n"
+    sections = ["# Exact cover (Algorithm X): `dlx`", "",
+                "`" + " ".join(["bench_dlx.py", *(sys.argv[1:] if argv is None else argv)]) + "`", "",
+                intro, ""]
+    unsolved = 0
+    if not args.only_before:
+        structures, unsolved_1 = compare_structures(args.data, args.time_limit)
+        print(structures, flush=True)
+        beside, unsolved_2 = beside_backtrack_fast(args.data, args.time_limit)
+        print(beside, flush=True)
+        unsolved += unsolved_1 + unsolved_2
+        sections += [
+            "## The two formulations (`structure`)", "",
+            "`run_bench(..., [\"dlx\"], options={\"dlx\": {\"structure\": ...}}, by_solver=True)`, in the order "
+            "links, sets, sets, links; each row sums both of its rounds.", "",
+            structures, "",
+            "## `dlx` beside `backtrack-fast` on forum_hardest_1106", "",
+            f"`run_bench([{HARDEST}], [\"backtrack-fast\", \"dlx\"], time_limit={args.time_limit:g}, by_solver=True)`.",
+            "",
+            beside, "",
+        ]
+    if args.before:
+        compared, unsolved_3 = before_and_after(args.before, args.data, args.sample, args.rounds, args.time_limit)
+        print(compared, flush=True)
+        unsolved += unsolved_3
+        sections += [
+            "## Before and after, standard Sudoku", "",
+            f"`run_bench([17_clue first {args.sample}], [\"dlx\"], by_solver=True)` in a fresh process a run, "
+            f"{args.rounds} runs of each code alternated (before, after, after, before, ...); CPU time of the process.",
+            "",
+            compared, "",
+        ]
+    sections.append(f"Load average at end {os.getloadavg()[0]:.2f}.")
+    report = "\n".join(sections) + "\n"
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(report)
-    return 1 if unsolved_1 or unsolved_2 else 0
-
+    return 1 if unsolved else 0
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -19,6 +19,10 @@ from sudokulab import Puzzle, Shape, cli, parse_puzzle
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 SHARED_DATA = ROOT.parent / "shared" / "data"
+HANG = 60.0
+"""Seconds after which a run that should have stopped (a time limit, Ctrl-C) counts as hung. Generous
+on purpose: tests assert that it stops, never how fast (CI machines are shared and slow); speed is
+measured in benchmarks/."""
 
 
 @pytest.fixture

@@ -2,20 +2,22 @@
 
 The contract tests cover every registered solver; these check what only the two searches promise:
 the same canonical (lexicographically first) answer, every solution exactly once, the meaning of
-the counters, and the time limit on cases each of them finds hard.
+the counters, and the time limit on cases each of them finds hard; and under every rule kind, both
+against a brute-force enumeration on 4x4 boards (random rule sets) and against each other on 6x6.
 """
 
 from __future__ import annotations
 
 import random
 import sys
-from itertools import islice
+from itertools import islice, permutations
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from sudokulab import Puzzle, Shape, Status, is_solution, parse_puzzle, solvers
+from sudokulab.rules import KINDS, Rules, build
 from sudokulab.solvers import SearchCounters
 from sudokulab.solvers.backtracking import classic_search, fast_search
 from sudokulab.solvers.base import Deadline, TimeUp
@@ -174,3 +176,192 @@ def test_the_search_generator_raises_time_up():
     search = fast_search(parse_puzzle(FORUM_HARDEST), Deadline(1e-6), SearchCounters(), False)
     with pytest.raises(TimeUp):
         next(search)
+
+
+# --- any rule set -----------------------------------------------------------------------------------
+
+JIGSAW = {
+    Shape(2, 2): (0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 2, 3, 2, 3, 3, 3),
+    Shape(2, 3): (0, 0, 0, 1, 1, 1, 0, 0, 2, 1, 1, 1, 0, 2, 2, 3, 3, 3,
+                  2, 2, 2, 5, 3, 3, 4, 4, 4, 5, 3, 5, 4, 4, 4, 5, 5, 5),
+    Shape(3, 3): (0, 0, 0, 1, 1, 1, 2, 2, 2, 0, 0, 0, 0, 1, 1, 2, 2, 2, 0, 3, 1, 1, 1, 1, 2, 2, 2,
+                  0, 3, 3, 4, 4, 4, 5, 5, 5, 3, 3, 3, 4, 4, 4, 5, 5, 5, 3, 3, 3, 4, 4, 7, 5, 5, 5,
+                  6, 6, 6, 4, 7, 7, 8, 8, 8, 6, 6, 6, 7, 7, 7, 8, 8, 8, 6, 6, 6, 7, 7, 7, 8, 8, 8),
+}
+"""Jigsaw regions made by swapping equal digits of a grid across box borders: each has solutions."""
+
+THERMOS = {
+    Shape(2, 2): [(0, 1, 5), (15, 14)],
+    Shape(2, 3): [(0, 1, 2, 8), (35, 29, 28)],
+    Shape(3, 3): [(0, 1, 2, 11), (80, 79, 70, 61), (40, 41)],
+}
+
+
+def variant_rules(shape: Shape) -> dict[str, Rules]:
+    """Every preset on a shape; the killer cages get the totals of one grid, so they have solutions."""
+    grid = conftest_grid(shape)
+    n = shape.n
+    cages = [(0, n), (n + 1, 2 * n + 1, 2 * n + 2), (n * n - 1, n * n - 2)]
+    return {
+        "x": build(shape, ["x"]),
+        "windoku": build(shape, ["windoku"]),
+        "anti-knight": build(shape, ["anti-knight"]),
+        "anti-king": build(shape, ["anti-king"]),
+        "jigsaw": build(shape, regions=JIGSAW[shape]),
+        "killer": build(shape, cages=[(cells, sum(grid[c] for c in cells)) for cells in cages]),
+        "thermo": build(shape, thermos=THERMOS[shape]),
+    }
+
+
+def conftest_grid(shape: Shape) -> tuple[int, ...]:
+    return random_grid(shape, random.Random(2580))
+
+
+def brute_force(puzzle: Puzzle) -> list[tuple[int, ...]]:
+    """Every solution, in lexicographic order, by rows of permutations checked with the rules' own
+    checker on each partial grid: independent of both searches and of ``propagation``."""
+    n = puzzle.n
+    rules = puzzle.rules
+    rows = [[p for p in permutations(range(1, n + 1))
+             if all(g in (0, v) for g, v in zip(puzzle.givens[r * n:(r + 1) * n], p))] for r in range(n)]
+    found = []
+
+    def extend(prefix: tuple[int, ...], r: int) -> None:
+        if r == n:
+            found.append(prefix)
+            return
+        for row in rows[r]:
+            grid = prefix + row
+            if rules.first_conflict(grid + (0,) * (n * n - len(grid))) is None:
+                extend(grid, r + 1)
+
+    extend((), 0)
+    return found
+
+
+@pytest.mark.parametrize("name", ["x", "windoku", "anti-knight", "anti-king", "jigsaw", "killer", "thermo"])
+def test_canonical_answer_is_the_first_of_a_brute_force_enumeration_on_4x4(classic, fast, name):
+    shape = Shape(2, 2)
+    puzzle = Puzzle.empty(shape).with_rules(variant_rules(shape)[name])
+    expected = brute_force(puzzle)
+    for search in (classic_search, fast_search):
+        assert every_solution(search, puzzle, True) == expected
+        assert sorted(every_solution(search, puzzle, False)) == expected
+    for solver in (classic, fast):
+        result = solver.solve(puzzle, canonical=True)
+        if expected:
+            assert result.status is Status.SOLVED and result.grid == expected[0]
+            assert is_solution(result.grid, puzzle)
+        else:  # no 4x4 grid keeps anti-king
+            assert result.status is Status.NO_SOLUTION and result.grid is None
+        assert solver.count(puzzle, limit=10_000).count == len(expected)
+
+
+@pytest.mark.parametrize("shape", [Shape(2, 3), Shape(3, 3)], ids=str)
+@pytest.mark.parametrize("name", ["x", "windoku", "anti-knight", "anti-king", "jigsaw", "killer", "thermo"])
+def test_every_preset_solved_on_larger_boards(classic, fast, shape, name):
+    """A puzzle cut from a grid under the rules: answers pass the checker, canonical ones agree."""
+    rules = variant_rules(shape)[name]
+    empty = Puzzle.empty(shape).with_rules(rules)
+    first = fast.solve(empty, time_limit=30)
+    if first.status is Status.NO_SOLUTION:  # e.g. anti-king on 6x6; the classic search must agree
+        assert classic.solve(empty, time_limit=30).status in (Status.NO_SOLUTION, Status.TIME_LIMIT)
+        return
+    assert first.solved and is_solution(first.grid, empty)
+    rng = random.Random(len(name) * shape.n)
+    blanks = set(rng.sample(range(shape.cells), shape.cells // 2))
+    puzzle = Puzzle(shape, tuple(0 if i in blanks else v for i, v in enumerate(first.grid)), rules)
+    mine = fast.solve(puzzle)
+    assert mine.solved and is_solution(mine.grid, puzzle)
+    canonical = fast.solve(puzzle, canonical=True)
+    assert canonical.solved and is_solution(canonical.grid, puzzle) and canonical.grid <= first.grid
+    base = classic.solve(puzzle, time_limit=20)
+    if base.status is not Status.TIME_LIMIT:
+        assert base.grid == canonical.grid
+    counted = fast.count(puzzle, limit=50)
+    assert counted.count >= 1 and counted.count == classic.count(puzzle, limit=50, time_limit=20).count \
+        or classic.count(puzzle, limit=50, time_limit=20).status is Status.TIME_LIMIT
+
+
+def test_a_wrong_sum_or_order_is_never_solved(classic, fast):
+    """Givens that fill a cage to the wrong total, or a thermometer out of order: no solution."""
+    shape = Shape(2, 2)
+    killer = Puzzle(shape, (1, 2) + (0,) * 14, build(shape, cages=[((0, 1), 4)]))
+    thermo = Puzzle(shape, (3,) + (0,) * 15, build(shape, thermos=[(0, 1, 2)]))  # 3 at the bulb of 3 cells
+    for puzzle in (killer, thermo):
+        for solver in (classic, fast):
+            assert solver.solve(puzzle).status is Status.NO_SOLUTION
+            assert solver.count(puzzle).count == 0
+
+
+@st.composite
+def rule_sets(draw, shape: Shape) -> Rules:
+    """Random rules: presets, maybe random regions (any partition), cages with any reachable total,
+    thermometers along random king paths."""
+    n = shape.n
+    presets = draw(st.lists(st.sampled_from(["x", "windoku", "anti-knight", "anti-king"]), unique=True, max_size=2))
+    regions = None
+    if draw(st.booleans()):
+        regions = draw(st.permutations([label for label in range(n) for _ in range(n)]))
+    taken: set[int] = set()
+    cages = []
+    for _ in range(draw(st.integers(0, 3))):
+        cells = [draw(st.integers(0, n * n - 1))]
+        for _ in range(draw(st.integers(0, 2))):
+            r, c = divmod(cells[-1], n)
+            cells.append(((r + draw(st.integers(0, 1))) % n) * n + (c + draw(st.integers(0, 1))) % n)
+        cells = list(dict.fromkeys(cells))
+        if taken & set(cells):
+            continue
+        taken |= set(cells)
+        k = len(cells)
+        cages.append((cells, draw(st.integers(k * (k + 1) // 2, k * (2 * n - k + 1) // 2))))
+    thermos = []
+    for _ in range(draw(st.integers(0, 2))):
+        path = [draw(st.integers(0, n * n - 1))]
+        for _ in range(draw(st.integers(1, 2))):
+            r, c = divmod(path[-1], n)
+            steps = [(r + dr) * n + c + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                     if 0 <= r + dr < n and 0 <= c + dc < n and (r + dr) * n + c + dc not in path]
+            path.append(draw(st.sampled_from(steps)))
+        thermos.append(path)
+    return build(shape, presets, regions=regions, cages=cages, thermos=thermos)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_counts_equal_a_brute_force_count_under_random_rules_on_4x4(data):
+    shape = Shape(2, 2)
+    rules = data.draw(rule_sets(shape))
+    givens = [0] * 16
+    for cell in data.draw(st.lists(st.integers(0, 15), max_size=3, unique=True)):
+        givens[cell] = data.draw(st.integers(1, 4))
+    puzzle = Puzzle(shape, tuple(givens), rules)
+    expected = brute_force(puzzle)
+    assert every_solution(classic_search, puzzle, True) == expected
+    assert every_solution(fast_search, puzzle, True) == expected
+    found = every_solution(fast_search, puzzle, False)
+    assert len(found) == len(set(found)) and sorted(found) == expected
+    assert all(is_solution(grid, puzzle) for grid in found)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_both_searches_agree_under_random_rules_on_6x6(classic, fast, data):
+    """6x6 is beyond the brute force: the two searches (which share no code) count the same."""
+    shape = Shape(2, 3)
+    rules = data.draw(rule_sets(shape))
+    first = fast.solve(Puzzle.empty(shape).with_rules(rules), time_limit=5)
+    assume(first.solved)
+    assert is_solution(first.grid, Puzzle.empty(shape).with_rules(rules))
+    blanks = set(data.draw(st.lists(st.integers(0, 35), min_size=12, max_size=20, unique=True)))
+    puzzle = Puzzle(shape, tuple(0 if i in blanks else v for i, v in enumerate(first.grid)), rules)
+    base = classic.count(puzzle, limit=10_000, time_limit=5)
+    assume(base.exact)
+    assert fast.count(puzzle, limit=10_000).count == base.count >= 1
+    assert fast.solve(puzzle, canonical=True).grid == classic.solve(puzzle).grid
+
+
+@pytest.mark.parametrize("solver", ["backtrack", "backtrack-fast"])
+def test_both_declare_every_rule_kind(solver):
+    assert solvers.get(solver).capabilities.kinds == frozenset(KINDS)

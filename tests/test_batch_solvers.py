@@ -17,7 +17,7 @@ from sudokulab import batch as batches
 from sudokulab.solvers.cpsat import CpSatSolver
 from sudokulab.solvers.sat import SatSolver
 
-from .conftest import random_puzzle
+from .conftest import HANG, random_puzzle
 
 HARD = parse_puzzle("1.......9..67...2..8....4......75.3...5..2....6.3......9....8..6...4...1..25...6.")
 CLASSIC = parse_puzzle("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
@@ -129,7 +129,7 @@ def test_sat_time_limit_is_per_puzzle():
     assert got.status.tolist() == [batches.TIME_LIMIT, batches.SOLVED, batches.TIME_LIMIT]
     assert is_solution(got.result(1, Shape(5, 5)).grid, easy)
     assert not got.grids[0].any() and got.stats["conflicts"][0] > 0 and not got.stats["propagated"][0]
-    assert took < 2 * (3 * 0.2) + 3  # the limit of the time_limit capability, for three puzzles
+    assert took < HANG  # it stopped: how soon depends on the machine, so no speed is asserted
 
 
 def test_cpsat_time_limit_is_per_puzzle():
@@ -184,7 +184,7 @@ def test_ctrl_c_stops_a_batch_and_the_solver_goes_on(module, cls):
     sent = time.monotonic()
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=60)
-    assert time.monotonic() - sent < 10
+    assert time.monotonic() - sent < HANG
     assert process.returncode == 0, err.decode()
     assert out.decode().split() == ["interrupted", "True"]
 

@@ -1,12 +1,18 @@
-"""The CP paradigm: the CP-SAT model (prepared per shape, exported as text proto) and its solver.
+"""The CP paradigm: the CP-SAT models (prepared per rule set, exported as text proto) and its solver.
 
 Every grid a test accepts goes through ``is_solution``. No test asserts how long anything takes.
+The variant section also holds the helpers ``test_mip`` shares: rule sets for every preset, and a
+brute-force count and lexicographic minimum on 4x4 boards (every Latin square of order 4, filtered
+by the independent checker, ``Rules.first_conflict``).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import random
 import subprocess
 import sys
+from functools import cache
 
 import pytest
 from google.protobuf import text_format
@@ -17,11 +23,13 @@ from ortools.sat.python import cp_model
 
 from sudokulab import Puzzle, Shape, Status, UsageError, first_conflict, format_grid, is_solution, solvers
 from sudokulab.cli import main
-from sudokulab.models.cpsat import Prepared, boolean_rules, build_model, rules, to_cpsat_text
+from sudokulab.errors import UnsupportedFeature
+from sudokulab.models.cpsat import Prepared, boolean_rules, build_model, model_size, rules, to_cpsat_text
+from sudokulab.rules import KINDS, Rules, RulesError, build, standard
 from sudokulab.solvers.base import Deadline
 from sudokulab.solvers.cpsat import STATUS, CpSatSolver, ModelInvalid
 
-from .conftest import EXAMPLES, random_puzzle
+from .conftest import EXAMPLES, random_grid, random_puzzle
 
 STATS = {"branches", "conflicts", "booleans", "wall_time", "variables", "constraints", "workers"}
 
@@ -323,3 +331,290 @@ def test_export_command(capsys, tmp_path, sample, sample_answer):
     assert "takes no option 'encoding'" in capsys.readouterr().err
     with pytest.raises(UsageError, match="true or false"):
         to_cpsat_text(sample, canonical="maybe")
+
+
+# --- variants: every rule kind, in both models ---------------------------------------------------
+# Helpers shared with test_mip: rule sets per preset, and brute force on 4x4 boards.
+
+PRESETS = ("x", "windoku", "anti-knight", "anti-king", "jigsaw", "killer", "thermo")
+SHAPES = {4: Shape(2, 2), 6: Shape(2, 3), 9: Shape(3, 3)}
+JIGSAW = {  # region labels, row-major; made by moving cells between boxes, each checked solvable
+    4: "0001201122312333",
+    6: "000111000113222133242533442535444555",
+    9: "000011222001111222003111222033444555333444555363474555663774888666777888666777888",
+}
+
+
+def cages_from(grid: tuple[int, ...], n: int, count: int) -> list[tuple[tuple[int, ...], int]]:
+    """``count`` disjoint cages of 2 or 3 cells along rows, totals read off ``grid`` (which then keeps them)."""
+    cages, start = [], 0
+    for index in range(count):
+        size = 2 + index % 2
+        row, col = divmod(start, n)
+        if col + size > n:
+            start, (row, col) = (row + 1) * n, (row + 1, 0)
+        cells = tuple(range(start, start + size))
+        cages.append((cells, sum(grid[c] for c in cells)))
+        start += size + 1
+    return cages
+
+
+def thermos_from(grid: tuple[int, ...], n: int, count: int, rng: random.Random) -> list[tuple[int, ...]]:
+    """Up to ``count`` thermometers of 2 to 4 cells that ``grid`` keeps: neighbour steps to a larger digit."""
+    found: list[tuple[int, ...]] = []
+    for start in rng.sample(range(n * n), n * n):
+        path = [start]
+        while len(path) < 4:
+            row, col = divmod(path[-1], n)
+            up = [r * n + c for r in (row - 1, row, row + 1) for c in (col - 1, col, col + 1)
+                  if 0 <= r < n and 0 <= c < n and grid[r * n + c] > grid[path[-1]]]
+            if not up:
+                break
+            path.append(rng.choice(up))
+        if len(path) >= 2:
+            found.append(tuple(path))
+        if len(found) == count:
+            break
+    return found
+
+
+def variant(shape: Shape, preset: str, seed: int = 0) -> Rules:
+    """The rules of one preset; jigsaw regions from ``JIGSAW``, cages and thermometers made to fit a
+    random standard grid (so the killer and thermo rules have at least that solution)."""
+    rng = random.Random(seed)
+    grid = random_grid(shape, rng)
+    if preset == "jigsaw":
+        return build(shape, regions=[int(label) for label in JIGSAW[shape.n]])
+    if preset == "killer":
+        return build(shape, cages=cages_from(grid, shape.n, shape.n // 2 + 1))
+    if preset == "thermo":
+        return build(shape, thermos=thermos_from(grid, shape.n, 3, rng))
+    return build(shape, [preset])
+
+
+@cache
+def latin_squares(n: int) -> tuple[tuple[int, ...], ...]:
+    """Every Latin square of order n in row-major lexicographic order (576 for n = 4)."""
+    found: list[tuple[int, ...]] = []
+    grid = [0] * (n * n)
+
+    def place(cell: int) -> None:
+        if cell == n * n:
+            found.append(tuple(grid))
+            return
+        row, col = divmod(cell, n)
+        for digit in range(1, n + 1):
+            row_free = all(grid[row * n + c] != digit for c in range(col))
+            if row_free and all(grid[r * n + col] != digit for r in range(row)):
+                grid[cell] = digit
+                place(cell + 1)
+        grid[cell] = 0
+
+    place(0)
+    return tuple(found)
+
+
+def brute_force(puzzle: Puzzle) -> list[tuple[int, ...]]:
+    """Every solution of a 4x4 puzzle, in lexicographic order: Latin squares (every rule set has rows
+    and columns) that keep the givens and break no rule, by the independent checker."""
+    assert puzzle.n == 4
+    givens = [(cell, digit) for cell, digit in enumerate(puzzle.givens) if digit]
+    return [grid for grid in latin_squares(4)
+            if all(grid[cell] == digit for cell, digit in givens) and puzzle.rules.first_conflict(grid) is None]
+
+
+@st.composite
+def small_puzzles(draw: st.DrawFn) -> Puzzle:
+    """A 4x4 puzzle under a random rule set: presets, maybe jigsaw regions (any partition into four
+    4-cell regions), then cages, thermometers and givens fitted to one solution of those (to a
+    Latin square when they have none), so that most puzzles have solutions and some do not."""
+    shape = SHAPES[4]
+    presets = draw(st.lists(st.sampled_from(["x", "windoku", "anti-knight", "anti-king"]), unique=True, max_size=2))
+    regions = draw(st.permutations([0] * 4 + [1] * 4 + [2] * 4 + [3] * 4)) if draw(st.booleans()) else None
+    grids = brute_force(Puzzle.empty(shape).with_rules(build(shape, presets, regions=regions)))
+    grid = draw(st.sampled_from(grids or latin_squares(4)))
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    cages = []
+    free = rng.sample(range(16), 16)
+    for _ in range(draw(st.integers(0, 2))):
+        cells = []
+        while free and len(cells) < rng.choice((2, 3)):
+            cell = free.pop()
+            if all(grid[cell] != grid[c] for c in cells):
+                cells.append(cell)
+        if cells:
+            cages.append((tuple(cells), sum(grid[c] for c in cells)))
+    thermos = thermos_from(grid, 4, draw(st.integers(0, 2)), rng)
+    try:
+        rules_ = build(shape, presets, regions=regions, cages=cages, thermos=thermos)
+    except RulesError:
+        assume(False)  # e.g. a cage whose digits (not distinct under the regions) cannot add up
+    givens = set(rng.sample(range(16), draw(st.integers(0, 5))))
+    return Puzzle(shape, tuple(grid[c] if c in givens else 0 for c in range(16)), rules_)
+
+
+def readable(proto) -> cp_model_pb2.CpModelProto:
+    """The protobuf library's copy of a compiled-layer proto (which lacks ``WhichOneof``)."""
+    return text_format.Parse(str(proto), cp_model_pb2.CpModelProto())
+
+
+def variant_cases() -> list[tuple[int, str]]:
+    return [(n, preset) for n in (4, 6, 9) for preset in PRESETS]
+
+
+@pytest.fixture(scope="module")
+def booleans():
+    with CpSatSolver(model="booleans") as solver:
+        yield solver
+
+
+def test_the_solver_declares_every_kind():
+    assert CpSatSolver.capabilities.kinds == set(KINDS) and solvers.get("cpsat").capabilities.lacks(
+        rules=variant(SHAPES[9], "killer")) is None
+
+
+@pytest.mark.parametrize("n, preset", variant_cases())
+def test_model_sizes_per_kind_follow_their_formulas(n, preset):
+    r = variant(SHAPES[n], preset)
+    groups, complete, partial = len(r.groups), len(r.complete_groups), len(r.partial_groups)
+    pairs, cages, steps = len(r.pairs), len(r.cages), sum(len(t.cells) - 1 for t in r.thermos)
+    assert {"jigsaw": complete == 3 * n, "killer": partial == cages > 0, "thermo": steps >= 3,
+            "anti-knight": pairs > 0, "anti-king": pairs > 0}.get(preset, complete > 3 * n)
+    # AllDifferent: an integer per cell; an AllDifferent per group, a != per pair, a sum per cage, a < per step
+    proto = readable(rules(r))
+    kinds = [c.WhichOneof("constraint") for c in proto.constraints]
+    assert len(proto.variables) == n * n and kinds.count("all_diff") == groups
+    linear = [c.linear for c in proto.constraints if c.HasField("linear")]
+    assert sum(list(c.domain) == [-(2**63), -1, 1, 2**63 - 1] for c in linear) == pairs
+    assert sum(len(c.domain) == 2 and c.domain[0] == c.domain[1] for c in linear) == cages
+    assert sum(list(c.domain) == [-(2**63), -1] for c in linear) == steps
+    assert len(proto.constraints) == groups + pairs + cages + steps and model_size(r) == (n * n, len(proto.constraints))
+    # Booleans: exactly one per cell and (complete group, digit); at most one per (partial group or pair, digit)
+    proto = readable(boolean_rules(r))
+    kinds = [c.WhichOneof("constraint") for c in proto.constraints]
+    assert len(proto.variables) == n**3
+    assert kinds.count("exactly_one") == n * n + n * complete
+    assert kinds.count("at_most_one") == n * (partial + pairs)
+    assert kinds.count("linear") == cages + steps
+    assert model_size(r, booleans=True) == (n**3, len(proto.constraints))
+    # the proto written field by field is what the cp_model API builds
+    for canonical in (False, True):
+        assert str(rules(r, canonical)) == str(build_model(r, canonical).model.proto)
+
+
+def test_models_are_built_once_per_rule_set():
+    r = variant(SHAPES[6], "x")
+    assert rules(r) is rules(build(SHAPES[6], ["x"])) and boolean_rules(r) is boolean_rules(r)
+    assert rules(SHAPES[6]) is rules(standard(SHAPES[6])) and rules(r) is not rules(SHAPES[6])
+    assert Prepared(r).rules is r and Prepared(SHAPES[6]).rules is standard(SHAPES[6])
+
+
+@pytest.mark.parametrize("n, preset", variant_cases())
+def test_every_preset_solves_in_both_models_and_canonically(cpsat, booleans, n, preset):
+    shape = SHAPES[n]
+    r = variant(shape, preset, seed=n)
+    solutions = brute_force(Puzzle.empty(shape).with_rules(r)) if n == 4 else None
+    grid = random_grid(shape, random.Random(n)) if preset in ("killer", "thermo") else None
+    for fraction in (0.0, 0.3):
+        if grid is not None and fraction:
+            puzzle = Puzzle(shape, tuple(v if i % 3 == 0 else 0 for i, v in enumerate(grid)), r)  # that grid solves it
+        else:
+            puzzle = Puzzle.empty(shape).with_rules(r)
+        answers = [solver.solve(puzzle, time_limit=60) for solver in (cpsat, booleans)]
+        first = cpsat.solve(puzzle, canonical=True, time_limit=60)
+        if solutions == []:  # 4x4 anti-king: no grid at all
+            assert all(a.status is Status.NO_SOLUTION for a in answers + [first])
+            continue
+        for answer in answers + [first]:
+            assert answer.status is Status.SOLVED and is_solution(answer.grid, puzzle), (preset, answer)
+        if n == 4 and not fraction:
+            assert first.grid == solutions[0]
+
+
+@pytest.mark.parametrize("preset", ["x", "anti-knight", "killer", "thermo", "jigsaw"])
+def test_counts_on_4x4_equal_the_brute_force_count(cpsat, booleans, preset):
+    puzzle = Puzzle.empty(SHAPES[4]).with_rules(variant(SHAPES[4], preset))
+    expected = len(brute_force(puzzle))
+    for solver in (cpsat, booleans):
+        counted = solver.count(puzzle, limit=1000)
+        assert counted.count == expected and counted.exact
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                  HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(puzzle=small_puzzles())
+def test_random_rule_sets_on_4x4_agree_with_brute_force(cpsat, booleans, puzzle):
+    solutions = brute_force(puzzle)
+    for solver in (cpsat, booleans):
+        assert solver.count(puzzle, limit=1000).count == len(solutions)
+        answer = solver.solve(puzzle)
+        assert is_solution(answer.grid, puzzle) if solutions else answer.status is Status.NO_SOLUTION
+    first = cpsat.solve(puzzle, canonical=True)
+    assert first.grid == (solutions[0] if solutions else None)
+
+
+def test_a_grid_that_breaks_a_variant_rule_is_never_an_answer(cpsat, booleans):
+    """An ordinary Sudoku answer is no answer to the X puzzle of the same givens."""
+    x = variant(SHAPES[9], "x")
+    plain, _ = random_puzzle(9, 0.0, 1)
+    ordinary = cpsat.solve(plain, canonical=True).grid
+    assert x.first_conflict(ordinary) is not None  # the first standard grid repeats a digit on a diagonal
+    for solver in (cpsat, booleans):
+        answer = solver.solve(plain.with_rules(x))
+        assert is_solution(answer.grid, plain.with_rules(x)) and answer.grid != ordinary
+
+
+def test_every_entry_point_checks_the_kinds_first(sample):
+    class AllDifferentOnly(CpSatSolver):
+        capabilities = dataclasses.replace(CpSatSolver.capabilities, kinds=frozenset({"all-different"}),
+                                           kinds_why="a test")
+
+    killer = Puzzle.empty(9).with_rules(variant(SHAPES[9], "killer"))
+    import numpy as np
+
+    with AllDifferentOnly() as narrow:
+        for call in (lambda: narrow.solve(killer), lambda: narrow.count(killer),
+                     lambda: narrow.solve_batch(np.zeros((1, 81), np.uint8), SHAPES[9], rules=killer.rules)):
+            with pytest.raises(UnsupportedFeature, match="solver 'cpsat' cannot honour sum constraints .*: a test"):
+                call()
+        assert is_solution(narrow.solve(sample).grid, sample)
+
+
+@pytest.mark.parametrize("model", ["alldiff", "booleans"])
+def test_the_batch_entry_point_takes_rules(model):
+    import numpy as np
+
+    r = variant(SHAPES[6], "thermo", seed=6)
+    grid = random_grid(SHAPES[6], random.Random(6))
+    puzzles = [Puzzle(SHAPES[6], tuple(v if (i + k) % 4 == 0 else 0 for i, v in enumerate(grid)), r) for k in range(3)]
+    with CpSatSolver(model=model) as solver:
+        results = solver.solve_batch(np.array([p.givens for p in puzzles], np.uint8), SHAPES[6], rules=r)
+        assert all(is_solution(tuple(int(v) for v in row), p) for row, p in zip(results.grids, puzzles))
+        assert results.constant["constraints"] == model_size(r, booleans=model == "booleans")[1]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("model", ["alldiff", "booleans"])
+def test_export_of_a_variant_reads_back_and_solves(preset, model):
+    shape = SHAPES[6]
+    puzzle = Puzzle.empty(shape).with_rules(variant(shape, preset, seed=6))
+    text = to_cpsat_text(puzzle, model=model)
+    assert text.startswith("# sudokulab CP-SAT model (CpModelProto text format): 6x6 board with 2x3 boxes, rules: ")
+    parsed = text_format.Parse(text, cp_model_pb2.CpModelProto())
+    assert (len(parsed.variables), len(parsed.constraints)) == model_size(puzzle.rules, booleans=model == "booleans")
+    built = cp_model.CpModel()
+    assert built.proto.parse_text_format(text)
+    values = decode(built)
+    if model == "booleans":
+        grid = [0] * shape.cells
+        for variable, value in zip(parsed.variables, values):
+            if value:
+                cell, digit = variable.name.split("=")
+                row, col = map(int, cell[1:].split("c"))
+                grid[(row - 1) * shape.n + col - 1] = int(digit)
+        values = tuple(grid)
+    assert is_solution(values, puzzle)
+    with pytest.raises(UsageError, match="needs model=alldiff"):
+        to_cpsat_text(puzzle, model="booleans", canonical=True)
+    with pytest.raises(UsageError, match="choose one of: booleans, alldiff"):
+        to_cpsat_text(puzzle, model="sat")

@@ -1,11 +1,15 @@
 """The exact-cover model (sizes against their formulas, a whole 4x4 matrix) and the dlx solver.
 
 Both formulations (``structure`` links and sets) run every solver test; every answer goes through
-the independent checker. No test asserts a speed.
+the independent checker. Under variant rules (x, windoku, anti-knight, anti-king, jigsaw and extra
+partial groups) counts and canonical answers on 4x4 boards are checked against a brute force over
+all 576 Latin squares of order 4; sums and thermometers must be refused. No test asserts a speed.
 """
 
 from __future__ import annotations
 
+import itertools
+import random
 import threading
 
 import pytest
@@ -14,9 +18,12 @@ from hypothesis import strategies as st
 
 from sudokulab import Puzzle, Shape, Status, UsageError, is_solution, parse_puzzle, solvers
 from sudokulab.datasets import puzzle_lines
+from sudokulab.errors import UnsupportedFeature
 from sudokulab.grid import units
-from sudokulab.models.exact_cover import ExactCover, column_name, column_names, matrix_columns, row_columns
-from sudokulab.solvers.dlx import STRUCTURES, DlxSolver
+from sudokulab.models.exact_cover import ExactCover, column_name, column_names, layout, matrix_columns, row_columns
+from sudokulab.rules import Rules, build
+from sudokulab.solvers.base import Deadline
+from sudokulab.solvers.dlx import STRUCTURES, DlxSolver, _general_links_search, _links
 
 from .conftest import random_puzzle, shared_dataset
 
@@ -239,3 +246,255 @@ def test_the_first_50_of_forum_hardest(dlx):
         puzzle = parse_puzzle(line)
         result = dlx.solve(puzzle, time_limit=60)
         assert result.status is Status.SOLVED and is_solution(result.grid, puzzle), line
+
+
+# --- rules as data: exact cover takes groups and differing pairs, refuses sums and thermometers ----
+
+JIGSAW = {  # regions we made: irregular, connected, each with solutions (one label per cell, row-major)
+    4: (0, 1, 1, 1,
+        0, 0, 0, 1,
+        2, 3, 3, 3,
+        2, 2, 2, 3),
+    6: (0, 0, 1, 1, 1, 1,
+        0, 0, 0, 0, 1, 1,
+        2, 2, 3, 3, 3, 3,
+        4, 2, 2, 2, 3, 3,
+        4, 2, 5, 5, 5, 5,
+        4, 4, 4, 4, 5, 5),
+    9: (0, 0, 0, 1, 1, 1, 2, 2, 2,
+        0, 0, 0, 1, 1, 2, 2, 2, 2,
+        0, 0, 3, 4, 1, 1, 1, 2, 2,
+        3, 0, 3, 4, 1, 4, 5, 5, 5,
+        3, 3, 3, 4, 4, 4, 5, 5, 5,
+        3, 3, 6, 4, 4, 4, 8, 5, 5,
+        3, 6, 6, 7, 7, 8, 8, 8, 5,
+        6, 6, 6, 7, 7, 7, 8, 8, 8,
+        6, 6, 6, 7, 7, 7, 7, 8, 8),
+}
+PRESET_NAMES = ("x", "windoku", "anti-knight", "anti-king", "jigsaw")
+FOUR = Shape(2, 2)
+
+
+def variant(shape: Shape, name: str) -> Rules:
+    if name == "jigsaw":
+        return build(shape, regions=JIGSAW[shape.n])
+    return build(shape, [name])
+
+
+def empty(rules: Rules) -> Puzzle:
+    return Puzzle(rules.shape, (0,) * rules.shape.cells, rules)
+
+
+def latin_squares_of_order_4() -> list[tuple[int, ...]]:
+    """All 576 Latin squares of order 4: every rule set here keeps rows and columns, so its
+    solutions are among them."""
+    rows = list(itertools.permutations(range(1, 5)))
+    found = []
+    for a in rows:
+        for b in rows:
+            if any(x == y for x, y in zip(a, b)):
+                continue
+            for c in rows:
+                if any(x in (y, z) for x, y, z in zip(c, a, b)):
+                    continue
+                d = tuple(10 - x - y - z for x, y, z in zip(a, b, c))
+                found.append(a + b + c + d)
+    return found
+
+
+LATIN_4 = latin_squares_of_order_4()
+
+
+def brute_force(puzzle: Puzzle) -> list[tuple[int, ...]]:
+    """Every solution of a 4x4 puzzle under its rules, ascending: the Latin squares that keep the
+    givens and break no rule (judged by the rules' own checker)."""
+    return sorted(g for g in LATIN_4
+                  if all(not v or v == w for v, w in zip(puzzle.givens, g)) and puzzle.rules.first_conflict(g) is None)
+
+
+def test_the_brute_force_knows_standard_sudoku():
+    assert len(LATIN_4) == 576 and len(set(LATIN_4)) == 576
+    assert len(brute_force(Puzzle.empty(4))) == 288
+
+
+def test_it_declares_the_kinds_exact_cover_can_say():
+    solver = solvers.get("dlx")
+    assert solver.capabilities.kinds == {"all-different", "differ"}
+    assert "exactly once" in solver.capabilities.kinds_why and "adds up" in solver.capabilities.kinds_why
+
+
+@pytest.mark.parametrize("shape", [FOUR, Shape(2, 3), Shape(3, 3)], ids=str)
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_every_preset_on_every_size(dlx, shape, name):
+    rules = variant(shape, name)
+    first = dlx.solve(empty(rules), canonical=True, time_limit=60)
+    if shape.n == 4 and name == "anti-king":  # a 4x4 board has no anti-king Sudoku: the brute force agrees
+        assert first.status is Status.NO_SOLUTION and brute_force(empty(rules)) == []
+        assert dlx.count(empty(rules)).count == 0
+        return
+    assert first.status is Status.SOLVED and is_solution(first.grid, empty(rules))
+    if shape.n == 4:
+        assert first.grid == brute_force(empty(rules))[0]
+    rng = random.Random(shape.n)
+    keep = set(rng.sample(range(shape.cells), round(0.4 * shape.cells)))
+    puzzle = Puzzle(shape, tuple(v if i in keep else 0 for i, v in enumerate(first.grid)), rules)
+    for canonical in (False, True):
+        result = dlx.solve(puzzle, canonical=canonical, time_limit=60)
+        assert result.status is Status.SOLVED and is_solution(result.grid, puzzle)
+    counted = dlx.count(puzzle, limit=10**6, time_limit=60)
+    assert counted.exact and counted.count >= 1
+    if shape.n == 4:
+        assert counted.count == len(brute_force(puzzle))
+
+
+def test_a_standard_answer_is_not_an_x_answer(dlx):
+    standard_answer = dlx.solve(Puzzle.empty(9), canonical=True).grid
+    x = empty(variant(Shape(3, 3), "x"))
+    assert not is_solution(standard_answer, x)  # the first standard grid repeats a digit on a diagonal
+    assert dlx.solve(x, canonical=True).grid != standard_answer
+
+
+@st.composite
+def rule_sets_4x4(draw) -> Rules:
+    """Random rule sets on a 4x4 board: presets, perhaps jigsaw regions (any partition into four
+    groups of four, connected or not), perhaps extra partial groups (secondary columns)."""
+    presets = draw(st.lists(st.sampled_from(["x", "windoku", "anti-knight", "anti-king"]), unique=True, max_size=3))
+    regions = draw(st.none() | st.permutations([0] * 4 + [1] * 4 + [2] * 4 + [3] * 4))
+    extra = draw(st.lists(st.lists(st.integers(0, 15), min_size=2, max_size=3, unique=True), max_size=2))
+    return build(FOUR, presets, regions=regions, extra_groups=extra)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rules=rule_sets_4x4(), fraction=st.floats(0, 0.6), seed=st.integers(0, 2**32), any_latin=st.booleans())
+def test_counts_and_canonical_answers_equal_a_brute_force_on_4x4(dlx, rules, fraction, seed, any_latin):
+    rng = random.Random(seed)
+    solutions = brute_force(empty(rules))
+    source = rng.choice(LATIN_4 if any_latin or not solutions else solutions)  # any Latin square may break a rule
+    keep = set(rng.sample(range(16), round(fraction * 16)))
+    puzzle = Puzzle(FOUR, tuple(v if i in keep else 0 for i, v in enumerate(source)), rules)
+    expected = brute_force(puzzle)
+    counted = dlx.count(puzzle, limit=10**6)
+    assert counted.count == len(expected) and counted.exact
+    first = dlx.solve(puzzle, canonical=True)
+    if expected:
+        assert first.status is Status.SOLVED and first.grid == expected[0]
+        answer = dlx.solve(puzzle)
+        assert answer.status is Status.SOLVED and is_solution(answer.grid, puzzle)
+    else:
+        assert first.status is Status.NO_SOLUTION and first.grid is None
+    model = ExactCover.of(puzzle)
+    assert model.conflict == rules.first_conflict(puzzle.givens)
+    used = {(cell, digit) for g in expected for cell, digit in enumerate(g) if not puzzle.givens[cell]}
+    assert used <= set(model.rows)  # pre-covering removes no row that a solution uses
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_general_search_agrees_with_the_unrolled_one(seed):
+    """Standard and jigsaw rows have four primary columns and run the unrolled search; the general
+    search, run on the same matrix, must count the same."""
+    for rules in (build(Shape(2, 3)), variant(Shape(2, 3), "jigsaw")):
+        table = _links(rules)
+        assert table.four
+        puzzle = Puzzle(rules.shape, random_puzzle(rules.shape, 0.25, seed)[0].givens, rules)
+        if rules.first_conflict(puzzle.givens):
+            continue
+        solved = DlxSolver().count(puzzle, limit=10**6)
+        general = list(_general_links_search(puzzle, table, Deadline(None), DlxSolver.counters(), False))
+        assert len(general) == solved.count and all(is_solution(g, puzzle) for g in general)
+
+
+def test_both_structures_agree_on_variant_counts():
+    links, sets = DlxSolver("links"), DlxSolver("sets")
+    for name in PRESET_NAMES:
+        rules = variant(Shape(2, 3), name)
+        first = links.solve(empty(rules), canonical=True).grid
+        puzzle = Puzzle(rules.shape, tuple(v if i % 3 == 0 else 0 for i, v in enumerate(first)), rules)
+        assert links.count(puzzle, limit=10**6).count == sets.count(puzzle, limit=10**6).count >= 1
+
+
+@pytest.mark.parametrize("rules", [
+    build(FOUR, cages=[((0, 1), 3)]),
+    build(Shape(3, 3), ["x"], cages=[((0, 1, 2), 6)]),
+    build(FOUR, thermos=[(0, 1, 2)]),
+    build(Shape(3, 3), ["anti-knight"], thermos=[(0, 10, 20)]),
+], ids=["killer", "killer-x", "thermo", "thermo-anti-knight"])
+def test_sums_and_thermometers_are_refused_naming_the_kind(dlx, rules):
+    puzzle = empty(rules)
+    kind = "sum constraints \\(cage 1" if rules.cages else "increasing thermometers \\(thermometer 1\\)"
+    with pytest.raises(UnsupportedFeature, match=f"solver 'dlx' cannot honour {kind}.*exactly once"):
+        dlx.solve(puzzle)
+    with pytest.raises(UnsupportedFeature, match=kind):
+        dlx.count(puzzle)
+    with pytest.raises(UnsupportedFeature, match=kind):
+        dlx.solve(puzzle, canonical=True)
+
+
+SIZE_CASES = [(shape, name) for shape in (FOUR, Shape(2, 3), Shape(3, 3)) for name in ("standard", *PRESET_NAMES)]
+
+
+@pytest.mark.parametrize("shape, name", SIZE_CASES, ids=lambda v: str(v))
+def test_matrix_sizes_follow_their_formulas(shape, name):
+    rules = build(shape) if name == "standard" else variant(shape, name)
+    n, complete, partial, pairs = shape.n, rules.complete_groups, rules.partial_groups, rules.pairs
+    model = ExactCover.of(empty(rules))
+    assert len(model.rows) == n**3  # one row per (cell, digit)
+    assert len(model.columns) == n * n + n * len(complete)  # primary: cells, (complete group, digit)
+    assert len(model.secondary) == n * (len(partial) + len(pairs))  # secondary: (partial group | pair, digit)
+    assert len(column_names(rules)) == len(model.columns) + len(model.secondary)
+    in_pairs = [sum(cell in pair for pair in pairs) for cell in range(shape.cells)]
+    for cell, digit in model.rows:
+        assert len(row_columns(rules, cell, digit)) == 1 + len(rules.cell_groups[cell]) + in_pairs[cell]
+    filled = [column for cell, digit in model.rows for column in row_columns(rules, cell, digit)]
+    per_column = {column: filled.count(column) for column in set(filled)}
+    assert all(per_column[c] == n for c in model.columns)  # a cell or a complete group: n rows each
+    secondary_sizes = sorted(per_column[c] for c in model.secondary)
+    assert secondary_sizes == sorted([len(g.cells) for g in partial for _ in range(n)] + [2] * (n * len(pairs)))
+    table = _links(rules)
+    assert table.four == (len(complete) == 3 * n and not pairs)  # rows of four: standard and jigsaw
+
+
+def test_sizes_of_the_9x9_variants_by_hand():
+    nine = Shape(3, 3)
+    x, window, knight, king = (layout(variant(nine, name)) for name in ("x", "windoku", "anti-knight", "anti-king"))
+    assert (x.primary, x.secondary) == (324 + 2 * 9, 0)  # two diagonals
+    assert (window.primary, window.secondary) == (324 + 4 * 9, 0)  # four windows, each complete
+    # a knight's move from (r, c) to (r+1, c±2) or (r+2, c±1): 2*8*7 + 2*7*8 = 224 pairs, less those inside one box
+    assert len(variant(nine, "anti-knight").pairs) == 224 - 2 * 9 * 2 * 2 and knight.secondary == 9 * 152
+    # a king's diagonal step: 2*8*8 = 128 pairs, less the 2*2*2 inside each of the 9 boxes
+    assert len(variant(nine, "anti-king").pairs) == 128 - 72 and king.secondary == 9 * 56
+    extra = layout(build(nine, extra_groups=[(0, 40, 80)]))
+    assert (extra.primary, extra.secondary) == (324, 9)  # a partial group: secondary columns
+
+
+def test_names_of_secondary_columns_and_the_matrix_with_them():
+    rules = build(FOUR, ["anti-knight"], extra_groups=[(0, 15)])
+    table = layout(rules)
+    assert column_name(rules, table.primary) == "group 1 has 1 at most once"
+    pair_column = table.primary + 4
+    a, b = rules.pairs[0]
+    names = f"r{a // 4 + 1}c{a % 4 + 1} and r{b // 4 + 1}c{b % 4 + 1}"
+    assert column_name(rules, pair_column + 2) == f"{names} not both 3 (anti-knight)"
+    with pytest.raises(ValueError, match=f"columns 0..{table.columns - 1}"):
+        column_name(rules, table.columns)
+    first = brute_force(empty(rules))[0]
+    puzzle = Puzzle(FOUR, first[:6] + (0,) * 10, rules)
+    model = ExactCover.of(puzzle)
+    text = model.to_text().splitlines()
+    sizes = f"{len(model.columns)} open columns and {len(model.secondary)} secondary, {len(model.rows)} rows"
+    assert text[0].endswith(sizes)
+    assert f"secondary column {len(model.columns) + 1}: {model.secondary_names()[0]}" in text
+    assert all(" | " in line for line in text[-len(model.rows):]) and model.rows
+
+
+def test_givens_that_break_a_rule_are_refused_in_the_rules_words(dlx):
+    x = variant(FOUR, "x")
+    diagonal = Puzzle(FOUR, (1,) + (0,) * 14 + (1,), x)  # r1c1 and r4c4: different row, column and box
+    assert ExactCover.of(diagonal).conflict == "diagonal 1 holds 1 twice (row 1 column 1 and row 4 column 4)"
+    knight = variant(FOUR, "anti-knight")
+    jump = Puzzle(FOUR, (1, 0, 0, 0, 0, 0, 1) + (0,) * 9, knight)  # r1c1 and r2c3: a knight's move apart
+    model = ExactCover.of(jump)
+    assert model.conflict == "anti-knight: row 1 column 1 and row 2 column 3 both hold 1"
+    assert model.rows == () and "break a rule: anti-knight" in model.to_text()
+    for puzzle in (diagonal, jump):  # the search finds the broken column (primary, then secondary) by itself
+        assert dlx.solve(puzzle).status is Status.NO_SOLUTION and dlx.count(puzzle).count == 0
+        assert dlx.solve(puzzle, canonical=True).grid is None

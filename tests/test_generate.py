@@ -1,4 +1,5 @@
-"""generate: valid grids of every shape, clue counts honoured, unique when asked, same seed same puzzles."""
+"""generate: valid grids of every shape and rule set, clue counts honoured, unique when asked, same seed same
+puzzles."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from hypothesis import strategies as st
 
 from sudokulab import cli, generate, solvers
 from sudokulab.datasets import read_dataset
+from sudokulab.errors import NoSolution
 from sudokulab.grid import Puzzle, Shape, is_solution
+from sudokulab.rules import Rules, build
 
 SHAPES = [Shape.of_size(n) for n in (1, 4, 6, 9, 12, 16, 25)] + [Shape(3, 2), Shape(1, 5), Shape(2, 5)]
 
@@ -111,3 +114,80 @@ def test_any_seed_gives_a_valid_puzzle(seed, shape, fraction):
 def test_any_seed_gives_a_unique_puzzle_when_asked(seed):
     (made,) = generate.generate(6, 1, clues=10, unique=True, seed=seed)
     assert solvers.get("backtrack-fast").count(made.puzzle, limit=2).count == 1
+
+
+# --- under rules ------------------------------------------------------------------------------------
+
+JIGSAW = {
+    Shape(2, 3): (0, 0, 0, 1, 1, 1, 0, 0, 2, 1, 1, 1, 0, 2, 2, 3, 3, 3,
+                  2, 2, 2, 5, 3, 3, 4, 4, 4, 5, 3, 5, 4, 4, 4, 5, 5, 5),
+    Shape(3, 3): (0, 0, 0, 1, 1, 1, 2, 2, 2, 0, 0, 0, 0, 1, 1, 2, 2, 2, 0, 3, 1, 1, 1, 1, 2, 2, 2,
+                  0, 3, 3, 4, 4, 4, 5, 5, 5, 3, 3, 3, 4, 4, 4, 5, 5, 5, 3, 3, 3, 4, 4, 7, 5, 5, 5,
+                  6, 6, 6, 4, 7, 7, 8, 8, 8, 6, 6, 6, 7, 7, 7, 8, 8, 8, 6, 6, 6, 7, 7, 7, 8, 8, 8),
+}
+
+
+def variant(shape: Shape, name: str) -> Rules:
+    if name == "jigsaw":
+        return build(shape, regions=JIGSAW[shape])
+    if name == "killer":
+        return build(shape, cages=[((0, 1), 2 * shape.n - 1), ((shape.n + 2, 2 * shape.n + 2, 2 * shape.n + 3), 6)])
+    if name == "thermo":
+        return build(shape, thermos=[(0, 1, 2), (shape.cells - 1, shape.cells - 2)])
+    return build(shape, [name])
+
+
+@pytest.mark.parametrize("shape", [Shape(2, 3), Shape(3, 3)], ids=str)
+@pytest.mark.parametrize("name", ["x", "windoku", "anti-king", "anti-knight", "jigsaw", "killer", "thermo"])
+def test_puzzles_under_rules_are_valid_and_unique_when_asked(shape, name):
+    rules = variant(shape, name)
+    fast, classic = solvers.get("backtrack-fast"), solvers.get("backtrack")
+    for made in generate.generate(shape, 3, fraction=0.5, seed=shape.n, rules=rules):
+        assert made.puzzle.rules is rules and made.clues == round(0.5 * shape.cells)
+        assert is_solution(made.solution, made.puzzle)
+        assert all(g in (0, s) for g, s in zip(made.puzzle.givens, made.solution))
+    for made in generate.generate(shape, 3, clues=0, unique=True, seed=shape.n, rules=rules):
+        assert made.puzzle.rules is rules and is_solution(made.solution, made.puzzle)
+        assert fast.count(made.puzzle, limit=2).count == 1
+        assert fast.solve(made.puzzle).grid == made.solution
+        if shape.n == 6:  # a second paradigm of counting, cheap enough on 6x6
+            assert classic.count(made.puzzle, limit=2, time_limit=60).count == 1
+
+
+def test_rules_that_no_grid_keeps_are_an_error_not_a_hang():
+    with pytest.raises(NoSolution, match="no complete grid keeps these rules"):
+        next(generate.generate(4, 1, rules=build(Shape(2, 2), ["anti-king"])))
+    # each cage alone is fine, but row 1 would need three cells of 1 and 2
+    cages = build(Shape(3, 3), cages=[((0, 1), 3), ((2, 11), 3)])
+    with pytest.raises(NoSolution, match="no complete grid"):
+        next(generate.generate(9, 1, rules=cages))
+
+
+def test_standard_rules_given_make_the_same_puzzles_as_none():
+    plain = [g.puzzle for g in generate.generate(9, 3, clues=30, seed=4)]
+    assert [g.puzzle for g in generate.generate(9, 3, clues=30, seed=4, rules=build(Shape(3, 3)))] == plain
+
+
+def test_variant_grids_are_not_shuffled_by_symmetries(monkeypatch):
+    """A symmetry would break the diagonals: random_grid must not call it under variant rules."""
+    def refuse(*_args):
+        raise AssertionError("random_symmetry applied under variant rules")
+
+    monkeypatch.setattr(generate, "random_symmetry", refuse)
+    rules = build(Shape(3, 3), ["x"])
+    grid = generate.random_grid(Shape(3, 3), random.Random(1), rules)
+    assert is_solution(grid, Puzzle.empty(Shape(3, 3)).with_rules(rules))
+
+
+def test_output_is_the_givens_alone_and_chunks_carry_the_rules():
+    rules = build(Shape(3, 3), ["windoku"])
+    (made,) = generate.generate(9, 1, clues=30, seed=8, rules=rules, per_puzzle_seeds=True)
+    text = generate.dataset_text(made.puzzle)
+    assert len(text.strip()) == 81 and text.count(".") == 51
+    chunk = generate.Chunk(Shape(3, 3), 0, 1, target=30, unique=False, seed=8, rules=rules)
+    assert generate.make_chunk(chunk)[0].puzzle == made.puzzle
+
+
+def test_rules_for_another_shape_are_refused():
+    with pytest.raises(ValueError, match="rules are for"):
+        next(generate.generate(6, 1, rules=build(Shape(3, 3), ["x"])))

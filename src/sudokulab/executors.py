@@ -12,7 +12,9 @@ keyed by what configures it (``bench.solvers_for``), so it is reused across item
 
 from __future__ import annotations
 
+import contextlib
 import signal
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol, TypeVar
@@ -83,6 +85,22 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+@contextlib.contextmanager
+def _hangups_ignored() -> Iterator[None]:
+    """SIGHUP ignored while the pool's processes start, so they inherit that and leave a closed
+    terminal (which sends SIGHUP to the whole process group) to the parent, which stops them. Left
+    to die of it, multiprocessing's resource tracker made the parent warn that resources might leak.
+    SIGTERM they keep: terminating the pool sends it."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGHUP, previous)
+
+
 class ProcessPool(_Closing):
     """``jobs`` worker processes on this machine: ``--jobs N``.
 
@@ -98,7 +116,11 @@ class ProcessPool(_Closing):
         import multiprocessing
 
         self.workers = jobs
-        self._pool: Any = multiprocessing.get_context("spawn").Pool(jobs, initializer=_ignore_interrupts)
+        with _hangups_ignored():  # what the pool starts inherits it (see _hangups_ignored)
+            from multiprocessing import resource_tracker
+
+            resource_tracker.ensure_running()
+            self._pool: Any = multiprocessing.get_context("spawn").Pool(jobs, initializer=_ignore_interrupts)
         self._finished = False
 
     def describe(self) -> str:

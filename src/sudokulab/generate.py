@@ -21,9 +21,15 @@ search paths lead to. Exactly uniform sampling needs heavier machinery (counting
 long Markov chains) that would be slow beyond 9x9. For benchmarks the property that matters holds:
 no fixed pattern, every grid possible, different seeds giving unrelated grids.
 
+Variant rules (``rules=``, see ``sudokulab.rules``): the randomised search propagates every rule
+kind through the solvers' own propagation, so the grid keeps them all; step 2 is skipped, since
+the symmetries keep rows, columns and boxes but not diagonals, windows, knight or king moves,
+regions, cages or thermometers (``random_symmetry``). The rule set is fixed and given (cages keep
+their totals); generation only fills and removes under it.
+
 Clues are then removed in a random order down to a target count; with ``unique=True`` a removal
-is kept only when the puzzle still has exactly one solution (counted up to 2 by the oracle,
-SAT by default). One pass suffices: a removal refused once stays refused, because removing more
+is kept only when the puzzle still has exactly one solution under the rules (counted up to 2 by
+the oracle, SAT by default). One pass suffices: a removal refused once stays refused, because removing more
 clues can only add solutions. When the target cannot be reached while staying unique, the result
 says how far it got instead of looping.
 
@@ -44,8 +50,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .boj import format_line, format_puzzle
-from .grid import Grid, Puzzle, Shape, units
+from .errors import NoSolution, TimeLimitReached
+from .grid import Grid, Puzzle, Shape
 from .oracle import Oracle
+from .propagation import SETTLED, propagator
+from .rules import Rules, standard
 
 if TYPE_CHECKING:
     from .executors import Executor
@@ -67,83 +76,57 @@ UNIQUENESS_TIME_LIMIT = 30.0
 """Seconds one uniqueness count may take; a count that runs out keeps the clue (stays safe)."""
 
 
-def _settle(cand: list[int], queue: list[int], peers: tuple[tuple[int, ...], ...],
-            all_units: tuple[tuple[int, ...], ...], full: int) -> bool:
-    """Naked and hidden singles to a fixpoint over candidate bit sets; False on a contradiction."""
-    while True:
-        while queue:
-            cell = queue.pop()
-            bit = cand[cell]
-            for peer in peers[cell]:
-                mask = cand[peer]
-                if mask & bit:
-                    mask ^= bit
-                    if not mask:
-                        return False
-                    cand[peer] = mask
-                    if not mask & (mask - 1):
-                        queue.append(peer)
-        for unit in all_units:
-            once = twice = 0
-            for cell in unit:
-                once, twice = once | cand[cell], twice | (once & cand[cell])
-            if once != full:
-                return False
-            only = once & ~twice
-            if only:
-                for cell in unit:
-                    hidden = cand[cell] & only
-                    if hidden and hidden != cand[cell]:
-                        if hidden & (hidden - 1):
-                            return False
-                        cand[cell] = hidden
-                        queue.append(cell)
-        if not queue:
-            return True
+def _random_fill(shape: Shape, rng: random.Random, budget: int, rules: Rules | None = None
+                 ) -> tuple[Grid | None, int, bool]:
+    """One randomised search of the empty board under the rules (standard when None).
 
-
-def _random_fill(shape: Shape, rng: random.Random, budget: int) -> Grid | None:
-    """One randomised search of the empty board; None when it needs more than ``budget`` nodes."""
+    Returns (the grid or None, nodes used, whether the search was exhausted: no grid at all).
+    Propagation is the solvers' own (``propagation``), so every rule kind is honoured as it is
+    placed; the random choices (cell among the fewest candidates, digit order) are drawn here.
+    """
     n = shape.n
-    full = (1 << n) - 1
-    u = units(shape)
-    peers = tuple(tuple(sorted(p)) for p in u.peers)
-    all_units = u.rows + u.cols + u.boxes
+    prop = propagator(rules if rules is not None else standard(shape))
+    full, done, tables, settle = prop.full, prop.done, prop.tables, prop.settle
+    start = prop.start((0,) * shape.cells)
+    if start is None:
+        return None, 0, True
     cells = range(shape.cells)
-    # Each frame: the candidates before branching, the cell, the digit bits still to try (in order).
-    stack: list[tuple[list[int], int, list[int]]] = []
-    state: list[int] | None = [full] * shape.cells
+    # Each frame: the state before branching, the cell, the digit bits still to try (in order).
+    stack: list[tuple[tuple[list[int], list[int]], int, list[int]]] = []
+    state: tuple[list[int], list[int]] | None = start
     nodes = 0
     while True:
         if state is not None:
+            cand = state[0]
             fewest, best = n + 1, []
             for cell in cells:
-                size = state[cell].bit_count()
-                if size > 1:
-                    if size < fewest:
-                        fewest, best = size, [cell]
-                    elif size == fewest:
-                        best.append(cell)
+                mask = cand[cell]
+                if mask <= full:  # open (placed cells carry the done bits above full)
+                    size = mask.bit_count()
+                    if size > 1:
+                        if size < fewest:
+                            fewest, best = size, [cell]
+                        elif size == fewest:
+                            best.append(cell)
             if not best:
-                return tuple(mask.bit_length() for mask in state)
+                return tuple((mask & full).bit_length() for mask in cand), nodes, False
             cell = rng.choice(best)
-            mask = state[cell]
+            mask = cand[cell]
             digits = [1 << d for d in range(n) if mask >> d & 1]
             rng.shuffle(digits)
             stack.append((state, cell, digits))
             state = None
         if not stack:
-            return None  # only if the shape had no grid at all
-        parent, cell, digits = stack[-1]
+            return None, nodes, True  # every branch failed: the rules admit no grid
+        (cand, where), cell, digits = stack[-1]
         if not digits:
             stack.pop()
             continue
         nodes += 1
         if nodes > budget:
-            return None
-        child = parent[:]
-        child[cell] = digits.pop()
-        if _settle(child, [cell], peers, all_units, full):
+            return None, nodes, False
+        child = cand[:], where[:]
+        if settle(child[0], child[1], [(cell, digits.pop())], tables, full, done) == SETTLED:
             state = child
 
 
@@ -160,7 +143,15 @@ def _shuffled_groups(rng: random.Random, groups: int, size: int) -> list[int]:
 
 
 def random_symmetry(grid: Grid, shape: Shape, rng: random.Random) -> Grid:
-    """The grid under a random validity-preserving symmetry (see the module docstring)."""
+    """The grid under a random validity-preserving symmetry (see the module docstring).
+
+    Valid for standard rules only: the moves keep rows, columns and boxes, but not what a variant
+    adds. Swapping rows within a band moves cells off a diagonal (X) and out of a window
+    (windoku), breaks knight and king neighbourhoods (anti-knight, anti-king), and moves cells
+    across irregular regions, cages and thermometers; only relabelling would keep most of those,
+    and not cages' sums or thermometers' order. So ``random_grid`` applies it to standard rules
+    alone; under other rules the randomised search is the only source of variety.
+    """
     n = shape.n
     labels = list(range(1, n + 1))
     rng.shuffle(labels)
@@ -175,8 +166,15 @@ def random_symmetry(grid: Grid, shape: Shape, rng: random.Random) -> Grid:
     return tuple(out)
 
 
-def random_grid(shape: Shape | int, rng: random.Random) -> Grid:
-    """A random complete grid of the shape: a randomised search, then random symmetries.
+def random_grid(shape: Shape | int, rng: random.Random, rules: Rules | None = None) -> Grid:
+    """A random complete grid of the shape under the rules: a randomised search, then (standard rules
+    only, see ``random_symmetry``) random symmetries.
+
+    Under rules where a random fill often runs into dead ends (anti-knight, cages), a run that
+    exceeds its node budget restarts with fresh choices and a larger budget. A rule set that admits
+    no grid at all (cage totals no fill meets) is told with ``NoSolution`` instead of a search that
+    never ends: once the restarts have spent ``FILL_CHECK_NODES``, the fast search decides within
+    ``FILL_CHECK_SECONDS`` whether any grid exists (``TimeLimitReached`` when it cannot tell).
 
     >>> from sudokulab.grid import is_solution
     >>> grid = random_grid(9, random.Random(1))
@@ -184,12 +182,50 @@ def random_grid(shape: Shape | int, rng: random.Random) -> Grid:
     (True, True)
     """
     shape = shape if isinstance(shape, Shape) else Shape.of_size(shape)
+    if rules is not None and rules.is_standard:
+        rules = None
     budget = 4 * shape.cells + 100
+    spent = 0
+    checked = False
     while True:
-        grid = _random_fill(shape, rng, budget)
+        grid, nodes, exhausted = _random_fill(shape, rng, budget, rules)
         if grid is not None:
-            return random_symmetry(grid, shape, rng)
+            return random_symmetry(grid, shape, rng) if rules is None else grid
+        if exhausted:
+            raise NoSolution(f"no complete grid keeps these rules ({_words(rules, shape)})")
+        spent += nodes
+        if rules is not None and not checked and spent > FILL_CHECK_NODES:
+            checked = True
+            _check_some_grid(rules)
         budget = budget * 3 // 2  # restart with fresh choices, a little more patient each time
+
+
+FILL_CHECK_NODES = 20_000
+"""Nodes the random restarts may spend under variant rules before the fast search is asked whether
+any grid exists at all (a few seconds of restarts on 9x9)."""
+
+FILL_CHECK_SECONDS = 60.0
+"""Seconds the fast search may take to find one grid, or prove there is none, for ``random_grid``."""
+
+
+def _words(rules: Rules | None, shape: Shape) -> str:
+    return rules.describe() if rules is not None else str(shape)
+
+
+def _check_some_grid(rules: Rules) -> None:
+    """Raise ``NoSolution`` when no grid keeps the rules, ``TimeLimitReached`` when that is not known in time."""
+    from .solvers.backtracking import fast_search
+    from .solvers.base import Deadline, TimeUp
+    from .solvers.search import SearchCounters
+
+    empty = Puzzle(rules.shape, (0,) * rules.shape.cells, rules)
+    try:
+        found = next(fast_search(empty, Deadline(FILL_CHECK_SECONDS), SearchCounters(), False), None)
+    except TimeUp:
+        raise TimeLimitReached(f"no complete grid found in {FILL_CHECK_SECONDS:g} s under these rules "
+                               f"({rules.describe()}); they may admit none") from None
+    if found is None:
+        raise NoSolution(f"no complete grid keeps these rules ({rules.describe()})")
 
 
 @dataclass(frozen=True)
@@ -243,12 +279,14 @@ Progress = Callable[[int, int], None]
 
 
 def remove_clues(solution: Grid, shape: Shape, clues: int, rng: random.Random,
-                 oracle: Oracle | None = None, progress: Progress | None = None) -> Puzzle:
+                 oracle: Oracle | None = None, progress: Progress | None = None,
+                 rules: Rules | None = None) -> Puzzle:
     """Blank cells of a complete grid in random order down to ``clues`` givens.
 
-    With an ``oracle`` a removal is kept only if the puzzle keeps exactly one solution (a count
-    that runs out of time keeps the clue: safe); the result then may keep more clues than asked
-    (see ``Generated.short``). ``progress`` hears of every cell tried.
+    With an ``oracle`` a removal is kept only if the puzzle keeps exactly one solution under the
+    ``rules`` (standard when None; a count that runs out of time keeps the clue: safe); the result
+    then may keep more clues than asked (see ``Generated.short``). ``progress`` hears of every cell
+    tried. The puzzle carries the rules.
     """
     givens = list(solution)
     order = list(range(shape.cells))
@@ -260,23 +298,28 @@ def remove_clues(solution: Grid, shape: Shape, clues: int, rng: random.Random,
             break
         givens[cell] = 0
         if oracle is not None:
-            if oracle.solutions(Puzzle(shape, tuple(givens))) != 1:
+            if oracle.solutions(Puzzle(shape, tuple(givens), rules)) != 1:
                 givens[cell] = solution[cell]
                 continue
         remaining -= 1
         if progress is not None:
             progress(shape.cells - remaining, wanted)
-    return Puzzle(shape, tuple(givens))
+    return Puzzle(shape, tuple(givens), rules)
 
 
 def generate(shape: Shape | int, count: int = 1, *, clues: int | None = None, fraction: float | None = None,
              unique: bool = False, seed: int | None = None, oracle: Oracle | None = None,
              progress: Progress | None = None, per_puzzle_seeds: bool = False,
-             cluster: str | Executor | None = None, chunk: int | None = None) -> Iterator[Generated]:
+             cluster: str | Executor | None = None, chunk: int | None = None,
+             rules: Rules | None = None) -> Iterator[Generated]:
     """``count`` random puzzles of a shape, the same ones for the same seed.
 
-    With ``unique`` and no ``oracle``, one ``Oracle`` (SAT, ``UNIQUENESS_TIME_LIMIT`` per count)
-    serves the whole run. ``progress`` follows each puzzle as it is made (for a progress bar; not
+    ``rules`` (standard when None) is the fixed rule set every grid keeps and every puzzle carries
+    (``Generated.puzzle.rules``); standard rules make exactly the puzzles they made before rules
+    existed. A rule set that admits no grid raises ``NoSolution`` (see ``random_grid``).
+    With ``unique`` and no ``oracle``, one ``Oracle`` (``UNIQUENESS_TIME_LIMIT`` per count) serves
+    the whole run: SAT, or the fast search when SAT does not declare every kind of the rules
+    (``oracle_for``). ``progress`` follows each puzzle as it is made (for a progress bar; not
     on a cluster). ``per_puzzle_seeds`` gives each puzzle its own stream (module docstring);
     ``cluster`` (an address, ``local:N`` or an executor) makes chunks of ``chunk`` puzzles (default
     ``chunk_size``) on its workers, with per-puzzle seeds, and yields them in order.
@@ -288,33 +331,49 @@ def generate(shape: Shape | int, count: int = 1, *, clues: int | None = None, fr
     True
     """
     shape = shape if isinstance(shape, Shape) else Shape.of_size(shape)
+    if rules is not None and rules.shape != shape:
+        raise ValueError(f"the rules are for a {rules.shape}, the puzzles for a {shape}")
+    if rules is not None and rules.is_standard:
+        rules = None
     target = clues_for(shape, clues, fraction, unique)
     if (per_puzzle_seeds or cluster is not None) and seed is None:
         seed = random.SystemRandom().randrange(2**32)
     if cluster is not None:
-        yield from _generate_on_cluster(shape, count, target, unique, seed, cluster, chunk)  # type: ignore[arg-type]
+        yield from _generate_on_cluster(shape, count, target, unique, seed,  # type: ignore[arg-type]
+                                        cluster, chunk, rules)
         return
     rng = random.Random(seed)
     own = unique and oracle is None
     if own:
-        oracle = Oracle(time_limit=UNIQUENESS_TIME_LIMIT)
+        oracle = oracle_for(rules)
     try:
         for k in range(count):
             if progress is not None:
                 progress(0, max(shape.cells - target, 0))
             if per_puzzle_seeds:
                 rng = random.Random(puzzle_seed(seed, k))  # type: ignore[arg-type]
-            yield _one(shape, target, unique, rng, oracle, progress)
+            yield _one(shape, target, unique, rng, oracle, progress, rules)
     finally:
         if own and oracle is not None:
             oracle.close()
 
 
 def _one(shape: Shape, target: int, unique: bool, rng: random.Random, oracle: Oracle | None,
-         progress: Progress | None = None) -> Generated:
-    solution = random_grid(shape, rng)
-    puzzle = remove_clues(solution, shape, target, rng, oracle if unique else None, progress)
+         progress: Progress | None = None, rules: Rules | None = None) -> Generated:
+    # standard rules call it exactly as before (a test stands in for it with that signature)
+    solution = random_grid(shape, rng) if rules is None else random_grid(shape, rng, rules)
+    puzzle = remove_clues(solution, shape, target, rng, oracle if unique else None, progress, rules)
     return Generated(puzzle, solution, target, unique)
+
+
+def oracle_for(rules: Rules | None) -> Oracle:
+    """The uniqueness oracle of a run: SAT (``UNIQUENESS_TIME_LIMIT`` per count) when it declares
+    every kind the rules use, else the fast search, which honours every kind."""
+    oracle = Oracle(time_limit=UNIQUENESS_TIME_LIMIT)
+    if rules is not None and oracle.solver.capabilities.lacks(rules=rules):
+        oracle.close()
+        oracle = Oracle("backtrack-fast", time_limit=UNIQUENESS_TIME_LIMIT)
+    return oracle
 
 
 def puzzle_seed(seed: int, k: int) -> str:
@@ -341,29 +400,34 @@ class Chunk:
     target: int
     unique: bool
     seed: int
+    rules: Rules | None = None
+    """The rule set (None: standard)."""
 
 
-_ORACLES: dict[float, Oracle] = {}
-"""Per worker process: one oracle, built on first use and kept for every chunk it makes."""
+_ORACLES: dict[tuple[float, frozenset[str]], Oracle] = {}
+"""Per worker process: one oracle per set of rule kinds, built on first use and kept for every chunk."""
 
 
 def make_chunk(chunk: Chunk) -> list[Generated]:
     """Run on a worker: the chunk's puzzles, each from its own stream (``puzzle_seed``)."""
     oracle = None
     if chunk.unique:
-        oracle = _ORACLES.get(UNIQUENESS_TIME_LIMIT)
+        key = (UNIQUENESS_TIME_LIMIT, chunk.rules.kinds if chunk.rules is not None else frozenset())
+        oracle = _ORACLES.get(key)
         if oracle is None:
-            oracle = _ORACLES[UNIQUENESS_TIME_LIMIT] = Oracle(time_limit=UNIQUENESS_TIME_LIMIT)
-    return [_one(chunk.shape, chunk.target, chunk.unique, random.Random(puzzle_seed(chunk.seed, k)), oracle)
+            oracle = _ORACLES[key] = oracle_for(chunk.rules)
+    return [_one(chunk.shape, chunk.target, chunk.unique, random.Random(puzzle_seed(chunk.seed, k)), oracle,
+                 rules=chunk.rules)
             for k in range(chunk.start, chunk.stop)]
 
 
 def _generate_on_cluster(shape: Shape, count: int, target: int, unique: bool, seed: int,
-                         cluster: Any, chunk: int | None) -> Iterator[Generated]:
+                         cluster: Any, chunk: int | None, rules: Rules | None = None) -> Iterator[Generated]:
     from .cluster import executor_for
 
     size = max(1, chunk or chunk_size(shape, unique))
-    chunks = (Chunk(shape, start, min(start + size, count), target, unique, seed) for start in range(0, count, size))
+    chunks = (Chunk(shape, start, min(start + size, count), target, unique, seed, rules)
+              for start in range(0, count, size))
     waiting: dict[int, list[Generated]] = {}
     following = 0
     with executor_for(cluster) as executor:

@@ -5,13 +5,18 @@ and its output judged by the special judge (``verify.verify``). Verdicts, in the
 
 - *time limit exceeded*: still running at the time limit (wall time);
 - *output limit exceeded*: more than the output limit on standard output;
-- *memory limit exceeded*: the program failed (non-zero exit or signal) and there is evidence that
-  memory ran out: its peak resident memory reached 90% of the limit, or its error output names an
-  out-of-memory error (Python MemoryError, Java OutOfMemoryError, C++ bad_alloc, V8 "heap out of
-  memory", "Cannot allocate memory"). A failure without such evidence is a runtime error, so no
-  crash is blamed on memory without a sign of it;
+- *memory limit exceeded*: its peak memory (resident memory, shared maps included; the control
+  group's peak where the judge can make one) passed the limit, whatever its exit code; or the
+  program failed (non-zero exit or signal) and there is evidence that memory ran out: its peak
+  reached 90% of the limit, or its error output names an out-of-memory error (Python MemoryError,
+  Java OutOfMemoryError, C++ bad_alloc, V8 "heap out of memory", "Cannot allocate memory"). A
+  failure without such evidence is a runtime error, so no crash is blamed on memory without a
+  sign of it;
 - *runtime error*: non-zero exit code, or killed by a signal (named);
 - *wrong answer* (with the reason from ``verify``) or *accepted*.
+
+Every run happens inside bubblewrap unless the limits say ``isolation="none"`` (``isolation``,
+``sandbox``); the judge refuses to start, with one line, where bubblewrap cannot run.
 
 A dataset entry that is no puzzle is an *invalid dataset entry*: counted, named with its line, and
 nothing is run for it.
@@ -47,6 +52,7 @@ from typing import TYPE_CHECKING, Any
 
 from .boj import format_puzzle
 from .datasets import Entry
+from . import isolation
 from .errors import UsageError
 from .grid import Puzzle
 from .oracle import Oracle
@@ -100,6 +106,8 @@ def judge_run(puzzle: Puzzle, run: Run, limits: Limits = DEFAULT_LIMITS) -> tupl
         return Outcome.TIME_LIMIT, f"still running after {limits.seconds:g} s"
     if run.output_overflow:
         return Outcome.OUTPUT_LIMIT, f"more than {limits.output_bytes} bytes of output"
+    if limits.memory_mb and run.peak_rss_kb > limits.memory_mb * 1024:  # shared maps count, exit 0 or not
+        return Outcome.MEMORY_LIMIT, f"peak memory {run.peak_rss_kb // 1024} MB, limit {limits.memory_mb} MB"
     if run.exit_code != 0:
         failure = _failure(run)
         if limits.memory_mb and (
@@ -160,6 +168,7 @@ def judge_cases(
         _one_way(jobs)
         yield from _judge_on_cluster(entries, command, limits, cluster, shared_fs, batch_size)
         return
+    isolation.check(limits.isolation)
 
     def judge_one(entry: Entry) -> Case:
         return judge_entry(entry, command, limits)
@@ -302,7 +311,7 @@ def _worker_name(worker: Any = None) -> str:
         return f"host {os.uname().nodename}"
 
 
-def program_problem(program: Program, dask_worker: Any = None) -> str:
+def program_problem(program: Program, isolation_asked: str = "none", dask_worker: Any = None) -> str:
     """Run on each worker before any run (Dask's ``client.run`` passes the worker): '' when the command
     can run there, else one line why not."""
     where = _worker_name(dask_worker)
@@ -313,6 +322,8 @@ def program_problem(program: Program, dask_worker: Any = None) -> str:
     if shutil.which(command[0]) is None:
         return (f"judge: cannot run '{program.command[0]}' on {where}: no such program there, or not "
                 "executable; install it on every worker")
+    if isolation_asked == "bwrap" and isolation.bwrap_problem():
+        return f"judge: {isolation.bwrap_problem()} on {where}; {isolation.INSTALL_HINT} there, or give --isolation none"
     for position in program.shared:
         if not Path(command[position]).exists():
             return (f"judge: '{command[position]}' is missing on {where}: with --shared-fs every worker "
@@ -362,7 +373,7 @@ def _judge_on_cluster(entries: Iterable[Entry], command: Sequence[str], limits: 
     with executor_for(cluster) as executor:
         run_on_workers = getattr(executor, "run_on_workers", None)
         if run_on_workers is not None:
-            for _, problem in sorted(run_on_workers(program_problem, program).items()):
+            for _, problem in sorted(run_on_workers(program_problem, program, limits.isolation).items()):
                 if problem:
                     raise UsageError(problem)
         tasks = (JudgeTask(number, tuple(batch), program, limits)

@@ -1,16 +1,26 @@
-"""Files a command writes: checked before the work starts, written whole or not at all.
+"""Files a command writes: checked before the work starts, claimed while written, whole or not at all.
 
-A regular file is written to a temporary file beside it and renamed over the target only when the
-run succeeds, so a failed or interrupted run leaves no empty or half-written file behind. A target
-that exists and is not a regular file (``/dev/stdout``, a named pipe, ``/dev/full``) is written in
-place: renaming over a device would replace it. Every write error is one ``OutputError`` line.
+A regular file is written to a temporary file beside it (``.NAME.XXXX.part``) and renamed over the
+target only when the run succeeds, so a failed or interrupted run leaves no empty or half-written
+file behind. A target that exists and is not a regular file (``/dev/stdout``, a named pipe,
+``/dev/full``) is written in place: renaming over a device would replace it. Every write error is
+one ``OutputError`` line.
+
+The temporary file is made, and locked (``flock``), when the output is opened (at the start of the
+work for the outputs a run streams into: bench's rows, generate's puzzles): it is the run's claim on
+the target. A second run asked to write the same target while the first is
+running finds the locked part file and is refused with one line, instead of both exiting 0 and one
+run's results vanishing under the other's rename. A part file nobody holds a lock on was left by a
+run that was killed (SIGKILL, a power cut): the next run writing that target removes it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import tempfile
+import weakref
 from pathlib import Path
 from typing import IO
 
@@ -43,6 +53,41 @@ class OutputFile:
         self.binary = binary
         self._stream: IO | None = None
         self._temporary: str | None = None
+        self._fd: int | None = None
+
+    def _claim(self) -> None:
+        """Make and lock the part file; refuse when another run holds one for this target."""
+        prefix = f".{self.path.name}."
+        try:
+            self._remove_stale(prefix)
+            fd, self._temporary = tempfile.mkstemp(prefix=prefix, suffix=".part", dir=self.path.parent)
+            self._fd = fd
+            _LIVE.add(self)
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            self._remove_stale(prefix)  # two runs that started at once: both see the other and stop
+        except OSError as exc:
+            self.discard()
+            raise OutputError(f"cannot write '{self.name}': {exc.strerror or exc}") from None
+
+    def _remove_stale(self, prefix: str) -> None:
+        for part in self.path.parent.glob(f"{glob_escape(prefix)}*.part"):
+            if self._temporary and os.path.abspath(part) == os.path.abspath(self._temporary):
+                continue
+            try:
+                fd = os.open(part, os.O_RDONLY | os.O_NOFOLLOW)
+            except OSError:
+                continue
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                self.discard()
+                raise OutputError(f"cannot write '{self.name}': another run is writing it now "
+                                  f"({source_name(part)} is in use); wait for it, or write elsewhere") from None
+            else:
+                with contextlib.suppress(OSError):
+                    os.unlink(part)  # left by a run that was killed
+            finally:
+                os.close(fd)
 
     def open(self) -> OutputFile:
         try:
@@ -51,8 +96,9 @@ class OutputFile:
             if self.in_place:
                 self._stream = open(self.path, mode, **text)
             else:
-                fd, self._temporary = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".part",
-                                                       dir=self.path.parent)
+                if self._fd is None:
+                    self._claim()
+                fd, self._fd = self._fd, None
                 self._stream = os.fdopen(fd, mode, **text)
         except OSError as exc:
             raise OutputError(f"cannot write '{self.name}': {exc.strerror or exc}") from None
@@ -82,20 +128,26 @@ class OutputFile:
                 os.chmod(self._temporary, 0o666 & ~_umask())
                 os.replace(self._temporary, self.path)
                 self._temporary = None
+            _LIVE.discard(self)
         except OSError as exc:
             self.discard()
             raise OutputError(f"cannot write '{self.name}': {exc.strerror or exc}") from None
 
     def discard(self) -> None:
-        """Drop what was written (the target is left as it was)."""
+        """Drop what was written (the target is left as it was) and the claim on the target."""
+        if self._temporary:
+            with contextlib.suppress(OSError):
+                os.unlink(self._temporary)  # unlinked while still locked: no other run can take it for stale
+            self._temporary = None
         if self._stream is not None:
             with contextlib.suppress(OSError):
                 self._stream.close()
             self._stream = None
-        if self._temporary:
+        if self._fd is not None:
             with contextlib.suppress(OSError):
-                os.unlink(self._temporary)
-            self._temporary = None
+                os.close(self._fd)
+            self._fd = None
+        _LIVE.discard(self)
 
     def __enter__(self) -> OutputFile:
         return self.open() if self._stream is None else self
@@ -105,6 +157,21 @@ class OutputFile:
             self.commit()
         else:
             self.discard()
+
+
+_LIVE: weakref.WeakSet[OutputFile] = weakref.WeakSet()
+"""Outputs claimed and not yet committed or discarded, for ``discard_all``."""
+
+
+def discard_all() -> None:
+    """Drop every output still in progress: the last thing a run ended by a signal does."""
+    for output in list(_LIVE):
+        output.discard()
+
+
+def glob_escape(text: str) -> str:
+    """A file name as a literal glob pattern ("[" and the wildcards escaped)."""
+    return "".join(f"[{c}]" if c in "*?[" else c for c in text)
 
 
 def _umask() -> int:

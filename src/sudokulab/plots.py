@@ -29,7 +29,9 @@ def require_matplotlib() -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        raise UsageError("plots need matplotlib: pip install 'sudokulab[bench]'") from None
+        from .install import extra_hint
+
+        raise UsageError(f"plots need matplotlib: {extra_hint('bench')}") from None
 
 
 def _figure(width: float, height: float) -> Any:

@@ -211,15 +211,37 @@ def bench_markdown(report: BenchReport) -> str:
     return "\n\n".join(parts) + "\n"
 
 
+def _stdout_shares_the_terminal() -> bool:
+    """Whether standard output is a terminal too, so a live display on stderr must draw it.
+
+    rich's live display takes over ``sys.stdout`` by default and draws what is written there
+    itself, through the stderr console: right when both streams are one terminal (the text then
+    scrolls above the bar instead of being overwritten by it), wrong when stdout is a file or a
+    pipe (``generate > file`` left the file empty). So it does that only on a terminal.
+    """
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 @contextmanager
 def progress(total: int | None = None, *, enabled: bool = True, label: str = "") -> Iterator[Any]:
     """A transient progress bar on stderr (a silent stand-in off a terminal); yields rich's Progress."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from rich.text import Text
+
+    class Tally(TextColumn):
+        """A task's ``tally`` field, empty for a task added without one (rich's format would raise)."""
+
+        def render(self, task: Any) -> Text:
+            return Text(str(task.fields.get("tally", "")))
+
     err = console(stderr=True)
     bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                   TextColumn("{task.fields[tally]}"), console=err, transient=True,
-                   disable=not enabled or not err.is_terminal)
+                   Tally(""), console=err, transient=True, redirect_stdout=_stdout_shares_the_terminal(),
+                   redirect_stderr=False, disable=not enabled or not err.is_terminal)
     with bar:
         if label:
             bar.add_task(label, total=total, tally="")
@@ -257,7 +279,8 @@ def download_progress(*, enabled: bool = True) -> Iterator[Callable[[str], Any]]
 
     err = console(stderr=True)
     bar = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(), TransferSpeedColumn(),
-                   console=err, transient=True, disable=not enabled or not err.is_terminal)
+                   console=err, transient=True, redirect_stdout=_stdout_shares_the_terminal(),
+                   redirect_stderr=False, disable=not enabled or not err.is_terminal)
     with bar:
         def start(url: str) -> _DownloadBar:
             return _DownloadBar(bar, bar.add_task(_text(url.rsplit("/", 1)[-1]).plain, total=None))

@@ -1,19 +1,28 @@
-"""Run one program under limits, as an online judge does: no shell, bounded time, memory and output.
+"""Run one program under limits, as an online judge does: bounded time, memory, output, files and processes.
 
-The run is safe by construction: no shell; its own session and process group; output read through
-a selector up to a bound; memory bounded by ``RLIMIT_DATA``; and a launcher in between that is a
-child subreaper, so every descendant of the program (forked, double-forked, or escaped into a
-session of its own with ``setsid``) is killed and reaped when the run ends, at the time limit or
-when the program itself exits. See ``_LAUNCHER`` for why the launcher exists at all.
+Isolation (what the program can see and touch) is bubblewrap's job (``isolation``: namespaces, a
+read-only view of the system, a private tmpfs); this module bounds what the run may use and makes
+sure nothing of it survives. No shell; its own session and process group; output read through a
+selector up to a bound; and a launcher in between that sets the limits and is a child subreaper,
+so every descendant of the program (forked, double-forked, or escaped into a session of its own
+with ``setsid``) is killed and reaped when the run ends, at the time limit or when the program
+itself exits (inside bubblewrap the PID namespace ends with its first process, which does the same
+again). See ``_LAUNCHER`` for why the launcher exists at all.
 
-Why ``RLIMIT_DATA`` and not ``RLIMIT_AS``: the address-space limit counts memory that runtimes
-reserve and never touch, so at 256 MB Node.js (V8's code range) and the JVM cannot even start. The
-data limit counts the private writable memory a program actually asks for (heap, anonymous maps).
+Memory: ``RLIMIT_DATA`` caps the private writable memory a program asks for (heap, anonymous maps),
+and the peak resident memory, which also counts shared maps, is compared with the limit after every
+run, including runs that exit 0. Why not ``RLIMIT_AS`` at the limit: the address-space limit counts
+memory that runtimes reserve and never touch, so at 256 MB Node.js (V8's code range) and the JVM
+cannot even start; it is set far above the limit only as a backstop (``Limits.launcher_settings``).
 Java still needs a heap flag at 256 MB (``java -Xmx128m ...``) or ``--memory-limit 0`` (no limit).
+Processes: a pids control group (cgroup v2 where its pids controller is enabled, else v1's pids
+hierarchy) where the judge may make one, else ``RLIMIT_NPROC`` (which root is exempt from).
+Files: ``RLIMIT_FSIZE`` and, inside bubblewrap, the size of its tmpfs.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import selectors
@@ -28,6 +37,7 @@ from dataclasses import dataclass
 from typing import IO
 
 from .errors import UsageError
+from .isolation import ISOLATIONS, bwrap_arguments
 
 OUTPUT_LIMIT = 1 << 20
 """Bytes of a program's standard output read at most by default; more is "output limit exceeded"."""
@@ -44,16 +54,38 @@ _LIVE_LOCK = threading.Lock()
 
 @dataclass(frozen=True)
 class Limits:
-    """The limits of one run, as an online judge sets them (BOJ 2580: 1 s, 256 MB)."""
+    """The limits of one run, as an online judge sets them (BOJ 2580: 1 s, 256 MB), and its isolation."""
 
     seconds: float = 1.0
     memory_mb: int | None = 256
-    """Megabytes of private writable memory (RLIMIT_DATA); None or 0 for no limit."""
+    """Megabytes of memory: private writable memory is capped (RLIMIT_DATA), and a run whose peak
+    resident memory (shared maps included) passes it is "memory limit exceeded" even when it
+    exits 0. None or 0 for no limit."""
     output_bytes: int = OUTPUT_LIMIT
+    isolation: str = "bwrap"
+    """``bwrap``: the run happens inside bubblewrap (``isolation``); ``none``: the program is trusted."""
+    files_mb: int = 64
+    """Megabytes the program may write: its private /tmp and its largest file (RLIMIT_FSIZE)."""
+    processes: int = 64
+    """Processes and threads the program may have at once (a pids control group, else RLIMIT_NPROC)."""
 
     def __post_init__(self) -> None:
         if not (self.seconds > 0 and math.isfinite(self.seconds)):
             raise UsageError(f"the time limit must be a positive number of seconds, not {self.seconds}")
+        if self.isolation not in ISOLATIONS:
+            raise UsageError(f"unknown isolation '{self.isolation}'; choose one of: {', '.join(ISOLATIONS)}")
+
+    def launcher_settings(self) -> str:
+        """What the launcher sets before the program starts, as its JSON argument.
+
+        The address space is capped too, as a backstop that keeps one run from taking the
+        machine's memory: at four times the limit plus 4 GiB, since runtimes reserve address space
+        they never touch (V8's code range, the JVM's class space) and would not start under the
+        limit itself. The verdict comes from the peak resident memory, which counts shared maps.
+        """
+        memory = (self.memory_mb or 0) << 20
+        return json.dumps({"memory": memory, "address_space": 4 * memory + (4 << 30),
+                           "file_bytes": self.files_mb << 20, "processes": self.processes})
 
 
 DEFAULT_LIMITS = Limits()
@@ -91,8 +123,8 @@ class Run:
 # child, so when the program ends, or the judge sends SIGTERM at the limit, it kills and reaps
 # every descendant, by pid, until none is left. No root, no container.
 _LAUNCHER = r"""
-import ctypes, os, resource, signal, sys, time
-report, memory, command = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
+import ctypes, json, os, resource, signal, sys, time
+report, settings, command = int(sys.argv[1]), json.loads(sys.argv[2]), sys.argv[3:]
 PR_SET_CHILD_SUBREAPER = 36
 try:
     subreaper = ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
@@ -119,16 +151,77 @@ def kill_all():
         except ChildProcessError:
             return
 
+groups = []
+def own_group(controller):
+    # This process's control group in a cgroup v1 hierarchy, from /proc/self/cgroup ("4:memory:/a/b").
+    try:
+        with open("/proc/self/cgroup") as f:
+            for line in f:
+                _, names, path = line.rstrip("\n").split(":", 2)
+                if controller in names.split(","):
+                    return "/sys/fs/cgroup/%s%s" % (controller, path.rstrip("/"))
+    except OSError:
+        pass
+    return None
+
+def make_group(controller, limits):
+    # A control group of the run's own under ours, with its limits written; None where it cannot be made.
+    parent = own_group(controller)
+    if parent is None:
+        return None
+    path = "%s/sudokulab-run-%d" % (parent, me)
+    try:
+        os.mkdir(path)
+    except OSError:
+        return None
+    groups.append(path)
+    try:
+        for name, value in limits:
+            if os.path.exists(path + "/" + name):
+                with open(path + "/" + name, "w") as f:
+                    f.write(str(value))
+    except OSError:
+        release()
+        return None
+    return path
+
+def release():
+    for path in groups:
+        try:
+            os.rmdir(path)
+        except OSError:
+            pass
+    del groups[:]
+
+def peak_kb(path):
+    try:
+        with open(path + "/memory.max_usage_in_bytes") as f:
+            return int(f.read()) >> 10
+    except (OSError, ValueError, TypeError):
+        return 0
+
 def stop(signum, frame):
     kill_all()
+    release()
     os._exit(128 + signum)
 
 signal.signal(signal.SIGTERM, stop)
 resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+def cap(kind, value):
+    hard = resource.getrlimit(kind)[1]
+    value = value if hard == resource.RLIM_INFINITY else min(value, hard)
+    resource.setrlimit(kind, (value, value))
+
+memory = settings["memory"]
 if memory:
-    hard = resource.getrlimit(resource.RLIMIT_DATA)[1]
-    cap = memory if hard == resource.RLIM_INFINITY else min(memory, hard)
-    resource.setrlimit(resource.RLIMIT_DATA, (cap, cap))
+    cap(resource.RLIMIT_DATA, memory)
+    cap(resource.RLIMIT_AS, settings["address_space"])
+if settings["file_bytes"]:
+    cap(resource.RLIMIT_FSIZE, settings["file_bytes"])
+pids = make_group("pids", [("pids.max", settings["processes"])]) if settings["processes"] else None
+mem = make_group("memory", [("memory.limit_in_bytes", memory), ("memory.memsw.limit_in_bytes", memory)]) \
+    if memory else make_group("memory", [])
 os.write(report, b"go ")
 started = time.perf_counter()
 pid = os.fork()
@@ -136,6 +229,11 @@ if not pid:
     os.close(report)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     try:
+        for path in groups:
+            with open(path + "/cgroup.procs", "w") as f:
+                f.write(str(os.getpid()))
+        if pids is None and settings["processes"] and os.geteuid() != 0:
+            cap(resource.RLIMIT_NPROC, settings["processes"] + len(os.listdir("/proc")))
         os.execvp(command[0], command)
     except OSError as exc:
         os.write(2, ("cannot run %r: %s\n" % (command[0], exc.strerror)).encode())
@@ -144,7 +242,9 @@ _, status, usage = os.wait4(pid, 0)
 seconds = time.perf_counter() - started
 signal.signal(signal.SIGTERM, signal.SIG_IGN)
 kill_all()
-os.write(report, b"%d %d %.6f %d" % (status, usage.ru_maxrss, seconds, subreaper))
+peak = max(usage.ru_maxrss, peak_kb(mem))
+release()
+os.write(report, b"%d %d %.6f %d" % (status, peak, seconds, subreaper))
 os._exit(0)
 """
 _LAUNCHER_GRACE = 5.0  # seconds the launcher may take to start before the time limit runs anyway
@@ -159,8 +259,10 @@ def run_program(command: Sequence[str], stdin: bytes, limits: Limits = DEFAULT_L
     """
     if not command or shutil.which(command[0]) is None:
         raise UsageError(f"cannot run '{command[0] if command else ''}': no such program, or not executable")
+    if limits.isolation == "bwrap":
+        command = bwrap_arguments(command, files_mb=limits.files_mb)
     report_fd, report_end = os.pipe()
-    launcher = [sys.executable, "-I", "-S", "-c", _LAUNCHER, str(report_end), str((limits.memory_mb or 0) << 20)]
+    launcher = [sys.executable, "-I", "-S", "-c", _LAUNCHER, str(report_end), limits.launcher_settings()]
     try:
         process = subprocess.Popen(
             [*launcher, *command], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -229,6 +331,8 @@ def run_program(command: Sequence[str], stdin: bytes, limits: Limits = DEFAULT_L
     if len(fields) == 5 and not timed_out:  # "go STATUS PEAK SECONDS SUBREAPER": the program ended by itself
         status, peak, seconds = int(fields[1]), int(fields[2]), float(fields[3])
     code = -signal.SIGKILL if timed_out else os.waitstatus_to_exitcode(status)  # the launcher kills at the limit
+    if limits.isolation == "bwrap" and 128 < code < 128 + signal.NSIG:
+        code = 128 - code  # bubblewrap reports a signal as 128 + its number, as a shell does
     return Run(
         stdout=bytes(out[: limits.output_bytes + 1]), stderr=bytes(err[-STDERR_KEPT:]),
         exit_code=code if code >= 0 else None, signal=-code if code < 0 else None,

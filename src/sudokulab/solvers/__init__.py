@@ -80,7 +80,9 @@ def solver_class(name: str) -> type:
     try:
         return getattr(import_module(module), cls)
     except ImportError as exc:
-        hint = f"pip install 'sudokulab[{entry.extra}]'" if entry.extra else "reinstall sudokulab"
+        from ..install import extra_hint
+
+        hint = extra_hint(entry.extra) if entry.extra else "reinstall sudokulab"
         raise UsageError(f"solver '{name}' is not installed ({exc.name or exc}): {hint}") from None
 
 

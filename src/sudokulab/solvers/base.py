@@ -105,7 +105,7 @@ class Capabilities:
     """"safe": one instance may be used from several threads at once; "serialised": it may too,
     but calls take turns on a lock (a native engine that must not run twice at once)."""
     extra: str | None = None
-    """The pip extra its backend needs (``pip install sudokulab[EXTRA]``); None when always there."""
+    """The pip extra its backend needs (``install.extra_hint`` gives the command); None when always there."""
     slow: tuple[str, ...] = ()
     """Capabilities it has but pays for dearly (e.g. counting by re-running an external program)."""
     why: str = ""

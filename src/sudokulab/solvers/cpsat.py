@@ -1,17 +1,21 @@
 """The CP paradigm: OR-Tools CP-SAT runs a model of ``sudokulab.models.cpsat`` (Booleans or AllDifferent).
 
+Every rule kind is honoured (``rules.KINDS``): groups as AllDifferent (or exactly-/at-most-ones),
+differing pairs as ``!=``, cage sums and thermometers as linear constraints, in both models.
+
 Calls on one instance take turns on a lock: they share the prepared models and parameters, and a
 CpSolver running two searches at once aborted the process when tried. The search runs in a helper
 thread (``native.interruptible``) with CP-SAT's own SIGINT handler off, so Ctrl-C stops it at once
 and goes on as KeyboardInterrupt.
 
-One ``CpSatSolver`` keeps, per board shape, a prepared copy of the rules (givens rewritten per
-puzzle) and one set of CP-SAT parameters per kind of run (solve, canonical, count), so solving
-many puzzles pays the model-building and parameter-setting price once. ``solve_batch`` (the batch
-entry point of ``sudokulab.batch``) runs a whole batch in one helper thread and returns arrays.
+One ``CpSatSolver`` keeps, per rule set (a ``Rules`` value: standard Sudoku of a shape, or a
+variant), a prepared copy of the model (givens rewritten per puzzle) and one set of CP-SAT
+parameters per kind of run (solve, canonical, count), so solving many puzzles pays the
+model-building and parameter-setting price once. ``solve_batch`` (the batch entry point of
+``sudokulab.batch``) runs a whole batch in one helper thread and returns arrays.
 
 Model and presolve. By default a solve gives CP-SAT the CP model of this paradigm (``alldiff``:
-one integer per cell, AllDifferent per unit) with presolve on, which is what turns each
+one integer per cell, AllDifferent per group) with presolve on, which is what turns each
 AllDifferent into Boolean exactly-ones. ``model="booleans"`` gives CP-SAT those exactly-ones
 directly (``models.cpsat.boolean_rules``: n**3 Booleans, exactly-one per cell and per unit and
 digit) with presolve off, since on that model presolve took more than half of CP-SAT's own time
@@ -73,7 +77,9 @@ from ortools.sat.python import cp_model_helper as cmh
 from ..errors import UnsupportedFeature, UsageError
 from ..grid import Grid, Puzzle, Shape
 from ..models.cpsat import MODELS, Prepared
-from .base import Capabilities, CountResult, Deadline, Option, SolverBase, SolveResult, Stat, Status, check_limit
+from ..rules import KINDS, Rules
+from .base import (Capabilities, CountResult, Deadline, Option, SolverBase, SolveResult, Stat, Status, check_kinds,
+                   check_limit)
 from .native import interruptible
 
 if TYPE_CHECKING:
@@ -107,6 +113,9 @@ TUNED = {
 }
 """Changes to CP-SAT's defaults measured to help on 9x9 models (see the module docstring)."""
 
+
+KEPT = 16
+"""Prepared models a solver keeps (per rule set and kind of run); the oldest goes first beyond this."""
 
 SLOW_LOAD_ABOVE = 49
 """Boards larger than this take CP-SAT seconds to load before it first looks at the clock."""
@@ -155,7 +164,7 @@ class CpSatSolver(SolverBase):
     Args:
         workers: CP-SAT search workers for ``solve`` (canonical solving and counting use one).
         seed: CP-SAT's random seed; with one worker the same seed gives the same answer and stats.
-        model: ``alldiff`` (default: one integer per cell, AllDifferent per unit) or ``booleans``
+        model: ``alldiff`` (default: one integer per cell, AllDifferent per group) or ``booleans``
             (exactly-ones over n**3 Booleans, faster) for solving and counting; canonical runs use ``alldiff``.
         presolve: run CP-SAT's presolve; None (default) is on for ``alldiff``, off for ``booleans``,
             the faster of each measured (module docstring).
@@ -166,7 +175,7 @@ class CpSatSolver(SolverBase):
 
     name = "cpsat"
     paradigm: ClassVar[str] = "constraint programming (OR-Tools CP-SAT)"
-    capabilities: ClassVar[Capabilities] = Capabilities(threads="serialised")
+    capabilities: ClassVar[Capabilities] = Capabilities(threads="serialised", kinds=frozenset(KINDS))
     options: ClassVar[tuple[Option, ...]] = (
         Option("workers", int, 1, "CP-SAT search workers for a plain solve", minimum=1),
         Option("seed", int, 0, "CP-SAT's random seed"),
@@ -203,7 +212,7 @@ class CpSatSolver(SolverBase):
                 keep_all_feasible_solutions_in_presolve=True, **TUNED,
             ),
         }
-        self._prepared: dict[tuple[Shape, bool], Prepared] = {}
+        self._prepared: dict[tuple[Rules, bool], Prepared] = {}
         self._running: cmh.SolveWrapper | None = None
         self._stopped = False
 
@@ -220,15 +229,18 @@ class CpSatSolver(SolverBase):
         return params
 
     def _model(self, puzzle: Puzzle, canonical: bool) -> tuple[cmh.CpModelProto, Prepared]:
-        prepared = self._prepared_for(puzzle.shape, canonical)
+        prepared = self._prepared_for(puzzle.rules, canonical)
         return prepared.set_givens(puzzle.givens), prepared
 
-    def _prepared_for(self, shape: Shape, canonical: bool) -> Prepared:
-        key = (shape, canonical)
+    def _prepared_for(self, rules: Rules, canonical: bool) -> Prepared:
+        """The prepared model of a rule set, built on first use and kept (``Rules`` hash is cached)."""
+        key = (rules, canonical)
         prepared = self._prepared.get(key)
         if prepared is None:
             booleans = not canonical and self.model == "booleans"
-            prepared = self._prepared[key] = Prepared(shape, canonical, booleans)
+            if len(self._prepared) >= KEPT:
+                del self._prepared[next(iter(self._prepared))]
+            prepared = self._prepared[key] = Prepared(rules, canonical, booleans)
         return prepared
 
     def _check_limit(self, puzzle: Puzzle, time_limit: float | None) -> Deadline:
@@ -296,6 +308,7 @@ class CpSatSolver(SolverBase):
         }
 
     def solve(self, puzzle: Puzzle, *, time_limit: float | None = None, canonical: bool = False) -> SolveResult:
+        check_kinds(self, puzzle)
         started = time.perf_counter()
         deadline = self._check_limit(puzzle, time_limit)
         with self._lock:
@@ -307,6 +320,7 @@ class CpSatSolver(SolverBase):
         return SolveResult(self.name, status, grid, time.perf_counter() - started, stats)
 
     def count(self, puzzle: Puzzle, *, limit: int = 2, time_limit: float | None = None) -> CountResult:
+        check_kinds(self, puzzle)
         check_limit(limit)
         started = time.perf_counter()
         deadline = self._check_limit(puzzle, time_limit)
@@ -324,8 +338,11 @@ class CpSatSolver(SolverBase):
             status = Status.TIME_LIMIT  # FEASIBLE or UNKNOWN below the limit: a limit stopped it
         return CountResult(self.name, counter.found, limit, status, time.perf_counter() - started, stats)
 
-    def solve_batch(self, givens: np.ndarray, shape: Shape, *, time_limit: float | None = None) -> BatchResults:
+    def solve_batch(self, givens: np.ndarray, shape: Shape, *, time_limit: float | None = None,
+                    rules: Rules | None = None) -> BatchResults:
         """The batch entry point (``sudokulab.batch``): k puzzles of one shape, answers and stats as arrays.
+
+        ``rules`` (of ``shape``; standard Sudoku when None) are the rules of every puzzle of the batch.
 
         The puzzles run one after another in one helper thread (one thread per batch instead of
         one per puzzle), each with its own ``time_limit``, under the lock for the whole batch; a
@@ -335,8 +352,10 @@ class CpSatSolver(SolverBase):
 
         from .. import batch as batches
 
+        empty = Puzzle.empty(shape) if rules is None else Puzzle.empty(shape).with_rules(rules)
+        check_kinds(self, empty)
         givens = batches.checked_givens(givens, shape)
-        self._check_limit(Puzzle.empty(shape), time_limit)
+        self._check_limit(empty, time_limit)
         k = len(givens)
         rows = givens.tolist()
         status = np.full(k, batches.NO_SOLUTION, dtype=np.int8)
@@ -362,7 +381,7 @@ class CpSatSolver(SolverBase):
                     return
 
         with self._lock:
-            prepared = self._prepared_for(shape, False)
+            prepared = self._prepared_for(empty.rules, False)
             self._stopped = False
             interruptible(run_all, self._stop)
             variables, constraints = prepared.size

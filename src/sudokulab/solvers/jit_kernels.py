@@ -47,6 +47,15 @@ def _lowest(typingctx, x):
 
 
 @intrinsic
+def _highest(typingctx, x):
+    """The index of the highest set bit (x != 0)."""
+    def codegen(context, builder, signature, args):
+        zeros = builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
+        return builder.sub(ir.Constant(ir.IntType(64), 63), zeros)
+    return types.uint64(types.uint64), codegen
+
+
+@intrinsic
 def _clock(typingctx, clock_id):
     """``clock_gettime(clock_id)`` in seconds, called by symbol name (so the compiled code caches)."""
     def codegen(context, builder, signature, args):
@@ -63,69 +72,192 @@ def _clock(typingctx, clock_id):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _drain(cand, queue, head, queued, peers, peer_unit):
+def _below(b):
+    """The mask of digits 1..b (bits 0..b-1), for any b (none below 1, all 64 from 64 on)."""
+    if b <= 0:
+        return ZERO
+    if b >= 64:
+        return ~ZERO
+    return (ONE << np.uint64(b)) - ONE
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _drain(cand, queue, head, queued, peers, peer_count, peer_group):
     """Remove the digit of every queued cell from its peers, queueing the naked singles this makes.
 
-    Returns (queued, SETTLED) when the queue ran dry, or (queued, unit) for a peer left with no digit.
+    Returns (queued, SETTLED) when the queue ran dry, or (queued, group) for a peer left with no digit.
     """
     while head < queued:
         cell = queue[head]
         head += 1
         keep = ~cand[cell]
-        for j in range(peers.shape[1]):
+        for j in range(peer_count[cell]):
             peer = peers[cell, j]
             mask = cand[peer]
             left = mask & keep
             cand[peer] = left  # written whether or not it changed: no branch to mispredict (30% faster)
             if left & (left - ONE) == ZERO and left != mask:
                 if left == ZERO:
-                    return queued, peer_unit[cell, j]
+                    return queued, np.int64(peer_group[cell, j])
                 queue[queued] = peer
                 queued += 1
-    return queued, SETTLED
+    return queued, np.int64(SETTLED)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _unpack(more):
+    """The four tables packed in ``more`` (see ``jit._pack``), as views: group_start, group_cells,
+    cages (three numbers each: group, total, digits differ) and thermos (their groups)."""
+    groups = more[0]
+    a = 3 + groups + 1
+    group_start = more[3:a]
+    b = a + group_start[groups]
+    c = b + 3 * more[1]
+    return group_start, more[a:b], more[b:c], more[c:c + more[2]]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _narrow(cand, queue, queued, cell, mask, new):
+    """Write a narrowed mask; queue the cell when it is left with one digit. The new ``queued``."""
+    cand[cell] = new
+    if new & (new - ONE) == ZERO and mask & (mask - ONE) != ZERO:
+        queue[queued] = cell
+        queued += 1
+    return queued
 
 
 @njit(cache=True, nogil=True)
-def _propagate(cand, queue, queued, peers, peer_unit, unit_cells, full):
-    """Settle singles from the ``queued`` cells at the head of ``queue``: SETTLED, or the unit where a
-    contradiction surfaced (rows, columns, boxes numbered 0..3n-1).
+def _sums_and_thermos(cand, queue, queued, more):
+    """Bounds of every cage sum and every thermometer, narrowed once: (queued, narrowed, failed group).
+
+    A cage's open cell keeps the digits d with fixed + d + (least the other open cells can add) <=
+    total <= fixed + d + (most they can add); what they can add is bounded both by their own smallest
+    (largest) digits and by the k-1 smallest (largest) distinct digits of their union, as a cage's
+    digits differ. A full cage must hit its total. A thermometer's digits strictly increase: one
+    pass from the bulb raises each cell above the lowest digit before it, one from the tip lowers
+    each below the highest digit after it (bounds consistency for a chain of "<").
+    """
+    group_start, group_cells, cages, thermos = _unpack(more)
+    narrowed = False
+    for c in range(cages.size // 3):
+        g = cages[3 * c]
+        total = np.int64(cages[3 * c + 1])
+        fixed = np.int64(0)
+        k = 0
+        smin = np.int64(0)
+        smax = np.int64(0)
+        union = ZERO
+        for j in range(group_start[g], group_start[g + 1]):
+            mask = cand[group_cells[j]]
+            if mask & (mask - ONE):
+                k += 1
+                smin += np.int64(_lowest(mask)) + 1
+                smax += np.int64(_highest(mask)) + 1
+                union |= mask
+            else:
+                fixed += np.int64(_lowest(mask)) + 1
+        rest = total - fixed
+        if k == 0:
+            if rest != 0:
+                return queued, narrowed, np.int64(g)
+            continue
+        dlo = np.int64(0)  # the k-1 smallest digits of the union, and the k-1 largest
+        dhi = smax
+        if cages[3 * c + 2]:  # the cage's digits differ
+            if np.int64(_popcount(union)) < k:
+                return queued, narrowed, np.int64(g)  # k cells that differ need k digits
+            low = union
+            for _ in range(k - 1):
+                dlo += np.int64(_lowest(low)) + 1
+                low &= low - ONE
+            dhi = np.int64(0)
+            high = union
+            for _ in range(k - 1):
+                top = _highest(high)
+                dhi += np.int64(top) + 1
+                high ^= ONE << top
+        for j in range(group_start[g], group_start[g + 1]):
+            cell = group_cells[j]
+            mask = cand[cell]
+            if mask & (mask - ONE) == ZERO:
+                continue
+            others_low = max(smin - (np.int64(_lowest(mask)) + 1), dlo)
+            others_high = min(smax - (np.int64(_highest(mask)) + 1), dhi)
+            new = mask & _below(rest - others_low) & ~_below(rest - others_high - 1)
+            if new != mask:
+                if new == ZERO:
+                    return queued, narrowed, np.int64(g)
+                narrowed = True
+                queued = _narrow(cand, queue, queued, cell, mask, new)
+    for t in range(thermos.size):
+        g = thermos[t]
+        floor = ZERO  # the digits at or below the lowest one possible before this cell
+        for j in range(group_start[g], group_start[g + 1]):
+            cell = group_cells[j]
+            mask = cand[cell]
+            new = mask & ~floor
+            if new == ZERO:
+                return queued, narrowed, np.int64(g)
+            if new != mask:
+                narrowed = True
+                queued = _narrow(cand, queue, queued, cell, mask, new)
+            floor = _below(np.int64(_lowest(new)) + 1)
+        ceiling = ~ZERO  # the digits below the highest one possible after this cell
+        for j in range(group_start[g + 1] - 1, group_start[g] - 1, -1):
+            cell = group_cells[j]
+            mask = cand[cell]
+            new = mask & ceiling
+            if new == ZERO:
+                return queued, narrowed, np.int64(g)
+            if new != mask:
+                narrowed = True
+                queued = _narrow(cand, queue, queued, cell, mask, new)
+            ceiling = _below(np.int64(_highest(new)))
+    return queued, narrowed, np.int64(SETTLED)
+
+
+@njit(cache=True, nogil=True)
+def _propagate(cand, queue, queued, peers, peer_count, peer_group, units, full):
+    """Settle singles from the ``queued`` cells at the head of ``queue``: SETTLED, or the group (an
+    index into the ``group_start`` table) where a contradiction surfaced.
 
     ``cand[cells]`` counts the cells with one digit (each is queued once, when it gets there): when
     it reaches ``cells`` the board is full and the sweep for hidden singles is skipped. Hidden
-    singles found in a unit are drained at once, so the units after it see their effect.
+    singles found in one of the complete groups (``units``) are drained at once, so the groups
+    after it see their effect.
     """
     cells = cand.size - 1
     open_cells = np.int64(np.uint64(cells) - cand[cells])  # open before this call; each queued cell closes one
-    n = unit_cells.shape[1]
-    queued, failed = _drain(cand, queue, 0, queued, peers, peer_unit)
+    n = units.shape[1]
+    queued, failed = _drain(cand, queue, 0, queued, peers, peer_count, peer_group)
     while failed == SETTLED and queued < open_cells:
         swept = queued
-        for u in range(unit_cells.shape[0]):
+        for u in range(units.shape[0]):
             once = ZERO
             twice = ZERO
             placed = ZERO
             for j in range(n):
-                mask = cand[unit_cells[u, j]]
+                mask = cand[units[u, j]]
                 twice |= once & mask
                 once |= mask
                 if mask & (mask - ONE) == ZERO:
                     placed |= mask
             if once != full:
-                return u  # a digit with no place left in this unit
+                return np.int64(u)  # a digit with no place left in this group
             single = once & ~twice & ~placed
             if single:
                 head = queued
                 for j in range(n):
-                    cell = unit_cells[u, j]
+                    cell = units[u, j]
                     mask = cand[cell]
                     hit = mask & single
                     if hit:
                         if hit & (hit - ONE):
-                            return u  # one cell, the only place of two digits
+                            return np.int64(u)  # one cell, the only place of two digits
                         cand[cell] = hit
                         queue[queued] = cell
                         queued += 1
-                queued, failed = _drain(cand, queue, head, queued, peers, peer_unit)
+                queued, failed = _drain(cand, queue, head, queued, peers, peer_count, peer_group)
                 if failed != SETTLED:
                     return failed
         if queued == swept:
@@ -134,8 +266,27 @@ def _propagate(cand, queue, queued, peers, peer_unit, unit_cells, full):
     return failed
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _settle(cand, queue, queued, peers, peer_count, peer_group, units, more, full):
+    """Singles (``_propagate``), then, when the rules have sums or thermometers, their bounds and the
+    singles these make, in turn until neither settles anything new (on a full board too, where the
+    bounds check the sums): SETTLED or the group where a contradiction surfaced.
+
+    Kept apart from ``_propagate`` so the standard search calls a function of the few tables it
+    reads: with every table passed down, 17_clue ran 3-5% slower.
+    """
+    failed = _propagate(cand, queue, queued, peers, peer_count, peer_group, units, full)
+    if more[1] + more[2] > 0:  # cages, thermometers
+        while failed == SETTLED:
+            queued, narrowed, failed = _sums_and_thermos(cand, queue, 0, more)
+            if failed != SETTLED or not narrowed:
+                break
+            failed = _propagate(cand, queue, queued, peers, peer_count, peer_group, units, full)
+    return failed
+
+
 @njit(cache=True, nogil=True)
-def _start(givens, cand, queue, peers, peer_unit, unit_cells, full):
+def _start(givens, cand, queue, peers, peer_count, peer_group, units, more, full):
     """The root state: the givens placed and their singles settled; False when they contradict."""
     queued = 0
     cand[cand.size - 1] = ZERO
@@ -145,11 +296,12 @@ def _start(givens, cand, queue, peers, peer_unit, unit_cells, full):
         if digit or full == ONE:  # a 1x1 board's blank has one digit from the start
             queue[queued] = cell
             queued += 1
-    return _propagate(cand, queue, queued, peers, peer_unit, unit_cells, full) == SETTLED
+    return _settle(cand, queue, queued, peers, peer_count, peer_group, units, more, full) == SETTLED
 
 
 @njit(cache=True, nogil=True)
-def _search(cands, fcell, frest, ivars, weight, queue, peers, peer_unit, unit_cells, full, canonical, wdeg, budget):
+def _search(cands, fcell, frest, ivars, weight, queue, peers, peer_count, peer_group, units, more, full, canonical,
+            wdeg, budget):
     """Run the search from its saved state for up to ``budget`` nodes; FOUND, EXHAUSTED, PAUSED or GROW.
 
     ``cands[d]`` is the settled state at level d; ``fcell[d]`` its branching cell and ``frest[d]``
@@ -174,7 +326,7 @@ def _search(cands, fcell, frest, ivars, weight, queue, peers, peer_unit, unit_ce
                     if mask & (mask - ONE):
                         best = cell
                         break
-            elif wdeg and backtracks > 0:  # before any failure every weight is equal: the plain scan below
+            elif wdeg and backtracks > 0:  # before any failure every weight is as it began: the plain scan below
                 fewest = 65  # best digits / best weight, compared by cross-multiplying
                 heaviest = 1
                 for cell in range(cells):
@@ -230,15 +382,16 @@ def _search(cands, fcell, frest, ivars, weight, queue, peers, peer_unit, unit_ce
         queue[0] = cell
         nodes += 1
         spent += 1
-        failed = _propagate(row, queue, 1, peers, peer_unit, unit_cells, full)
+        failed = _settle(row, queue, 1, peers, peer_count, peer_group, units, more, full)
         if failed == SETTLED:
             depth = target
             mode = EXPAND
         else:
             backtracks += 1
             if wdeg:
-                for j in range(unit_cells.shape[1]):
-                    weight[unit_cells[failed, j]] += 1
+                group_start, group_cells, _, _ = _unpack(more)
+                for j in range(group_start[failed], group_start[failed + 1]):
+                    weight[group_cells[j]] += 1
             if target == depth:
                 depth -= 1  # the level's last digit failed: the level is done
     ivars[DEPTH] = depth
@@ -256,8 +409,9 @@ def _digits(cand, out):
 
 
 @njit(cache=True, nogil=True)
-def _batch(givens, start, cands, fcell, frest, ivars, weight, queue, peers, peer_unit, unit_cells, full, wdeg,
-           status, grids, wall, cpu, nodes, backtracks, times, clocks, limit, check_every, slice_seconds):
+def _batch(givens, start, cands, fcell, frest, ivars, weight, queue, peers, peer_count, peer_group, units, more, full,
+           weight0, wdeg, status, grids, wall, cpu, nodes, backtracks,
+           times, clocks, limit, check_every, slice_seconds):
     """Solve puzzles from ``start`` on until the slice's time is up; the index to resume from.
 
     Each puzzle's wall and CPU seconds run from the end of the one before (one reading of each
@@ -273,15 +427,15 @@ def _batch(givens, start, cands, fcell, frest, ivars, weight, queue, peers, peer
             ivars[MODE] = EXPAND
             ivars[NODES] = 0
             ivars[BACKTRACKS] = 0
-            weight[:] = 3
+            weight[:] = weight0
             code = EXHAUSTED
-            if _start(givens[i], cands[0], queue, peers, peer_unit, unit_cells, full):
+            if _start(givens[i], cands[0], queue, peers, peer_count, peer_group, units, more, full):
                 code = PAUSED
         else:
             code = PAUSED
         while code == PAUSED:
-            code = _search(cands, fcell, frest, ivars, weight, queue, peers, peer_unit, unit_cells, full, False,
-                           wdeg, check_every)
+            code = _search(cands, fcell, frest, ivars, weight, queue, peers, peer_count, peer_group, units, more, full,
+                           False, wdeg, check_every)
             if code == PAUSED:
                 now = _clock(clocks[0])
                 if limit > 0.0 and now - times[0] >= limit:

@@ -9,18 +9,24 @@ all but OR-Tools' HiGHS take 2-4 ms (``highspy`` 0.6 ms less than SCIP). ``highs
 2.6 MB wheel and an upper bound (1.15 cannot be imported beside OR-Tools 9.15) for no speed where
 it counts. CBC stays as ``backend="cbc"``, for comparison. SCIP 10 as built into OR-Tools 9.15.
 
-One ``MipSolver`` keeps, per board shape, one pywraplp model of the rules and sets each puzzle's
-givens as lower bounds (two writes per given), so solving many puzzles builds the model once.
-That model is native state changed by every call, hence ``threads="serialised"``.
+Every rule kind is honoured (``rules.KINDS``): the model's rows come from the puzzle's rules
+(``models.mip``: equalities for complete groups, ``<= 1`` rows for partial groups and differing
+pairs, a linear equality per cage sum, a linear inequality per thermometer step).
+
+One ``MipSolver`` keeps, per rule set (a ``Rules`` value: standard Sudoku of a shape, or a
+variant), one pywraplp model of its rows and sets each puzzle's givens as lower bounds (two writes
+per given), so solving many puzzles builds the model once. That model is native state changed by
+every call, hence ``threads="serialised"``.
 
 - **Canonical** answers (the row-major lexicographically first solution) come from probing with
   bounds: take any solution; for each blank cell in reading order, forbid its digit and every
   larger one and re-solve; a solution found has a smaller digit there (take it and probe again),
-  "infeasible" proves the digit minimal, and the cell is fixed to it. Digits a fixed peer already
-  holds are skipped without a solve, so most cells cost none: measured, 16 solves and 32 ms a
-  17-clue puzzle, 14 solves and 100 ms a hard one (quiet machine). Road not taken: one lexicographic
-  objective (weight n**(cells-i) on cell i) is exact only while the weights fit a double's 53
-  bits, which a 9x9 board's n**81 does not, and MIP gap tolerances would stop short anyway.
+  "infeasible" proves the digit minimal, and the cell is fixed to it. Digits a fixed peer (under
+  the puzzle's rules: ``Rules.peers``) already holds are skipped without a solve, so most cells
+  cost none: measured, 16 solves and 32 ms a 17-clue puzzle, 14 solves and 100 ms a hard one
+  (quiet machine). Road not taken: one lexicographic objective (weight n**(cells-i) on cell i) is
+  exact only while the weights fit a double's 53 bits, which a 9x9 board's n**81 does not, and
+  MIP gap tolerances would stop short anyway.
 - **Counting** adds a no-good cut per solution found (the blanks may not all repeat it) to a
   fresh model of the puzzle, until infeasible or the limit.
 - **Time limits**: each solve gets SCIP's own limit, the rest of a ``Deadline`` shared by the
@@ -43,10 +49,13 @@ from dataclasses import dataclass
 
 from ortools.linear_solver import pywraplp
 
-from ..errors import UnsupportedFeature
-from ..grid import Grid, Puzzle, Shape, units
-from ..models.mip import MipModel, build_model, fixed_columns, model_size, rules
-from .base import Capabilities, CountResult, Deadline, Option, SolverBase, SolveResult, Stat, Status, check_limit
+from ..errors import UnsupportedFeature, UsageError
+from ..grid import Grid, Puzzle
+from ..models import variables
+from ..models.mip import Constraint, MipModel, build_model, fixed_columns, model_size, rules
+from ..rules import KINDS, Rules
+from .base import (Capabilities, CountResult, Deadline, Option, SolverBase, SolveResult, Stat, Status, check_kinds,
+                   check_limit)
 from .native import interruptible
 
 BACKENDS = {"scip": "SCIP", "cbc": "CBC"}
@@ -72,12 +81,34 @@ class _Effort:
     solves: int = 0
 
 
+KEPT = 8
+"""Models a solver keeps (per rule set); the oldest goes first beyond this."""
+
 MAX_SIZE = 36
 """Larger boards are refused before the model is built: the 49x49 model took 1.26 GB (36x36: 519 MB)."""
 
 
+def _bounds(solver: pywraplp.Solver, constraint: Constraint) -> tuple[float, float]:
+    """A row's (lower, upper) bounds in pywraplp's terms."""
+    rhs, infinity = constraint.rhs, solver.infinity()
+    return {"=": (rhs, rhs), "<=": (-infinity, rhs), ">=": (rhs, infinity)}[constraint.sense]
+
+
+def _add_rows(solver: pywraplp.Solver, x: list, constraints: tuple[Constraint, ...]) -> None:
+    """Every row of the model, as ``lower <= sum of coeff * x <= upper``."""
+    for constraint in constraints:
+        row = solver.Constraint(*_bounds(solver, constraint), constraint.name)
+        for i, coeff in zip(constraint.terms, constraint.coefficients):
+            row.SetCoefficient(x[i], coeff)
+
+
+def _columns(n: int, cells: int) -> tuple[tuple[int, ...], ...]:
+    """``[cell][digit - 1]``: the column of "cell holds digit", from the one variable map."""
+    return tuple(tuple(variables.index(n, cell, digit) for digit in range(1, n + 1)) for cell in range(cells))
+
+
 class _Engine:
-    """One pywraplp model of a shape's rules (or of one puzzle, for counting); not thread-safe."""
+    """One pywraplp model of a rule set's rows (or of one puzzle, for counting); not thread-safe."""
 
     def __init__(self, backend: str, model: MipModel, threads: int):
         solver = pywraplp.Solver.CreateSolver(BACKENDS[backend])
@@ -90,8 +121,8 @@ class _Engine:
             solver.SetNumThreads(1)
         self.backend, self.solver, self.n = backend, solver, model.shape.n
         self.x = [solver.BoolVar(name) for name in model.rules.names]
-        for constraint in model.rules.constraints:
-            solver.Add(solver.Sum([self.x[i] for i in constraint.terms]) == 1, constraint.name)
+        self.columns = _columns(self.n, model.shape.cells)
+        _add_rows(solver, self.x, model.rules.constraints)
         self.fixed: tuple[int, ...] = ()
         self.set_fixed(model.fixed)
 
@@ -128,18 +159,18 @@ class _Engine:
         return status
 
     def grid(self) -> Grid:
-        n, x = self.n, self.x
-        return tuple(max(range(n), key=lambda d: x[cell * n + d].solution_value()) + 1 for cell in range(n * n))
+        x, digits = self.x, range(self.n)
+        return tuple(max(digits, key=lambda d: x[columns[d]].solution_value()) + 1 for columns in self.columns)
 
 
 class _Relaxation:
-    """The LP relaxation of a shape's rules (GLOP, continuous 0..1 columns), for ``root_integral``."""
+    """The LP relaxation of a rule set's rows (GLOP, continuous 0..1 columns), for ``root_integral``."""
 
-    def __init__(self, shape: Shape):
+    def __init__(self, rule_set: Rules):
+        program = rules(rule_set)
         self.solver = solver = pywraplp.Solver.CreateSolver("GLOP")
-        self.x = [solver.NumVar(0, 1, name) for name in rules(shape).names]
-        for constraint in rules(shape).constraints:
-            solver.Add(solver.Sum([self.x[i] for i in constraint.terms]) == 1)
+        self.x = [solver.NumVar(0, 1, name) for name in program.names]
+        _add_rows(solver, self.x, program.constraints)
         self.fixed: tuple[int, ...] = ()
 
     def integral(self, fixed: tuple[int, ...]) -> bool:
@@ -165,7 +196,8 @@ class MipSolver(SolverBase):
 
     name = "mip"
     paradigm = "integer programming (0-1)"
-    capabilities = Capabilities(canonical=True, count=True, time_limit=True, threads="serialised")
+    capabilities = Capabilities(canonical=True, count=True, time_limit=True, threads="serialised",
+                                kinds=frozenset(KINDS))
     options = (
         Option("backend", str, "scip", "MIP backend inside OR-Tools", choices=tuple(BACKENDS),
                normalise=lambda value: value.strip().lower()),
@@ -176,46 +208,51 @@ class MipSolver(SolverBase):
     def __init__(self, backend: str = "scip", threads: int = 1, root_lp: bool = True):
         super().__init__()
         if backend not in BACKENDS:
-            raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+            raise UsageError(f"unknown MIP backend {backend!r}; choose one of: {', '.join(BACKENDS)}")
         self.backend, self.threads, self.root_lp = backend, threads, root_lp
-        self._engines: dict[Shape, _Engine] = {}
-        self._relaxations: dict[Shape, _Relaxation] = {}
+        self._engines: dict[Rules, _Engine] = {}
+        self._relaxations: dict[Rules, _Relaxation] = {}
 
     @classmethod
     def describe_backend(cls) -> str:
         return f"{pywraplp.Solver.CreateSolver('SCIP').SolverVersion()} via OR-Tools pywraplp"
 
-    def _engine(self, shape: Shape) -> _Engine:
+    def _engine(self, rule_set: Rules) -> _Engine:
+        """The kept model of a rule set, built on first use (``Rules`` hash is cached)."""
+        shape = rule_set.shape
         if shape.n > MAX_SIZE:
             raise UnsupportedFeature(
                 f"the 0-1 model of a {shape.n}x{shape.n} board has {shape.n ** 3:,} binaries; the mip solver stops at "
                 f"{MAX_SIZE}x{MAX_SIZE} (about 520 MB there): use backtrack-fast, sat or cpsat"
             )
-        engine = self._engines.get(shape)
+        engine = self._engines.get(rule_set)
         if engine is None:
-            engine = self._engines[shape] = _Engine(self.backend, MipModel(rules(shape), ()), self.threads)
+            _forget_oldest(self._engines)
+            engine = self._engines[rule_set] = _Engine(self.backend, MipModel(rules(rule_set), ()), self.threads)
         return engine
 
     def _stats(self, puzzle: Puzzle, effort: _Effort, fixed: tuple[int, ...], status: Status) -> dict[str, Stat]:
         """Effort and size; ``root_integral`` too unless turned off or the time ran out (no more work then)."""
-        variables, constraints = model_size(puzzle.shape)
+        columns, rows = model_size(puzzle.rules)
         stats: dict[str, Stat] = {"nodes": effort.nodes, "lp_iterations": effort.lp_iterations,
-                                  "solves": effort.solves, "variables": variables, "constraints": constraints,
+                                  "solves": effort.solves, "variables": columns, "constraints": rows,
                                   "backend": self.backend}
         if self.root_lp and status is not Status.TIME_LIMIT:
-            relaxation = self._relaxations.get(puzzle.shape)
+            relaxation = self._relaxations.get(puzzle.rules)
             if relaxation is None:
-                relaxation = self._relaxations[puzzle.shape] = _Relaxation(puzzle.shape)
+                _forget_oldest(self._relaxations)
+                relaxation = self._relaxations[puzzle.rules] = _Relaxation(puzzle.rules)
             stats["root_integral"] = relaxation.integral(fixed)
         return stats
 
     def solve(self, puzzle: Puzzle, *, time_limit: float | None = None, canonical: bool = False) -> SolveResult:
+        check_kinds(self, puzzle)
         started = time.perf_counter()
         deadline = Deadline(time_limit)
         effort = _Effort()
         fixed = fixed_columns(puzzle)
         with self._lock:
-            engine = self._engine(puzzle.shape)
+            engine = self._engine(puzzle.rules)
             engine.set_fixed(fixed)
             try:
                 status = engine.run(deadline, effort)
@@ -230,8 +267,8 @@ class MipSolver(SolverBase):
 
     def _first(self, puzzle: Puzzle, engine: _Engine, grid: Grid, deadline: Deadline, effort: _Effort) -> Grid | None:
         """The lexicographically first solution, from any solution ``grid``, by probing (see module)."""
-        n, x = puzzle.n, engine.x
-        peers = units(puzzle.shape).peers
+        n, x, columns = puzzle.n, engine.x, engine.columns
+        peers = puzzle.rules.peers
         decided = list(puzzle.givens)
         for cell, given in enumerate(puzzle.givens):
             if given:
@@ -243,23 +280,24 @@ class MipSolver(SolverBase):
                 if not smaller:
                     break
                 for d in range(digit, n + 1):
-                    x[cell * n + d - 1].SetUb(0)
+                    x[columns[cell][d - 1]].SetUb(0)
                 try:
                     status = engine.run(deadline, effort)
                     found = engine.grid() if status is Status.SOLVED else None
                 finally:
                     for d in range(digit, n + 1):
-                        x[cell * n + d - 1].SetUb(1)
+                        x[columns[cell][d - 1]].SetUb(1)
                 if status is Status.TIME_LIMIT:
                     return None
                 if found is None:
                     break
                 grid, digit = found, found[cell]
             decided[cell] = digit
-            engine.fix(cell * n + digit - 1)
+            engine.fix(columns[cell][digit - 1])
         return grid
 
     def count(self, puzzle: Puzzle, *, limit: int = 2, time_limit: float | None = None) -> CountResult:
+        check_kinds(self, puzzle)
         check_limit(limit)
         started = time.perf_counter()
         deadline = Deadline(time_limit)
@@ -274,10 +312,10 @@ class MipSolver(SolverBase):
                 status = answer if answer is Status.TIME_LIMIT else status
                 break
             found, status = found + 1, Status.SOLVED
-            grid, n = engine.grid(), puzzle.n
+            grid = engine.grid()
             if not blanks:
                 break  # the givens are the whole grid: it is the one solution
-            cut = engine.solver.Sum([engine.x[cell * n + grid[cell] - 1] for cell in blanks])
+            cut = engine.solver.Sum([engine.x[engine.columns[cell][grid[cell] - 1]] for cell in blanks])
             engine.solver.Add(cut <= len(blanks) - 1)
         with self._lock:
             stats = self._stats(puzzle, effort, model.fixed, status)
@@ -287,3 +325,9 @@ class MipSolver(SolverBase):
         with self._lock:
             self._engines.clear()
             self._relaxations.clear()
+
+
+def _forget_oldest(kept: dict) -> None:
+    """Make room for one more kept model: drop the oldest beyond ``KEPT``."""
+    if len(kept) >= KEPT:
+        del kept[next(iter(kept))]

@@ -13,7 +13,8 @@ from collections.abc import Callable, Iterator
 from typing import ClassVar
 
 from ..grid import Grid, Puzzle
-from .base import Capabilities, CountResult, Deadline, SolverBase, SolveResult, Status, TimeUp, check_limit
+from .base import (Capabilities, CountResult, Deadline, SolverBase, SolveResult, Status, TimeUp, check_kinds,
+                   check_limit)
 
 
 class SearchCounters:
@@ -62,6 +63,7 @@ class SearchSolver(SolverBase):
     def _take(self, puzzle: Puzzle, time_limit: float | None, canonical: bool, limit: int
               ) -> tuple[Grid | None, int, Status, float, dict[str, int]]:
         """Solutions up to ``limit``: the first, how many, the status, the seconds and the stats."""
+        check_kinds(self, puzzle)
         started = time.perf_counter()
         counters = self.counters()
         search = self.search(puzzle, Deadline(time_limit), counters, canonical)

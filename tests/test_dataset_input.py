@@ -1,0 +1,104 @@
+"""Datasets that are not what they claim: bounded memory on huge lines, binary files refused, nothing a
+terminal would act on echoed back, and no rate from a dataset without a puzzle."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PUZZLES = ROOT / "examples" / "puzzles-20.txt"
+COMMAND = [sys.executable, "-c", "from sudokulab.cli import run; run()"]
+
+
+# The command runs under a small Python that reports its peak memory: a process forked straight from
+# a large one (pytest, late in a run) starts with the parent's pages counted in its peak.
+MEASURE = ("import os, resource, subprocess, sys\n"
+           "code = subprocess.call(sys.argv[2:])\n"
+           "open(sys.argv[1], 'w').write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))\n"
+           "sys.exit(code)\n")
+
+
+def run_measured(args: list[str], feed=None) -> tuple[int, str, str, int]:
+    """Run the command; (exit code, stdout, stderr, its peak resident memory in MB)."""
+    import tempfile
+
+    with tempfile.NamedTemporaryFile("r", suffix=".peak") as peak_file:
+        code, out, err = _run(args, feed, [sys.executable, "-c", MEASURE, peak_file.name])
+        return code, out, err, int(peak_file.read() or 0) // 1024
+
+
+def _run(args: list[str], feed, prefix: list[str]) -> tuple[int, str, str]:
+    process = subprocess.Popen(prefix + COMMAND + args, stdin=subprocess.PIPE if feed else subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if feed:
+        writer = threading.Thread(target=feed, args=(process.stdin,), daemon=True)
+        writer.start()
+    out, err = [], []
+    readers = [threading.Thread(target=lambda s=s, b=b: b.append(s.read()), daemon=True)
+               for s, b in ((process.stdout, out), (process.stderr, err))]
+    for reader in readers:
+        reader.start()
+    process.wait(600)
+    for reader in readers:
+        reader.join(60)
+    return process.returncode, out[0].decode(), err[0].decode()
+
+
+def test_a_300_mb_line_on_stdin_keeps_memory_flat():
+    def feed(stream):
+        try:
+            chunk = b"9" * (1 << 20)
+            for _ in range(300):
+                stream.write(chunk)
+            stream.write(b"\n" + PUZZLES.read_bytes())
+            stream.close()
+        except BrokenPipeError:
+            pass
+
+    code, out, err, peak = run_measured(["bench", "-", "--solvers", "backtrack-fast"], feed)
+    assert code == 0, err
+    assert "line 1: longer than 1048576 bytes; no puzzle is that big" in err
+    assert "20/20" in out
+    assert peak < 200, f"peak {peak} MB for a 300 MB line"  # the line is never held whole (about 40 MB seen)
+
+
+@pytest.mark.parametrize("content, why", [
+    (os.urandom(4000).replace(b"\n", b""), "is not text: byte 0x"),
+    ("\n".join(["." * 81] * 3).encode("utf-16"), "is not text: byte 0xff at offset 0"),
+    (b"\0" * 5000, "is not text: control character 0x00 at offset 0"),
+])
+@pytest.mark.parametrize("command", ["bench", "judge"])
+def test_a_dataset_that_is_not_text_is_refused_as_solve_refuses_it(tmp_path, content, why, command):
+    path = tmp_path / "set.bin"
+    path.write_bytes(content)
+    args = [command, str(path)] + (["--", "true"] if command == "judge" else ["--solvers", "backtrack"])
+    code, out, err, _ = run_measured(args)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and why in err, err
+    solve = subprocess.run(COMMAND + ["solve", str(path)], capture_output=True, text=True)
+    assert solve.returncode == 2 and "is not text" in solve.stderr
+
+
+def test_terminal_controls_in_a_bad_entry_are_echoed_escaped(tmp_path):
+    path = tmp_path / "set.txt"
+    path.write_bytes(PUZZLES.read_bytes() * 200 + b"1 2 3 4\n3 4 1 2\n2 1 x\x1b]0;title\x07 3\n4 3 2 1\n")
+    code, _, err, _ = run_measured(["bench", str(path), "--solvers", "backtrack-fast"])
+    assert code == 0
+    assert "\x1b" not in err and "\x07" not in err
+    assert "'x\\x1b]0;title\\x07' is not a number" in err
+
+
+@pytest.mark.parametrize("content", [b"", b"# only a comment\n\n", b"not a puzzle\n"])
+def test_a_dataset_without_a_puzzle_is_an_error_not_a_rate(tmp_path, content):
+    path = tmp_path / "empty.txt"
+    path.write_bytes(content)
+    for args, feed in ((["bench", str(path)], None), (["bench", "-"], lambda s: (s.write(content), s.close()))):
+        code, out, err, _ = run_measured(args + ["--solvers", "backtrack"], feed)
+        assert code == 2 and out == "" and "inf" not in err
+        assert err.endswith("holds no puzzle\n") or "holds no puzzle (1 bad entries)" in err, err

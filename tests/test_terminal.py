@@ -1,0 +1,173 @@
+"""Commands as a person runs them: the real ``sudokulab`` executable under a pseudo-terminal.
+
+Each test puts a terminal (80 or 120 columns) on some of the standard streams and files or pipes
+on the others, the four ways a person runs a command: everything on the terminal; stdout
+redirected with stderr on the terminal; both redirected; piped into another command. Progress
+displays belong on stderr and only on a terminal: what stdout receives must be the same bytes
+whatever is attached. The screen is read with ``pyte``, a terminal emulator, so what the test
+sees is what a person would see once the progress bar has gone.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+pyte = pytest.importorskip("pyte")
+
+ROOT = Path(__file__).resolve().parents[1]
+PUZZLES = ROOT / "examples" / "puzzles-20.txt"
+ROWS = 40
+WIDTHS = (80, 120)
+
+
+def executable() -> list[str]:
+    """The console script installed beside this Python (what a person types), else ``python -m``."""
+    script = Path(sys.executable).parent / "sudokulab"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "sudokulab"]
+
+
+def command(*args: str) -> str:
+    return shlex.join(executable() + list(args))
+
+
+@dataclass
+class Screen:
+    status: int | None
+    raw: str
+    lines: list[str]
+
+    @property
+    def text(self) -> str:
+        return "\n".join(line.rstrip() for line in self.lines).strip("\n")
+
+
+def in_terminal(shell: str, columns: int, cwd: Path, *, interrupt_after: str | None = None) -> Screen:
+    """Run a shell command line with a terminal of ``columns`` on the streams it does not redirect.
+
+    With ``interrupt_after``, Ctrl-C is typed once that text has appeared on the terminal.
+    """
+    env = dict(os.environ, COLUMNS=str(columns), LINES=str(ROWS), TERM="xterm-256color")
+    env.pop("NO_COLOR", None)
+    child = pexpect.spawn("/bin/sh", ["-c", shell], cwd=str(cwd), env=env, dimensions=(ROWS, columns),
+                          encoding="utf-8", codec_errors="replace", timeout=240)
+    try:
+        if interrupt_after is not None:
+            child.expect_exact(interrupt_after)
+            child.sendintr()
+        raw = (child.before or "") + (child.after if isinstance(child.after, str) else "") \
+            if interrupt_after is not None else ""
+        raw += child.read()
+    finally:
+        child.close()
+    screen = pyte.Screen(columns, ROWS)
+    pyte.Stream(screen).feed(raw.replace("\n", "\r\n").replace("\r\r\n", "\r\n"))
+    return Screen(child.exitstatus if child.exitstatus is not None else 128 + (child.signalstatus or 0),
+                  raw, screen.display)
+
+
+def words(line: str) -> list[str]:
+    """The words of a line that are not figures or their units (timings vary between runs)."""
+    line = re.sub(r"\d[\d.,]*\s*(?:[µu]s|ms|ns|s|min)\b", "#", line)
+    return re.findall(r"[A-Za-z][\w/-]*", line)
+
+
+def without_terminal(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(executable() + list(args), cwd=cwd, capture_output=True, text=True, timeout=240)
+
+
+@pytest.mark.parametrize("columns", WIDTHS)
+def test_bench_on_a_terminal_shows_its_tables_and_no_traceback(columns, tmp_path):
+    shown = in_terminal(command("bench", str(PUZZLES), "--solvers", "sat,backtrack-fast"), columns, tmp_path)
+    assert shown.status == 0, shown.raw[-2000:]
+    assert "Traceback" not in shown.raw and "KeyError" not in shown.raw
+    assert "puzzles/s" in shown.text and "backtrack-fast" in shown.text
+
+
+@pytest.mark.parametrize("columns", WIDTHS)
+def test_bench_stdout_is_the_same_bytes_whatever_stderr_is(columns, tmp_path):
+    plain = without_terminal("bench", str(PUZZLES), "--solvers", "backtrack-fast", "--limit", "5", cwd=tmp_path)
+    assert plain.returncode == 0, plain.stderr
+    out = tmp_path / "out.txt"
+    shown = in_terminal(command("bench", str(PUZZLES), "--solvers", "backtrack-fast", "--limit", "5")
+                        + f" > {out}", columns, tmp_path)
+    assert shown.status == 0, shown.raw[-2000:]
+    text = out.read_text()
+    assert "\x1b" not in text and "Traceback" not in shown.raw
+    # the timings (and so the column widths) differ from run to run; the lines and their words do not
+    assert [words(line) for line in text.splitlines()] == [words(line) for line in plain.stdout.splitlines()]
+    assert "backtrack-fast" in text and "backtrack-fast" not in shown.text
+
+
+@pytest.mark.parametrize("columns", WIDTHS)
+def test_generate_into_a_file_with_stderr_on_the_terminal_keeps_every_puzzle(columns, tmp_path):
+    args = ("generate", "--size", "9", "--count", "5", "--unique", "--seed", "2580")
+    expected = without_terminal(*args, cwd=tmp_path)
+    assert expected.returncode == 0 and len(expected.stdout.splitlines()) == 5
+    out = tmp_path / "puzzles.txt"
+    shown = in_terminal(command(*args) + f" > {out}", columns, tmp_path)
+    assert shown.status == 0, shown.raw[-2000:]
+    assert out.read_text() == expected.stdout
+    assert shown.text == ""  # the bar was on stderr and has gone; no puzzle leaked onto the screen
+
+
+@pytest.mark.parametrize("columns", WIDTHS)
+def test_generate_on_the_terminal_and_piped(columns, tmp_path):
+    args = ("generate", "--size", "4", "--count", "3", "--seed", "7")
+    expected = without_terminal(*args, cwd=tmp_path).stdout
+    shown = in_terminal(command(*args), columns, tmp_path)
+    assert shown.status == 0 and shown.text.split() == expected.split()
+    out = tmp_path / "piped.txt"
+    piped = in_terminal(command(*args) + f" | cat > {out}", columns, tmp_path)
+    assert piped.status == 0 and out.read_text() == expected and piped.text == ""
+    both = in_terminal(command(*args) + f" > {out} 2> {tmp_path / 'err.txt'}", columns, tmp_path)
+    assert both.status == 0 and out.read_text() == expected
+    assert "\x1b" not in (tmp_path / "err.txt").read_text()
+
+
+def test_generate_piped_into_bench_reads_every_puzzle(tmp_path):
+    shown = in_terminal(command("generate", "--size", "9", "--count", "4", "--seed", "3") + " | "
+                        + command("bench", "-", "--solvers", "backtrack-fast"), 120, tmp_path)
+    assert shown.status == 0, shown.raw[-2000:]
+    assert "inf" not in shown.text and "Traceback" not in shown.raw
+    row = next(line for line in shown.lines if "backtrack-fast" in line)
+    assert "4/4" in row  # four puzzles read, four solved
+
+
+@pytest.mark.parametrize("columns", WIDTHS)
+def test_judge_into_a_file_with_its_progress_on_the_terminal(columns, tmp_path):
+    out = tmp_path / "report.txt"
+    program = [sys.executable, str(ROOT / "tests" / "fixtures" / "programs" / "boj2580_backtrack.py")]
+    shown = in_terminal(command("judge", str(PUZZLES), "--limit", "4", "--", *program) + f" > {out}",
+                        columns, tmp_path)
+    assert shown.status == 0, shown.raw[-2000:]
+    assert "accepted" in out.read_text() and "\x1b" not in out.read_text()
+    assert "Traceback" not in shown.raw
+
+
+def test_ctrl_c_during_bench_on_a_terminal(tmp_path):
+    many = tmp_path / "many.txt"
+    many.write_text(PUZZLES.read_text() * 20_000)  # minutes of work: the bar is up long before the end
+    shown = in_terminal(command("bench", str(many), "--solvers", "backtrack"), 120, tmp_path,
+                        interrupt_after="many")
+    assert shown.status == 130, shown.raw[-2000:]
+    assert "Traceback" not in shown.raw
+    assert shown.text.splitlines()[-1].removeprefix("^C") == "sudokulab: interrupted", shown.text
+
+
+def test_ctrl_c_during_generate_into_a_file_leaves_whole_lines(tmp_path):
+    out = tmp_path / "puzzles.txt"
+    shown = in_terminal(command("generate", "--size", "16", "--count", "1000", "--seed", "5") + f" > {out}", 120,
+                        tmp_path, interrupt_after="puzzles")
+    assert shown.status == 130, shown.raw[-2000:]
+    assert "Traceback" not in shown.raw
+    lines = out.read_text().splitlines(keepends=True)
+    assert all(line.endswith("\n") and len(line.split()) == 1 for line in lines)

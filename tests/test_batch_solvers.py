@@ -198,12 +198,12 @@ def test_a_shared_sat_engine_is_renewed_after_many_solves(monkeypatch):
         engines = []
         for puzzle in puzzles:
             assert is_solution(solver.solve(puzzle).grid, puzzle)
-            engines.append(solver._engines[puzzle.shape])
+            engines.append(solver._engines[puzzle.rules])
         assert engines[0] is engines[2] is not engines[3] and engines[3].solves == 1
         givens = batches.Batch.of("test", puzzles).givens
         for _ in range(2):  # the first batch runs on the engine of one solve, the second on a fresh one
             got = solver.solve_batch(givens, Shape(3, 3))
             assert (got.status == batches.SOLVED).all()
             assert all(is_solution(got.result(i, Shape(3, 3)).grid, p) for i, p in enumerate(puzzles))
-        assert solver._engines[Shape(3, 3)].solves == 4
+        assert solver._engines[CLASSIC.rules].solves == 4
         assert solver.count(SEVENTEEN, limit=2).count == 1

@@ -259,3 +259,244 @@ def test_exported_4x4_reads_back(capsys):
         assert engine.solve()
         assert is_solution(cnf.grid_from_model(4, engine.get_model(), puzzle.givens,
                                                cnf.reduced_formula(puzzle, "ladder").free), puzzle)
+
+
+# --- rules as data: every kind, against a brute-force count on 4x4 boards -------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402 - the rules tests' own imports
+from hypothesis import strategies as st  # noqa: E402
+
+from sudokulab.rules import build  # noqa: E402
+
+S4 = Shape(2, 2)
+GRID4 = (1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1)
+"""A standard 4x4 solution; the killer and thermometer presets below are read from it."""
+JIGSAW4 = (0, 0, 0, 1, 2, 0, 1, 1, 2, 2, 3, 1, 2, 3, 3, 3)
+PRESETS4 = {
+    "standard": build(S4),
+    "x": build(S4, ["x"]),
+    "windoku": build(S4, ["windoku"]),
+    "anti-knight": build(S4, ["anti-knight"]),
+    "anti-king": build(S4, ["anti-king"]),
+    "jigsaw": build(S4, regions=JIGSAW4),
+    "killer": build(S4, cages=[((0, 1), 3), ((2, 3), 7), ((5, 6, 7), 7), ((12, 13), 7), ((10, 14), 6)]),
+    "thermo": build(S4, thermos=[(0, 1, 2), (15, 11)]),
+    "x+killer+thermo": build(S4, ["x"], cages=[((0, 5), 5)], thermos=[(12, 8)]),
+}
+
+
+def latin_squares(n: int) -> list[tuple[int, ...]]:
+    """Every n x n Latin square (rows and columns hold 1..n once), by plain recursion: 576 for n = 4."""
+    found: list[tuple[int, ...]] = []
+    grid = [0] * (n * n)
+
+    def place(cell: int) -> None:
+        if cell == n * n:
+            found.append(tuple(grid))
+            return
+        row, col = divmod(cell, n)
+        used = set(grid[row * n:cell]) | {grid[r * n + col] for r in range(row)}
+        for digit in range(1, n + 1):
+            if digit not in used:
+                grid[cell] = digit
+                place(cell + 1)
+        grid[cell] = 0
+
+    place(0)
+    return found
+
+
+LATIN4 = latin_squares(4)
+
+
+def brute_force(puzzle: Puzzle) -> set[tuple[int, ...]]:
+    """Every solution of a 4x4 puzzle by definition: each Latin square kept by the givens and the rules
+    (every rule set has rows and columns), read by the independent checker."""
+    assert puzzle.n == 4
+    return {grid for grid in LATIN4 if is_solution(grid, puzzle)}
+
+
+def test_the_brute_force_agrees_with_the_published_4x4_count():
+    assert len(LATIN4) == 576 and len(brute_force(Puzzle.empty(4))) == 288
+
+
+@pytest.mark.parametrize("name", list(PRESETS4))
+@pytest.mark.parametrize("clues", [0, 3])
+def test_every_preset_has_the_brute_force_solutions_in_every_encoding(name, clues):
+    rules = PRESETS4[name]
+    empty = Puzzle.empty(S4).with_rules(rules)
+    first = min(brute_force(empty), default=GRID4)  # clues from a solution: still solvable
+    puzzle = Puzzle(S4, tuple(first[cell] if cell in (0, 6, 13)[:clues] else 0 for cell in range(16)), rules)
+    expected = brute_force(puzzle)
+    assert expected or name == "anti-king"  # no 4x4 grid is anti-king
+    for encoding in cnf.ENCODINGS:
+        for amo in ("pairwise", "seqcounter", "bitwise"):
+            found = all_solutions(puzzle, encoding, amo)
+            assert found == expected, (name, encoding, amo)
+            assert all(is_solution(grid, puzzle) for grid in found)
+
+
+def test_the_killer_selectors_are_determined_by_the_grid():
+    """Allowed combinations with pairwise AMO: one model per grid, auxiliary variables included."""
+    puzzle = Puzzle.empty(S4).with_rules(PRESETS4["x+killer+thermo"])
+    formula = cnf.rules(puzzle.rules, "extended", "pairwise")
+    assert formula.top > 64
+    models = 0
+    with Solver(name="minisat22", bootstrap_with=[list(c) for c in formula.clauses]) as engine:
+        while engine.solve():
+            model = engine.get_model()
+            engine.add_clause([-lit for lit in model])
+            models += 1
+    assert models == len(brute_force(puzzle))
+
+
+@st.composite
+def random_rules(draw, shape: Shape = S4):
+    """A random rule set on a small board: presets, maybe a jigsaw, cages, thermometers, extra groups."""
+    n = shape.n
+    presets = draw(st.lists(st.sampled_from(["x", "windoku", "anti-knight", "anti-king"]), unique=True, max_size=2))
+    regions = JIGSAW4 if shape == S4 and draw(st.booleans()) else None
+    cells = list(range(shape.cells))
+    order = draw(st.permutations(cells))
+    cages, at = [], 0
+    for _ in range(draw(st.integers(0, 3))):
+        k = draw(st.integers(1, 3))
+        chosen = order[at:at + k]
+        at += k
+        low, high = k * (k + 1) // 2, k * (2 * n - k + 1) // 2
+        cages.append((tuple(chosen), draw(st.integers(low, high))))
+    thermos = []
+    for _ in range(draw(st.integers(0, 2))):
+        path = [draw(st.sampled_from(cells))]
+        for _ in range(draw(st.integers(1, 2))):
+            r, c = divmod(path[-1], n)
+            steps = [(r + dr) * n + c + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                     if 0 <= r + dr < n and 0 <= c + dc < n and (r + dr) * n + c + dc not in path]
+            if not steps:
+                break
+            path.append(draw(st.sampled_from(steps)))
+        if len(path) >= 2:
+            thermos.append(tuple(path))
+    extra = [tuple(draw(st.permutations(cells))[:draw(st.integers(2, n))])] if draw(st.booleans()) else []
+    return build(shape, presets, regions=regions, cages=cages, thermos=thermos, extra_groups=extra)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=random_rules(), data=st.data())
+def test_random_rule_sets_have_the_brute_force_solutions(rules, data):
+    givens = tuple(data.draw(st.integers(0, 4)) if data.draw(st.integers(0, 5)) == 0 else 0 for _ in range(16))
+    puzzle = Puzzle(S4, givens, rules)
+    encoding = data.draw(st.sampled_from(cnf.ENCODINGS))
+    amo = data.draw(st.sampled_from(["pairwise", "seqcounter", "ladder"]))
+    expected = brute_force(puzzle)
+    assert all_solutions(puzzle, encoding, amo) == expected
+    if encoding != "reduced":  # sized in closed form, per kind
+        built = cnf.rules(rules, encoding, amo)
+        assert cnf.rules_counts(rules, encoding, amo) == (built.variables, len(built.clauses))
+    else:
+        built = cnf.reduced_formula(puzzle, amo)
+        assert cnf.reduced_counts(puzzle, amo) == (built.variables, len(built.clauses))
+        assert len(built.clauses) <= cnf.clause_count(puzzle, "reduced", amo)  # the bound check_size uses
+
+
+# --- clause counts of each constraint kind against their formula ---------------------------------
+
+def extra(rules, encoding: str = "extended", amo: str = "pairwise") -> tuple[int, int]:
+    """(variables, clauses) a rule set adds to standard Sudoku of its shape."""
+    mine, plain = cnf.rules(rules, encoding, amo), cnf.rules(rules.shape, encoding, amo)
+    return mine.variables - plain.variables, len(mine.clauses) - len(plain.clauses)
+
+
+@pytest.mark.parametrize("shape", [S4, Shape(2, 3), Shape(3, 3)])
+def test_each_kind_costs_its_formula(shape):
+    n = shape.n
+    pair = n * (n - 1) // 2  # a pairwise AMO over n literals
+    for preset, groups in (("x", 2), ("windoku", len(build(shape, ["windoku"]).groups) - 3 * n)):
+        # a complete group: n ALO clauses and n pairwise AMOs of n literals (extended); n AMOs (minimal)
+        assert extra(build(shape, [preset])) == (0, groups * (n + n * pair))
+        assert extra(build(shape, [preset]), "minimal") == (0, groups * n * pair)
+    for preset in ("anti-knight", "anti-king"):  # n clauses per differing pair
+        rules = build(shape, [preset])
+        assert rules.pairs and extra(rules) == (0, n * len(rules.pairs))
+    for length in (2, 3):  # a thermometer of L cells: (L-1)(n-1) order clauses, L(L-1) domain units
+        rules = build(shape, thermos=[tuple(range(length))])
+        assert extra(rules) == (0, (length - 1) * (n - 1) + length * (length - 1))
+    for cells, total in (((0, 1), 3), ((0, 1, 2), n + 3), ((0, n), 2 * n - 1)):
+        k = len(cells)
+        m = sum(1 for digits in itertools.combinations(range(1, n + 1), k) if sum(digits) == total)
+        # its distinct digits (a partial group: n pairwise AMOs of k), then the sum: one selector per
+        # digit set, ALO + pairwise AMO over the selectors, m*k "digits appear", k*n "digit in the set"
+        expected = n * (k * (k - 1) // 2) + 1 + m * (m - 1) // 2 + m * k + k * n
+        assert extra(build(shape, cages=[(cells, total)])) == (m, expected)
+        assert cnf.kind_counts(build(shape, cages=[(cells, total)]))["sum"] == (m, expected - n * (k * (k - 1) // 2))
+
+
+def test_standard_rules_keep_their_closed_forms_and_their_cache():
+    assert cnf.rules(Shape(3, 3)) is cnf.rules(build(Shape(3, 3)))
+    assert cnf.rules_counts(build(Shape(3, 3)), "extended") == cnf.counts(9, "extended") == (729, 11988)
+    x = build(Shape(3, 3), ["x"])
+    assert cnf.rules(x) is cnf.rules(build(Shape(3, 3), ["x"]))  # equal rules, one formula
+    assert cnf.rules(x) is not cnf.rules(Shape(3, 3))
+
+
+def test_auxiliary_variables_come_after_the_cells_from_one_counter():
+    rules = PRESETS4["killer"]
+    formula = cnf.rules(rules, "extended", "seqcounter")
+    used = {abs(lit) for clause in formula.clauses for lit in clause}
+    assert used == set(range(1, formula.top + 1)) and min(used - set(range(1, 65))) == 65
+
+
+def test_check_size_refuses_a_huge_rule_set_before_building():
+    from sudokulab.errors import UnsupportedFeature
+
+    shape = Shape(5, 5)
+    rules = build(shape, ["anti-knight", "anti-king", "x"])
+    puzzle = Puzzle(shape, (0,) * shape.cells, rules)
+    assert cnf.clause_count(puzzle, "extended", "pairwise") > cnf.MAX_CLAUSES
+    with pytest.raises(UnsupportedFeature, match="would have"):
+        cnf.check_size(puzzle, "extended", "pairwise", "sat")
+
+
+# --- DIMACS with rules ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", list(PRESETS4))
+@pytest.mark.parametrize("encoding", ["extended", "reduced"])
+def test_export_and_decode_round_trip_with_rules(name, encoding):
+    puzzle = Puzzle(S4, (1,) + (0,) * 15, PRESETS4[name])
+    text = dimacs.to_dimacs(puzzle, encoding=encoding)
+    assert text.splitlines()[1].startswith("c sudokulab rules {")
+    exported = dimacs.read_header(text)
+    assert exported.puzzle == puzzle and exported.puzzle.rules == PRESETS4[name]
+    with Solver(name="minisat22", bootstrap_with=CNF(from_string=text).clauses) as engine:
+        if not engine.solve():
+            assert not brute_force(puzzle)
+            return
+        grid = dimacs.decode_model(exported, tuple(engine.get_model()))
+    assert is_solution(grid, puzzle)
+
+
+def test_rules_made_by_hand_are_spelled_out_and_read_back():
+    from sudokulab.rules import Group, Rules
+
+    plain = build(S4)
+    odd = Rules(S4, plain.groups + (Group("my corner", (0, 5, 10)),), presets=("standard", "mine"))
+    data = dimacs.rules_data(odd)
+    assert "explicit" in data and dimacs.rules_from_data(S4, data) == odd
+    assert dimacs.rules_data(plain) == {} and dimacs.rules_from_data(S4, {}) == plain
+    jigsaw = dimacs.rules_data(PRESETS4["jigsaw"])
+    assert set(jigsaw) == {"regions"} and dimacs.rules_from_data(S4, jigsaw) == PRESETS4["jigsaw"]
+
+
+def test_an_old_export_without_the_rules_line_reads_as_standard(sample):
+    text = dimacs.to_dimacs(sample)
+    old = "\n".join(line for line in text.splitlines() if not line.startswith(dimacs.RULES)) + "\n"
+    assert dimacs.read_header(old).puzzle == sample and dimacs.read_header(old).puzzle.rules.is_standard
+
+
+def test_rules_that_do_not_read_are_one_error_naming_the_line():
+    from sudokulab.errors import PuzzleFormatError
+
+    text = dimacs.to_dimacs(Puzzle(S4, (0,) * 16, PRESETS4["x"]))
+    broken = text.replace('{"presets":["x"]}', '{"presets":["y"]}')
+    with pytest.raises(PuzzleFormatError, match="line 2: rules that do not read: unknown rules 'y'"):
+        dimacs.read_header(broken)

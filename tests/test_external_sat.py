@@ -4,6 +4,7 @@ solver with a fixture program for every protocol case; certified verdicts and ta
 
 from __future__ import annotations
 
+import itertools
 import shutil
 import subprocess
 import sys
@@ -241,3 +242,67 @@ def test_certify_on_the_command_line(capsys, monkeypatch, tmp_path):
     code, out, _ = run(capsys, "count", str(EXAMPLES / "several-solutions.txt"), "--certify")
     assert (code, out) == (0, "18\nnot certified: 18 solutions: only 'no solution' and 'exactly one solution' "
                                "are certified\n")
+
+
+# --- rules as data ---------------------------------------------------------------------------------
+
+from sudokulab import Shape  # noqa: E402 - the rules tests' own imports
+from sudokulab.proof import certify_count  # noqa: E402
+from sudokulab.rules import KINDS as RULE_KINDS  # noqa: E402
+from sudokulab.rules import build  # noqa: E402
+
+from .test_cnf import PRESETS4, S4, brute_force  # noqa: E402
+
+
+@pytest.mark.skipif(not INSTALLED, reason="no SAT program installed (apt-get install cadical minisat picosat)")
+@pytest.mark.parametrize("name", ["x", "jigsaw", "killer", "thermo", "x+killer+thermo"])
+def test_the_dimacs_solver_honours_the_rules(name):
+    empty = Puzzle.empty(S4).with_rules(PRESETS4[name])
+    expected = brute_force(empty)
+    with solvers.get("dimacs", encoding="extended") as program:
+        assert program.capabilities.kinds == frozenset(RULE_KINDS)
+        result = program.solve(empty)
+        assert result.grid in expected and is_solution(result.grid, empty)
+        assert program.solve(empty, canonical=True).grid == min(expected)
+        assert program.count(empty, limit=50).count == min(len(expected), 50)
+    with solvers.get("dimacs", encoding="reduced") as reduced:
+        assert is_solution(reduced.solve(empty).grid, empty)
+
+
+def unique_only_under(rules) -> Puzzle:
+    """A 4x4 puzzle with exactly one solution under ``rules`` and more under standard rules."""
+    solutions = sorted(brute_force(Puzzle.empty(S4).with_rules(rules)))
+    for first in solutions:
+        for cells in itertools.combinations(range(16), 3):
+            givens = tuple(first[c] if c in cells else 0 for c in range(16))
+            puzzle = Puzzle(S4, givens, rules)
+            if len(brute_force(puzzle)) == 1 and len(brute_force(Puzzle(S4, givens))) > 1:
+                return puzzle
+    raise AssertionError("no such puzzle")
+
+
+@pytest.mark.parametrize("name", ["x", "killer", "thermo"])
+def test_certificates_speak_of_the_puzzles_rules(name, tmp_path):
+    puzzle = unique_only_under(PRESETS4[name])
+    certificate = certify_count(puzzle, 1, proof_dir=tmp_path)
+    assert certificate.certified and certificate.claim == "exactly one solution"
+    plain = Puzzle(S4, puzzle.givens)
+    assert not certify_count(plain, 1).certified  # under standard rules the claim is false
+    impossible = Puzzle.empty(S4).with_rules(PRESETS4["anti-king"])  # no 4x4 grid is anti-king
+    assert certify_count(impossible, 0).certified
+
+
+def test_decode_checks_the_model_against_the_exported_rules(tmp_path, capsys):
+    rules = build(Shape(3, 3), ["x"])
+    puzzle = Puzzle(CLASSIC.shape, (0,) * 81, rules)
+    formula = tmp_path / "x.cnf"
+    formula.write_text(dimacs.to_dimacs(puzzle))
+    plain = solvers.get("sat").solve(Puzzle.empty(9), canonical=True).grid  # a standard grid, diagonals repeat
+    model = [cnf.literal(9, *divmod(c, 9), plain[c]) for c in range(81)]
+    (tmp_path / "a.txt").write_text(" ".join(map(str, model)) + " 0\n")
+    code, out, err = run(capsys, "decode", str(tmp_path / "a.txt"), "--cnf", str(formula))
+    assert (code, out) == (4, "") and "diagonal" in err
+    good = solvers.get("sat").solve(puzzle).grid
+    (tmp_path / "b.txt").write_text(" ".join(str(cnf.literal(9, *divmod(c, 9), good[c])) for c in range(81)) + "\n")
+    code, out, err = run(capsys, "decode", str(tmp_path / "b.txt"), "--cnf", str(formula))
+    assert code == 0 and tuple(int(v) for v in out.split()) == good and is_solution(good, puzzle)

@@ -273,3 +273,158 @@ def test_import_sudokulab_does_not_load_pysat():
     code = "import sys, sudokulab; sudokulab.solvers.names(); print('pysat' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+# --- rules as data ------------------------------------------------------------------------------------
+
+from sudokulab.rules import KINDS, build  # noqa: E402 - the rules tests' own imports
+
+from .test_cnf import PRESETS4, S4, brute_force, random_rules  # noqa: E402
+
+
+def test_the_sat_solver_declares_every_kind():
+    assert SatSolver.capabilities.kinds == frozenset(KINDS)
+    with SatSolver(engine="glucose4") as solver:
+        assert solver.capabilities.kinds == frozenset(KINDS)
+
+
+@pytest.mark.parametrize("name", list(PRESETS4))
+def test_every_preset_on_4x4_counts_solves_and_gives_the_first_solution(solver, name):
+    empty = Puzzle.empty(S4).with_rules(PRESETS4[name])
+    expected = brute_force(empty)
+    assert solver.count(empty, limit=1000).count == len(expected)
+    for clues in (0, 2, 5):
+        first = min(expected, default=(1,) * 16)
+        puzzle = Puzzle(S4, tuple(first[c] if c % 3 == 0 and c < 3 * clues else 0 for c in range(16)), empty.rules)
+        solutions = brute_force(puzzle)
+        result, canonical = solver.solve(puzzle), solver.solve(puzzle, canonical=True)
+        if not solutions:
+            assert result.status is canonical.status is Status.NO_SOLUTION
+            continue
+        assert is_solution(result.grid, puzzle) and result.grid in solutions
+        assert canonical.grid == min(solutions) and is_solution(canonical.grid, puzzle)
+        assert solver.count(puzzle, limit=1000).count == len(solutions)
+
+
+@settings(max_examples=30, deadline=None)
+@given(rules=random_rules(), data=st.data())
+def test_random_rule_sets_count_as_the_brute_force(rules, data):
+    givens = tuple(data.draw(st.integers(0, 4)) if data.draw(st.integers(0, 5)) == 0 else 0 for _ in range(16))
+    puzzle = Puzzle(S4, givens, rules)
+    expected = brute_force(puzzle)
+    with SatSolver(**data.draw(st.sampled_from(CONFIGS[:6]))) as solver:
+        assert solver.count(puzzle, limit=1000).count == len(expected)
+        result = solver.solve(puzzle, canonical=True)
+        assert result.grid == min(expected, default=None)
+
+
+NINE = Shape(3, 3)
+VARIANTS9 = {
+    "x": build(NINE, ["x"]),
+    "windoku": build(NINE, ["windoku"]),
+    "anti-knight": build(NINE, ["anti-knight"]),
+    "anti-king": build(NINE, ["anti-king"]),
+    "killer": build(NINE, cages=[((0, 1), 3), ((2, 3, 4), 24), ((9, 10, 11, 12), 22), ((80, 79), 17)]),
+    "thermo": build(NINE, thermos=[(0, 1, 2, 3, 4), (40, 41, 42), (80, 70, 60)]),
+}
+
+
+@pytest.mark.parametrize("name", list(VARIANTS9))
+def test_9x9_and_6x6_variants_solve_by_their_rules(solver, name):
+    puzzle = Puzzle.empty(NINE).with_rules(VARIANTS9[name])
+    result = solver.solve(puzzle, time_limit=60)
+    assert result.status is Status.SOLVED and is_solution(result.grid, puzzle)
+    canonical = solver.solve(puzzle, canonical=True, time_limit=60)
+    assert is_solution(canonical.grid, puzzle) and canonical.grid <= result.grid
+    # half of the answer given back: the answer is still a solution, and counts agree with solve
+    half = Puzzle(NINE, tuple(v if i % 2 else 0 for i, v in enumerate(result.grid)), puzzle.rules)
+    assert solver.count(half, limit=5).count >= 1
+    six = build(Shape(2, 3), [p for p in VARIANTS9[name].presets if p in ("x", "windoku", "anti-knight", "anti-king")])
+    small = Puzzle.empty(Shape(2, 3)).with_rules(six)
+    assert solver.solve(small, canonical=True).grid == first_by_search(small)
+
+
+def first_by_search(puzzle: Puzzle) -> tuple[int, ...] | None:
+    """The row-major first solution by a plain depth-first search over the rules' peers (groups and
+    differing pairs only), independent of every solver."""
+    n, peers = puzzle.n, puzzle.rules.peers
+    grid = list(puzzle.givens)
+    blanks = [cell for cell, v in enumerate(grid) if not v]
+
+    def place(i: int) -> bool:
+        if i == len(blanks):
+            return True
+        cell = blanks[i]
+        taken = {grid[p] for p in peers[cell]}
+        for digit in range(1, n + 1):
+            if digit not in taken:
+                grid[cell] = digit
+                if place(i + 1):
+                    return True
+        grid[cell] = 0
+        return False
+
+    return tuple(grid) if place(0) and is_solution(tuple(grid), puzzle) else None
+
+
+def test_a_standard_answer_is_not_returned_for_an_x_puzzle(solver):
+    """The same givens, two rule sets: two different first solutions, each checked by its rules."""
+    plain = Puzzle.empty(NINE)
+    x = plain.with_rules(VARIANTS9["x"])
+    standard_first = solver.solve(plain, canonical=True).grid
+    x_first = solver.solve(x, canonical=True).grid
+    assert not is_solution(standard_first, x) and is_solution(x_first, x) and x_first != standard_first
+
+
+def test_solve_batch_honours_the_batchs_rules():
+    import numpy as np
+
+    rules = VARIANTS9["killer"]
+    with SatSolver() as solver:
+        reference = solver.solve(Puzzle.empty(NINE).with_rules(rules)).grid
+        givens = np.zeros((4, 81), dtype=np.uint8)
+        for i in range(4):
+            givens[i, i * 7:i * 7 + 20] = reference[i * 7:i * 7 + 20]
+        for config in ({}, {"encoding": "reduced"}):
+            with SatSolver(**config) as one:
+                results = one.solve_batch(givens, NINE, rules=rules)
+                for row, grid in zip(givens.tolist(), results.grids.tolist()):
+                    assert is_solution(tuple(grid), Puzzle(NINE, tuple(row), rules))
+        plain = solver.solve_batch(givens[:1] * 0, NINE)  # no rules: standard Sudoku
+        assert is_solution(tuple(plain.grids[0].tolist()), Puzzle.empty(NINE))
+        with pytest.raises(ValueError, match="the rules are for a"):
+            solver.solve_batch(givens, Shape(2, 2), rules=rules)
+
+
+def test_engines_are_kept_per_rule_set_and_bounded():
+    with SatSolver() as solver:
+        for total in range(3, 3 + sat.KEEP_ENGINES + 4):
+            puzzle = Puzzle.empty(NINE).with_rules(build(NINE, cages=[((0, 1), total)]))
+            assert is_solution(solver.solve(puzzle).grid, puzzle)
+        assert len(solver._engines) == sat.KEEP_ENGINES
+        x = Puzzle.empty(NINE).with_rules(VARIANTS9["x"])
+        solver.solve(x)
+        engine = solver._engines[VARIANTS9["x"]]
+        solver.solve(x.with_rules(build(NINE, ["x"])))  # equal rules share the engine
+        assert solver._engines[VARIANTS9["x"]] is engine
+
+
+def test_a_solver_that_lacks_a_kind_is_refused_before_solving():
+    from sudokulab.solvers.base import Capabilities
+
+    with SatSolver() as plain:
+        plain.capabilities = Capabilities(threads="serialised")  # as if it knew only all-different
+        killer = Puzzle.empty(NINE).with_rules(VARIANTS9["killer"])
+        for call in (plain.solve, plain.count):
+            with pytest.raises(UnsupportedFeature, match="'sat' cannot honour sum constraints"):
+                call(killer)
+        assert not plain._engines  # refused before any work
+
+
+@pytest.mark.parametrize("presets", [["x", "anti-knight"], ["windoku", "anti-king"], ["x"], ["anti-king"]])
+def test_combined_presets_on_6x6_match_a_plain_search(presets):
+    puzzle = Puzzle.empty(Shape(2, 3)).with_rules(build(Shape(2, 3), presets))
+    with SatSolver() as solver:
+        result = solver.solve(puzzle, canonical=True)
+    assert result.grid == first_by_search(puzzle)
+    assert result.grid is None or is_solution(result.grid, puzzle)

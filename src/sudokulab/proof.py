@@ -1,8 +1,10 @@
 """Certified verdicts: "no solution" and "exactly one solution" backed by a checked proof.
 
-Both claims are unsatisfiability claims: the puzzle's formula (the ``extended`` encoding up to
-16x16, ``reduced`` above, with the givens as unit clauses) has no model, or has none once the one
-known solution is excluded by a blocking clause. CaDiCaL 1.9.5 (PySAT's ``cadical195`` with
+Both claims are unsatisfiability claims: the puzzle's formula (the ``extended`` encoding of its
+rules, ``models.cnf``, up to 16x16, ``reduced`` above, with the givens as unit clauses) has no
+model, or has none once the one known solution is excluded by a blocking clause. The formula is
+that of the puzzle's own rules (diagonals, cages, thermometers, ...), so a certificate speaks of
+the puzzle as declared. CaDiCaL 1.9.5 (PySAT's ``cadical195`` with
 ``with_proof``) refutes the formula and returns its DRUP proof: lemmas added, lemmas deleted,
 ending with the empty clause. ``check_proof`` then checks it *independently of CaDiCaL*: each
 added lemma must follow from the formula and the lemmas before it by reverse unit propagation
@@ -60,7 +62,7 @@ def formula_of(puzzle: Puzzle, solution: Grid | None = None) -> list[list[int]]:
              for lit in [base.literal(cell, solution[cell])] if lit is not None]
         ]
         return clauses + blocking
-    rules = cnf.rules(puzzle.shape, "extended", "pairwise")
+    rules = cnf.rules(puzzle.rules, "extended", "pairwise")
     clauses = [list(clause) for clause in rules.clauses] + [[lit] for lit in rules.assumptions(puzzle.givens)]
     if solution is not None:
         clauses.append(rules.blocking_clause(solution, puzzle.givens))

@@ -1,40 +1,71 @@
-"""The CNF encodings of Sudoku: clauses only, no solver.
+"""The CNF encodings of a puzzle's rules: clauses only, no solver.
 
 Vocabulary:
 
-- **Literal** of (row, col, digit): a DIMACS variable, true when the cell holds the digit. It is
-  computed by ``literal`` and read back by ``decode_literal``, and nowhere else: every table below
-  is derived from ``literal``. Rows and columns are 0-based, digits 1..n, and
-  ``literal = row*n*n + col*n + digit``, so variables 1..n**3 are the cells and any auxiliary
-  variable of a cardinality encoding comes after them.
+- **Literal** of (cell, digit): a DIMACS variable, true when the cell holds the digit. It comes
+  from the one map, ``models.variables`` (``literal`` and ``decode_literal`` here only translate
+  (row, col) to a cell); every table below is derived from it. Variables 1..n**3 are the cells;
+  every auxiliary variable (of a cardinality encoding, of a cage's selectors) is handed out after
+  them by one counter (``_Pool``, as PySAT's ``IDPool``), in the order the clauses are built.
 - **Group**: the literals of which exactly one (ALO: at least one; AMO: at most one) must hold:
-  the n digits of a cell, or the n cells of a unit that may hold one digit.
-- **Encoding** (which groups get which half):
+  the n digits of a cell, or the cells of an all-different group that may hold one digit.
+- **Encoding** (which groups get which half; ``rules.Rules`` says which groups there are):
 
-  ============  =====================  ===========================
-  name          at least one (ALO)     at most one (AMO)
-  ============  =====================  ===========================
-  ``minimal``   cells                  row/column/box digits
-  ``efficient`` cells                  cells, row/column/box digits
-  ``extended``  cells, units' digits   cells, row/column/box digits
+  ============  ==============================  =======================================
+  name          at least one (ALO)              at most one (AMO)
+  ============  ==============================  =======================================
+  ``minimal``   cells                           every group's digits
+  ``efficient`` cells                           cells, every group's digits
+  ``extended``  cells, complete groups' digits  cells, every group's digits
   ``reduced``   ``extended`` with what the givens decide removed
-  ============  =====================  ===========================
+  ============  ==============================  =======================================
 
-  The first three are from I. Lynce and J. Ouaknine, "Sudoku as a SAT Problem", ISAIM 2006; their
-  9x9 counts (8,829, 11,745 and 11,988 clauses with pairwise AMO) are what ``counts`` gives.
-  ``reduced`` is the optimised encoding of G. Kwon and H. Jain, "Optimized CNF Encoding for Sudoku
-  Puzzles", LPAR 2006: the extended encoding with the literals the givens make true or false
-  substituted away, so satisfied clauses and false literals are dropped.
+  A complete group (n cells: rows, columns, boxes, jigsaw regions, diagonals, windows) holds every
+  digit, so it gets the ALO half in ``extended``; a partial group (a killer cage's cells) only
+  differs. For standard Sudoku the first three are from I. Lynce and J. Ouaknine, "Sudoku as a SAT
+  Problem", ISAIM 2006; their 9x9 counts (8,829, 11,745 and 11,988 clauses with pairwise AMO) are
+  what ``counts`` gives. ``reduced`` is the optimised encoding of G. Kwon and H. Jain, "Optimized
+  CNF Encoding for Sudoku Puzzles", LPAR 2006: the extended encoding with the literals the givens
+  make true or false substituted away, so satisfied clauses and false literals are dropped.
 - **AMO encoding**: ``pairwise`` (one binary clause per pair, no new variables) or any
   ``pysat.card`` encoding of "at most one" (``seqcounter``, ``ladder``, ``bitwise``, ...), which
   adds auxiliary variables to use fewer clauses.
 
-The rules of a shape depend on the shape alone, so ``rules`` builds them once per (shape,
-encoding, amo) and a puzzle's givens are assumptions (or unit clauses in a DIMACS file). Only
-``reduced`` depends on the givens, so it is a formula per puzzle, built by ``reduced_formula``.
+The other constraint kinds, the same in every encoding (``cnf_size`` gives each count):
 
-How big a formula will be, from closed forms and before anything is built, is ``models.cnf_size``
-(its functions are importable from here too); DIMACS text, in and out, is ``models.dimacs``.
+- **differ** (anti-knight, anti-king): per pair (a, b) and digit d, the clause (-a_d | -b_d):
+  n clauses a pair.
+- **increasing** (thermometers): per consecutive cells (a, b) and digit d < n, "a = d implies
+  b > d" as one clause (-a_d | b_{d+1} | ... | b_n), and the domain trimmed by position: the cell
+  at place i (0-based) of a thermometer of L cells holds neither a digit below i + 1 nor one above
+  n - (L - 1 - i), one unit clause each. (L - 1)(n - 1) + L(L - 1) clauses a thermometer, no new
+  variables; with the cells' exactly-one, a model's digits then strictly increase.
+- **sum** (killer cages), the *allowed-combination* encoding: for a cage of k cells and total T,
+  the m digit sets of size k summing to T, one selector variable each; exactly one selector (one
+  ALO clause and an AMO, ``amo`` as elsewhere); a selector implies each of its digits appears in
+  the cage (m * k clauses of k literals); a cell holding d implies a selector whose set holds d
+  (k * n clauses, a unit (-x) for a digit in no set). With the cage's all-different group (a
+  partial group above), the cage holds exactly the chosen set, so it sums to T; the selectors are
+  determined by the cells (two digit sets cannot both appear in k cells), so with pairwise AMO
+  models and grids correspond one to one.
+  Chosen over PySAT's pseudo-Boolean encodings (``pysat.pb.PBEnc.equals`` over
+  sum d * x[c, d] = T, through the ``pindakaas`` package, not installed by default) because it
+  was measured smaller and much faster, and needs no extra package: on 40 9x9 killer puzzles
+  (``benchmarks/sum_encodings.py``, ``benchmarks/results/sum-encodings.md``) the whole formula
+  had 14,820 clauses and 876 variables on average against 25,300-43,500 clauses and 2,300-7,000
+  variables for the PB encoders (best, BDD, adder), and CaDiCaL found a first solution in a
+  median 15 ms against 420-1,690 ms: a selector fixes a whole digit set, which unit propagation
+  then uses in every cell of the cage, where a PB encoding only propagates partial sums. Its size
+  grows with the number of digit sets (at most 126 for a 5-cell 9x9 cage), fine for cages of
+  Sudoku size.
+
+The rules of a puzzle are data (``rules.Rules``, hashable with a cached hash), so ``rules`` builds
+a formula once per (Rules, encoding, amo) and a puzzle's givens are assumptions (or unit clauses
+in a DIMACS file). Only ``reduced`` depends on the givens, so it is a formula per puzzle, built by
+``reduced_formula``.
+
+How big a formula will be, before anything is built, is ``models.cnf_size`` (its functions are
+importable from here too); DIMACS text, in and out, is ``models.dimacs``.
 
 >>> from sudokulab.grid import Shape
 >>> f = rules(Shape(3, 3), "extended")
@@ -48,21 +79,26 @@ from __future__ import annotations
 
 import gc
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
-from functools import cache
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from ..errors import UsageError
-from ..grid import Grid, Puzzle, Shape, first_conflict, units
+from ..grid import Grid, Puzzle, Shape
+from ..rules import Cage, Rules, Thermo, standard
+from . import variables
 from .cnf_size import MAX_CLAUSES as MAX_CLAUSES  # the sizes are re-exported: callers say cnf.counts(...)
 from .cnf_size import amo_cost as amo_cost
+from .cnf_size import cage_combinations as cage_combinations
 from .cnf_size import check_size as check_size
 from .cnf_size import clause_count as clause_count
 from .cnf_size import counts as counts
+from .cnf_size import kind_counts as kind_counts
 from .cnf_size import reduced_counts as reduced_counts
 from .cnf_size import reduced_group_sizes as reduced_group_sizes
+from .cnf_size import rules_counts as rules_counts
 
 ENCODINGS = ("minimal", "efficient", "extended", "reduced")
 """Every encoding, weakest first."""
@@ -79,15 +115,15 @@ if TYPE_CHECKING:
 Clause = list[int]
 
 
-# --- The literal map: the only place a literal is computed. ---------------------------------------
+# --- The literal map (``models.variables``) in (row, col) words. ---------------------------------
 
 def literal(n: int, row: int, col: int, digit: int) -> int:
-    """The variable true when the cell at 0-based (row, col) holds ``digit`` (1..n).
+    """The variable true when the cell at 0-based (row, col) holds ``digit`` (1..n): ``variables.literal``.
 
     >>> literal(9, 0, 0, 1), literal(9, 0, 1, 1), literal(9, 8, 8, 9)
     (1, 10, 729)
     """
-    return (row * n + col) * n + digit
+    return variables.literal(n, row * n + col, digit)
 
 
 def decode_literal(n: int, lit: int) -> tuple[int, int, int]:
@@ -96,11 +132,11 @@ def decode_literal(n: int, lit: int) -> tuple[int, int, int]:
     >>> decode_literal(9, 10)
     (0, 1, 1)
     """
-    if not 1 <= lit <= n**3:
+    if not 1 <= lit <= variables.count(n):
         raise ValueError(f"{lit} is not a cell variable of a {n}x{n} board (1..{n**3})")
-    cell, digit = divmod(lit - 1, n)
+    cell, digit = variables.cell_digit(n, lit - 1)
     row, col = divmod(cell, n)
-    return row, col, digit + 1
+    return row, col, digit
 
 
 @dataclass(frozen=True)
@@ -182,15 +218,14 @@ def literal_arrays(n: int) -> LiteralArrays:
 
 @cache
 def literal_table(n: int) -> LiteralTable:
-    """The flat literal tables of an n x n board, derived from ``literal`` once per size."""
+    """The flat literal tables of an n x n board, derived from ``variables.literal`` once per size."""
     given = [0] * (n * n * (n + 1))
-    digit_of = [0] * (n**3 + 1)
-    for row in range(n):
-        for col in range(n):
-            for digit in range(1, n + 1):
-                lit = literal(n, row, col, digit)
-                given[(row * n + col) * (n + 1) + digit] = lit
-                digit_of[lit] = digit
+    digit_of = [0] * (variables.count(n) + 1)
+    for cell in range(n * n):
+        for digit in range(1, n + 1):
+            lit = variables.literal(n, cell, digit)
+            given[cell * (n + 1) + digit] = lit
+            digit_of[lit] = digit
     offsets = tuple(cell * (n + 1) for cell in range(n * n))
     return LiteralTable(n, tuple(given), offsets, tuple(digit_of))
 
@@ -205,36 +240,22 @@ def grid_from_model(
     and only the free variables and the givens say what the grid is.
     Raises ValueError when a cell gets no digit or two.
     """
-    true = {lit for lit in model if 0 < lit <= n**3 and (free is None or lit in free)}
+    top = variables.count(n)
+    true = {lit for lit in model if 0 < lit <= top and (free is None or lit in free)}
     grid = []
     for cell in range(n * n):
-        row, col = divmod(cell, n)
         if givens is not None and givens[cell]:
             grid.append(givens[cell])
             continue
-        digits = [d for d in range(1, n + 1) if literal(n, row, col, d) in true]
+        digits = [d for d in range(1, n + 1) if variables.literal(n, cell, d) in true]
         if len(digits) != 1:
+            row, col = divmod(cell, n)
             raise ValueError(f"the model gives row {row + 1}, column {col + 1} the digits {digits}")
         grid.append(digits[0])
     return tuple(grid)
 
 
 # --- Groups and at-most-one encodings. -----------------------------------------------------------
-
-def _cell_groups(n: int) -> list[list[int]]:
-    return [[literal(n, r, c, d) for d in range(1, n + 1)] for r in range(n) for c in range(n)]
-
-
-def _unit_groups(shape: Shape) -> list[list[int]]:
-    """For each unit (rows, then columns, then boxes) and digit: the literals of that digit there."""
-    n = shape.n
-    u = units(shape)
-    return [
-        [literal(n, *divmod(cell, n), d) for cell in unit]
-        for unit in u.rows + u.cols + u.boxes
-        for d in range(1, n + 1)
-    ]
-
 
 def check_options(encoding: str, amo: str) -> None:
     """Refuse an unknown encoding or AMO encoding, naming the valid ones."""
@@ -256,6 +277,80 @@ def at_most_one(lits: Sequence[int], amo: str, top: int) -> tuple[list[Clause], 
     return cnf.clauses, max(top, cnf.nv)
 
 
+class _Pool:
+    """Where a formula's variables come from: the cells' (``models.variables``: 1..n**3), then every
+    auxiliary variable from this one counter, as PySAT's ``IDPool`` hands out ids."""
+
+    __slots__ = ("top",)
+
+    def __init__(self, n: int):
+        self.top = variables.count(n)
+
+    def fresh(self) -> int:
+        self.top += 1
+        return self.top
+
+    def at_most_one(self, lits: Sequence[int], amo: str) -> list[Clause]:
+        clauses, self.top = at_most_one(lits, amo, self.top)
+        return clauses
+
+
+# --- The constraint kinds beyond all-different (see the module docstring for each encoding). -------
+
+def differ_clauses(n: int, pairs: Sequence[tuple[int, int]]) -> list[Clause]:
+    """Differing pairs: per pair and digit, (-a_d | -b_d): n clauses a pair."""
+    lit = variables.literal
+    return [[-lit(n, a, d), -lit(n, b, d)] for a, b in pairs for d in range(1, n + 1)]
+
+
+def thermo_clauses(n: int, thermo: Thermo) -> list[Clause]:
+    """A thermometer: the domain trimmed by position (L(L-1) units), then per consecutive cells
+    (a, b) and digit d < n, (-a_d | b_{d+1} | ... | b_n): (L-1)(n-1) clauses."""
+    lit = variables.literal
+    cells = thermo.cells
+    length = len(cells)
+    clauses: list[Clause] = []
+    for place, cell in enumerate(cells):
+        low, high = place + 1, n - (length - 1 - place)
+        clauses += [[-lit(n, cell, d)] for d in range(1, n + 1) if d < low or d > high]
+    for a, b in zip(cells, cells[1:]):
+        clauses += [[-lit(n, a, d)] + [lit(n, b, e) for e in range(d + 1, n + 1)] for d in range(1, n)]
+    return clauses
+
+
+def cage_clauses(n: int, cage: Cage, pool: _Pool, amo: str) -> list[Clause]:
+    """A cage's sum by allowed combinations (module docstring): one selector per digit set of its
+    size summing to its total, exactly one selector, a selector's digits all appear, and a cell's
+    digit belongs to the chosen set. 1 + AMO(m) + m*k + k*n clauses, m selectors (plus the AMO's)."""
+    lit = variables.literal
+    combos = cage_combinations(n, len(cage.cells), cage.total)
+    selectors = [pool.fresh() for _ in combos]
+    clauses: list[Clause] = [list(selectors)]
+    clauses += pool.at_most_one(selectors, amo)
+    for selector, digits in zip(selectors, combos):
+        clauses += [[-selector] + [lit(n, cell, d) for cell in cage.cells] for d in digits]
+    for cell in cage.cells:
+        for d in range(1, n + 1):
+            clauses.append([-lit(n, cell, d)] + [s for s, digits in zip(selectors, combos) if d in digits])
+    return clauses
+
+
+CageEncoder = Callable[[int, Cage, _Pool, str], list[Clause]]
+"""How a cage's sum becomes clauses: ``cage_clauses`` here; ``benchmarks/sum_encodings.py`` passes others."""
+
+
+def kind_clauses(rules: Rules, pool: _Pool, amo: str, cages: CageEncoder | None = None) -> list[Clause]:
+    """The clauses of the differing pairs, thermometers and cage sums of a rule set, in that order."""
+    n = rules.n
+    clauses = differ_clauses(n, rules.pairs)
+    for thermo in rules.thermos:
+        clauses += thermo_clauses(n, thermo)
+    encode = cages or cage_clauses
+    for cage in rules.cages:
+        clauses += encode(n, cage, pool, amo)
+    return clauses
+
+
 # --- Formulas. ------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -267,13 +362,18 @@ class Formula:
     names the cell variables it keeps (None: all of them), the only ones a model may be read on.
     """
 
-    shape: Shape
+    rules: Rules
     encoding: str
     amo: str
     clauses: tuple[Sequence[int], ...]
     top: int
     variables: int
     free: frozenset[int] | None = None
+    shape: Shape = field(init=False, repr=False, compare=False)
+    """The rules' shape, kept as a field: solvers read it per puzzle."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "shape", self.rules.shape)
 
     @property
     def per_puzzle(self) -> bool:
@@ -306,7 +406,7 @@ class Formula:
 
     def settled_by(self, implied: Sequence[int]) -> bool:
         """Whether literals implied by propagation give every cell its digit (shape-wide formulas)."""
-        cells = self.shape.n ** 3
+        cells = variables.count(self.shape.n)
         return sum(1 for lit in implied if 0 < lit <= cells) == self.shape.cells
 
 
@@ -323,82 +423,135 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _build(
-    shape: Shape, encoding: str, amo: str, alo: list[list[int]], amo_groups: list[list[int]], reduced: bool = False
-) -> Formula:
-    n = shape.n
-    top = n**3
-    clauses: list[Sequence[int]] = list(alo)
-    with _collector_paused():
-        for group in amo_groups:
-            more, top = at_most_one(group, amo, top)
-            clauses += more
-    free = frozenset(lit for group in alo for lit in group) if reduced else None
-    variables = top if free is None else len(free) + top - n**3
-    return Formula(shape, encoding, amo, tuple(clauses), top, variables, free)
+def _digit_groups(rules: Rules, groups: Sequence) -> list[list[int]]:
+    """For each group and digit: the literals of that digit in the group's cells."""
+    n = rules.n
+    lit = variables.literal
+    return [[lit(n, cell, d) for cell in group.cells] for group in groups for d in range(1, n + 1)]
 
 
-@cache
-def rules(shape: Shape, encoding: str = "extended", amo: str = "pairwise") -> Formula:
-    """The rules of a shape in one of the givens-free encodings; built once per arguments."""
+def build_formula(rules_: Rules, encoding: str = "extended", amo: str = "pairwise",
+                  cages: CageEncoder | None = None) -> Formula:
+    """The givens-free formula of a rule set, built now (``rules`` caches it; ``cages`` swaps the sum
+    encoding, for ``benchmarks/sum_encodings.py``)."""
     check_options(encoding, amo)
     if encoding == "reduced":
         raise UsageError("the reduced encoding depends on the givens: use reduced_formula(puzzle)")
-    cells, unit_digits = _cell_groups(shape.n), _unit_groups(shape)
-    alo = cells + unit_digits if encoding == "extended" else cells
-    amo_groups = unit_digits if encoding == "minimal" else cells + unit_digits
-    return _build(shape, encoding, amo, alo, amo_groups)
+    n = rules_.n
+    lit = variables.literal
+    cells = [[lit(n, cell, d) for d in range(1, n + 1)] for cell in range(n * n)]
+    complete = _digit_groups(rules_, rules_.complete_groups)
+    partial = _digit_groups(rules_, rules_.partial_groups)
+    alo = cells + complete if encoding == "extended" else cells
+    amo_groups = (complete if encoding == "minimal" else cells + complete) + partial
+    pool = _Pool(n)
+    clauses: list[Sequence[int]] = list(alo)
+    with _collector_paused():
+        for group in amo_groups:
+            clauses += pool.at_most_one(group, amo)
+        clauses += kind_clauses(rules_, pool, amo, cages)
+    return Formula(rules_, encoding, amo, tuple(clauses), pool.top, pool.top)
 
 
-def candidate_groups(puzzle: Puzzle) -> list[list[int]] | None:
-    """The groups of the reduced encoding, or None when the givens break a rule.
+@lru_cache(maxsize=64)
+def _cached(rules_: Rules, encoding: str, amo: str) -> Formula:
+    return build_formula(rules_, encoding, amo)
+
+
+def rules(what: Shape | Rules, encoding: str = "extended", amo: str = "pairwise") -> Formula:
+    """The rules of a puzzle in one of the givens-free encodings (a shape means standard Sudoku);
+    built once per (Rules, encoding, amo), the last 64 kept."""
+    return _cached(standard(what) if isinstance(what, Shape) else what, encoding, amo)
+
+
+def _free_literals(puzzle: Puzzle) -> list[list[int]]:
+    """Per cell, the digits the givens leave it: none for a given cell; otherwise those no peer
+    (group mate or differing partner) is given."""
+    givens = puzzle.givens
+    n = puzzle.n
+    everything = set(range(1, n + 1))
+    found = []
+    for cell, peers in enumerate(puzzle.rules.peers):
+        if givens[cell]:
+            found.append([])
+            continue
+        taken = {givens[peer] for peer in peers}
+        found.append(sorted(everything - taken))
+    return found
+
+
+def candidate_groups(puzzle: Puzzle) -> tuple[list[list[int]], list[list[int]]] | None:
+    """The groups of the reduced encoding, (exactly-one groups, at-most-one-only groups), or None
+    when the givens break a rule.
 
     A literal is decided by the givens when its cell is given (true for the given digit, false for
     the others) or a peer is given its digit (false). What is left: for each blank cell, its
-    candidate digits; for each unit and digit not given in it, the cells that may take the digit.
+    candidate digits; for each complete group and digit not given in it, the cells that may take
+    the digit (exactly one); for each partial group and digit not given in it, the same (at most one).
     """
-    if first_conflict(puzzle.givens, puzzle.shape) is not None:
+    rules_ = puzzle.rules
+    if rules_.first_conflict(puzzle.givens) is not None:
         return None
     n, givens = puzzle.n, puzzle.givens
-    u = units(puzzle.shape)
-    unit_list = u.rows + u.cols + u.boxes
-    placed = [{givens[cell] for cell in unit if givens[cell]} for unit in unit_list]
-    placed_near: list[list[set[int]]] = [[] for _ in range(n * n)]
-    for unit, digits in zip(unit_list, placed):
-        for cell in unit:
-            placed_near[cell].append(digits)
+    lit = variables.literal
+    free = [set(digits) for digits in _free_literals(puzzle)]
+    exactly = [[lit(n, cell, d) for d in sorted(free[cell])] for cell in range(n * n) if not givens[cell]]
+    at_most: list[list[int]] = []
+    for groups, target in ((rules_.complete_groups, exactly), (rules_.partial_groups, at_most)):
+        for group in groups:
+            placed = {givens[cell] for cell in group.cells}
+            target += [[lit(n, cell, d) for cell in group.cells if d in free[cell]]
+                       for d in range(1, n + 1) if d not in placed]
+    return exactly, at_most
 
-    def free(cell: int, digit: int) -> bool:
-        return not givens[cell] and all(digit not in digits for digits in placed_near[cell])
 
-    groups = [
-        [literal(n, *divmod(cell, n), d) for d in range(1, n + 1) if free(cell, d)]
-        for cell in range(n * n) if not givens[cell]
-    ]
-    groups += [
-        [literal(n, *divmod(cell, n), d) for cell in unit if free(cell, d)]
-        for unit, digits in zip(unit_list, placed)
-        for d in range(1, n + 1) if d not in digits
-    ]
-    return groups
+def _substituted(clauses: Sequence[Sequence[int]], true: set[int], free: frozenset[int], top: int
+                 ) -> list[Clause]:
+    """Clauses with the decided cell literals substituted: a clause a decided literal satisfies is
+    dropped, a decided-false literal is left out (Kwon & Jain's reduction, for any clause)."""
+    found = []
+    for clause in clauses:
+        kept: list[int] = []
+        for lit in clause:
+            var = abs(lit)
+            if var > top or var in free:
+                kept.append(lit)
+            elif (lit > 0) == (var in true):
+                break  # satisfied
+        else:
+            found.append(kept)
+    return found
 
 
 def reduced_formula(puzzle: Puzzle, amo: str = "pairwise") -> Formula:
     """The Kwon & Jain reduced encoding of one puzzle: the extended encoding minus what the givens decide.
 
-    Every group left gets one ALO clause and an AMO (an empty group is the empty clause: no
-    solution). Givens that break a rule give the formula of one empty clause. Given cells have
-    no variable in any clause, so decode with their givens (``grid_from_model``).
+    Every exactly-one group left gets one ALO clause and an AMO, a partial group's an AMO (an empty
+    exactly-one group is the empty clause: no solution); the other kinds' clauses are built whole
+    and the decided literals substituted. Givens that break a rule give the formula of one empty
+    clause. Given cells have no variable in any clause, so decode with their givens (``grid_from_model``).
     """
     check_options("reduced", amo)
     groups = candidate_groups(puzzle)
+    rules_ = puzzle.rules
+    n = puzzle.n
     if groups is None:
-        return Formula(puzzle.shape, "reduced", amo, ((),), puzzle.n**3, 0, frozenset())
-    return _build(puzzle.shape, "reduced", amo, groups, groups, reduced=True)
+        return Formula(rules_, "reduced", amo, ((),), variables.count(n), 0, frozenset())
+    exactly, at_most = groups
+    pool = _Pool(n)
+    clauses: list[Sequence[int]] = list(exactly)
+    free = frozenset(lit for group in exactly[: puzzle.blanks] for lit in group)
+    with _collector_paused():
+        for group in exactly + at_most:
+            clauses += pool.at_most_one(group, amo)
+        if not rules_.is_standard:
+            true = set(literal_table(n).assumptions(puzzle.givens))
+            clauses += _substituted(kind_clauses(rules_, pool, amo), true, free, variables.count(n))
+    return Formula(rules_, "reduced", amo, tuple(clauses), pool.top, len(free) + pool.top - variables.count(n), free)
 
 
 def formula(puzzle: Puzzle, encoding: str = "extended", amo: str = "pairwise") -> tuple[Formula, list[int]]:
     """The formula for a puzzle and the givens' literals to assume (none for ``reduced``)."""
     if encoding == "reduced":
         return reduced_formula(puzzle, amo), []
-    return rules(puzzle.shape, encoding, amo), literal_table(puzzle.n).assumptions(puzzle.givens)
+    return rules(puzzle.rules, encoding, amo), literal_table(puzzle.n).assumptions(puzzle.givens)

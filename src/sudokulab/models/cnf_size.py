@@ -4,15 +4,28 @@ Solvers size a formula first and refuse one over ``MAX_CLAUSES`` with one line, 
 spending seconds and gigabytes on it; the closed forms are asserted against the clauses built in
 the tests. The at-most-one encodings other than pairwise are counted by ``pysat.card`` itself
 where no closed form is used (once per group size).
+
+Standard Sudoku has closed forms in n alone (``counts``), and ``reduced_counts`` follows the groups
+its givens leave. Any other rule set is sized per constraint kind (``rules_counts``, exact for the
+shape-wide encodings: each group, pair, thermometer and cage has its closed form, ``kind_counts``);
+its ``reduced`` formula is sized by that of ``extended`` (an upper bound: the reduction only drops
+clauses and literals) before it is built, and measured from the built formula after
+(``reduced_counts``).
 """
 
 from __future__ import annotations
 
+import itertools
 from functools import cache
+from typing import TYPE_CHECKING
 
-from ..grid import Puzzle, first_conflict, units
+from ..grid import Puzzle
 
-__all__ = ["MAX_CLAUSES", "amo_cost", "check_size", "clause_count", "counts", "reduced_counts", "reduced_group_sizes"]
+if TYPE_CHECKING:
+    from ..rules import Rules
+
+__all__ = ["MAX_CLAUSES", "amo_cost", "cage_combinations", "check_size", "clause_count", "counts", "kind_counts",
+           "reduced_counts", "reduced_group_sizes", "rules_counts"]
 
 
 def amo_cost(amo: str, k: int) -> tuple[int, int]:
@@ -66,17 +79,74 @@ def counts(n: int, encoding: str, amo: str = "pairwise") -> tuple[int, int]:
     return n**3 + amo_groups * aux, alo + amo_groups * clauses
 
 
+@cache
+def cage_combinations(n: int, k: int, total: int) -> tuple[tuple[int, ...], ...]:
+    """The sets of k different digits of 1..n that add up to ``total``, smallest first.
+
+    >>> cage_combinations(9, 2, 4), len(cage_combinations(9, 5, 25))
+    (((1, 3),), 12)
+    """
+    return tuple(c for c in itertools.combinations(range(1, n + 1), k) if sum(c) == total)
+
+
+def kind_counts(rules: Rules, amo: str = "pairwise") -> dict[str, tuple[int, int]]:
+    """(auxiliary variables, clauses) of the differing pairs, thermometers and cage sums, per kind.
+
+    differ: n clauses a pair, no variables. increasing: (L-1)(n-1) + L(L-1) clauses a thermometer
+    of L cells. sum: a cage of k cells whose total m digit sets reach costs m selectors plus the
+    AMO's auxiliaries, and 1 + AMO(m) + m*k + k*n clauses (``models.cnf`` says what each is).
+    """
+    n = rules.n
+    thermo = sum((len(t.cells) - 1) * (n - 1) + len(t.cells) * (len(t.cells) - 1) for t in rules.thermos)
+    aux = clauses = 0
+    for cage in rules.cages:
+        k = len(cage.cells)
+        m = len(cage_combinations(n, k, cage.total))
+        amo_clauses, amo_aux = amo_cost(amo, m)
+        aux += m + amo_aux
+        clauses += 1 + amo_clauses + m * k + k * n
+    return {"differ": (0, n * len(rules.pairs)), "increasing": (0, thermo), "sum": (aux, clauses)}
+
+
+def rules_counts(rules: Rules, encoding: str, amo: str = "pairwise") -> tuple[int, int]:
+    """(variables, clauses) of the givens-free formula of any rule set, in closed form, nothing built.
+
+    Cells: n**2 ALO, and n**2 AMOs of n (not in minimal). Complete groups (n cells): n AMOs of n
+    each, and n ALO clauses in extended. Partial groups of k cells: n AMOs of k each. Then the other
+    kinds (``kind_counts``). ``reduced`` is sized as ``extended``, its upper bound. For standard
+    rules this is ``counts``.
+    """
+    from .cnf import check_options  # imported here: cnf imports this module
+
+    check_options(encoding, amo)
+    n = rules.n
+    cell_clauses, cell_aux = amo_cost(amo, n)
+    complete = len(rules.complete_groups)
+    clauses = n * n + (0 if encoding == "minimal" else n * n * cell_clauses) + complete * n * cell_clauses
+    aux = (0 if encoding == "minimal" else n * n * cell_aux) + complete * n * cell_aux
+    if encoding in ("extended", "reduced"):
+        clauses += complete * n
+    for group in rules.partial_groups:
+        group_clauses, group_aux = amo_cost(amo, len(group.cells))
+        clauses, aux = clauses + n * group_clauses, aux + n * group_aux
+    for kind_aux, kind_clauses in kind_counts(rules, amo).values():
+        clauses, aux = clauses + kind_clauses, aux + kind_aux
+    return n**3 + aux, clauses
+
+
 def reduced_group_sizes(puzzle: Puzzle) -> list[int] | None:
     """The sizes of the groups ``candidate_groups`` would build, without building them (None when
     the givens break a rule): bit masks of the digits each unit holds, so sizing a 64x64 formula
-    before deciding to build it takes a fraction of a second.
+    before deciding to build it takes a fraction of a second. Standard rules only (the closed
+    form of ``reduced_counts``); other rules are sized by ``rules_counts``.
     """
-    shape, givens = puzzle.shape, puzzle.givens
-    if first_conflict(givens, shape) is not None:
+    if not puzzle.rules.is_standard:
+        raise ValueError("reduced_group_sizes sizes standard Sudoku only; use rules_counts")
+    rules, givens = puzzle.rules, puzzle.givens
+    if rules.first_conflict(givens) is not None:
         return None
-    n = shape.n
-    u = units(shape)
-    unit_list = u.rows + u.cols + u.boxes
+    n = rules.n
+    unit_list = [group.cells for group in rules.groups]  # rows, columns, boxes
     placed = [0] * len(unit_list)
     for index, unit in enumerate(unit_list):
         for cell in unit:
@@ -84,10 +154,12 @@ def reduced_group_sizes(puzzle: Puzzle) -> list[int] | None:
                 placed[index] |= 1 << givens[cell]
     full = ((1 << (n + 1)) - 1) & ~1
     candidates = [0] * (n * n)
-    for cell in range(n * n):
+    for cell, groups in enumerate(rules.cell_groups):
         if not givens[cell]:
-            r, c = divmod(cell, n)
-            candidates[cell] = full & ~(placed[r] | placed[n + c] | placed[2 * n + shape.box_of(r, c)])
+            mask = full
+            for index in groups:
+                mask &= ~placed[index]
+            candidates[cell] = mask
     sizes = [candidates[cell].bit_count() for cell in range(n * n) if not givens[cell]]
     for index, unit in enumerate(unit_list):
         per_digit = [0] * (n + 1)
@@ -110,8 +182,11 @@ rules (752,500) in about a second; an empty 49x49 (1.4 million) took 9 s and 540
 def clause_count(puzzle: Puzzle, encoding: str, amo: str, sizes: list[int] | None = None) -> int:
     """Clauses of the puzzle's formula (without the givens' units), from the closed forms: nothing built.
 
-    ``sizes`` are ``reduced_group_sizes(puzzle)`` when the caller has them already.
+    ``sizes`` are ``reduced_group_sizes(puzzle)`` when the caller has them already. Rules other than
+    standard: ``rules_counts`` (for ``reduced``, the upper bound of ``extended``).
     """
+    if not puzzle.rules.is_standard:
+        return rules_counts(puzzle.rules, encoding, amo)[1]
     if encoding != "reduced":
         return counts(puzzle.n, encoding, amo)[1]
     sizes = reduced_group_sizes(puzzle) if sizes is None else sizes
@@ -131,7 +206,15 @@ def check_size(puzzle: Puzzle, encoding: str, amo: str, solver: str) -> None:
 
 
 def reduced_counts(puzzle: Puzzle, amo: str = "pairwise") -> tuple[int, int]:
-    """(variables occurring, clauses) of ``reduced_formula``: per group of k, one ALO and an AMO of k."""
+    """(variables occurring, clauses) of ``reduced_formula``: per group of k, one ALO and an AMO of k.
+
+    Rules other than standard: measured from the built formula.
+    """
+    if not puzzle.rules.is_standard:
+        from .cnf import reduced_formula  # imported here: cnf imports this module
+
+        built = reduced_formula(puzzle, amo)
+        return built.variables, len(built.clauses)
     sizes = reduced_group_sizes(puzzle)
     if sizes is None:
         return 0, 1

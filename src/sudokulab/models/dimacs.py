@@ -2,7 +2,12 @@
 
 A formula written by ``sudokulab export --format dimacs`` starts with a comment line
 ``c sudokulab-export {...}`` holding, as JSON, everything needed to read a model back: the board
-size and box split, the encoding, the at-most-one encoding and the givens. ``read_header`` finds it.
+size and box split, the encoding, the at-most-one encoding and the givens. The next line,
+``c sudokulab rules {...}``, holds the puzzle's rules as compact JSON (``rules_data``: the preset
+names and the data that ``rules.build`` rebuilds them from, or every constraint spelled out when
+the rules were not made by ``build``). ``read_header`` finds both and rebuilds the exact puzzle, so
+``decode`` checks a model against the rules it was exported with; a file without the rules line
+(written before there were rules) reads as standard Sudoku.
 
 ``parse_answer`` reads what a solver printed, in any of the three forms in use:
 
@@ -23,9 +28,11 @@ from dataclasses import dataclass
 
 from ..errors import PuzzleFormatError
 from ..grid import Grid, Puzzle, Shape
+from ..rules import Cage, Differ, Group, Rules, RulesError, Thermo, build
 from . import cnf
 
 HEADER = "c sudokulab-export "
+RULES = "c sudokulab rules "
 _STATUS = {"SATISFIABLE": "SAT", "UNSATISFIABLE": "UNSAT", "UNKNOWN": "UNKNOWN",
            "SAT": "SAT", "UNSAT": "UNSAT", "INDET": "UNKNOWN"}
 _LITERALS = re.compile(r"[+-]?\d+(\s+[+-]?\d+)*\Z")
@@ -43,20 +50,99 @@ def header_line(puzzle: Puzzle, encoding: str, amo: str) -> str:
     return HEADER + json.dumps(data)
 
 
+def rules_data(rules: Rules) -> dict:
+    """The rules as compact JSON data: what ``rules.build`` needs to make them again.
+
+    Presets other than ``standard`` by name, then only the data (jigsaw region labels, cages as
+    [cells, total], thermometers, extra groups); empty for standard Sudoku. Rules that ``build``
+    would not make equal (made by hand) are spelled out whole under ``"explicit"``.
+
+    >>> from sudokulab.rules import build
+    >>> rules_data(build(Shape(2, 2), ["x"], cages=[((0, 1), 3)]))
+    {'presets': ['x'], 'cages': [[[0, 1], 3]]}
+    """
+    data: dict = {}
+    presets = [p for p in rules.presets if p not in ("standard", "jigsaw", "killer", "thermo")]
+    if presets:
+        data["presets"] = presets
+    regions = [g for g in rules.groups if g.kind == "region"]
+    if regions:
+        labels = [0] * rules.shape.cells
+        for index, group in enumerate(regions):
+            for cell in group.cells:
+                labels[cell] = index + 1
+        data["regions"] = labels
+    if rules.cages:
+        data["cages"] = [[list(c.cells), c.total] for c in rules.cages]
+    if rules.thermos:
+        data["thermos"] = [list(t.cells) for t in rules.thermos]
+    extra = [list(g.cells) for g in rules.groups if g.kind == "group"]
+    if extra:
+        data["groups"] = extra
+    try:
+        if rules_from_data(rules.shape, data) == rules:
+            return data
+    except RulesError:
+        pass
+    return {"explicit": {
+        "groups": [[g.name, list(g.cells)] for g in rules.groups],
+        "differ": [[d.name, [list(p) for p in d.pairs]] for d in rules.differ],
+        "cages": [[c.name, list(c.cells), c.total] for c in rules.cages],
+        "thermos": [[t.name, list(t.cells)] for t in rules.thermos],
+        "presets": list(rules.presets),
+    }}
+
+
+def rules_from_data(shape: Shape, data: dict) -> Rules:
+    """The rules that ``rules_data`` wrote (raises RulesError, KeyError, TypeError or ValueError when
+    the data do not make rules for this shape)."""
+    if not isinstance(data, dict):
+        raise TypeError("the rules are not a JSON object")
+    if "explicit" in data:
+        spelled = data["explicit"]
+        groups = tuple(Group(str(name), tuple(map(int, cells))) for name, cells in spelled["groups"])
+        differ = tuple(Differ(str(name), tuple((int(a), int(b)) for a, b in pairs))
+                       for name, pairs in spelled["differ"])
+        cages = tuple(Cage(str(name), tuple(map(int, cells)), int(total)) for name, cells, total in spelled["cages"])
+        thermos = tuple(Thermo(str(name), tuple(map(int, cells))) for name, cells in spelled["thermos"])
+        cells = shape.cells
+        for cell in (c for g in groups for c in g.cells):
+            if not 0 <= cell < cells:
+                raise RulesError(f"cell {cell} is off the board")
+        return Rules(shape, groups, differ, cages, thermos, tuple(map(str, spelled["presets"])))
+    regions = data.get("regions")
+    return build(shape, [str(p) for p in data.get("presets", [])],
+                 regions=None if regions is None else [int(v) for v in regions],
+                 cages=[(tuple(cells), int(total)) for cells, total in data.get("cages", [])],
+                 thermos=[tuple(cells) for cells in data.get("thermos", [])],
+                 extra_groups=[tuple(cells) for cells in data.get("groups", [])])
+
+
+def rules_line(rules: Rules) -> str:
+    """The comment line that carries the rules (``c sudokulab rules {...}``).
+
+    >>> from sudokulab.rules import build
+    >>> rules_line(build(Shape(2, 2), ["x"]))
+    'c sudokulab rules {"presets":["x"]}'
+    """
+    return RULES + json.dumps(rules_data(rules), separators=(",", ":"))
+
+
 def to_dimacs(puzzle: Puzzle, encoding: str = "extended", amo: str = "pairwise") -> str:
     """The puzzle as DIMACS CNF for any SAT solver: the rules, then one unit clause per given.
 
-    The header comments give the literal map, so a model decodes by hand, and, on their first line,
-    what ``sudokulab decode --cnf`` needs to decode it by itself (``dimacs.read_header``). With ``reduced`` the
-    givens' unit clauses are the only clauses on their variables, which makes every model decode
-    to the whole grid.
+    The header comments give the literal map, so a model decodes by hand, and, on their first two
+    lines, what ``sudokulab decode --cnf`` needs to decode and check it by itself: the puzzle and
+    encoding, then its rules (``dimacs.read_header``). With ``reduced`` the givens' unit clauses are
+    the only clauses on their variables, which makes every model decode to the whole grid.
     """
     f, _ = cnf.formula(puzzle, encoding, amo)
     n = puzzle.n
     givens = cnf.literal_table(n).assumptions(puzzle.givens)
     lines = [
         header_line(puzzle, encoding, amo),
-        f"c sudokulab: {puzzle.shape}, encoding {encoding}, at-most-one {amo}",
+        rules_line(puzzle.rules),
+        f"c sudokulab: {puzzle.rules.describe()}, encoding {encoding}, at-most-one {amo}",
         f"c variable (r-1)*{n * n} + (c-1)*{n} + d is true when row r, column c holds digit d"
         f" (r, c, d in 1..{n})",
         f"c variables above {n**3} are auxiliary; the last {len(givens)} clauses are the givens",
@@ -77,8 +163,10 @@ class Exported:
 
 
 def read_header(text: str, name: str = "the formula") -> Exported:
-    """The puzzle and encoding of a formula written by ``export`` (its first comment lines)."""
-    for number, line in enumerate(text.splitlines()[:20], 1):
+    """The puzzle (with its rules) and encoding of a formula written by ``export`` (its first comment
+    lines); without a rules line the rules are standard Sudoku."""
+    lines = text.splitlines()[:20]
+    for number, line in enumerate(lines, 1):
         if not line.startswith(HEADER):
             continue
         try:
@@ -89,9 +177,17 @@ def read_header(text: str, name: str = "the formula") -> Exported:
             encoding, amo = str(data["encoding"]), str(data["amo"])
             if shape.n != data["size"] or encoding not in cnf.ENCODINGS or amo not in cnf.AMO_ENCODINGS:
                 raise ValueError("size, encoding or at-most-one encoding unknown")
-            return Exported(Puzzle(shape, givens), encoding, amo)
+            puzzle = Puzzle(shape, givens)
         except (ValueError, KeyError, TypeError) as exc:
             raise PuzzleFormatError(f"{name}: line {number}: a sudokulab header that does not read: {exc}") from None
+        for rules_number, rules_text in enumerate(lines, 1):
+            if rules_text.startswith(RULES):
+                try:
+                    puzzle = puzzle.with_rules(rules_from_data(shape, json.loads(rules_text[len(RULES):])))
+                except (ValueError, KeyError, TypeError) as exc:  # RulesError and JSON errors are ValueErrors
+                    raise PuzzleFormatError(f"{name}: line {rules_number}: rules that do not read: {exc}") from None
+                break
+        return Exported(puzzle, encoding, amo)
     raise PuzzleFormatError(f"{name}: no '{HEADER.strip()}' line in its first 20 lines: "
                             "not written by 'sudokulab export --format dimacs'")
 
@@ -167,7 +263,7 @@ def decode_model(exported: Exported, model: tuple[int, ...]) -> Grid:
     if exported.encoding == "reduced":
         formula = cnf.reduced_formula(puzzle, exported.amo)
     else:
-        formula = cnf.rules(puzzle.shape, exported.encoding, exported.amo)
+        formula = cnf.rules(puzzle.rules, exported.encoding, exported.amo)
     true = [lit for lit in model if lit > 0]
     givens = puzzle.givens if formula.per_puzzle else None  # else a changed given shows in the grid
     try:

@@ -1,6 +1,7 @@
 """Any SAT solver program as a sudokulab solver: write DIMACS, run it in the sandbox, decode its answer.
 
-``dimacs`` writes the puzzle's formula (``dimacs.to_dimacs``, any encoding) to a temporary file, runs
+``dimacs`` writes the puzzle's formula (``dimacs.to_dimacs``, any encoding, the puzzle's own rules:
+every constraint kind, as the ``sat`` solver) to a temporary file, runs
 the program without a shell through ``sandbox.run_program`` (its own process group, killed whole at
 the time limit, every descendant reaped), reads its answer in the SAT-competition or MiniSat form
 (``models.dimacs.parse_answer``: exit code 10 means SAT, 20 UNSAT) and decodes the model through the
@@ -30,10 +31,22 @@ from typing import Any, ClassVar
 
 from ..errors import PuzzleFormatError, UsageError
 from ..grid import Grid, Puzzle
-from ..models import cnf, dimacs
+from ..models import cnf, dimacs, variables
 from ..models.dimacs import Exported, decode_model, parse_answer
+from ..rules import KINDS
 from ..sandbox import Limits, run_program
-from .base import Capabilities, CountResult, Deadline, Option, SolverBase, SolveResult, Status, TimeUp, check_limit
+from .base import (
+    Capabilities,
+    CountResult,
+    Deadline,
+    Option,
+    SolverBase,
+    SolveResult,
+    Status,
+    TimeUp,
+    check_kinds,
+    check_limit,
+)
 from .canonical import smallest_solution
 
 KNOWN: dict[str, tuple[str, ...]] = {
@@ -62,7 +75,8 @@ class DimacsSolver(SolverBase):
 
     name = "dimacs"
     paradigm: ClassVar[str] = "SAT (any solver program, DIMACS)"
-    capabilities: ClassVar[Capabilities] = Capabilities(threads="safe", slow=("canonical", "count"))
+    capabilities: ClassVar[Capabilities] = Capabilities(threads="safe", slow=("canonical", "count"),
+                                                        kinds=frozenset(KINDS))
     options: ClassVar[tuple[Option, ...]] = (
         Option("command", str, "", "the SAT program and its arguments, e.g. 'cadical -q'; {cnf} and {out} stand "
                "for the formula and a result file (default: the first of cadical, kissat, minisat, picosat found)"),
@@ -138,6 +152,7 @@ class DimacsSolver(SolverBase):
     # --- the protocol ----------------------------------------------------------------------------
 
     def solve(self, puzzle: Puzzle, *, time_limit: float | None = None, canonical: bool = False) -> SolveResult:
+        check_kinds(self, puzzle)
         cnf.check_size(puzzle, self.encoding, self.amo, "dimacs")
         started = time.perf_counter()
         deadline, stats = Deadline(time_limit), {}
@@ -149,6 +164,7 @@ class DimacsSolver(SolverBase):
         return SolveResult(self.name, status, grid, time.perf_counter() - started, stats)
 
     def count(self, puzzle: Puzzle, *, limit: int = 2, time_limit: float | None = None) -> CountResult:
+        check_kinds(self, puzzle)
         check_limit(limit)
         cnf.check_size(puzzle, self.encoding, self.amo, "dimacs")
         started = time.perf_counter()
@@ -163,7 +179,7 @@ class DimacsSolver(SolverBase):
                     break
                 found += 1
                 status = Status.SOLVED
-                blocking.append([-cnf.literal(n, *divmod(cell, n), grid[cell])
+                blocking.append([-variables.literal(n, cell, grid[cell])
                                  for cell, given in enumerate(puzzle.givens) if not given])
         except TimeUp:
             status = Status.TIME_LIMIT
@@ -174,7 +190,7 @@ class DimacsSolver(SolverBase):
         n = puzzle.n
 
         def unit(cell: int, digit: int) -> list[int]:
-            return [cnf.literal(n, *divmod(cell, n), digit)]
+            return [variables.literal(n, cell, digit)]
 
         def try_digit(cell: int, digit: int, fixed: Sequence[tuple[int, int]]) -> Grid | None:
             return self._run(puzzle, [*(unit(c, d) for c, d in fixed), unit(cell, digit)], deadline, stats)

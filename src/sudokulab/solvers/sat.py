@@ -1,14 +1,20 @@
 """The SAT paradigm: a CNF model from ``models.cnf`` run by a PySAT engine.
 
-Incremental by design. The first puzzle of a shape loads that shape's rules into one engine kept
-by the solver instance; every later puzzle of the shape only passes its givens as assumptions.
+Every constraint kind of ``rules.KINDS`` is encoded (``models.cnf``: groups, differing pairs,
+thermometers, cage sums), so the solver honours any rule set a puzzle carries.
+
+Incremental by design. The first puzzle of a rule set loads its formula into one engine kept by the
+solver instance (keyed by the ``Rules``, hashable with a cached hash, so standard Sudoku of a
+shape is one key; the last ``KEEP_ENGINES`` rule sets are kept, so a stream of killer puzzles,
+each with its own cages, does not pile up engines); every later puzzle of the same rules only
+passes its givens as assumptions.
 What the engine learns stays valid from puzzle to puzzle because every learned clause is derived
 by resolution from the clauses alone: an assumption is only a decision, so when it takes part in
 a conflict, its negation ends up in the learned clause rather than being used as a fact. Such a
-clause holds for every puzzle of the shape. The only clauses added later are a count's blocking clauses, each carrying
-the negation of an activation literal that is assumed during the count and fixed false after it,
-which retires them for good (``enum_models`` would leave its blocking clauses active and make the
-next puzzle on the same engine wrongly unsatisfiable).
+clause holds for every puzzle of the rule set. The only clauses added later are a count's blocking
+clauses, each carrying the negation of an activation literal that is assumed during the count and
+fixed false after it, which retires them for good (``enum_models`` would leave its blocking clauses
+active and make the next puzzle on the same engine wrongly unsatisfiable).
 
 The ``reduced`` encoding (Kwon & Jain 2006) depends on the givens, so with it every puzzle gets
 its own formula and a fresh engine: smaller formulas, no reuse. The default, ``auto``, takes it
@@ -35,9 +41,9 @@ the counter). The deadline is checked once the formula is built, so building cou
 
 Ctrl-C. PySAT's engines catch SIGINT in the main thread and jump out of the engine, which leaves
 CaDiCaL unusable. The solver turns that into ``KeyboardInterrupt`` and drops the engine without
-touching it again; the next puzzle of the shape builds a fresh one.
+touching it again; the next puzzle of the rule set builds a fresh one.
 
-Batches. ``solve_batch`` (the entry point of ``sudokulab.batch``) runs k puzzles of a shape on the
+Batches. ``solve_batch`` (the entry point of ``sudokulab.batch``) runs k puzzles of a shape and rule set on the
 same engine, in the same session (lock, Ctrl-C), with what is ours per puzzle cut to a slice of a
 precomputed assumption list, the model read as its true cell literals, and the counters read once;
 decoding and stats are numpy over the whole batch.
@@ -76,7 +82,19 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ..errors import UnsupportedFeature, UsageError
 from ..grid import Grid, Puzzle, Shape
 from ..models import cnf
-from .base import Capabilities, CountResult, Deadline, Option, SolverBase, SolveResult, Status, TimeUp, check_limit
+from ..rules import KINDS, Rules, standard
+from .base import (
+    Capabilities,
+    CountResult,
+    Deadline,
+    Option,
+    SolverBase,
+    SolveResult,
+    Status,
+    TimeUp,
+    check_kinds,
+    check_limit,
+)
 from .canonical import smallest_solution
 from .engines import available_engines, canonical_engine, probe_engine, probe_repeated
 from .sat_engine import (
@@ -100,12 +118,15 @@ PAIRWISE_CLAUSES = 400_000
 AUTO_REDUCED_ABOVE = 16
 """With ``encoding="auto"``, boards larger than this get ``reduced``, smaller ones ``extended``."""
 
+KEEP_ENGINES = 8
+"""Shared engines kept at once, one per rule set, the least recently used closed first."""
+
 ENCODING_CHOICES = ("auto", *cnf.ENCODINGS)
 AMO_CHOICES = ("auto", *cnf.AMO_ENCODINGS)
 
 
 class SatSolver(SolverBase):
-    """``sat``: CNF (``models.cnf``) solved by a PySAT engine, incrementally per board shape.
+    """``sat``: CNF (``models.cnf``) of the puzzle's rules solved by a PySAT engine, incrementally per rule set.
 
     Options: ``engine`` (PySAT name or alias; default ``cadical195``, with CaDiCaL 1.5.3 the
     fastest measured here), ``encoding`` (``minimal``, ``efficient``, ``extended``, ``reduced`` or
@@ -123,7 +144,7 @@ class SatSolver(SolverBase):
 
     name = "sat"
     paradigm: ClassVar[str] = "SAT (CNF + PySAT)"
-    capabilities: ClassVar[Capabilities] = Capabilities(threads="serialised")
+    capabilities: ClassVar[Capabilities] = Capabilities(threads="serialised", kinds=frozenset(KINDS))
     options: ClassVar[tuple[Option, ...]] = (
         Option("engine", str, "cadical195", "PySAT engine, by name or alias", available_engines, canonical_engine),
         Option("encoding", str, "auto", "CNF encoding (auto: extended up to 16x16, reduced above)", ENCODING_CHOICES),
@@ -152,9 +173,9 @@ class SatSolver(SolverBase):
                                                   else "ignores assumptions and cannot solve twice"))
         self.capabilities = Capabilities(
             canonical=incremental, count=incremental,
-            time_limit=incremental and limited, threads="serialised", why=why,
+            time_limit=incremental and limited, threads="serialised", why=why, kinds=frozenset(KINDS),
         )
-        self._engines: dict[Shape, Engine] = {}
+        self._engines: dict[Rules, Engine] = {}
 
     @classmethod
     def describe_backend(cls) -> dict[str, Any]:
@@ -171,7 +192,7 @@ class SatSolver(SolverBase):
     def amo_for(self, puzzle: Puzzle, encoding: str) -> str:
         """The at-most-one encoding for a puzzle (``auto`` resolved); refuses formulas over ``cnf.MAX_CLAUSES``."""
 
-        sizes = cnf.reduced_group_sizes(puzzle) if encoding == "reduced" else None
+        sizes = cnf.reduced_group_sizes(puzzle) if encoding == "reduced" and puzzle.rules.is_standard else None
         amo = self.amo
         if amo == "auto":
             pairwise = cnf.clause_count(puzzle, encoding, "pairwise", sizes)
@@ -185,23 +206,26 @@ class SatSolver(SolverBase):
     def _engine_for(self, puzzle: Puzzle) -> tuple[Engine, list[int], bool]:
         """The engine for a puzzle, the assumptions to pass, and whether the engine is its own.
 
-        Incremental: the shared engine of the shape and the givens as assumptions. Otherwise a
+        Incremental: the shared engine of the rule set and the givens as assumptions. Otherwise a
         fresh engine with this puzzle's formula (``reduced``) or the rules plus the givens as
         unit clauses (an engine without assumptions), which the caller closes.
         """
-        engine = self._engines.get(puzzle.shape)
+        key = puzzle.rules
+        engine = self._engines.get(key)
         if engine is not None and engine.solves >= RENEW_AFTER:
-            engine = self._engines[puzzle.shape] = self._renewed(engine)
+            engine = self._engines[key] = self._renewed(engine)
         if engine is not None:
             return engine, engine.formula.assumptions(puzzle.givens), False
         encoding = self.encoding_for(puzzle.n)
         amo = self.amo_for(puzzle, encoding)
         if encoding == "reduced":
             return Engine(self.engine, cnf.reduced_formula(puzzle, amo)), [], True
-        rules = cnf.rules(puzzle.shape, encoding, amo)
+        rules = cnf.rules(key, encoding, amo)
         if not self.incremental:
             return Engine(self.engine, rules, rules.assumptions(puzzle.givens)), [], True
-        engine = self._engines[puzzle.shape] = Engine(self.engine, rules)
+        while len(self._engines) >= KEEP_ENGINES:  # the least recently built goes
+            self._engines.pop(next(iter(self._engines))).close()
+        engine = self._engines[key] = Engine(self.engine, rules)
         return engine, rules.assumptions(puzzle.givens), False
 
     def _renewed(self, engine: Engine) -> Engine:
@@ -249,7 +273,7 @@ class SatSolver(SolverBase):
         if not engine.broken:
             return own
         if not own:
-            self._engines.pop(engine.formula.shape, None)
+            self._engines.pop(engine.formula.rules, None)
         _ABANDONED.append(engine)
         return False
 
@@ -258,6 +282,7 @@ class SatSolver(SolverBase):
     def solve(
         self, puzzle: Puzzle, *, time_limit: float | None = None, canonical: bool = False
     ) -> SolveResult:
+        check_kinds(self, puzzle)
         started = time.perf_counter()
         if canonical or time_limit is not None:
             self._refuse(canonical, False, time_limit)
@@ -286,6 +311,7 @@ class SatSolver(SolverBase):
         self, puzzle: Puzzle, *, limit: int = 2, time_limit: float | None = None
     ) -> CountResult:
         """Count by blocking each model's blank cells behind an activation literal retired after."""
+        check_kinds(self, puzzle)
         check_limit(limit)
         started = time.perf_counter()
         self._refuse(False, True, time_limit)
@@ -340,8 +366,11 @@ class SatSolver(SolverBase):
 
     # --- batches ---------------------------------------------------------------------------------
 
-    def solve_batch(self, givens: np.ndarray, shape: Shape, *, time_limit: float | None = None) -> BatchResults:
+    def solve_batch(self, givens: np.ndarray, shape: Shape, *, time_limit: float | None = None,
+                    rules: Rules | None = None) -> BatchResults:
         """The batch entry point (``sudokulab.batch``): k puzzles of one shape, answers as arrays.
+
+        ``rules`` are the batch's rules (all its puzzles share them; None: standard Sudoku).
 
         Why: around a 17-clue 9x9, whose engine call takes tens of microseconds, each Python step
         counts. Here the assumptions of the whole batch come from one numpy lookup, each model is
@@ -358,12 +387,17 @@ class SatSolver(SolverBase):
 
         from .. import batch as batches
 
+        rules = standard(shape) if rules is None else rules
+        empty = Puzzle(shape, (0,) * shape.cells, rules)  # also checks that the rules fit the shape
+        check_kinds(self, empty)
         givens = batches.checked_givens(givens, shape)
         self._refuse(False, False, time_limit)
         if time_limit is not None:
             Deadline(time_limit)  # refuses a limit that is not positive, as solve does
-        if not self.shares_engine(shape):
-            return batches.solve_each(self, givens, shape, time_limit)  # a fresh formula or engine per puzzle anyway
+        if not self.shares_engine(shape):  # a fresh formula or engine per puzzle anyway
+            if rules.is_standard:
+                return batches.solve_each(self, givens, shape, time_limit)
+            return _solve_each(self, givens, rules, time_limit)
         k, cells = givens.shape
         arrays = cnf.literal_arrays(shape.n)
         flat, offsets = arrays.assumptions(givens)
@@ -373,7 +407,7 @@ class SatSolver(SolverBase):
         settled: list[bool] = []
         positives: list[list[int]] = []
         solved: list[int] = []
-        with self._session(Puzzle.empty(shape)) as (engine, _):
+        with self._session(empty) as (engine, _):
             solver, formula = engine.solver, engine.formula
             solve, model, accum = solver.solve, solver.get_model, engine.counters
             cut = shape.n**3 if formula.top > shape.n**3 else None  # auxiliary variables come after the cells
@@ -436,6 +470,19 @@ def _decoded(arrays: cnf.LiteralArrays, formula: cnf.Formula, positives: list[li
             return grids
     return np.array([formula.decode(row, tuple(given)) for row, given in zip(positives, givens.tolist())],
                     dtype=np.uint8)
+
+
+def _solve_each(solver: SatSolver, givens: np.ndarray, rules: Rules, time_limit: float | None) -> BatchResults:
+    """A batch of puzzles under non-standard rules through ``solve``, one by one (``batch.solve_each``
+    builds standard puzzles)."""
+    from .. import batch as batches
+
+    results, cpu = [], []
+    for row in givens.tolist():
+        started = time.process_time()
+        results.append(solver.solve(Puzzle(rules.shape, tuple(row), rules), time_limit=time_limit))
+        cpu.append(time.process_time() - started)
+    return batches.pack_results(solver.name, rules.shape, results, cpu)
 
 
 _ABANDONED: list[Engine] = []

@@ -119,7 +119,8 @@ AUTO_REDUCED_ABOVE = 16
 """With ``encoding="auto"``, boards larger than this get ``reduced``, smaller ones ``extended``."""
 
 KEEP_ENGINES = 8
-"""Shared engines kept at once, one per rule set, the least recently used closed first."""
+"""Shared engines kept at once, one per rule set; a new one closes the oldest (a stream of killer
+puzzles, each with its own cages, would otherwise keep an engine per puzzle)."""
 
 ENCODING_CHOICES = ("auto", *cnf.ENCODINGS)
 AMO_CHOICES = ("auto", *cnf.AMO_ENCODINGS)

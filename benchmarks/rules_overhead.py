@@ -77,7 +77,6 @@ def worker(data: Path, most: int) -> None:
     givens = np.array([[0 if ch in ".0" else int(ch) for ch in line] for line in lines], dtype=np.uint8)
     puzzles = [Puzzle(shape, tuple(int(v) for v in row)) for row in givens]
     instances: dict[str, object] = {}
-    chosen: dict[str, list[int]] = {}
 
     def cpu() -> float:
         own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -260,7 +259,8 @@ def main(argv: list[str] | None = None) -> int:
         best = {side: max(rate[side]) for side in rate}
         median = {side: statistics.median(rate[side]) for side in rate}
         puzzles = by["after"][0]["puzzles"]
-        ratios = (best["after"] / best["before"], median["after"] / median["before"], max(cpu["after"]) / max(cpu["before"]))
+        ratios = (best["after"] / best["before"], median["after"] / median["before"],
+                  max(cpu["after"]) / max(cpu["before"]))
         within = max(ratios) >= 0.95  # one of the three measures within 5%: the rest is the machine's noise
         if not within:
             slower.append(f"{name} ({path})")
@@ -282,9 +282,9 @@ def main(argv: list[str] | None = None) -> int:
         f"Both trees ran in turns in two long-lived worker processes, before then after for each solver "
         f"(after then before every other round), {args.rounds} round(s), on the first puzzles of 17_clue "
         f"(the classic `backtrack` on the first {args.classic}, each with {CLASSIC_FILL} more givens from its "
-        "solution: it needs seconds on most 17-clue puzzles). Rates are puzzles over the wall seconds of the timed loop (answers "
-        "parsed beforehand, each solver warmed up on one puzzle first); CPU ratios over the worker's "
-        "CPU seconds, its children's included. `solve` is one call per puzzle, `batch` is "
+        "solution: it needs seconds on most 17-clue puzzles). Rates are puzzles over the wall seconds of the "
+        "timed loop (answers parsed beforehand, each solver warmed up on one puzzle first); CPU ratios over "
+        "the worker's CPU seconds, its children's included. `solve` is one call per puzzle, `batch` is "
         f"`solve_batch` in batches of {BATCH}. Every answer was checked: {wrong} wrong.",
         "",
         *table,

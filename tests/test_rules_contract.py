@@ -205,8 +205,9 @@ def random_cages(grid: tuple[int, ...], shape: Shape, rng: random.Random, count:
             continue
         cells, size = [start], rng.randint(2, longest)
         while len(cells) < size:
+            digits = {grid[c] for c in cells}
             options = [nb for c in cells for nb in _neighbours(c, n)
-                       if nb not in taken and nb not in cells and (not distinct or grid[nb] not in {grid[c] for c in cells})]
+                       if nb not in taken and nb not in cells and (not distinct or grid[nb] not in digits)]
             if not options:
                 break
             cells.append(rng.choice(options))

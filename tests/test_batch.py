@@ -330,3 +330,117 @@ def test_time_outside_the_per_puzzle_clocks_is_shared_out():
     batch = Batch.of("d", [Puzzle.empty(4)] * 5)
     results = solve_batch(Slow(), batch)
     assert results.seconds.sum() >= 0.05 and np.ptp(results.seconds) < 1e-9  # all of the call, evenly
+
+
+# --- batches under variant rules -------------------------------------------------------------------
+
+def _variant_rules(shape: Shape, grid: tuple[int, ...], rng: random.Random):
+    """Random rules on a board: some presets, and cages and thermometers drawn from ``grid`` (so that
+    it keeps them, whatever the presets say)."""
+    from sudokulab.rules import build
+
+    n = shape.n
+    presets = [p for p in ("x", "windoku", "anti-knight", "anti-king") if rng.random() < 0.4]
+    cages, thermos, used = [], [], set()
+    for _ in range(rng.randrange(4)):
+        cell = rng.randrange(n * n)
+        right = cell + 1 if cell % n < n - 1 else None
+        if right is None or {cell, right} & used or grid[cell] == grid[right]:
+            continue
+        used |= {cell, right}
+        if rng.random() < 0.5:
+            cages.append(((cell, right), grid[cell] + grid[right]))
+        else:
+            thermos.append((cell, right) if grid[cell] < grid[right] else (right, cell))
+    return build(shape, presets, cages=cages, thermos=thermos)
+
+
+@settings(deadline=None, max_examples=150)
+@given(st.sampled_from([Shape(2, 2), Shape(2, 3), Shape(3, 3)]), st.integers(0, 2**32 - 1))
+def test_grids_valid_under_random_rules_agrees_with_the_checker(shape, seed):
+    rng = random.Random(seed)
+    first = random_grid(shape, rng)
+    rules = _variant_rules(shape, first, rng)
+    givens, answers, _ = grids_for(shape, 12, rng)
+    answers = np.concatenate([np.array([first], dtype=np.uint8), answers])
+    givens = np.concatenate([np.zeros((1, shape.cells), dtype=np.uint8), givens])
+    puzzles = [Puzzle(shape, tuple(map(int, g)), rules) for g in givens]
+    vectorised = grids_valid(answers, givens, shape, rules)
+    assert list(vectorised) == [is_solution(tuple(map(int, a)), p) for a, p in zip(answers, puzzles)]
+
+
+def test_a_batch_carries_its_rules_by_value():
+    import pickle
+
+    from sudokulab.rules import build, standard
+
+    shape = Shape(2, 2)
+    rules = build(shape, ["x"])
+    batch = Batch.of("d", [Puzzle.empty(shape).with_rules(rules)] * 2)
+    again = pickle.loads(pickle.dumps(batch))
+    assert again.rules == rules and hash(again.rules) == hash(rules) and again.puzzle(1).rules == rules
+    assert Batch.of("d", [Puzzle.empty(shape)]).rules is standard(shape)
+    with pytest.raises(ValueError, match="one rule set"):
+        Batch.of("d", [Puzzle.empty(shape), Puzzle.empty(shape).with_rules(rules)])
+    with pytest.raises(ValueError, match="the rules are for"):
+        Batch("d", Shape(3, 3), np.zeros((1, 81), dtype=np.uint8), np.arange(1), np.arange(1) + 1, rules)
+
+
+class _BatchOnly(SolverBase):
+    """A solver whose batch entry point ignores rules (it takes none): the loop must be used instead."""
+
+    name = "batch-only"
+
+    def __init__(self):
+        super().__init__()
+        self.calls: list[str] = []
+
+    def solve(self, puzzle, *, time_limit=None, canonical=False):
+        self.calls.append(f"solve {puzzle.rules.presets}")
+        with solvers.get("backtrack") as solver:
+            return solver.solve(puzzle, time_limit=time_limit)
+
+    def solve_batch(self, givens, shape, *, time_limit=None):
+        self.calls.append("batch")
+        raise AssertionError("a batch entry point without rules must not see variant rules")
+
+
+class _BatchWithRules(_BatchOnly):
+    def solve_batch(self, givens, shape, *, time_limit=None, rules=None):
+        self.calls.append(f"batch {rules.presets if rules else None}")
+        from sudokulab.batch import solve_each
+
+        return solve_each(self, givens, shape, time_limit, rules)
+
+
+def test_solve_batch_gives_variant_rules_only_to_an_entry_point_that_takes_them():
+    from sudokulab.rules import build
+
+    shape = Shape(2, 2)
+    rules = build(shape, ["x"])
+    batch = Batch.of("d", [Puzzle.empty(shape).with_rules(rules)])
+    plain, aware = _BatchOnly(), _BatchWithRules()
+    for solver in (plain, aware):
+        results = solve_batch(solver, batch)
+        grid = tuple(int(v) for v in results.grids[0])
+        assert results.status[0] == CODE[Status.SOLVED] and is_solution(grid, batch.puzzle(0))
+    assert plain.calls == ["solve ('standard', 'x')"]
+    assert aware.calls == ["batch ('standard', 'x')", "solve ('standard', 'x')"]
+
+
+def test_a_dataset_under_rules_gives_batches_and_entries_with_them(tmp_path):
+    from sudokulab.datasets import RuleOptions, read_dataset
+
+    regions = tmp_path / "regions.txt"
+    regions.write_text("1 1 2 2\n1 1 2 2\n3 4 4 4\n3 3 3 4\n")
+    path = tmp_path / "set.txt"
+    path.write_text("1" + "." * 15 + "\n" + "." * 81 + "\n" + "2" + "." * 15 + "\n")
+    options = RuleOptions.of(rules="x", regions=str(regions))
+    batches = list(Dataset.from_path(path, rules=options).batches(10))
+    good = [b for b in batches if isinstance(b, Batch)]
+    bad = [b for b in batches if not isinstance(b, Batch)]
+    assert len(good) == 1 and len(good[0]) == 2 and set(good[0].rules.presets) == {"jigsaw", "x"}
+    assert [b.line for b in bad] == [2] and "line 2: rules: " in bad[0].error and "regions" in bad[0].error
+    entries = list(read_dataset(path, rules=options))
+    assert [e.ok for e in entries] == [True, False, True] and entries[0].puzzle.rules == good[0].rules
+    assert RuleOptions.of().standard and not options.standard

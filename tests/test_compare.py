@@ -151,8 +151,10 @@ def test_json_document(capsys, registry, sample_answer):
     assert (code, err) == (0, "")
     document = json.loads(out)
     assert set(document) == {
-        "puzzle", "size", "box", "canonical", "oracle", "solutions", "agreement", "agreed", "reason", "answer", "runs",
+        "puzzle", "size", "box", "rules", "canonical", "oracle", "solutions", "agreement", "agreed", "reason", "answer",
+        "runs",
     }
+    assert document["rules"] == ["standard"]
     assert document["agreement"] == "agreed" and document["agreed"] is True
     assert document["answer"] == sample_answer and document["solutions"] == 1 and document["box"] == [3, 3]
     assert [r["solver"] for r in document["runs"]] == registry.split(",")

@@ -127,3 +127,23 @@ def test_a_second_run_writing_the_same_output_is_refused(tmp_path, big):
     finally:
         code, err = send(first, signal.SIGTERM, False)
     assert code == 143 and err == "sudokulab: terminated\n" and parts(tmp_path) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_a_local_cluster_run_ends_quietly_on_a_signal_to_its_group(tmp_path, big, signum):
+    pytest.importorskip("distributed")
+    target = tmp_path / "rows.csv"
+    process = start(["bench", str(big), "--solvers", "backtrack", "--cluster", "local:2", "--quiet",
+                     "--out", str(target)], tmp_path)
+    deadline = time.monotonic() + 60
+    while not parts(tmp_path) and time.monotonic() < deadline:  # connected, workers up, writing
+        time.sleep(0.1)
+    time.sleep(1)
+    code, err = send(process, signum, True)
+    if code == 0:
+        assert target.exists()
+    else:
+        assert code == 128 + signum and err == f"sudokulab: {'terminated' if signum == signal.SIGTERM else 'hung up'}\n"
+        assert not target.exists()
+    assert parts(tmp_path) == []

@@ -202,6 +202,34 @@ def test_oracle_on_a_puzzle_without_solution(oracle):
     assert report.lines(*_answer(verdict))[1] == "canonical: there is no solution, so no canonical one"
 
 
+def test_oracle_asks_a_solver_that_honours_the_puzzles_rules(monkeypatch):
+    """When SAT cannot honour a kind (made so here), the default oracle asks the first solver that
+    can, and a named oracle that cannot refuses rather than answer for other rules."""
+    import dataclasses
+
+    from sudokulab.errors import UnsupportedFeature
+    from sudokulab.rules import build
+    from sudokulab.solvers.sat import SatSolver
+
+    shape = Puzzle.empty(4).shape
+    killer = Puzzle.empty(shape).with_rules(build(shape, cages=[((0, 1), 3), ((2, 3), 7)]))
+    lacking = dataclasses.replace(SatSolver.capabilities, kinds=frozenset({"all-different", "differ"}))
+    monkeypatch.setattr(SatSolver, "capabilities", lacking)
+    oracles._oracle_for_kinds.cache_clear()
+    try:
+        with Oracle() as solver:
+            solver.solver.capabilities = lacking  # the instance's own, as SatSolver sets them per engine
+            report = solver.consult(killer)
+            assert report.solver == oracles.oracle_for(killer.rules) != "sat"
+            assert report.solutions == 2 and report.canonical[:4] == (1, 2, 3, 4)
+            assert solver.solutions(Puzzle.empty(shape)) == 2 and solver.name == "sat"  # standard: SAT again
+        with Oracle("sat", engine="glucose4") as named, pytest.raises(UnsupportedFeature, match="sum constraints"):
+            named.solver.capabilities = lacking
+            named.solutions(killer)
+    finally:
+        oracles._oracle_for_kinds.cache_clear()
+
+
 # --- the command ------------------------------------------------------------------------------------
 
 

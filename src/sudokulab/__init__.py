@@ -10,6 +10,14 @@
 7 8 2 1 3 5 6 4 9
 ...
 
+Variant rules travel with the puzzle (``Puzzle.rules``, standard Sudoku by default); every solver
+honours them or refuses with ``UnsupportedFeature``:
+
+>>> x = sudokulab.Puzzle.empty(4).with_rules(sudokulab.build_rules(sudokulab.Shape(2, 2), ["x"]))
+>>> grid = sudokulab.solve(x, solver="backtrack", canonical=True).grid
+>>> sudokulab.is_solution(grid, x), grid[:4]
+(True, (1, 2, 3, 4))
+
 The core import stays light: PySAT and OR-Tools load only when their solver is first used.
 """
 
@@ -21,6 +29,8 @@ from . import solvers
 from .boj import format_grid, load_puzzle, parse_puzzle
 from .errors import ExitCode, NoSolution, PuzzleFormatError, SudokuError, UnsupportedFeature, UsageError
 from .grid import Grid, Puzzle, Shape, first_conflict, is_solution, solution_error
+from .rules import Rules, RulesError
+from .rules import build as build_rules
 from .solvers.base import Capabilities, CountResult, SolveResult, Status
 
 __version__ = "0.1.0"
@@ -33,22 +43,49 @@ __all__ = [
     "NoSolution",
     "Puzzle",
     "PuzzleFormatError",
+    "Rules",
+    "RulesError",
     "Shape",
     "SolveResult",
     "Status",
     "SudokuError",
     "UnsupportedFeature",
     "UsageError",
+    "build_rules",
     "count",
+    "default_solver",
     "first_conflict",
     "format_grid",
     "is_solution",
     "load_puzzle",
     "parse_puzzle",
+    "read_puzzle",
     "solution_error",
     "solve",
     "solvers",
 ]
+
+
+def __getattr__(name: str) -> _typing.Any:
+    """``read_puzzle`` (BOJ, JSON puzzle files, f-puzzles) is imported on first use."""
+    if name == "read_puzzle":
+        from .puzzle_files import read_puzzle
+
+        return read_puzzle
+    raise AttributeError(f"module 'sudokulab' has no attribute '{name}'")
+
+
+def default_solver(puzzle: Puzzle) -> str:
+    """The solver used when none is named: ``solvers.default_for(puzzle.shape)`` when it honours the
+    puzzle's rules, else the first installed one that does (``oracle.PREFERENCE`` order; when none
+    does, the default, which then refuses naming the kind)."""
+    name = solvers.default_for(puzzle.shape)
+    rules = puzzle.rules
+    if rules.is_standard or rules.kinds <= solvers.solver_class(name).capabilities.kinds:
+        return name
+    from .oracle import first_honouring
+
+    return first_honouring(rules.kinds) or name
 
 
 def solve(
@@ -59,14 +96,15 @@ def solve(
     canonical: bool = False,
     **options: _typing.Any,
 ) -> SolveResult:
-    """Solve one puzzle with a named solver (options go to the solver, e.g. ``engine=``).
+    """Solve one puzzle with a named solver (options go to the solver, e.g. ``engine=``), under the
+    puzzle's rules: a solver that cannot honour them raises ``UnsupportedFeature`` before any work.
 
-    The default solver is the command's: ``solvers.default_for(puzzle.shape)``. For many puzzles,
+    The default solver is the command's: ``default_solver(puzzle)``. For many puzzles,
     keep one solver from ``solvers.get(name)`` instead: paradigms that prepare per board shape
     (SAT, CP-SAT) then pay that price once.
     """
-    with solvers.get(solver or solvers.default_for(puzzle.shape), **options) as engine:
-        solvers.require(engine, canonical=canonical, time_limit=time_limit is not None)
+    with solvers.get(solver or default_solver(puzzle), **options) as engine:
+        solvers.require(engine, canonical=canonical, time_limit=time_limit is not None, rules=puzzle.rules)
         return engine.solve(puzzle, time_limit=time_limit, canonical=canonical)
 
 
@@ -78,7 +116,8 @@ def count(
     time_limit: float | None = None,
     **options: _typing.Any,
 ) -> CountResult:
-    """Count the solutions of a puzzle up to ``limit`` with a named solver (default as for ``solve``)."""
-    with solvers.get(solver or solvers.default_for(puzzle.shape), **options) as engine:
-        solvers.require(engine, count=True, time_limit=time_limit is not None)
+    """Count the solutions of a puzzle up to ``limit`` under its rules with a named solver (default as for
+    ``solve``)."""
+    with solvers.get(solver or default_solver(puzzle), **options) as engine:
+        solvers.require(engine, count=True, time_limit=time_limit is not None, rules=puzzle.rules)
         return engine.count(puzzle, limit=limit, time_limit=time_limit)

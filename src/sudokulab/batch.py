@@ -14,11 +14,17 @@ A solver may implement the optional batch entry point
 one and otherwise loops over ``solve``, so every solver takes batches. Answers are checked by
 ``checking.check_batch``, vectorised and independent of every solver, as ``check_results`` is.
 
+A batch carries the rules its puzzles are solved under (``rules``: standard Sudoku by default;
+pickled by value, so a worker process gets them whole). An entry point that takes variant rules
+says so with a ``rules`` keyword parameter, and is then given them; otherwise a batch under
+variant rules goes puzzle by puzzle through ``solve``, which reads them from each ``Puzzle``.
+
 numpy is imported here, so this module is imported only by the paths that batch (bench, cluster).
 """
 
 from __future__ import annotations
 
+import inspect
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -28,6 +34,7 @@ import numpy as np
 
 from .errors import SudokuError
 from .grid import Puzzle, Shape
+from .rules import Rules, standard
 from .solvers.base import Solver, SolveResult, Stat, Status
 
 STATUSES: tuple[Status, ...] = (Status.SOLVED, Status.NO_SOLUTION, Status.TIME_LIMIT, Status.ERROR)
@@ -63,10 +70,16 @@ class Batch:
     """(k,) int64: each puzzle's 0-based entry number in its dataset (rows sort back into order by it)."""
     line: np.ndarray
     """(k,) int64: the 1-based line each puzzle starts on."""
+    rules: Rules = None  # type: ignore[assignment]  # None means standard, filled in below
+    """The rules every puzzle of the batch is solved under."""
 
     def __post_init__(self) -> None:
         """Bad givens are refused here, as ``Puzzle`` refuses them, so no solver sees them (a solver
         that raised on them would be recorded as a bug of its own)."""
+        if self.rules is None:
+            object.__setattr__(self, "rules", standard(self.shape))
+        elif self.rules.shape != self.shape:
+            raise ValueError(f"the rules are for a {self.rules.shape}, the batch is of a {self.shape}")
         if self.givens.dtype != DIGITS:
             raise ValueError(f"givens must be a (k, {self.shape.cells}) array of uint8 for {self.shape}")
         checked_givens(self.givens, self.shape)
@@ -77,22 +90,24 @@ class Batch:
         return len(self.givens)
 
     def puzzle(self, i: int) -> Puzzle:
-        return Puzzle(self.shape, tuple(int(v) for v in self.givens[i]))
+        return Puzzle(self.shape, tuple(int(v) for v in self.givens[i]), self.rules)
 
     @classmethod
     def of(cls, dataset: str, puzzles: Sequence[Puzzle], index: Sequence[int] | None = None,
            line: Sequence[int] | None = None) -> Batch:
-        """A batch from puzzle objects of one shape (tests, notebooks, generated sets)."""
+        """A batch from puzzle objects of one shape and one rule set (tests, notebooks, generated sets)."""
         if not puzzles:
             raise ValueError("a batch holds at least one puzzle")
-        shape = puzzles[0].shape
+        shape, rules = puzzles[0].shape, puzzles[0].rules
         if any(p.shape != shape for p in puzzles):
             raise ValueError("a batch holds puzzles of one shape")
+        if any(p.rules != rules for p in puzzles):
+            raise ValueError("a batch holds puzzles of one rule set")
         k = len(puzzles)
         index = np.arange(k, dtype=np.int64) if index is None else np.asarray(index, dtype=np.int64)
         line = index + 1 if line is None else np.asarray(line, dtype=np.int64)
         givens = np.array([p.givens for p in puzzles], dtype=DIGITS).reshape(k, shape.cells)
-        return cls(dataset, shape, givens, index, line)
+        return cls(dataset, shape, givens, index, line, rules)
 
 
 @dataclass
@@ -196,10 +211,11 @@ def solve_batch(solver: Solver, batch: Batch, time_limit: float | None = None) -
     usage errors, Ctrl-C and running out of memory stop the run, as ``compare`` and ``bench`` always have.
     """
     own = getattr(solver, "solve_batch", None)
-    if callable(own):
+    variant = {} if batch.rules.is_standard else {"rules": batch.rules}
+    if callable(own) and (not variant or _takes_rules(own)):
         started, wall_started = time.process_time(), time.perf_counter()
         try:
-            results = own(batch.givens, batch.shape, time_limit=time_limit)
+            results = own(batch.givens, batch.shape, time_limit=time_limit, **variant)
             _share_the_rest(results, time.perf_counter() - wall_started, time.process_time() - started)
             return results
         except (SudokuError, KeyboardInterrupt, MemoryError):
@@ -209,7 +225,15 @@ def solve_batch(solver: Solver, batch: Batch, time_limit: float | None = None) -
                                  {"error": f"raised {type(exc).__name__}: {exc}"})
             spent = (time.process_time() - started) / len(batch)
             return pack_results(failed.solver, batch.shape, [failed] * len(batch), [spent] * len(batch))
-    return solve_each(solver, batch.givens, batch.shape, time_limit)
+    return solve_each(solver, batch.givens, batch.shape, time_limit, batch.rules)
+
+
+def _takes_rules(entry_point: Any) -> bool:
+    """Whether a batch entry point takes variant rules (a ``rules`` keyword parameter)."""
+    try:
+        return "rules" in inspect.signature(entry_point).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def _share_the_rest(results: BatchResults, wall: float, cpu: float) -> None:
@@ -226,13 +250,15 @@ def _share_the_rest(results: BatchResults, wall: float, cpu: float) -> None:
         results.cpu_seconds = results.cpu_seconds + rest_cpu / k
 
 
-def solve_each(solver: Solver, givens: np.ndarray, shape: Shape, time_limit: float | None = None) -> BatchResults:
-    """A batch puzzle by puzzle through ``solver.solve``: the loop for solvers without a batch entry
-    point, and for a batch entry point's cases that need one call a puzzle anyway."""
+def solve_each(solver: Solver, givens: np.ndarray, shape: Shape, time_limit: float | None = None,
+               rules: Rules | None = None) -> BatchResults:
+    """A batch puzzle by puzzle through ``solver.solve`` (under ``rules``, standard by default): the
+    loop for solvers without a batch entry point, and for a batch entry point's cases that need one
+    call a puzzle anyway."""
     results: list[SolveResult] = []
     cpu: list[float] = []
     for row in givens.tolist():
-        puzzle = Puzzle(shape, tuple(row))
+        puzzle = Puzzle(shape, tuple(row), rules)
         started = time.process_time()
         try:
             results.append(solver.solve(puzzle, time_limit=time_limit))

@@ -12,6 +12,11 @@ streamed, a bounded number of batches is in flight, rows are written as they com
 keeps the sums). Each process builds one instance per solver and reuses it over all batches, so a
 paradigm that prepares per board shape pays for it once.
 
+Each batch carries the rules of its puzzles (``Batch.rules``: from the command line, standard by
+default). A solver that cannot honour them is skipped for that batch, never run: the run says so
+once per dataset and solver (a warning line, a note under the tables, and one row of status
+"skipped" in the CSV and JSON Lines outputs), and its summary row is left out.
+
 Times are the solvers' own ``seconds`` (wall time). A timed-out puzzle counts with the time it was
 given, so with timeouts the quantiles are lower bounds. ``puzzles/s`` is puzzles over the sum of
 per-puzzle times: the rate of one process, whatever ``jobs`` is. Each call is also timed in CPU
@@ -41,13 +46,13 @@ from .executors import Executor
 from .grid import Puzzle, Shape
 from .outputs import OutputFile
 from .report import progress as report_progress
-from .results import CSV_FIELDS, BenchReport, BenchSummary, Row, Tally, read_rows, solved_times
+from .results import CSV_FIELDS, DEFAULT_TIME_LIMIT, SKIPPED, BenchReport, BenchSummary, Row, Tally, read_rows, solved_times
+from .rules import Rules
 from .solvers.base import Solver, SolveResult
 
 __all__ = ["DEFAULT_TIME_LIMIT", "BenchReport", "BenchSummary", "Dataset", "Row", "WorkSpec", "batch_size_for",
            "default_solvers", "read_rows", "run_bench", "run_batch", "solved_times"]
 
-DEFAULT_TIME_LIMIT = 10.0
 LEFT_OUT = {
     "backtrack": "the classic search needs more than 10 s on many published puzzles",
     "dimacs": "it starts a SAT program per puzzle (and per step of canonical answers and counts)",
@@ -85,6 +90,8 @@ class BatchOutcome:
 
     answers: list[tuple[BatchResults, BatchVerdicts]]
     worker: str
+    skipped: dict[str, str] | None = None
+    """Solver -> why it was not run on this batch (it cannot honour the batch's rules)."""
 
 
 _SOLVERS: dict[WorkSpec, list[tuple[str, Solver]]] = {}
@@ -117,14 +124,27 @@ def run_batch(task: tuple[WorkSpec, Batch]) -> BatchOutcome:
     spec, batch = task
     named = solvers_for(spec)
     answers = []
+    skipped: dict[str, str] = {}
     for name, solver in named:
+        missing = lacks_rules(solver, batch.rules)
+        if missing:
+            skipped[name] = missing
+            continue
         results = solve_batch(solver, batch, spec.time_limit)
         results.solver = name
         answers.append(results)
-    verdicts = check_batch(batch.givens, batch.shape, answers)
+    verdicts = check_batch(batch.givens, batch.shape, answers, batch.rules)
     for results in answers:
         results.grids = results.grids[:0]  # checked here: no need to send them back
-    return BatchOutcome(list(zip(answers, verdicts)), f"{socket.gethostname()}:{os.getpid()}")
+    return BatchOutcome(list(zip(answers, verdicts)), f"{socket.gethostname()}:{os.getpid()}", skipped or None)
+
+
+def lacks_rules(solver: Solver, rules: Rules) -> str | None:
+    """Why a solver cannot take puzzles under ``rules`` ("cannot honour ..."), or None when it can."""
+    if rules.is_standard:
+        return None
+    missing = solver.capabilities.lacks(rules=rules)
+    return f"cannot {missing}" if missing else None
 
 
 def _open_solvers(names: Sequence[str], options: Mapping[str, Mapping[str, Any]],
@@ -149,6 +169,7 @@ class _Unlimited:
     def __init__(self, solver: Solver):
         self.solver = solver
         self.name = solver.name
+        self.capabilities = solver.capabilities
 
     def solve(self, puzzle: Puzzle, *, time_limit: float | None = None, canonical: bool = False) -> SolveResult:
         return self.solver.solve(puzzle, canonical=canonical)
@@ -266,6 +287,7 @@ def run_bench(
     tallies: dict[tuple[str, str], Tally] = {}
     totals: dict[str, int] = {}
     bad: dict[str, int] = {}
+    skipped: dict[str, dict[str, str]] = {}  # dataset -> solver -> why (said once each)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     started = time.perf_counter()
 
@@ -274,6 +296,17 @@ def run_bench(
             totals[batch.dataset] = totals.get(batch.dataset, 0) + len(batch)
         for results, verdicts in outcome.answers:
             tallies[batch.dataset, results.solver].add_batch(results, verdicts.valid)
+        for name, why in (outcome.skipped or {}).items():
+            said = skipped.setdefault(batch.dataset, {})
+            if name in said:
+                continue
+            said[name] = why
+            warn(f"sudokulab: skipped {name} on {batch.dataset}: {why}")
+            row = Row(batch.dataset, -1, 0, name, SKIPPED, 0.0, True, {}, why)
+            if writer:
+                writer.writerow(row.as_csv())
+            if json_stream:
+                json_stream.write(json.dumps(row.as_json(), separators=(",", ":")) + "\n")
         if writer or json_stream:
             for row in _rows(batch, outcome):
                 if writer:
@@ -334,14 +367,20 @@ def run_bench(
             for out in outputs:
                 out.discard()
 
-    summaries = tuple(BenchSummary.of(ds, name, tally) for (ds, name), tally in tallies.items())
+    for ds, said in skipped.items():
+        for name, why in said.items():
+            notes.append(f"{name} skipped on {ds}: {why}")
+    summaries = tuple(BenchSummary.of(ds, name, tally) for (ds, name), tally in tallies.items()
+                      if len(tally.times) or name not in skipped.get(ds, {}))
     solved, counts = {}, {}
     for (ds, name), tally in tallies.items():
+        if not len(tally.times) and name in skipped.get(ds, {}):
+            continue
         solved.setdefault(ds, {})[name] = tally.solved_times.sample()
         counts.setdefault(ds, {})[name] = len(tally.solved_times)
     return BenchReport(summaries, solved, totals, bad, tuple(names), time_limit, jobs, os.cpu_count(), load,
                        time.perf_counter() - started, by_solver, tuple(notes), executor.describe(),
-                       executor.retried, batch_size, counts)
+                       executor.retried, batch_size, counts, skipped)
 
 
 def _executor(cluster: str | None, jobs: int) -> Executor:

@@ -11,6 +11,8 @@ its verdict:
 - a solver that raised (``Status.ERROR``) is wrong.
 
 ``check_batch`` applies the same rule to a batch of puzzles at once, with numpy (imported only there).
+Both read the puzzle's rules (``rules.Rules``; standard Sudoku unless declared): a grid is right
+only when it keeps every rule, the variant ones included.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-from .grid import Puzzle, Shape, solution_error, units
+from .grid import Puzzle, Shape, solution_error
+from .rules import Rules, standard
 from .solvers.base import SolveResult, Status
 
 if TYPE_CHECKING:
@@ -84,35 +87,86 @@ class BatchVerdicts:
     problems: dict[int, str]
 
 
-def grids_valid(grids: np.ndarray, givens: np.ndarray, shape: Shape) -> np.ndarray:
+def grids_valid(grids: np.ndarray, givens: np.ndarray, shape: Shape, rules: Rules | None = None) -> np.ndarray:
     """For each row of ``grids``, whether it completes the puzzle in the same row of ``givens``.
 
     The definition, vectorised (the same checks as ``grid.solution_error``, by another route):
-    every cell in 1..n, every given kept, and each unit's digits, as bits, OR-ing to the n-bit mask
-    (n cells whose n bits cover the mask hold n different digits).
+    every cell in 1..n, every given kept, and each complete group's digits, as bits, OR-ing to the
+    n-bit mask (n cells whose n bits cover the mask hold n different digits). Under variant
+    ``rules`` (default: standard Sudoku) also: each pair of cells that must differ does (the pairs
+    of every partial group, such as a cage, and the differing pairs), each cage adds up to its
+    total, each thermometer increases step by step.
     """
     import numpy as np
 
+    rules = standard(shape) if rules is None else rules
     n = shape.n
     grids = np.asarray(grids)
     in_range = ((grids >= 1) & (grids <= n)).all(axis=1)
     kept = ((givens == 0) | (givens == grids)).all(axis=1)
     bits = np.left_shift(np.uint64(1), np.where(grids >= 1, grids - 1, 0).astype(np.uint64))
     full = np.uint64((1 << n) - 1)
-    covered = np.bitwise_or.reduce(bits[:, _unit_cells(shape)], axis=2)
-    return in_range & kept & (covered == full).all(axis=1)
+    tables = _tables(rules)
+    covered = np.bitwise_or.reduce(bits[:, tables.complete], axis=2)
+    valid = in_range & kept & (covered == full).all(axis=1)
+    if rules.is_standard or not len(grids):
+        return valid
+    if tables.pairs is not None:
+        valid &= (grids[:, tables.pairs[:, 0]] != grids[:, tables.pairs[:, 1]]).all(axis=1)
+    if tables.cages is not None:
+        values = np.concatenate([grids.astype(np.int64), np.zeros((len(grids), 1), dtype=np.int64)], axis=1)
+        valid &= (values[:, tables.cages].sum(axis=2) == tables.totals).all(axis=1)
+    if tables.steps is not None:
+        valid &= (grids[:, tables.steps[:, 0]] < grids[:, tables.steps[:, 1]]).all(axis=1)
+    return valid
+
+
+@dataclass(frozen=True)
+class _Tables:
+    """A rule set as index arrays for ``grids_valid``; None where the rules have no such constraint."""
+
+    complete: np.ndarray
+    """(groups, n) cells of the complete groups: rows, columns, boxes (or regions), diagonals, windows."""
+    pairs: np.ndarray | None
+    """(pairs, 2) cells that must differ: both cells of one partial group, or a differing pair."""
+    cages: np.ndarray | None
+    """(cages, longest) cells of each cage, padded with the index of a zero column."""
+    totals: np.ndarray | None
+    steps: np.ndarray | None
+    """(steps, 2): each consecutive (lower, higher) pair of cells along every thermometer."""
 
 
 @cache
-def _unit_cells(shape: Shape) -> np.ndarray:
-    """(3n, n) cell indices: rows, columns, boxes."""
+def _tables(rules: Rules) -> _Tables:
+    """The index arrays of a rule set, built once per rule set (rules hash cheaply)."""
     import numpy as np
 
-    return np.array([cells for _, _, cells in units(shape).named()], dtype=np.intp)
+    cells = rules.shape.cells
+
+    def padded(groups: list[tuple[int, ...]]) -> np.ndarray | None:
+        if not groups:
+            return None
+        longest = max(map(len, groups))
+        return np.array([g + (cells,) * (longest - len(g)) for g in groups], dtype=np.intp)
+
+    complete = np.array([g.cells for g in rules.complete_groups], dtype=np.intp).reshape(-1, rules.n)
+    steps = [pair for thermo in rules.thermos for pair in zip(thermo.cells, thermo.cells[1:])]
+    pairs = set(rules.pairs)
+    for group in rules.partial_groups:
+        pairs.update((a, b) for i, a in enumerate(group.cells) for b in group.cells[i + 1:])
+    return _Tables(
+        complete,
+        np.array(sorted(pairs), dtype=np.intp) if pairs else None,
+        padded([cage.cells for cage in rules.cages]),
+        np.array([cage.total for cage in rules.cages], dtype=np.int64) if rules.cages else None,
+        np.array(steps, dtype=np.intp) if steps else None,
+    )
 
 
-def check_batch(givens: np.ndarray, shape: Shape, results: Sequence[BatchResults]) -> list[BatchVerdicts]:
-    """``check_results`` over a batch: each solver's verdicts, in the order given.
+def check_batch(givens: np.ndarray, shape: Shape, results: Sequence[BatchResults],
+                rules: Rules | None = None) -> list[BatchVerdicts]:
+    """``check_results`` over a batch under ``rules`` (default: standard Sudoku): each solver's
+    verdicts, in the order given.
 
     Grids are checked by ``grids_valid``; a grid it refuses is explained by ``grid.solution_error``
     (its first reason), so the words are the same as on the one-puzzle path.
@@ -127,14 +181,14 @@ def check_batch(givens: np.ndarray, shape: Shape, results: Sequence[BatchResults
         solved = result.status == SOLVED
         grid_ok = np.zeros(len(givens), dtype=bool)
         if solved.any():
-            grid_ok[solved] = grids_valid(result.grids[solved], givens[solved], shape)
+            grid_ok[solved] = grids_valid(result.grids[solved], givens[solved], shape, rules)
         valid = ~((solved & ~grid_ok) | (result.status == ERROR))
         problems: dict[int, str] = {}
         for i in np.flatnonzero(~valid):
             if result.status[i] == ERROR:
                 problems[int(i)] = result.errors.get(int(i), "the solver raised")
             else:
-                puzzle = Puzzle(shape, tuple(int(v) for v in givens[i]))
+                puzzle = Puzzle(shape, tuple(int(v) for v in givens[i]), rules)
                 problems[int(i)] = solution_error(tuple(int(v) for v in result.grids[i]), puzzle) or "not a solution"
         found[(found < 0) & grid_ok] = position
         checked.append((valid, problems, grid_ok))

@@ -33,6 +33,7 @@ from .commands import (
 )
 from .errors import ExitCode, Stopped, SudokuError, UsageError
 from .models.cnf import AMO_ENCODINGS, ENCODINGS
+from .rules import RulesError
 
 
 def number_type(convert: Callable[[str], Any], accept: Callable[[Any], bool], what: str, rule: str):
@@ -90,9 +91,40 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{command}: {message}" if command else message)
 
 
+def presets_type(text: str) -> str:
+    """An argparse type for ``--rules x,anti-knight``: the text, its preset names checked against
+    ``rules.PRESETS`` (``puzzle_files`` reads it)."""
+    from .rules import parse_presets
+
+    try:
+        parse_presets(text)
+    except RulesError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+SOLVED_UNDER = "the puzzle is solved under"
+
+
+def rules_arguments(parser: argparse.ArgumentParser, what: str = SOLVED_UNDER) -> None:
+    """``--rules``, ``--regions``, ``--cages``, ``--thermos``: the one place every command that reads
+    puzzles takes its variant rules from (``commands.rule_options`` reads them back)."""
+    from .rules import PRESETS
+
+    group = parser.add_argument_group(
+        "variant rules", f"The rules {what} (default: standard Sudoku, or what a JSON puzzle file "
+        "declares). A solver that cannot honour them is refused (exit 2); compare and bench skip it.")
+    group.add_argument("--rules", type=presets_type, metavar="NAMES",
+                       help=f"presets, comma-separated: {', '.join(PRESETS)} (e.g. x,anti-knight)")
+    group.add_argument("--regions", metavar="FILE", help="jigsaw regions: n lines of n region labels (implies jigsaw)")
+    group.add_argument("--cages", metavar="FILE", help="killer cages and their sums (implies killer)")
+    group.add_argument("--thermos", metavar="FILE", help="thermometers, each from its bulb (implies thermo)")
+
+
 def _puzzle_arguments(parser: argparse.ArgumentParser, solver: bool = True) -> None:
     parser.add_argument("puzzle", nargs="?", default="-", help="puzzle file, or - for stdin (default)")
     parser.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
+    rules_arguments(parser)
     if solver:
         parser.add_argument(
             "--solver", metavar="NAME",
@@ -170,6 +202,7 @@ def build_parser() -> argparse.ArgumentParser:
     decode.add_argument("--amo", default="pairwise", choices=AMO_ENCODINGS,
                         help="its at-most-one encoding (default: pairwise)")
     decode.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
+    rules_arguments(decode, "of the PUZZLE (with --cnf: the formula's own, from its header)")
     decode.set_defaults(run=cmd_decode)
 
     listing = commands.add_parser("solvers", help="list the solvers: paradigm, installed, capabilities, options")
@@ -195,6 +228,7 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--time-limit", type=positive_float, default=10.0, metavar="SECONDS",
                         help="for each question to the oracle (default: 10)")
     verify.add_argument("--no-oracle", action="store_true", help="print the verdict only")
+    rules_arguments(verify, "the answer is judged by")
     _certify_arguments(verify)
     verify.set_defaults(run=cmd_verify)
 
@@ -221,9 +255,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="show the first K failures beside the oracle's answer (default: 3)")
     judge.add_argument("--quiet", action="store_true", help="no progress bar")
     judge.add_argument("--wide", action="store_true", help="tables as wide as they get")
+    rules_arguments(judge, "of every puzzle of the dataset")
     judge.set_defaults(run=cmd_judge, program=[])
 
-    from .bench import DEFAULT_TIME_LIMIT
+    from .results import DEFAULT_TIME_LIMIT
 
     bench = commands.add_parser("bench", help="run solvers over puzzle sets: summary table, per-puzzle CSV, plot")
     bench.add_argument("datasets", nargs="+", metavar="DATASET",
@@ -246,9 +281,14 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--plot", metavar="FILE",
                        help="draw the cactus plot to this .png, .svg or .pdf (needs matplotlib)")
     bench.add_argument("--quiet", action="store_true", help="no progress bar")
+    rules_arguments(bench, "of every puzzle of the datasets")
     bench.set_defaults(run=cmd_bench)
 
-    generate = commands.add_parser("generate", help="random puzzles of any size, in the dataset format")
+    generate = commands.add_parser(
+        "generate", help="random puzzles of any size, in the dataset format",
+        description="Random puzzles of any size, one a line (BOJ blocks above 9x9). With variant rules "
+        "(--rules, --regions, --cages, --thermos) the puzzles are made under them, but the output holds "
+        "only the givens: solve them with the same options.")
     generate.add_argument("--size", type=positive_int, required=True, metavar="N", help="board size n (n x n)")
     generate.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
     amount = generate.add_mutually_exclusive_group()
@@ -268,6 +308,8 @@ def build_parser() -> argparse.ArgumentParser:
                           help="write here instead of stdout: the file appears whole when the last puzzle is made "
                           "(nothing on failure); stdout shows each puzzle as it is made")
     generate.add_argument("--quiet", action="store_true", help="no progress bar (shown on a terminal only)")
+    rules_arguments(generate, "every puzzle is made under; the output holds the givens only, so give the "
+                    "same options to the commands that read it")
     generate.set_defaults(run=cmd_generate)
 
     from .catalog import names as set_names
@@ -300,7 +342,8 @@ def _complete_files(parser: argparse.ArgumentParser) -> None:
         if isinstance(action, argparse._SubParsersAction):
             for sub in dict.fromkeys(action.choices.values()):
                 _complete_files(sub)
-        elif action.dest in ("puzzle", "answer", "dataset", "datasets", "output", "out", "json", "plot") \
+        elif action.dest in ("puzzle", "answer", "dataset", "datasets", "output", "out", "json", "plot", "regions",
+                             "cages", "thermos") \
                 and not isinstance(action, argparse._StoreTrueAction):
             action.complete = FILE_COMPLETION  # type: ignore[attr-defined]
 
@@ -324,6 +367,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         _flush_quietly()
         _error(str(exc), bad_input=exc.exit_code == ExitCode.BAD_INPUT)
         return int(exc.exit_code)
+    except RulesError as exc:  # rules data that make no sense for the board: bad input, as any other
+        _flush_quietly()
+        _error(f"rules: {exc}" if not str(exc).startswith("rules") else str(exc), bad_input=True)
+        return int(ExitCode.BAD_INPUT)
     except KeyboardInterrupt as exc:
         _discard_outputs()
         if isinstance(exc, Stopped):

@@ -13,10 +13,14 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from . import solvers
-from .boj import format_grid, load_puzzle, parse_box, read_bytes, read_text, source_name
-from .errors import ExitCode, NoSolution, SolverBug, TimeLimitReached, UsageError, WrongAnswer
+from . import default_solver, solvers
+from .boj import format_grid, parse_box, read_bytes, read_text, source_name
+from .errors import ExitCode, NoSolution, SolverBug, TimeLimitReached, UnsupportedFeature, UsageError, WrongAnswer
+from .grid import Puzzle
 from .solvers.base import Status
+
+RULE_OPTIONS = ("rules", "regions", "cages", "thermos")
+"""The variant-rule options every command that reads puzzles takes (``cli.rules_arguments``)."""
 
 
 def solver_options(pairs: Sequence[str] | None) -> dict[str, str]:
@@ -47,6 +51,27 @@ def _box(args: argparse.Namespace) -> tuple[int, int] | None:
     return parse_box(args.box) if getattr(args, "box", None) else None
 
 
+def rule_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The command line's variant rules as the keywords of ``puzzle_files.read_puzzle`` and ``read_rules``."""
+    return {key: getattr(args, key, None) for key in RULE_OPTIONS}
+
+
+def load(args: argparse.Namespace, source: str | None = None) -> Puzzle:
+    """The command's puzzle (``args.puzzle``, or ``source``) under the rules of its options or its file."""
+    from .puzzle_files import read_puzzle
+
+    return read_puzzle(args.puzzle if source is None else source, box=_box(args), **rule_options(args))
+
+
+def dataset_rules(args: argparse.Namespace) -> Any:
+    """The command line's variant rules for the puzzles of a dataset (``datasets.RuleOptions``), or None
+    for standard Sudoku: built per board shape, once each."""
+    from .datasets import RuleOptions
+
+    options = RuleOptions.of(**rule_options(args))
+    return None if options.standard else options
+
+
 def _names(text: str | None) -> list[str] | None:
     return [name.strip() for name in text.split(",") if name.strip()] if text else None
 
@@ -62,19 +87,20 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from .checking import check_result
     from .grid import first_conflict
 
-    puzzle = load_puzzle(args.puzzle, _box(args))
+    puzzle = load(args)
     if args.format == "compact" and puzzle.n > 9:
         raise UsageError(f"the compact form has one digit per cell, so it cannot show a {puzzle.n}x{puzzle.n} board")
-    conflict = first_conflict(puzzle.givens, puzzle.shape)
+    conflict = first_conflict(puzzle.givens, puzzle.rules)
     if conflict:
         if args.json:
             _json({**_puzzle_json(puzzle), "solver": None, "status": Status.NO_SOLUTION.value,
                    "reason": f"the givens break a rule: {conflict}", "answer": None, "grid": None,
                    "seconds": 0.0, "stats": {}})
         raise NoSolution(f"no solution: the givens break a rule: {conflict}")
-    name = args.solver or solvers.default_for(puzzle.shape)
+    name = args.solver or default_solver(puzzle)
     with solvers.get(name, **solver_options(args.option)) as solver:
-        solvers.require(solver, canonical=args.canonical, time_limit=args.time_limit is not None)
+        solvers.require(solver, canonical=args.canonical, time_limit=args.time_limit is not None,
+                        rules=puzzle.rules)
         result = solver.solve(puzzle, time_limit=args.time_limit, canonical=args.canonical)
     if args.stats:
         print(format_stats(result), file=sys.stderr)
@@ -99,8 +125,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
     raise NoSolution("no solution: no completion of these givens keeps the rules")
 
 
-def _puzzle_json(puzzle: Any) -> dict[str, Any]:
-    return {"size": puzzle.n, "box": [puzzle.shape.box_rows, puzzle.shape.box_cols]}
+def _puzzle_json(puzzle: Puzzle) -> dict[str, Any]:
+    from .compare import rules_json
+
+    return {"size": puzzle.n, "box": [puzzle.shape.box_rows, puzzle.shape.box_cols], **rules_json(puzzle.rules)}
 
 
 def _json(document: dict[str, Any]) -> None:
@@ -122,10 +150,10 @@ def format_stats(result: Any) -> str:
 
 
 def cmd_count(args: argparse.Namespace) -> int:
-    puzzle = load_puzzle(args.puzzle, _box(args))
-    name = args.solver or solvers.default_for(puzzle.shape)
+    puzzle = load(args)
+    name = args.solver or default_solver(puzzle)
     with solvers.get(name, **solver_options(args.option)) as solver:
-        solvers.require(solver, count=True, time_limit=args.time_limit is not None)
+        solvers.require(solver, count=True, time_limit=args.time_limit is not None, rules=puzzle.rules)
         result = solver.count(puzzle, limit=args.limit, time_limit=args.time_limit)
     if args.stats:
         print(format_stats(result), file=sys.stderr)
@@ -157,12 +185,21 @@ def _certified(puzzle: Any, solutions: int | None, proof_dir: str | None, *, std
     return certificate
 
 
+EXPORTED_BY = {"dimacs": "sat", "cpsat": "cpsat", "lp": "mip", "mps": "mip"}
+"""Export format -> the solver whose model it writes: a format honours the rules that solver honours."""
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     from .models import export
     from .outputs import OutputFile
 
     target = OutputFile(args.output) if args.output not in (None, "-") else None  # checked before the work
-    puzzle = load_puzzle(args.puzzle, _box(args))
+    puzzle = load(args)
+    solver = EXPORTED_BY.get(args.format)
+    if solver is not None and not puzzle.rules.is_standard:
+        missing = solvers.solver_class(solver).capabilities.lacks(rules=puzzle.rules)
+        if missing:
+            raise UnsupportedFeature(f"export --format {args.format} (the {solver} model) cannot {missing}")
     options: dict[str, Any] = {key: _export_value(value) for key, value in solver_options(args.option).items()}
     if args.encoding:
         options["encoding"] = args.encoding
@@ -181,6 +218,9 @@ def _export_value(text: str) -> Any:
 
 def cmd_solvers(args: argparse.Namespace) -> int:
     described = [solvers.describe(name) for name in solvers.names()]
+    for entry in described:  # why a solver refuses a kind: the line under the matrix (and in --json)
+        if entry.get("installed"):
+            entry["capabilities"]["kinds_why"] = solvers.solver_class(entry["name"]).capabilities.kinds_why
     if args.json:
         import json
 
@@ -197,9 +237,12 @@ def cmd_solvers(args: argparse.Namespace) -> int:
 def cmd_compare(args: argparse.Namespace) -> int:
     from .compare import Agreement, compare, format_answers
 
-    puzzle = load_puzzle(args.puzzle, _box(args))
+    puzzle = load(args)
     comparison = compare(puzzle, _names(args.solvers), time_limit=args.time_limit, canonical=args.canonical,
                          options=per_solver_options(args.option))
+    for run in comparison.runs:
+        if run.skipped and run.skipped_for_rules:
+            print(f"sudokulab: skipped {run.solver}: {run.skipped}", file=sys.stderr)
     if args.json:
         import json
 
@@ -224,11 +267,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     if args.puzzle == "-" and args.answer == "-":
         raise UsageError("verify: the puzzle and the answer cannot both come from standard input")
-    puzzle = load_puzzle(args.puzzle, _box(args))
+    puzzle = load(args)
     verdict = verify(puzzle, read_bytes(args.answer, MAX_ANSWER_BYTES))
     out(f"{verdict}\n")
     if not args.no_oracle:
-        from .errors import UnsupportedFeature
         from .oracle import Oracle
 
         try:
@@ -266,11 +308,13 @@ def cmd_judge(args: argparse.Namespace) -> int:
         check(args.isolation)  # before any output: where bubblewrap cannot run, one line and exit 2
     show = not args.quiet and sys.stderr.isatty()
     total = None
+    rules = dataset_rules(args)
     if show and args.dataset != "-":  # a first pass to size the bar: parsing costs little beside running
-        total = sum(1 for entry in judging.first_puzzles(read_dataset(args.dataset), args.limit) if entry.ok)
-    with judge_progress(total, source_name(args.dataset), enabled=show) as on_case, Oracle() as oracle:
+        total = sum(1 for entry in judging.first_puzzles(read_dataset(args.dataset, rules=rules), args.limit)
+                    if entry.ok)
+    with judge_progress(total, source_name(args.dataset), enabled=show) as on_case, Oracle(None) as oracle:
         report = judging.judge_dataset(
-            judging.first_puzzles(read_dataset(args.dataset), args.limit), args.program, limits,
+            judging.first_puzzles(read_dataset(args.dataset, rules=rules), args.limit), args.program, limits,
             oracle=oracle, failures_shown=args.show_failures, jobs=args.jobs, on_case=on_case,
             cluster=args.cluster, shared_fs=args.shared_fs,
         )
@@ -309,12 +353,17 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
         require_matplotlib()  # before the run, not after an hour of it
         plot = plot_output(args.plot)
-    datasets = [bench.Dataset.from_path(_dataset_file(path), box=box, limit=args.limit) for path in args.datasets]
+    rules = dataset_rules(args)
+    datasets = [bench.Dataset.from_path(_dataset_file(path), box=box, limit=args.limit, rules=rules)
+                for path in args.datasets]
     report = bench.run_bench(
         datasets, _names(args.solvers), time_limit=args.time_limit, jobs=args.jobs,
         options=per_solver_options(args.option), csv_path=args.out, json_path=args.json,
         progress=not args.quiet, by_solver=args.by_solver, cluster=args.cluster, batch_size=args.batch_size,
     )
+    if report.skipped and not report.summaries:
+        name, why = next(iter(next(iter(report.skipped.values())).items()))
+        raise UnsupportedFeature(f"bench: no solver could run: {name} {why}")
     render_bench(report, console(wide=args.wide), wide=args.wide)
     if plot is not None:
         from .plots import cactus_plot
@@ -344,6 +393,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
         target = gen.clues_for(shape, args.clues, args.fraction, args.unique)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    options = dataset_rules(args)
+    variant = {} if options is None else {"rules": options.for_shape(shape)}  # bad rules data: refused here
     output = OutputFile(args.output) if args.output not in (None, "-") else None  # checked before the work
     seed = args.seed
     if args.cluster:
@@ -368,7 +419,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
         for made in gen.generate(shape, args.count, clues=target, unique=args.unique, seed=seed,
                                  progress=blanked if show and cluster is None else None,
-                                 per_puzzle_seeds=args.per_puzzle_seeds, cluster=cluster):
+                                 per_puzzle_seeds=args.per_puzzle_seeds, cluster=cluster, **variant):
             stream.write(gen.dataset_text(made.puzzle))
             bar.update(bar.task_ids[0], advance=1)
             if made.short:
@@ -402,12 +453,15 @@ def cmd_decode(args: argparse.Namespace) -> int:
     if args.cnf is not None:
         if args.answer is not None:
             raise UsageError("decode: give the puzzle or --cnf, not both")
+        if any(rule_options(args).values()):
+            raise UsageError("decode: with --cnf the rules are the formula's own (its header): drop --rules, "
+                             "--regions, --cages and --thermos")
         exported = read_header(read_text(args.cnf, 256 << 20), source_name(args.cnf))
         answer_source = args.first
     else:
         if args.answer is None:
             raise UsageError("decode: give PUZZLE and the solver's ANSWER, or ANSWER --cnf FORMULA")
-        exported = Exported(load_puzzle(args.first, _box(args)), args.encoding, args.amo)
+        exported = Exported(load(args, args.first), args.encoding, args.amo)
         answer_source = args.answer
     if args.first == "-" and args.answer == "-":
         raise UsageError("decode: the puzzle and the answer cannot both come from standard input")

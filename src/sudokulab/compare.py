@@ -2,8 +2,9 @@
 
 How agreement is judged (``compare``), in this order:
 
-0. A solver that cannot do what is asked (``canonical`` for a solver whose capabilities lack it)
-   is skipped and reported as skipped, not failed.
+0. A solver that cannot do what is asked (``canonical`` for a solver whose capabilities lack it, or
+   a constraint kind of the puzzle's rules it does not honour) is skipped and reported as skipped,
+   not failed.
 1. A solver that reached its time limit is reported but not counted: it said nothing about the
    puzzle, so it can neither agree nor disagree. When every solver timed out there is no verdict.
 2. Every answer goes through ``checking.check_results``, the one rule: a grid the independent
@@ -36,7 +37,47 @@ from .checking import check_results
 from .errors import UnsupportedFeature, UsageError
 from .grid import Puzzle, first_conflict
 from .oracle import Oracle
+from .rules import Rules
 from .solvers.base import SolveResult, Status
+
+RULES_SKIP = "cannot honour "
+"""How the reason of a solver skipped for the puzzle's rules begins (``Capabilities.lacks``)."""
+
+
+def rules_json(rules: Rules) -> dict[str, Any]:
+    """A rule set as the fields of a JSON puzzle file (``schemas/puzzle.schema.json``), for the
+    ``--json`` documents that describe a puzzle: ``rules`` (its presets) and, when it has them,
+    ``regions`` (n rows of region numbers), ``cages`` (``rNcM`` cells and ``sum``),
+    ``thermometers`` and ``groups`` (extra all-different groups).
+
+    >>> from sudokulab.grid import Shape
+    >>> from sudokulab.rules import build
+    >>> rules_json(build(Shape(2, 2), ["x"]))
+    {'rules': ['standard', 'x']}
+    >>> rules_json(build(Shape(2, 2), cages=[((0, 1), 3)]))["cages"]
+    [{'cells': ['r1c1', 'r1c2'], 'sum': 3}]
+    """
+    n = rules.n
+
+    def cells(indices: tuple[int, ...]) -> list[str]:
+        return [f"r{cell // n + 1}c{cell % n + 1}" for cell in indices]
+
+    document: dict[str, Any] = {"rules": list(rules.presets)}
+    regions = [group for group in rules.groups if group.kind == "region"]
+    if regions:
+        labels = [0] * rules.shape.cells
+        for number, group in enumerate(regions, 1):
+            for cell in group.cells:
+                labels[cell] = number
+        document["regions"] = [labels[r * n:(r + 1) * n] for r in range(n)]
+    if rules.cages:
+        document["cages"] = [{"cells": cells(cage.cells), "sum": cage.total} for cage in rules.cages]
+    if rules.thermos:
+        document["thermometers"] = [cells(thermo.cells) for thermo in rules.thermos]
+    extra = [cells(group.cells) for group in rules.groups if group.kind == "group"]
+    if extra:
+        document["groups"] = extra
+    return document
 
 
 class Agreement(enum.Enum):
@@ -69,6 +110,11 @@ class SolverRun:
     """Why the solver was not run (it lacks a capability the comparison needs)."""
 
     @property
+    def skipped_for_rules(self) -> bool:
+        """Whether it was skipped because it cannot honour a kind of the puzzle's rules."""
+        return bool(self.skipped) and self.skipped.startswith(RULES_SKIP)  # type: ignore[union-attr]
+
+    @property
     def solver(self) -> str:
         return self.result.solver
 
@@ -80,7 +126,8 @@ class SolverRun:
     def to_json(self) -> dict[str, Any]:
         r = self.result
         return {
-            "solver": r.solver, "status": r.status.value, "seconds": r.seconds, "stats": dict(r.stats),
+            "solver": r.solver, "status": "skipped" if self.skipped else r.status.value, "seconds": r.seconds,
+            "stats": dict(r.stats),
             "answer": self.answer, "valid": self.valid, "problem": self.problem, "agrees": self.agrees,
             "skipped": self.skipped,
         }
@@ -124,6 +171,7 @@ class Comparison:
             "puzzle": format_puzzle(self.puzzle),
             "size": self.puzzle.n,
             "box": [self.puzzle.shape.box_rows, self.puzzle.shape.box_cols],
+            **rules_json(self.puzzle.rules),
             "canonical": self.canonical,
             "oracle": self.oracle,
             "solutions": self.solutions,
@@ -161,8 +209,10 @@ def compare(
 ) -> Comparison:
     """Run the solvers (default: every installed one) on the puzzle and judge their agreement.
 
-    ``oracle`` counts the solutions (default: an ``Oracle()`` built for this call, with the same
-    time limit); ``count=False`` skips counting. ``options`` maps a solver name to its options.
+    ``oracle`` counts the solutions (default: an ``Oracle`` built for this call, with the same
+    time limit, whose solver honours the puzzle's rules); ``count=False`` skips counting.
+    ``options`` maps a solver name to its options. A solver that cannot honour the puzzle's rules
+    is skipped, its ``skipped`` reason starting "cannot honour".
     """
     names = list(names) if names else [name for name in solvers.names() if solvers.installed(name)]
     options = options or {}
@@ -174,7 +224,8 @@ def compare(
     results: list[SolveResult] = []
     skipped: dict[int, str] = {}
     for i, name in enumerate(names):
-        missing = classes[name].capabilities.lacks(canonical=canonical, time_limit=time_limit is not None)
+        missing = classes[name].capabilities.lacks(canonical=canonical, time_limit=time_limit is not None,
+                                                   rules=puzzle.rules)
         if missing:
             skipped[i] = f"cannot {missing}"
             results.append(SolveResult(name, Status.TIME_LIMIT, None, 0.0))
@@ -190,7 +241,7 @@ def compare(
     if count and answered:
         try:
             if oracle is None:
-                with Oracle(time_limit=time_limit) as own:
+                with Oracle(None, time_limit=time_limit) as own:
                     solutions, oracle_name = own.solutions(puzzle), own.name
             else:
                 solutions, oracle_name = oracle.solutions(puzzle), oracle.name
@@ -246,7 +297,7 @@ def judge_results(
             reason = f"every solver says no solution, but the oracle {oracle} counts {_solutions(solutions)}"
         else:
             agreement = Agreement.NO_SOLUTION
-            conflict = first_conflict(puzzle.givens, puzzle.shape)
+            conflict = first_conflict(puzzle.givens, puzzle.rules)
             reason = f"the givens break a rule: {conflict}" if conflict else "no completion keeps the rules"
     elif solutions is not None and solutions < min(len(distinct), 2):
         agreement = Agreement.DISAGREE

@@ -9,11 +9,17 @@ A dataset file holds, in any mix:
 Lines starting with ``#`` and blank lines between puzzles are ignored. A puzzle that does not
 parse becomes an entry with an ``error`` naming its line, and reading goes on with the next one:
 one bad line must not cost a benchmark run its other 49,999 puzzles.
+
+A dataset holds givens only; the rules its puzzles are solved under come from the command line
+(``RuleOptions``: presets and data files, built once per board shape) and travel with each puzzle
+and each ``Batch``. Rules that do not fit a puzzle's board (regions for another size) make that
+entry a bad one, named with its line.
 """
 
 from __future__ import annotations
 
 import codecs
+import functools
 import math
 import re
 import sys
@@ -23,13 +29,62 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from .boj import MAX_INPUT_BYTES, parse_puzzle, source_name
-from .errors import PuzzleFormatError, UsageError
+from .errors import PuzzleFormatError, SudokuError, UsageError
 from .grid import Puzzle, Shape, box_shape
+from .rules import Rules, RulesError, standard
 
 if TYPE_CHECKING:
     import numpy as np
 
     from .batch import Batch
+
+
+@dataclass(frozen=True)
+class RuleOptions:
+    """The variant rules of a command line for the puzzles of datasets: preset names and the files
+    of their data (``--rules``, ``--regions``, ``--cages``, ``--thermos``), turned into a ``Rules``
+    per board shape by ``puzzle_files.read_rules``, once per shape."""
+
+    presets: tuple[str, ...] = ()
+    regions: str | None = None
+    cages: str | None = None
+    thermos: str | None = None
+
+    @classmethod
+    def of(cls, rules: str | Iterable[str] | None = None, regions: str | None = None, cages: str | None = None,
+           thermos: str | None = None) -> RuleOptions:
+        from .rules import parse_presets
+
+        presets = parse_presets(rules) if isinstance(rules, str) else tuple(rules or ())
+        return cls(tuple(presets), *(None if path is None else str(path) for path in (regions, cages, thermos)))
+
+    @property
+    def standard(self) -> bool:
+        """True when they declare nothing beyond standard Sudoku."""
+        return set(self.presets) <= {"standard"} and not (self.regions or self.cages or self.thermos)
+
+    def for_shape(self, shape: Shape) -> Rules:
+        """The rules for puzzles of this shape (``RulesError`` or a ``SudokuError`` when the data do not fit it)."""
+        return _rules_for(self, shape)
+
+    def __call__(self, shape: Shape) -> Rules:
+        return self.for_shape(shape)
+
+
+@functools.lru_cache(maxsize=64)
+def _rules_for(options: RuleOptions, shape: Shape) -> Rules:
+    from .puzzle_files import read_rules
+
+    return read_rules(shape, rules=",".join(options.presets) or None, regions=options.regions, cages=options.cages,
+                      thermos=options.thermos)
+
+
+RulesFor = Callable[[Shape], Rules]
+"""What gives the rules of a dataset's puzzles by board shape (a ``RuleOptions``, or any function)."""
+
+
+def _with_rules(puzzle: Puzzle, rules: RulesFor | None) -> Puzzle:
+    return puzzle if rules is None else puzzle.with_rules(rules(puzzle.shape))
 
 
 @dataclass(frozen=True)
@@ -64,8 +119,10 @@ class RawLine(NamedTuple):
 
 
 def parse_lines(lines: Iterable[str], box: tuple[int, int] | None = None, *,
-                raw: bool = False, first_line: int = 1, first_index: int = 0) -> Iterator[Entry | RawLine]:
-    """Entries from the lines of a dataset (see the module docstring for the format).
+                raw: bool = False, first_line: int = 1, first_index: int = 0,
+                rules: RulesFor | None = None) -> Iterator[Entry | RawLine]:
+    """Entries from the lines of a dataset (see the module docstring for the format), each puzzle
+    under ``rules`` of its shape (default: standard Sudoku; ``RawLine``s get theirs in ``batches``).
 
     With ``raw``, a one-line puzzle that certainly parses is yielded as a ``RawLine`` instead of
     being parsed here: ``batches`` converts thousands of them at once (the entry is the same).
@@ -85,9 +142,11 @@ def parse_lines(lines: Iterable[str], box: tuple[int, int] | None = None, *,
         nonlocal index, block, size
         text = "\n".join(block)
         try:
-            entry = Entry(index, block_start, parse_puzzle(text, box))
+            entry = Entry(index, block_start, _with_rules(parse_puzzle(text, box), rules))
         except (PuzzleFormatError, UsageError) as exc:
             entry = Entry(index, block_start, None, _relative(str(exc), block_start))
+        except (RulesError, SudokuError) as exc:
+            entry = Entry(index, block_start, None, f"line {block_start}: rules: {exc}")
         index += 1
         block, size = [], 0
         return entry
@@ -157,12 +216,15 @@ class Dataset:
     box: tuple[int, int] | None = None
     limit: int | None = None
     """Only the first ``limit`` entries (bad ones included) are run."""
+    rules: RulesFor | None = None
+    """The rules of a file's puzzles by shape (None: standard Sudoku); puzzles in memory keep their own."""
 
     @classmethod
     def from_path(cls, path: str | Path, *, name: str | None = None, box: tuple[int, int] | None = None,
-                  limit: int | None = None) -> Dataset:
+                  limit: int | None = None, rules: RulesFor | None = None) -> Dataset:
         path = Path(path)
-        return cls(name or ("stdin" if str(path) == "-" else path.stem), path=path, box=box, limit=limit)
+        return cls(name or ("stdin" if str(path) == "-" else path.stem), path=path, box=box, limit=limit,
+                   rules=rules)
 
     @classmethod
     def from_puzzles(cls, name: str, puzzles: Iterable[Puzzle]) -> Dataset:
@@ -177,7 +239,7 @@ class Dataset:
         if self.puzzles is not None:
             source: Iterable[Entry | RawLine] = (Entry(i, i + 1, p) for i, p in enumerate(self.puzzles))
         else:
-            source = read_dataset(self.path or "-", self.box, raw=raw)
+            source = read_dataset(self.path or "-", self.box, raw=raw, rules=self.rules)
         for entry in source:
             if self.limit is not None and entry.index >= self.limit:
                 return
@@ -190,35 +252,52 @@ class Dataset:
         batch at a time (``RawLine``), so reading costs well under a microsecond per cell.
         """
         size_for = size if callable(size) else (lambda _shape: size)
-        gathered: dict[Shape, _Gathered] = {}
-        one_line: dict[int, _Gathered] = {}  # by line length: no Shape built or hashed per line
+        gathered: dict[tuple[Shape, Rules], _Gathered] = {}
+        one_line: dict[int, _Gathered | str] = {}  # by line length: no Shape built or hashed per line
 
-        def group_of(shape: Shape) -> _Gathered:
-            group = gathered.get(shape)
+        def group_of(shape: Shape, rules: Rules | None) -> _Gathered:
+            rules = standard(shape) if rules is None else rules
+            group = gathered.get((shape, rules))
             if group is None:
-                group = gathered[shape] = _Gathered(shape, size_for(shape))
+                group = gathered[shape, rules] = _Gathered(shape, size_for(shape), rules)
             return group
 
+        def rules_of(shape: Shape) -> Rules | str | None:
+            """The rules for one-line puzzles of a shape, or why they do not fit it."""
+            if self.rules is None:
+                return None
+            try:
+                return self.rules(shape)
+            except (RulesError, SudokuError) as exc:
+                return f"rules: {exc}"
+
         source: Iterable[Entry | RawLine]
+        bulk_shape = Shape(*(self.box or (3, 3)))
         if self.puzzles is None and self.path is not None and str(self.path) != "-" \
-                and (self.box is None or self.box[0] * self.box[1] == 9):
-            bulk = _Bulk(self.path, Shape(*(self.box or (3, 3))), self.limit)
+                and (self.box is None or self.box[0] * self.box[1] == 9) \
+                and not isinstance(rules_of(bulk_shape), str):
+            bulk = _Bulk(self.path, bulk_shape, self.limit, rules_of(bulk_shape))  # type: ignore[arg-type]
             yield from bulk.batches(self.name, size_for(bulk.shape))
-            source = bulk.rest(self.box)
+            source = bulk.rest(self.box, self.rules)
         else:
             source = self._source(raw=True)
         for entry in source:
             if isinstance(entry, RawLine):
-                group = one_line.get(len(entry.text))
-                if group is None:
-                    n = math.isqrt(len(entry.text))
-                    group = one_line[len(entry.text)] = group_of(Shape(*(self.box or box_shape(n))))
+                found = one_line.get(len(entry.text))
+                if found is None:
+                    shape = Shape(*(self.box or box_shape(math.isqrt(len(entry.text)))))
+                    rules = rules_of(shape)
+                    found = one_line[len(entry.text)] = rules if isinstance(rules, str) else group_of(shape, rules)
+                if isinstance(found, str):
+                    yield Entry(entry.index, entry.line, None, f"line {entry.line}: {found}")
+                    continue
+                group = found
                 group.cells.append(entry.text.encode("ascii").translate(_DOT_TO_ZERO))
             elif entry.puzzle is None:
                 yield entry
                 continue
             else:
-                group = group_of(entry.puzzle.shape)
+                group = group_of(entry.puzzle.shape, entry.puzzle.rules)
                 group.cells.append(bytes(value + 48 for value in entry.puzzle.givens))
             group.index.append(entry.index)
             group.line.append(entry.line)
@@ -266,8 +345,8 @@ class _Bulk:
     BLOCK = 1 << 16
     """Bytes read at a time (about 800 lines)."""
 
-    def __init__(self, path: Path, shape: Shape, limit: int | None):
-        self.path, self.shape, self.limit = path, shape, limit
+    def __init__(self, path: Path, shape: Shape, limit: int | None, rules: Rules | None = None):
+        self.path, self.shape, self.limit, self.rules = path, shape, limit, rules
         self.index = self.emitted = 0
         self.left: list[bytes] = []
         self.stream: BinaryIO | None = None
@@ -327,9 +406,9 @@ class _Bulk:
 
         first, self.emitted = self.emitted, self.emitted + len(givens)  # the prefix has one puzzle a line
         return batch(dataset, self.shape, givens, np.arange(first, first + len(givens), dtype=np.int64),
-                     np.arange(first + 1, first + 1 + len(givens), dtype=np.int64))
+                     np.arange(first + 1, first + 1 + len(givens), dtype=np.int64), self.rules)
 
-    def rest(self, box: tuple[int, int] | None) -> Iterator[Entry | RawLine]:
+    def rest(self, box: tuple[int, int] | None, rules: RulesFor | None = None) -> Iterator[Entry | RawLine]:
         """The entries after the bulk prefix, line by line (lines and indices numbered on)."""
         stream, self.stream = self.stream, None
         if stream is None:
@@ -338,7 +417,8 @@ class _Bulk:
             if self.limit is not None and self.index >= self.limit:
                 return
             lines = text_lines(_Prefixed(b"".join(self.left), stream), source_name(self.path))
-            for entry in parse_lines(lines, box, raw=True, first_line=self.index + 1, first_index=self.index):
+            for entry in parse_lines(lines, box, raw=True, first_line=self.index + 1, first_index=self.index,
+                                     rules=rules):
                 if self.limit is not None and entry.index >= self.limit:
                     return
                 yield entry
@@ -365,10 +445,10 @@ class _Prefixed:
 class _Gathered:
     """One shape's puzzles waiting for their batch: digits as ASCII bytes, converted in one go."""
 
-    __slots__ = ("shape", "size", "cells", "index", "line")
+    __slots__ = ("shape", "size", "rules", "cells", "index", "line")
 
-    def __init__(self, shape: Shape, size: int):
-        self.shape, self.size = shape, size
+    def __init__(self, shape: Shape, size: int, rules: Rules | None = None):
+        self.shape, self.size, self.rules = shape, size, rules
         self.cells: list[bytes] = []
         self.index: list[int] = []
         self.line: list[int] = []
@@ -381,23 +461,24 @@ class _Gathered:
         k, cells = len(self.cells), self.shape.cells
         givens = np.frombuffer(b"".join(self.cells), dtype=np.uint8).reshape(k, cells) - np.uint8(48)
         batch = Batch(dataset, self.shape, givens, np.array(self.index, dtype=np.int64),
-                      np.array(self.line, dtype=np.int64))
+                      np.array(self.line, dtype=np.int64), self.rules)
         self.cells, self.index, self.line = [], [], []
         return batch
 
 
-def read_dataset(path: str | Path, box: tuple[int, int] | None = None, *, raw: bool = False
-                 ) -> Iterator[Entry | RawLine]:
-    """Stream the entries of a dataset file (``-`` reads standard input); ``raw`` as in ``parse_lines``."""
+def read_dataset(path: str | Path, box: tuple[int, int] | None = None, *, raw: bool = False,
+                 rules: RulesFor | None = None) -> Iterator[Entry | RawLine]:
+    """Stream the entries of a dataset file (``-`` reads standard input); ``raw`` and ``rules`` as in
+    ``parse_lines``."""
     name = source_name(path)
     if str(path) == "-":
         if sys.stdin is None:
             raise UsageError("cannot read <stdin>: it is closed")
-        yield from parse_lines(text_lines(sys.stdin.buffer, name), box, raw=raw)  # stdin stays open
+        yield from parse_lines(text_lines(sys.stdin.buffer, name), box, raw=raw, rules=rules)  # stdin stays open
         return
     try:
         with open(path, "rb") as stream:
-            yield from parse_lines(text_lines(stream, name), box, raw=raw)
+            yield from parse_lines(text_lines(stream, name), box, raw=raw, rules=rules)
     except OSError as exc:
         raise UsageError(f"cannot read '{name}': {exc.strerror or exc}") from None
 

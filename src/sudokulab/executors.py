@@ -86,11 +86,11 @@ def _ignore_interrupts() -> None:
 
 
 @contextlib.contextmanager
-def _hangups_ignored() -> Iterator[None]:
-    """SIGHUP ignored while the pool's processes start, so they inherit that and leave a closed
-    terminal (which sends SIGHUP to the whole process group) to the parent, which stops them. Left
-    to die of it, multiprocessing's resource tracker made the parent warn that resources might leak.
-    SIGTERM they keep: terminating the pool sends it."""
+def hangups_ignored() -> Iterator[None]:
+    """SIGHUP ignored while a pool's (or a local cluster's) processes start, so they inherit that and
+    leave a closed terminal (which sends SIGHUP to the whole process group) to the parent, which
+    stops them. Left to die of it, multiprocessing's resource tracker made the parent warn that
+    resources might leak, with a traceback. SIGTERM they keep: terminating a pool sends it."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -116,7 +116,7 @@ class ProcessPool(_Closing):
         import multiprocessing
 
         self.workers = jobs
-        with _hangups_ignored():  # what the pool starts inherits it (see _hangups_ignored)
+        with hangups_ignored():  # what the pool starts inherits it (see hangups_ignored)
             from multiprocessing import resource_tracker
 
             resource_tracker.ensure_running()

@@ -21,6 +21,10 @@ Every run happens inside bubblewrap unless the limits say ``isolation="none"`` (
 A dataset entry that is no puzzle is an *invalid dataset entry*: counted, named with its line, and
 nothing is run for it.
 
+Under variant rules (``datasets.RuleOptions``: ``sudokulab judge --rules x ...``) each entry's
+puzzle carries them: the program still reads the givens alone (it is written for its variant),
+and its answer is judged under the rules, the oracle's answers beside failures too.
+
 On a Dask cluster (``cluster=``) batches of entries are judged on the workers, each running the
 sandbox on its own machine. The files the command names (``sol.py`` in ``python3 sol.py``, a
 ``./a.out``, a class folder) travel with each batch (``Program``) and are written once per worker

@@ -80,26 +80,59 @@ def effort(stats: Mapping[str, Stat | float]) -> str:
 
 # --- solvers -------------------------------------------------------------------------------------
 
+KIND_LETTERS = {"all-different": "A", "differ": "D", "sum": "S", "increasing": "I"}
+"""The one-letter names of the constraint kinds in the ``solvers`` matrix (``rules.KINDS``)."""
+KIND_LEGEND = ("canon.: gives the canonical (lexicographically first) answer; limit: honours a time limit; "
+               "slow: yes, at a high price. rules: the constraint kinds it honours: A all-different groups "
+               "(rows, columns, boxes, regions, diagonals, windows, cages' cells), D differing pairs "
+               "(anti-knight, anti-king), S sums (killer cages), I increasing (thermometers); - refused "
+               "(exit 2; compare and bench skip it)")
+
+
+def kind_letters(kinds: Sequence[str]) -> str:
+    """A solver's honoured kinds as the matrix shows them, one letter or ``-`` per kind.
+
+    >>> kind_letters(["all-different", "differ"])
+    'A D - -'
+    """
+    return " ".join(letter if kind in kinds else "-" for kind, letter in KIND_LETTERS.items())
+
+
 def render_solvers(described: Sequence[Mapping[str, Any]], out: Console) -> None:
-    """``sudokulab solvers``: one row per solver, then each solver's options with their defaults."""
+    """``sudokulab solvers``: one row per solver (80 columns: the capability matrix, the rule kinds
+    abbreviated with a legend), then each solver's options with their defaults."""
     from rich.table import Table
 
-    table = Table(title="solvers", title_justify="left")
-    for header in ("solver", "paradigm", "installed", "canonical", "count", "time limit", "threads"):
-        table.add_column(header)
-    yes = {True: "yes", False: "no"}
+    from rich import box
+
+    table = Table(title="solvers", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False,
+                  collapse_padding=True)
+    for header in ("solver", "paradigm", "canon.", "count", "limit", "threads", "rules"):
+        table.add_column(header, no_wrap=header != "paradigm", max_width=20 if header == "paradigm" else None)
+    words = {True: "yes", False: "no"}
     for solver in described:
         if not solver["installed"]:
-            table.add_row(*map(_text, (solver["name"], "-", f"no: {solver['why']}", "-", "-", "-", "-")), style="dim")
+            table.add_row(_text(solver["name"]), _text(f"not installed: {solver['why']}"), *map(_text, "-----"),
+                          style="dim")
             continue
         caps = solver["capabilities"]
         slow = set(caps["slow"])
         table.add_row(*map(_text, (
-            solver["name"], solver["paradigm"], "yes",
-            *(yes[caps[key]] + (" (slow)" if key in slow else "") for key in ("canonical", "count", "time_limit")),
-            caps["threads"],
+            solver["name"], solver["paradigm"],
+            *("slow" if key in slow and caps[key] else words[caps[key]] for key in ("canonical", "count", "time_limit")),
+            caps["threads"], kind_letters(caps.get("kinds", ("all-different",))),
         )))
     out.print(table)
+    import textwrap
+
+    out.print(_text(textwrap.fill(KIND_LEGEND, 80)))
+    for solver in described:
+        kinds = solver.get("capabilities", {}).get("kinds", KIND_LETTERS)
+        refused = [letter for kind, letter in KIND_LETTERS.items() if kind not in kinds]
+        if solver["installed"] and refused:
+            why = solver["capabilities"].get("kinds_why")
+            line = f"  {solver['name']} refuses {', '.join(refused)}" + (f": {why}" if why else "")
+            out.print(_text(textwrap.fill(line, 80, subsequent_indent="    ")))
     for solver in described:
         backend = solver.get("backend")
         engines = backend.get("engines") if isinstance(backend, dict) else None
@@ -108,7 +141,7 @@ def render_solvers(described: Sequence[Mapping[str, Any]], out: Console) -> None
             for header in ("engine", "assumptions", "time limit", "repeated solving", "proofs"):
                 found.add_column(header)
             for engine, can in engines.items():
-                found.add_row(*map(_text, (engine, *(yes[can[key]] for key in ("assumptions", "time_limit", "repeated",
+                found.add_row(*map(_text, (engine, *(words[can[key]] for key in ("assumptions", "time_limit", "repeated",
                                                                                    "proofs")))))
             out.print(found)
     for solver in described:
@@ -134,8 +167,9 @@ def render_comparison(comparison: Comparison, out: Console) -> None:
         if run.skipped:
             agrees = f"skipped: {run.skipped}"
         style = "red" if run.agrees is False else ("dim" if run.agrees is None else "")
-        cells = (run.solver, run.result.status.value, format_seconds(run.result.seconds), effort(run.result.stats),
-                 valid, agrees)
+        status = "skipped" if run.skipped else run.result.status.value
+        cells = (run.solver, status, format_seconds(run.result.seconds) if not run.skipped else "-",
+                 effort(run.result.stats), valid, agrees)
         table.add_row(*map(_text, cells), style=style)
     out.print(table)
     out.print(_text(f"{comparison.agreement.value}: {comparison.reason}", "green" if comparison.agreed else "red"),

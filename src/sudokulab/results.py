@@ -29,6 +29,14 @@ CSV_FIELDS = (
     "dataset", "index", "line", "solver", "status", "seconds", "cpu_seconds", "valid", *EFFORT_KEYS, "other_stats",
 )
 
+DEFAULT_TIME_LIMIT = 10.0
+"""Seconds per puzzle and solver of a bench run (``bench.DEFAULT_TIME_LIMIT``; here so that the
+command's parser names it without importing ``bench``, which loads numpy)."""
+
+SKIPPED = "skipped"
+"""The status of the one row that says a solver was not run on a dataset (it cannot honour the
+rules): no index, line, time or validity; its reason is ``problem`` (``reason`` in the files)."""
+
 
 @dataclass(frozen=True)
 class Row:
@@ -47,6 +55,9 @@ class Row:
     cpu_seconds: float = 0.0
 
     def as_csv(self) -> dict[str, Any]:
+        if self.status == SKIPPED:
+            return {"dataset": self.dataset, "solver": self.solver, "status": SKIPPED,
+                    "other_stats": json.dumps({"reason": self.problem}, separators=(",", ":"))}
         row: dict[str, Any] = {
             "dataset": self.dataset, "index": self.index, "line": self.line, "solver": self.solver,
             "status": self.status, "seconds": f"{self.seconds:.7f}", "cpu_seconds": f"{self.cpu_seconds:.7f}",
@@ -59,6 +70,8 @@ class Row:
         return row
 
     def as_json(self) -> dict[str, Any]:
+        if self.status == SKIPPED:
+            return {"dataset": self.dataset, "solver": self.solver, "status": SKIPPED, "reason": self.problem}
         data = {
             "dataset": self.dataset, "index": self.index, "line": self.line, "solver": self.solver,
             "status": self.status, "seconds": self.seconds, "cpu_seconds": self.cpu_seconds, "valid": self.valid,
@@ -340,6 +353,8 @@ class BenchReport:
     """Puzzles per batch asked for (None: chosen per board size, see ``bench.batch_size_for``)."""
     solved_counts: Mapping[str, Mapping[str, int]] | None = None
     """dataset -> solver -> puzzles solved (checked): more than ``len(solved_times[...])`` when sampled."""
+    skipped: Mapping[str, Mapping[str, str]] | None = None
+    """dataset -> solver -> why it was not run there (it cannot honour the rules); also in ``notes``."""
 
     @property
     def wrong(self) -> int:
@@ -363,6 +378,8 @@ def read_rows(paths: Iterable[str | Path]) -> Iterator[Row]:
     for path in paths:
         with open(path, encoding="utf-8", newline="") as stream:
             for raw in csv.DictReader(stream):
+                if raw.get("status") == SKIPPED:
+                    continue
                 stats: dict[str, Stat] = {}
                 for key in EFFORT_KEYS:
                     if raw.get(key):

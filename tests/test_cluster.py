@@ -219,7 +219,8 @@ def test_a_scheduler_without_workers_or_with_a_worker_lacking_sudokulab_is_refus
     place.add_worker(env={**os.environ, "PYTHONPATH": str(shadow.parent)})
     place.wait_for(1)
     with pytest.raises(UsageError, match=r"worker tcp://127\.0\.0\.1:\d+ cannot import sudokulab \(ImportError: not "
-                       r"installed here\): install it there with its dask extra \(from a clone: pip install -e '\.\[dask\]'\)"):
+                       r"installed here\): install it there with its dask extra "
+                       r"\(from a clone: pip install -e '\.\[dask\]'\)"):
         cluster.connect(place.address, timeout=WAIT)
 
 

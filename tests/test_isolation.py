@@ -36,7 +36,10 @@ pytestmark = pytest.mark.skipif(isolation.bwrap_problem() is not None,
 ANSWERS = f"import sys\nsys.stdout.write({ANSWER!r})\n"
 
 
-def judge_program(tmp_path: Path, source: str, limits: Limits = Limits(seconds=5.0)) -> tuple:
+FIVE_SECONDS = Limits(seconds=5.0)
+
+
+def judge_program(tmp_path: Path, source: str, limits: Limits = FIVE_SECONDS) -> tuple:
     """Judge a Python program on the BOJ sample inside bubblewrap: (case, marker)."""
     marker = f"hostile-{uuid.uuid4().hex}"
     program = tmp_path / "submission.py"
@@ -77,7 +80,8 @@ def test_it_cannot_read_files_outside_or_the_judges_environment(tmp_path, monkey
     source = f"""
 import os, sys
 seen = []
-for path in ({str(secret)!r}, "/etc/passwd", "/etc/shadow", os.path.expanduser("~/.bashrc"), {str(ROOT / 'README.md')!r}):
+paths = ({str(secret)!r}, "/etc/passwd", "/etc/shadow", os.path.expanduser("~/.bashrc"), {str(ROOT / 'README.md')!r})
+for path in paths:
     try:
         seen.append(open(path).read()[:40])
     except OSError as exc:

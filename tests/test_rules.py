@@ -41,7 +41,8 @@ def test_jigsaw_killer_and_thermo_need_and_check_their_data():
         build(NINE, ["killer"])
     labels = [(r // 2) * 2 + c // 2 for r in range(4) for c in range(4)]  # the 2x2 boxes, as regions
     jig = build(Shape(2, 2), regions=labels)
-    assert jig.presets == ("jigsaw",) and [g.name for g in jig.groups[8:]] == ["region 1", "region 2", "region 3", "region 4"]
+    assert jig.presets == ("jigsaw",)
+    assert [g.name for g in jig.groups[8:]] == ["region 1", "region 2", "region 3", "region 4"]
     with pytest.raises(RulesError, match="region 1 .* has 3 cells"):
         build(Shape(2, 2), regions=[0, 0, 0, 1] + [1, 1, 1, 2] + [2, 2, 2, 3] + [3, 3, 3, 3])
     with pytest.raises(RulesError, match="never 50"):

@@ -311,7 +311,8 @@ def test_solve_keeps_every_rule_or_refuses_in_one_line(tmp_path, solver, preset,
         grid = grid_of(done.stdout, size)
         assert is_solution(grid, case.puzzle)  # every rule, the variant's included
         if preset == "x":
-            diagonals = [[grid[i * size + i] for i in range(size)], [grid[i * size + size - 1 - i] for i in range(size)]]
+            diagonals = [[grid[i * size + i] for i in range(size)],
+                         [grid[i * size + size - 1 - i] for i in range(size)]]
             assert all(sorted(d) == list(range(1, size + 1)) for d in diagonals)
         assert grid == case.solution  # the puzzle has one solution: plain and canonical alike
 

@@ -46,7 +46,17 @@ from .executors import Executor
 from .grid import Puzzle, Shape
 from .outputs import OutputFile
 from .report import progress as report_progress
-from .results import CSV_FIELDS, DEFAULT_TIME_LIMIT, SKIPPED, BenchReport, BenchSummary, Row, Tally, read_rows, solved_times
+from .results import (
+    CSV_FIELDS,
+    DEFAULT_TIME_LIMIT,
+    SKIPPED,
+    BenchReport,
+    BenchSummary,
+    Row,
+    Tally,
+    read_rows,
+    solved_times,
+)
 from .rules import Rules
 from .solvers.base import Solver, SolveResult
 

@@ -155,7 +155,8 @@ def parse_lines(lines: Iterable[str], box: tuple[int, int] | None = None, *,
         if len(source) > MAX_INPUT_BYTES:  # cut there by text_lines: no puzzle is that long
             if block:
                 yield flush()
-            yield Entry(index, number, None, f"line {number}: longer than {MAX_INPUT_BYTES} bytes; no puzzle is that big")
+            why = f"line {number}: longer than {MAX_INPUT_BYTES} bytes; no puzzle is that big"
+            yield Entry(index, number, None, why)
             index += 1
             continue
         text = source.strip()

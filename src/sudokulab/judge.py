@@ -54,9 +54,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from . import isolation
 from .boj import format_puzzle
 from .datasets import Entry
-from . import isolation
 from .errors import UsageError
 from .grid import Puzzle
 from .oracle import Oracle
@@ -327,7 +327,8 @@ def program_problem(program: Program, isolation_asked: str = "none", dask_worker
         return (f"judge: cannot run '{program.command[0]}' on {where}: no such program there, or not "
                 "executable; install it on every worker")
     if isolation_asked == "bwrap" and isolation.bwrap_problem():
-        return f"judge: {isolation.bwrap_problem()} on {where}; {isolation.INSTALL_HINT} there, or give --isolation none"
+        return (f"judge: {isolation.bwrap_problem()} on {where}; {isolation.INSTALL_HINT} there, "
+                "or give --isolation none")
     for position in program.shared:
         if not Path(command[position]).exists():
             return (f"judge: '{command[position]}' is missing on {where}: with --shared-fs every worker "

@@ -101,9 +101,8 @@ def kind_letters(kinds: Sequence[str]) -> str:
 def render_solvers(described: Sequence[Mapping[str, Any]], out: Console) -> None:
     """``sudokulab solvers``: one row per solver (80 columns: the capability matrix, the rule kinds
     abbreviated with a legend), then each solver's options with their defaults."""
-    from rich.table import Table
-
     from rich import box
+    from rich.table import Table
 
     table = Table(title="solvers", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False,
                   collapse_padding=True)
@@ -119,7 +118,8 @@ def render_solvers(described: Sequence[Mapping[str, Any]], out: Console) -> None
         slow = set(caps["slow"])
         table.add_row(*map(_text, (
             solver["name"], solver["paradigm"],
-            *("slow" if key in slow and caps[key] else words[caps[key]] for key in ("canonical", "count", "time_limit")),
+            *("slow" if key in slow and caps[key] else words[caps[key]]
+              for key in ("canonical", "count", "time_limit")),
             caps["threads"], kind_letters(caps.get("kinds", ("all-different",))),
         )))
     out.print(table)
@@ -141,8 +141,8 @@ def render_solvers(described: Sequence[Mapping[str, Any]], out: Console) -> None
             for header in ("engine", "assumptions", "time limit", "repeated solving", "proofs"):
                 found.add_column(header)
             for engine, can in engines.items():
-                found.add_row(*map(_text, (engine, *(words[can[key]] for key in ("assumptions", "time_limit", "repeated",
-                                                                                   "proofs")))))
+                answers = (words[can[key]] for key in ("assumptions", "time_limit", "repeated", "proofs"))
+                found.add_row(*map(_text, (engine, *answers)))
             out.print(found)
     for solver in described:
         for option in solver.get("options", ()):
@@ -263,7 +263,6 @@ def _stdout_shares_the_terminal() -> bool:
 def progress(total: int | None = None, *, enabled: bool = True, label: str = "") -> Iterator[Any]:
     """A transient progress bar on stderr (a silent stand-in off a terminal); yields rich's Progress."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
     from rich.text import Text
 
     class Tally(TextColumn):

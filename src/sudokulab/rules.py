@@ -223,7 +223,8 @@ class Rules:
                             f"{cell_name(cell_b, n)} holds {b}")
             for i, digit, cell in placed:
                 if digit < i + 1 or digit > n - (len(thermo.cells) - 1 - i):
-                    return f"{thermo.name} cannot hold {digit} at {cell_name(cell, n)} (place {i + 1} of {len(thermo.cells)})"
+                    place = f"place {i + 1} of {len(thermo.cells)}"
+                    return f"{thermo.name} cannot hold {digit} at {cell_name(cell, n)} ({place})"
         return None
 
 

@@ -78,8 +78,18 @@ from ..errors import UnsupportedFeature, UsageError
 from ..grid import Grid, Puzzle, Shape
 from ..models.cpsat import MODELS, Prepared
 from ..rules import KINDS, Rules
-from .base import (Capabilities, CountResult, Deadline, Option, SolverBase, SolveResult, Stat, Status, check_kinds,
-                   check_limit)
+from .base import (
+    Capabilities,
+    CountResult,
+    Deadline,
+    Option,
+    SolverBase,
+    SolveResult,
+    Stat,
+    Status,
+    check_kinds,
+    check_limit,
+)
 from .native import interruptible
 
 if TYPE_CHECKING:

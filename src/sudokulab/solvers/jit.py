@@ -20,9 +20,10 @@ only at the end. The search branches on the open cell with the fewest digits per
 of a group gains weight each time a contradiction surfaces there; until the first one, simply the
 first cell with the fewest digits), trying its digits one by one; with ``canonical`` on the first
 open cell in row-major order, smallest digit first, so the first solution met is the
-lexicographically first one under the puzzle's rules, the ``backtrack`` answer. Measured (benchmarks/results/jit.md), dom/wdeg halves the nodes on
-forum_hardest_1106 and costs nothing on 17_clue, where most puzzles never fail; on 25x25 boards
-with 45% given it solved 6 of 6 within 10 s where fewest-digits solved 2. The stack is a
+lexicographically first one under the puzzle's rules, the ``backtrack`` answer. Measured
+(benchmarks/results/jit.md), dom/wdeg halves the nodes on forum_hardest_1106 and costs nothing on
+17_clue, where most puzzles never fail; on 25x25 boards with 45% given it solved 6 of 6 within
+10 s where fewest-digits solved 2. The stack is a
 preallocated array of board states, one row per level; trying a cell's last digit reuses its
 level's row. Nothing is allocated in the hot loop; the stack grows (in Python, rarely) only past
 its initial depth.
@@ -65,8 +66,18 @@ import numpy as np
 
 from ..grid import Grid, Puzzle, Shape
 from ..rules import KINDS, Rules, build, standard
-from .base import (Capabilities, CountResult, Deadline, Option, SolverBase, SolveResult, Status, TimeUp, check_kinds,
-                   check_limit)
+from .base import (
+    Capabilities,
+    CountResult,
+    Deadline,
+    Option,
+    SolverBase,
+    SolveResult,
+    Status,
+    TimeUp,
+    check_kinds,
+    check_limit,
+)
 from .jit_kernels import (  # numba's: a missing numba is an ImportError naming it
     BACKTRACKS,
     DEPTH,

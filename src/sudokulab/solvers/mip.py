@@ -54,8 +54,18 @@ from ..grid import Grid, Puzzle
 from ..models import variables
 from ..models.mip import Constraint, MipModel, build_model, fixed_columns, model_size, rules
 from ..rules import KINDS, Rules
-from .base import (Capabilities, CountResult, Deadline, Option, SolverBase, SolveResult, Stat, Status, check_kinds,
-                   check_limit)
+from .base import (
+    Capabilities,
+    CountResult,
+    Deadline,
+    Option,
+    SolverBase,
+    SolveResult,
+    Stat,
+    Status,
+    check_kinds,
+    check_limit,
+)
 from .native import interruptible
 
 BACKENDS = {"scip": "SCIP", "cbc": "CBC"}

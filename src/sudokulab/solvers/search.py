@@ -13,8 +13,7 @@ from collections.abc import Callable, Iterator
 from typing import ClassVar
 
 from ..grid import Grid, Puzzle
-from .base import (Capabilities, CountResult, Deadline, SolverBase, SolveResult, Status, TimeUp, check_kinds,
-                   check_limit)
+from .base import Capabilities, CountResult, Deadline, SolverBase, SolveResult, Status, TimeUp, check_kinds, check_limit
 
 
 class SearchCounters:

@@ -76,7 +76,7 @@ def in_terminal(shell: str, columns: int, cwd: Path, *, interrupt_after: str | N
 
 def words(line: str) -> list[str]:
     """The words of a line that are not figures or their units (timings vary between runs)."""
-    line = re.sub(r"\d[\d.,]*\s*(?:[µu]s|ms|ns|s|min)\b", "#", line)
+    line = re.sub(r"\d[\d.,]*(?:e[+-]?\d+)?(?:\s*(?:[µu]s|ms|ns|s|min)\b)?", "#", line)  # 9.5e-05 s too
     return re.findall(r"[A-Za-z][\w/-]*", line)
 
 

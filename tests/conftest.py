@@ -6,6 +6,7 @@ is plenty to exercise solvers (the generator module does the uniform-ish job for
 
 from __future__ import annotations
 
+import functools
 import io
 import random
 import sys
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from sudokulab import Puzzle, Shape, cli, parse_puzzle
+from sudokulab import Puzzle, Shape, cli, is_solution, parse_puzzle
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -69,6 +70,38 @@ def cut(grid: tuple[int, ...], shape: Shape, clues: int, rng: random.Random) -> 
     """Keep ``clues`` random cells of a grid (solutions: at least the grid itself)."""
     keep = set(rng.sample(range(len(grid)), clues))
     return Puzzle(shape, tuple(v if i in keep else 0 for i, v in enumerate(grid)))
+
+
+@functools.cache
+def latin_squares(n: int) -> tuple[tuple[int, ...], ...]:
+    """Every Latin square of order n (rows and columns hold 1..n once), row-major lexicographic: 576
+    for n = 4. Every rule set has rows and columns, so a small puzzle's solutions are among them."""
+    found: list[tuple[int, ...]] = []
+    grid = [0] * (n * n)
+
+    def place(cell: int) -> None:
+        if cell == n * n:
+            found.append(tuple(grid))
+            return
+        row, col = divmod(cell, n)
+        taken = {grid[row * n + c] for c in range(col)} | {grid[r * n + col] for r in range(row)}
+        for digit in range(1, n + 1):
+            if digit not in taken:
+                grid[cell] = digit
+                place(cell + 1)
+        grid[cell] = 0
+
+    place(0)
+    return tuple(found)
+
+
+def brute_force(puzzle: Puzzle) -> list[tuple[int, ...]]:
+    """Every solution of a 4x4 puzzle under its rules, ascending, by definition: the Latin squares the
+    independent checker accepts. Independent of every solver, model and propagation: the one
+    reference the solver tests count against."""
+    if puzzle.n > 4:
+        raise ValueError("brute force is for boards up to 4x4")
+    return [grid for grid in latin_squares(puzzle.n) if is_solution(grid, puzzle)]
 
 
 def random_puzzle(n_or_shape: int | Shape, fraction: float, seed: int) -> tuple[Puzzle, tuple[int, ...]]:

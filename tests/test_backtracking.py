@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import sys
-from itertools import islice, permutations
+from itertools import islice
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -22,7 +22,7 @@ from sudokulab.solvers import SearchCounters
 from sudokulab.solvers.backtracking import classic_search, fast_search
 from sudokulab.solvers.base import Deadline, TimeUp
 
-from .conftest import random_grid, random_puzzle, shared_dataset
+from .conftest import brute_force, random_grid, random_puzzle, shared_dataset
 
 HARD_17 = "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9"
 """A 17-clue puzzle built against row-major backtracking: the classic search needs minutes."""
@@ -215,28 +215,6 @@ def variant_rules(shape: Shape) -> dict[str, Rules]:
 
 def conftest_grid(shape: Shape) -> tuple[int, ...]:
     return random_grid(shape, random.Random(2580))
-
-
-def brute_force(puzzle: Puzzle) -> list[tuple[int, ...]]:
-    """Every solution, in lexicographic order, by rows of permutations checked with the rules' own
-    checker on each partial grid: independent of both searches and of ``propagation``."""
-    n = puzzle.n
-    rules = puzzle.rules
-    rows = [[p for p in permutations(range(1, n + 1))
-             if all(g in (0, v) for g, v in zip(puzzle.givens[r * n:(r + 1) * n], p))] for r in range(n)]
-    found = []
-
-    def extend(prefix: tuple[int, ...], r: int) -> None:
-        if r == n:
-            found.append(prefix)
-            return
-        for row in rows[r]:
-            grid = prefix + row
-            if rules.first_conflict(grid + (0,) * (n * n - len(grid))) is None:
-                extend(grid, r + 1)
-
-    extend((), 0)
-    return found
 
 
 @pytest.mark.parametrize("name", ["x", "windoku", "anti-knight", "anti-king", "jigsaw", "killer", "thermo"])

@@ -15,7 +15,8 @@ from sudokulab.boj import format_grid
 from sudokulab.grid import units
 from sudokulab.models import cnf, dimacs
 
-from .conftest import EXAMPLES, random_puzzle
+from .conftest import EXAMPLES, latin_squares, random_puzzle
+from .conftest import brute_force as by_definition
 
 SAMPLE = str(EXAMPLES / "boj2580-sample.txt")
 SHAPES = {4: Shape(2, 2), 9: Shape(3, 3), 16: Shape(4, 4)}
@@ -285,39 +286,13 @@ PRESETS4 = {
 }
 
 
-def latin_squares(n: int) -> list[tuple[int, ...]]:
-    """Every n x n Latin square (rows and columns hold 1..n once), by plain recursion: 576 for n = 4."""
-    found: list[tuple[int, ...]] = []
-    grid = [0] * (n * n)
-
-    def place(cell: int) -> None:
-        if cell == n * n:
-            found.append(tuple(grid))
-            return
-        row, col = divmod(cell, n)
-        used = set(grid[row * n:cell]) | {grid[r * n + col] for r in range(row)}
-        for digit in range(1, n + 1):
-            if digit not in used:
-                grid[cell] = digit
-                place(cell + 1)
-        grid[cell] = 0
-
-    place(0)
-    return found
-
-
-LATIN4 = latin_squares(4)
-
-
 def brute_force(puzzle: Puzzle) -> set[tuple[int, ...]]:
-    """Every solution of a 4x4 puzzle by definition: each Latin square kept by the givens and the rules
-    (every rule set has rows and columns), read by the independent checker."""
-    assert puzzle.n == 4
-    return {grid for grid in LATIN4 if is_solution(grid, puzzle)}
+    """Every solution of a 4x4 puzzle by definition (``conftest.brute_force``), as a set."""
+    return set(by_definition(puzzle))
 
 
 def test_the_brute_force_agrees_with_the_published_4x4_count():
-    assert len(LATIN4) == 576 and len(brute_force(Puzzle.empty(4))) == 288
+    assert len(latin_squares(4)) == 576 and len(brute_force(Puzzle.empty(4))) == 288
 
 
 @pytest.mark.parametrize("name", list(PRESETS4))

@@ -12,7 +12,6 @@ import dataclasses
 import random
 import subprocess
 import sys
-from functools import cache
 
 import pytest
 from google.protobuf import text_format
@@ -29,7 +28,7 @@ from sudokulab.rules import KINDS, Rules, RulesError, build, standard
 from sudokulab.solvers.base import Deadline
 from sudokulab.solvers.cpsat import STATUS, CpSatSolver, ModelInvalid
 
-from .conftest import EXAMPLES, random_grid, random_puzzle
+from .conftest import EXAMPLES, brute_force, latin_squares, random_grid, random_puzzle
 
 STATS = {"branches", "conflicts", "booleans", "wall_time", "variables", "constraints", "workers"}
 
@@ -390,37 +389,6 @@ def variant(shape: Shape, preset: str, seed: int = 0) -> Rules:
     if preset == "thermo":
         return build(shape, thermos=thermos_from(grid, shape.n, 3, rng))
     return build(shape, [preset])
-
-
-@cache
-def latin_squares(n: int) -> tuple[tuple[int, ...], ...]:
-    """Every Latin square of order n in row-major lexicographic order (576 for n = 4)."""
-    found: list[tuple[int, ...]] = []
-    grid = [0] * (n * n)
-
-    def place(cell: int) -> None:
-        if cell == n * n:
-            found.append(tuple(grid))
-            return
-        row, col = divmod(cell, n)
-        for digit in range(1, n + 1):
-            row_free = all(grid[row * n + c] != digit for c in range(col))
-            if row_free and all(grid[r * n + col] != digit for r in range(row)):
-                grid[cell] = digit
-                place(cell + 1)
-        grid[cell] = 0
-
-    place(0)
-    return tuple(found)
-
-
-def brute_force(puzzle: Puzzle) -> list[tuple[int, ...]]:
-    """Every solution of a 4x4 puzzle, in lexicographic order: Latin squares (every rule set has rows
-    and columns) that keep the givens and break no rule, by the independent checker."""
-    assert puzzle.n == 4
-    givens = [(cell, digit) for cell, digit in enumerate(puzzle.givens) if digit]
-    return [grid for grid in latin_squares(4)
-            if all(grid[cell] == digit for cell, digit in givens) and puzzle.rules.first_conflict(grid) is None]
 
 
 @st.composite

@@ -8,7 +8,6 @@ all 576 Latin squares of order 4; sums and thermometers must be refused. No test
 
 from __future__ import annotations
 
-import itertools
 import random
 import threading
 
@@ -25,7 +24,7 @@ from sudokulab.rules import Rules, build
 from sudokulab.solvers.base import Deadline
 from sudokulab.solvers.dlx import STRUCTURES, DlxSolver, _general_links_search, _links
 
-from .conftest import random_puzzle, shared_dataset
+from .conftest import brute_force, latin_squares, random_puzzle, shared_dataset
 
 SHAPES = [Shape(1, 1), Shape(2, 2), Shape(2, 3), Shape(3, 2), Shape(3, 3), Shape(3, 4), Shape(4, 4), Shape(5, 5)]
 CLASSIC = parse_puzzle("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
@@ -285,35 +284,8 @@ def empty(rules: Rules) -> Puzzle:
     return Puzzle(rules.shape, (0,) * rules.shape.cells, rules)
 
 
-def latin_squares_of_order_4() -> list[tuple[int, ...]]:
-    """All 576 Latin squares of order 4: every rule set here keeps rows and columns, so its
-    solutions are among them."""
-    rows = list(itertools.permutations(range(1, 5)))
-    found = []
-    for a in rows:
-        for b in rows:
-            if any(x == y for x, y in zip(a, b)):
-                continue
-            for c in rows:
-                if any(x in (y, z) for x, y, z in zip(c, a, b)):
-                    continue
-                d = tuple(10 - x - y - z for x, y, z in zip(a, b, c))
-                found.append(a + b + c + d)
-    return found
-
-
-LATIN_4 = latin_squares_of_order_4()
-
-
-def brute_force(puzzle: Puzzle) -> list[tuple[int, ...]]:
-    """Every solution of a 4x4 puzzle under its rules, ascending: the Latin squares that keep the
-    givens and break no rule (judged by the rules' own checker)."""
-    return sorted(g for g in LATIN_4
-                  if all(not v or v == w for v, w in zip(puzzle.givens, g)) and puzzle.rules.first_conflict(g) is None)
-
-
 def test_the_brute_force_knows_standard_sudoku():
-    assert len(LATIN_4) == 576 and len(set(LATIN_4)) == 576
+    assert len(latin_squares(4)) == 576 and len(set(latin_squares(4))) == 576
     assert len(brute_force(Puzzle.empty(4))) == 288
 
 
@@ -369,7 +341,7 @@ def rule_sets_4x4(draw) -> Rules:
 def test_counts_and_canonical_answers_equal_a_brute_force_on_4x4(dlx, rules, fraction, seed, any_latin):
     rng = random.Random(seed)
     solutions = brute_force(empty(rules))
-    source = rng.choice(LATIN_4 if any_latin or not solutions else solutions)  # any Latin square may break a rule
+    source = rng.choice(latin_squares(4) if any_latin or not solutions else solutions)  # may break a rule
     keep = set(rng.sample(range(16), round(fraction * 16)))
     puzzle = Puzzle(FOUR, tuple(v if i in keep else 0 for i, v in enumerate(source)), rules)
     expected = brute_force(puzzle)

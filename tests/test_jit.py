@@ -10,7 +10,6 @@ import subprocess
 import sys
 import textwrap
 import time
-from functools import cache
 
 import pytest
 
@@ -27,7 +26,7 @@ from sudokulab.generate import generate  # noqa: E402
 from sudokulab.rules import KINDS, Cage, Rules, build, standard  # noqa: E402
 from sudokulab.solvers import jit  # noqa: E402
 
-from .conftest import HANG, ROOT, cut, random_grid, random_puzzle, shared_dataset  # noqa: E402
+from .conftest import HANG, ROOT, brute_force, cut, random_grid, random_puzzle, shared_dataset  # noqa: E402
 
 CLASSIC = parse_puzzle("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
 HARD = parse_puzzle("1.......9..67...2..8....4......75.3...5..2....6.3......9....8..6...4...1..25...6.")
@@ -280,36 +279,6 @@ def test_without_numba_the_solver_is_listed_as_needing_the_extra():
 SHAPES = [Shape(2, 2), Shape(2, 3), Shape(3, 3)]
 PRESET_NAMES = ["standard", "x", "windoku", "anti-knight", "anti-king", "jigsaw", "killer", "thermo",
                 "x+anti-knight", "killer+thermo"]
-
-
-@cache
-def latin_squares(n: int) -> tuple[tuple[int, ...], ...]:
-    """Every Latin square of order n, row-major lexicographic order (576 for n = 4): every rule set
-    ``build`` makes has rows and columns, so its solutions are among these."""
-    found: list[tuple[int, ...]] = []
-    grid = [0] * (n * n)
-
-    def place(cell: int) -> None:
-        if cell == n * n:
-            found.append(tuple(grid))
-            return
-        row, col = divmod(cell, n)
-        taken = {grid[row * n + c] for c in range(col)} | {grid[r * n + col] for r in range(row)}
-        for digit in range(1, n + 1):
-            if digit not in taken:
-                grid[cell] = digit
-                place(cell + 1)
-        grid[cell] = 0
-
-    place(0)
-    return tuple(found)
-
-
-def brute_force(puzzle: Puzzle) -> list[tuple[int, ...]]:
-    """Every solution of a 4x4 puzzle under its rules, in lexicographic order, by enumeration."""
-    assert puzzle.n == 4
-    return [grid for grid in latin_squares(4)
-            if all(g == v for g, v in zip(puzzle.givens, grid) if g) and puzzle.rules.first_conflict(grid) is None]
 
 
 def first_by_hand(puzzle: Puzzle) -> tuple[int, ...] | None:

@@ -387,9 +387,11 @@ def build(
                 raise RulesError(f"{name}: {cell_name(a, n)} and {cell_name(b, n)} are not neighbours")
         thermo_list.append(Thermo(name, cells))
     differ = []
-    together = {frozenset((a, b)) for g in groups for i, a in enumerate(g.cells) for b in g.cells[i + 1:]}
+    together: set[frozenset[int]] = set()  # pairs already in a common group: made only when needed (1 s on 64x64)
     for name, steps in (("anti-knight", KNIGHT), ("anti-king", KING)):
         if name in ordered:
+            together = together or {frozenset((a, b)) for g in groups
+                                    for i, a in enumerate(g.cells) for b in g.cells[i + 1:]}
             pairs = tuple(p for p in _moves(n, steps) if frozenset(p) not in together)
             differ.append(Differ(name, pairs))
     shown = ("standard",) + ordered if "jigsaw" not in ordered else ordered

@@ -5,6 +5,10 @@ reading files is ``boj``'s, checking answers ``checking``'s, tables ``report``'s
 command prints where (README, "What goes where"): results on standard output; progress bars (on
 a terminal), warnings and compare's table on standard error; and every non-zero exit ends with
 exactly one line on standard error, ``sudokulab: <why>``. The exit codes are ``errors.ExitCode``.
+
+(About 465 lines, one module on purpose: it is the one parser tree of every command, whose
+options share their types and helpers (the rule options, the cluster option, number checks);
+what each command does lives in ``commands``.)
 """
 
 from __future__ import annotations

@@ -14,6 +14,10 @@ A dataset holds givens only; the rules its puzzles are solved under come from th
 (``RuleOptions``: presets and data files, built once per board shape) and travel with each puzzle
 and each ``Batch``. Rules that do not fit a puzzle's board (regions for another size) make that
 entry a bad one, named with its line.
+
+(About 555 lines, one module on purpose: the line reader, the bulk reader of one-line 9x9 files
+and the batching number entries and lines with one scheme, and the bulk reader hands over to the
+line reader in the middle of a file; split apart, that numbering would be kept in two places.)
 """
 
 from __future__ import annotations

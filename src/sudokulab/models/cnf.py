@@ -73,6 +73,10 @@ importable from here too); DIMACS text, in and out, is ``models.dimacs``.
 (729, 11988, (729, 11988))
 >>> decode_literal(9, literal(9, 8, 8, 9))
 (8, 8, 9)
+
+(About 560 lines, one module on purpose: the literal tables, the four encodings and the clauses
+of each rule kind are one formula builder sharing ``at_most_one`` and one variable counter; its
+sizes live in ``cnf_size`` and DIMACS text in ``dimacs``.)
 """
 
 from __future__ import annotations

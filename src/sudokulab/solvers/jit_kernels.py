@@ -5,6 +5,9 @@ of Python it compiles (arrays, integers, no objects), with the two intrinsics it
 lowest bit, and ``clock_gettime`` for per-puzzle times inside the batch loop). ``jit.py`` drives it
 from Python: tables per shape, resumable runs, time limits, Ctrl-C, results. The algorithm is
 described there.
+
+(About 465 lines, one module on purpose: numba compiles and caches these kernels together, and
+they call each other inside compiled code; the Python driver is ``jit.py``.)
 """
 
 from __future__ import annotations

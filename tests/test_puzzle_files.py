@@ -18,8 +18,8 @@ from lzstring import LZString
 
 from sudokulab import boj
 from sudokulab.errors import PuzzleFormatError, SudokuError, UsageError
-from sudokulab.grid import Puzzle, Shape, solution_error
 from sudokulab.fpuzzles import MAX_COMPRESSED
+from sudokulab.grid import Puzzle, Shape, solution_error
 from sudokulab.puzzle_files import (
     parse_cages,
     parse_puzzle_text,

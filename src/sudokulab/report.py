@@ -430,4 +430,6 @@ def clip_output(data: bytes, n: int) -> str:
 
 
 def _printable(line: str) -> str:
-    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in line)
+    from .boj import printable
+
+    return printable(line)

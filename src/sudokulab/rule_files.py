@@ -66,7 +66,7 @@ def parse_cell(token: str, n: int) -> int:
 
 def _shown(word: object) -> str:
     """A word from the input for a one-line message: cut to 20 characters, unprintable ones escaped."""
-    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in boj.clip(str(word)))
+    return boj.clip(str(word))
 
 
 def _cells(tokens: Sequence[str], n: int, at: str, name: str) -> tuple[int, ...]:

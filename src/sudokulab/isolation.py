@@ -34,6 +34,7 @@ control group: cgroup v2 delegation is not used yet.
 from __future__ import annotations
 
 import functools
+import glob
 import os
 import shutil
 import subprocess
@@ -53,10 +54,9 @@ SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"
 _SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 """Read-only system folders (or their links to /usr, as on merged-/usr systems)."""
 
-_SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/alternatives", "/etc/java-17-openjdk",
-                 "/etc/localtime")
-"""The few entries of /etc that programs need to start (linker cache, Debian's alternatives, Java's
-configuration); no passwd, no hosts, no resolv.conf."""
+_SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/alternatives", "/etc/java-*", "/etc/localtime")
+"""The few entries of /etc that programs need to start (linker cache, Debian's alternatives, each
+installed Java's configuration); no passwd, no hosts, no resolv.conf."""
 
 NOBODY = 65534
 
@@ -104,9 +104,8 @@ def bwrap_arguments(command: Sequence[str], *, files_mb: int) -> list[str]:
             arguments += ["--symlink", os.readlink(path), path]
         elif os.path.isdir(path):
             arguments += ["--ro-bind", path, path]
-    for path in _SYSTEM_FILES:
-        if os.path.exists(path):
-            arguments += ["--ro-bind", path, path]
+    for path in sorted(found for pattern in _SYSTEM_FILES for found in glob.glob(pattern)):
+        arguments += ["--ro-bind", path, path]
     arguments += ["--proc", "/proc", "--dev", "/dev", "--size", str(max(files_mb, 1) << 20), "--tmpfs", "/tmp"]
     for source, target in _outermost(program_mounts(command)):
         arguments += ["--ro-bind", source, target]

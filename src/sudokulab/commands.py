@@ -136,15 +136,10 @@ def _puzzle_json(puzzle: Puzzle) -> dict[str, Any]:
 
 
 def _json(document: dict[str, Any]) -> None:
-    """One JSON document on standard output (``solve --json``, ``count --json``); a grid's rows one a line."""
-    import json
+    """One JSON document on standard output (``solve --json``, ``count --json``): ``documents.emit``."""
+    from .documents import emit
 
-    rows = document.get("grid") or []
-    text = json.dumps({**document, "grid": [f"\0row{i}" for i in range(len(rows))] or document.get("grid")},
-                      indent=2, default=str)
-    for i, row in enumerate(rows):
-        text = text.replace(json.dumps(f"\0row{i}"), json.dumps(row), 1)
-    out(text + "\n")
+    emit(document)
 
 
 def format_stats(result: Any) -> str:

@@ -146,6 +146,9 @@ def _many_solver_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--solvers", metavar="A,B,...", help="solvers to run (default: see above)")
     parser.add_argument("-o", "--option", action="append", metavar="SOLVER.KEY=VALUE",
                         help="a solver's option, e.g. -o sat.engine=glucose4 (repeatable)")
+    parser.add_argument("--configs", nargs="+", metavar="SOLVER[:KEY=VALUE,...]",
+                        help="instead of --solvers: solvers under option sets, one solver several times among them, "
+                        "each a row named after its options (e.g. sat:encoding=minimal sat:encoding=extended)")
     parser.add_argument("--wide", action="store_true", help="every column, however wide the table gets")
 
 

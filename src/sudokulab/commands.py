@@ -80,6 +80,15 @@ def _names(text: str | None) -> list[str] | None:
     return [name.strip() for name in text.split(",") if name.strip()] if text else None
 
 
+def _configs(args: argparse.Namespace) -> Any:
+    """``--configs`` parsed and checked (``configurations.parse_configurations``), or None."""
+    if not getattr(args, "configs", None):
+        return None
+    from .configurations import parse_configurations
+
+    return parse_configurations(args.configs)
+
+
 def out(text: str) -> None:
     """Write a result to standard output."""
     sys.stdout.write(text)
@@ -238,7 +247,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
     puzzle = load(args)
     comparison = compare(puzzle, _names(args.solvers), time_limit=args.time_limit, canonical=args.canonical,
-                         options=per_solver_options(args.option))
+                         options=per_solver_options(args.option), configs=_configs(args))
     for run in comparison.runs:
         if run.skipped and run.skipped_for_rules:
             print(f"sudokulab: skipped {run.solver}: {run.skipped}", file=sys.stderr)
@@ -359,6 +368,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         datasets, _names(args.solvers), time_limit=args.time_limit, jobs=args.jobs,
         options=per_solver_options(args.option), csv_path=args.out, json_path=args.json,
         progress=not args.quiet, by_solver=args.by_solver, cluster=args.cluster, batch_size=args.batch_size,
+        configs=_configs(args),
     )
     if report.skipped and not report.summaries:
         name, why = next(iter(next(iter(report.skipped.values())).items()))
@@ -368,7 +378,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from .plots import cactus_plot
 
         cactus_plot(report.solved_times, plot.path, totals=report.totals, time_limit=args.time_limit,
-                    counts=report.solved_counts)
+                    counts=report.solved_counts, lines="configuration" if report.configured else "solver")
     if report.wrong:
         raise SolverBug(f"{report.wrong} wrong answers (each shown above on stderr with its puzzle)")
     return ExitCode.OK

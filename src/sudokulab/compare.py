@@ -28,12 +28,13 @@ from __future__ import annotations
 import enum
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from . import solvers
 from .boj import format_grid, format_puzzle
 from .checking import check_results
+from .configurations import Configuration, plain
 from .errors import UnsupportedFeature, UsageError
 from .grid import Puzzle, first_conflict
 from .oracle import Oracle
@@ -206,6 +207,7 @@ def compare(
     oracle: Oracle | None = None,
     count: bool = True,
     options: Mapping[str, Mapping[str, Any]] | None = None,
+    configs: Sequence[Configuration] | None = None,
 ) -> Comparison:
     """Run the solvers (default: every installed one) on the puzzle and judge their agreement.
 
@@ -213,26 +215,37 @@ def compare(
     time limit, whose solver honours the puzzle's rules); ``count=False`` skips counting.
     ``options`` maps a solver name to its options. A solver that cannot honour the puzzle's rules
     is skipped, its ``skipped`` reason starting "cannot honour".
+    ``configs`` (instead of ``names`` and ``options``) runs solvers under option sets of their own,
+    one solver several times among them, each answer named after its configuration
+    ("sat encoding=minimal"; ``configurations``).
     """
-    names = list(names) if names else [name for name in solvers.names() if solvers.installed(name)]
-    options = options or {}
-    classes = {name: solvers.solver_class(name) for name in names}  # unknown names fail before any run
-    for name in options:
-        if name not in classes:
-            raise UsageError(f"options given for '{name}', which is not among the solvers compared")
-        solvers.parse_options(name, dict(options[name]))
+    if configs:
+        if names or options:
+            raise UsageError("give configurations (--configs) or solvers with options (--solvers, -o), not both")
+        chosen = tuple(configs)
+    else:
+        names = list(names) if names else [name for name in solvers.names() if solvers.installed(name)]
+        options = options or {}
+        for name in options:
+            if name not in names:
+                raise UsageError(f"options given for '{name}', which is not among the solvers compared")
+            solvers.parse_options(name, dict(options[name]))
+        chosen = plain(names, options)
+    classes = {c.solver: solvers.solver_class(c.solver) for c in chosen}  # unknown names fail before any run
     results: list[SolveResult] = []
     skipped: dict[int, str] = {}
-    for i, name in enumerate(names):
-        missing = classes[name].capabilities.lacks(canonical=canonical, time_limit=time_limit is not None,
-                                                   rules=puzzle.rules)
+    for i, config in enumerate(chosen):
+        name = config.name
+        missing = classes[config.solver].capabilities.lacks(canonical=canonical, time_limit=time_limit is not None,
+                                                            rules=puzzle.rules)
         if missing:
             skipped[i] = f"cannot {missing}"
             results.append(SolveResult(name, Status.TIME_LIMIT, None, 0.0))
             continue
         try:
-            results.append(run_solver(name, puzzle, time_limit=time_limit, canonical=canonical,
-                                      options=options.get(name)))
+            result = run_solver(config.solver, puzzle, time_limit=time_limit, canonical=canonical,
+                                options=config.options_dict())
+            results.append(result if result.solver == name else replace(result, solver=name))
         except UnsupportedFeature as exc:  # e.g. a formula too large for this solver: it says so, others go on
             skipped[i] = str(exc)
             results.append(SolveResult(name, Status.TIME_LIMIT, None, 0.0))

@@ -78,6 +78,19 @@ def effort(stats: Mapping[str, Stat | float]) -> str:
     return ", ".join(f"{key} {_figure(stats[key])}" for key in shown) or "-"
 
 
+MODEL_SIZE = ("clauses", "constraints", "variables")
+"""The stats that measure a model's size (a SAT formula's clauses, a CP-SAT model's constraints)."""
+
+
+def model_size(stats: Mapping[str, Stat | float]) -> str:
+    """A model's size in one cell: mean clauses or constraints and variables per puzzle, or "-".
+
+    >>> model_size({"clauses": 11988.0, "variables": 729.0, "conflicts": 2})
+    '11,988 clauses, 729 variables'
+    """
+    return ", ".join(f"{stats[key]:,.0f} {key}" for key in MODEL_SIZE if key in stats) or "-"
+
+
 # --- solvers -------------------------------------------------------------------------------------
 
 KIND_LETTERS = {"all-different": "A", "differ": "D", "sum": "S", "increasing": "I"}
@@ -178,13 +191,14 @@ def render_comparison(comparison: Comparison, out: Console) -> None:
 
 # --- bench ---------------------------------------------------------------------------------------
 
-def _bench_headers(show_no_solution: bool, wide: bool) -> list[str]:
-    return (["solver", "solved"] + (["no sol."] if show_no_solution else []) + ["t/o", "wrong", "puzzles/s"]
-            + (["puzzles/cpu-s"] if wide else []) + ["median", "p90"] + (["p99"] if wide else []) + ["max",
-            "mean effort per puzzle"])
+def _bench_headers(show_no_solution: bool, wide: bool, sized: bool = False) -> list[str]:
+    return (["configuration" if sized else "solver", "solved"] + (["no sol."] if show_no_solution else [])
+            + ["t/o", "wrong", "puzzles/s"] + (["puzzles/cpu-s"] if wide else []) + ["median", "p90"]
+            + (["p99"] if wide else []) + ["max"] + (["model size per puzzle"] if sized else [])
+            + ["mean effort per puzzle"])
 
 
-def _bench_cells(summary: BenchSummary, show_no_solution: bool, wide: bool) -> list[str]:
+def _bench_cells(summary: BenchSummary, show_no_solution: bool, wide: bool, sized: bool = False) -> list[str]:
     cells = [summary.solver, f"{summary.solved}/{summary.puzzles}"]
     if show_no_solution:
         cells.append(str(summary.no_solution))
@@ -194,7 +208,10 @@ def _bench_cells(summary: BenchSummary, show_no_solution: bool, wide: bool) -> l
     cells += [format_seconds(summary.median), format_seconds(summary.p90)]
     if wide:
         cells.append(format_seconds(summary.p99))
-    cells += [format_seconds(summary.max), effort(summary.means)]
+    cells.append(format_seconds(summary.max))
+    if sized:
+        cells.append(model_size(summary.means))
+    cells.append(effort({k: v for k, v in summary.means.items() if k not in MODEL_SIZE} if sized else summary.means))
     return cells
 
 
@@ -217,12 +234,12 @@ def render_bench(report: BenchReport, out: Console, *, wide: bool = False) -> No
     for dataset, summaries in _by_dataset(report).items():
         show_none = any(s.no_solution for s in summaries)
         table = Table(title=_bench_title(report, dataset), title_justify="left")
-        headers = _bench_headers(show_none, wide)
+        headers = _bench_headers(show_none, wide, report.configured)
         for i, header in enumerate(headers):
             table.add_column(header, justify="left" if i in (0, len(headers) - 1) else "right",
                              no_wrap=i < len(headers) - 1)
         for summary in summaries:
-            table.add_row(*map(_text, _bench_cells(summary, show_none, wide)),
+            table.add_row(*map(_text, _bench_cells(summary, show_none, wide, report.configured)),
                           style="bold red" if summary.wrong else None)
         out.print(table)
     for note in report.notes:
@@ -235,10 +252,10 @@ def bench_markdown(report: BenchReport) -> str:
     parts = []
     for dataset, summaries in _by_dataset(report).items():
         show_none = any(s.no_solution for s in summaries)
-        headers = _bench_headers(show_none, True)
+        headers = _bench_headers(show_none, True, report.configured)
         lines = [f"**{_bench_title(report, dataset)}**", "", "| " + " | ".join(headers) + " |",
                  "| --- |" + " ---: |" * (len(headers) - 2) + " --- |"]
-        lines += ["| " + " | ".join(_bench_cells(s, show_none, True)) + " |" for s in summaries]
+        lines += ["| " + " | ".join(_bench_cells(s, show_none, True, report.configured)) + " |" for s in summaries]
         parts.append("\n".join(lines))
     parts += [f"Note: {note}." for note in report.notes]
     parts.append(f"Measured: {report.how_measured()}.")

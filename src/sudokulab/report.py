@@ -79,6 +79,7 @@ def effort(stats: Mapping[str, Stat | float]) -> str:
 
 
 MODEL_SIZE = ("clauses", "constraints", "variables")
+MODEL_SIZE_HEADER = "model size per puzzle"
 """The stats that measure a model's size (a SAT formula's clauses, a CP-SAT model's constraints)."""
 
 
@@ -191,28 +192,39 @@ def render_comparison(comparison: Comparison, out: Console) -> None:
 
 # --- bench ---------------------------------------------------------------------------------------
 
-def _bench_headers(show_no_solution: bool, wide: bool, sized: bool = False) -> list[str]:
+def _bench_headers(show_no_solution: bool, wide: bool, sized: bool = False, effort_column: bool = True) -> list[str]:
+    """The summary's columns; a run of configurations (``sized``) adds the model size, and when not
+    wide leaves p90 and max to ``--wide``, since its rows' names are long."""
+    spread = ["median", "p90"] + (["p99"] if wide else []) + ["max"] if wide or not sized else ["median"]
     return (["configuration" if sized else "solver", "solved"] + (["no sol."] if show_no_solution else [])
-            + ["t/o", "wrong", "puzzles/s"] + (["puzzles/cpu-s"] if wide else []) + ["median", "p90"]
-            + (["p99"] if wide else []) + ["max"] + (["model size per puzzle"] if sized else [])
-            + ["mean effort per puzzle"])
+            + ["t/o", "wrong", "puzzles/s"] + (["puzzles/cpu-s"] if wide else []) + spread
+            + ([MODEL_SIZE_HEADER] if sized and effort_column else [])
+            + (["mean effort per puzzle"] if effort_column else []))
 
 
-def _bench_cells(summary: BenchSummary, show_no_solution: bool, wide: bool, sized: bool = False) -> list[str]:
+def _bench_cells(summary: BenchSummary, show_no_solution: bool, wide: bool, sized: bool = False,
+                 effort_column: bool = True) -> list[str]:
     cells = [summary.solver, f"{summary.solved}/{summary.puzzles}"]
     if show_no_solution:
         cells.append(str(summary.no_solution))
     cells += [str(summary.timed_out), str(summary.wrong), f"{summary.per_second:,.1f}"]
     if wide:
         cells.append(f"{summary.per_cpu_second:,.1f}")
-    cells += [format_seconds(summary.median), format_seconds(summary.p90)]
-    if wide:
-        cells.append(format_seconds(summary.p99))
-    cells.append(format_seconds(summary.max))
-    if sized:
+    cells.append(format_seconds(summary.median))
+    if wide or not sized:
+        cells.append(format_seconds(summary.p90))
+        if wide:
+            cells.append(format_seconds(summary.p99))
+        cells.append(format_seconds(summary.max))
+    if sized and effort_column:
         cells.append(model_size(summary.means))
-    cells.append(effort({k: v for k, v in summary.means.items() if k not in MODEL_SIZE} if sized else summary.means))
+    if effort_column:
+        cells.append(_effort_only(summary.means) if sized else effort(summary.means))
     return cells
+
+
+def _effort_only(means: Mapping[str, float]) -> str:
+    return effort({k: v for k, v in means.items() if k not in MODEL_SIZE})
 
 
 def _bench_title(report: BenchReport, dataset: str) -> str:
@@ -234,14 +246,25 @@ def render_bench(report: BenchReport, out: Console, *, wide: bool = False) -> No
     for dataset, summaries in _by_dataset(report).items():
         show_none = any(s.no_solution for s in summaries)
         table = Table(title=_bench_title(report, dataset), title_justify="left")
-        headers = _bench_headers(show_none, wide, report.configured)
+        sized = report.configured  # configurations: rates, then a second table of model size and effort
+        headers = _bench_headers(show_none, wide, sized, effort_column=not sized)
+        wrapped = {0} if sized else {len(headers) - 1}  # a configuration's name wraps at its spaces
         for i, header in enumerate(headers):
-            table.add_column(header, justify="left" if i in (0, len(headers) - 1) else "right",
-                             no_wrap=i < len(headers) - 1)
+            table.add_column(header, justify="left" if i == 0 or (i == len(headers) - 1 and not sized) else "right",
+                             no_wrap=i not in wrapped)
         for summary in summaries:
-            table.add_row(*map(_text, _bench_cells(summary, show_none, wide, report.configured)),
+            table.add_row(*map(_text, _bench_cells(summary, show_none, wide, sized, effort_column=not sized)),
                           style="bold red" if summary.wrong else None)
         out.print(table)
+        if sized:
+            sizes = Table(title=f"{dataset}: model size and effort, mean per puzzle", title_justify="left")
+            sizes.add_column("configuration")
+            sizes.add_column("model size", no_wrap=True)
+            sizes.add_column("search effort")
+            for summary in summaries:
+                sizes.add_row(_text(summary.solver), _text(model_size(summary.means)),
+                              _text(_effort_only(summary.means)))
+            out.print(sizes)
     for note in report.notes:
         out.print(_text(f"note: {note}"), soft_wrap=True)
     out.print(_text(f"measured: {report.how_measured()}"), soft_wrap=True)

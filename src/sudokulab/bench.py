@@ -21,6 +21,9 @@ Times are the solvers' own ``seconds`` (wall time). A timed-out puzzle counts wi
 given, so with timeouts the quantiles are lower bounds. ``puzzles/s`` is puzzles over the sum of
 per-puzzle times: the rate of one process, whatever ``jobs`` is. Each call is also timed in CPU
 seconds of the process (``puzzles/cpu-s``), the steadier figure when other work shares the cores.
+
+(About 450 lines, one module on purpose: the worker side and the run that feeds it share the
+``WorkSpec`` and the batch protocol, and splitting them would put one contract in two places.)
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ Logic modules return dataclasses; this module alone turns them into text (with r
 100-column terminal: the essential columns by default, the rest with ``wide=True`` (``--wide``),
 and every figure is in the JSON and CSV outputs anyway. Everything that comes from outside (a
 program's output, file names, puzzle text, error messages) is shown as data, never as markup.
+(About 475 lines, one module on purpose: every table shares the same few cell formatters and the
+one console, and a module per command's table would split the one way figures are shown.)
 """
 
 from __future__ import annotations

@@ -40,9 +40,9 @@ out); Hall sets by enumerating subsets of a group (2^9 per group: the matching f
 
 from __future__ import annotations
 
+import atexit
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from .candidates import Candidates, cell_label, digits_of
@@ -396,18 +396,35 @@ def _violation(masks: Sequence[int], mate: Sequence[int], unmatched: int, cells:
 
 # --- failed literals: probing on the SAT model ---------------------------------------------------------
 
-@lru_cache(maxsize=4)
-def _prober(rules: Rules) -> Any:
-    """A PySAT engine loaded with the rules' extended CNF (units kept apart: the engine reports what
-    assumptions imply, so root-level units go in as assumptions, as notebook 02 does)."""
+_PROBERS: dict[Rules, tuple[Any, list[int]]] = {}
+"""PySAT engines loaded with a rule set's CNF, the last few kept (a dataset has one rule set)."""
+
+
+def _prober(rules: Rules) -> tuple[Any, list[int]]:
+    """A PySAT engine loaded with the rules' extended CNF, and the CNF's unit clauses kept apart: an
+    engine reports what assumptions imply, so root-level units go in as assumptions (notebook 02)."""
+    if rules in _PROBERS:
+        return _PROBERS[rules]
     from pysat.solvers import Solver
 
     from .models import cnf
 
+    if len(_PROBERS) >= 4:
+        _PROBERS.pop(next(iter(_PROBERS)))[0].delete()
+    elif not _PROBERS:
+        atexit.register(_close_probers)
     formula = cnf.rules(rules, "extended")
     units = [clause[0] for clause in formula.clauses if len(clause) == 1]
     engine = Solver(name="minisat22", bootstrap_with=[c for c in formula.clauses if len(c) > 1])
+    _PROBERS[rules] = engine, units
     return engine, units
+
+
+def _close_probers() -> None:
+    """Free the engines while the interpreter is whole (PySAT's destructors fail at teardown)."""
+    while _PROBERS:
+        _PROBERS.popitem()[1][0].delete()
+    atexit.unregister(_close_probers)
 
 
 def _failed_literals(marks: list[int], rules: Rules) -> str | None:

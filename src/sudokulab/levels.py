@@ -43,6 +43,7 @@ from __future__ import annotations
 import atexit
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from .candidates import Candidates, cell_label, digits_of
@@ -136,51 +137,99 @@ def _naked_singles(marks: list[int], rules: Rules) -> str | None:
 
 # --- hidden singles: propagation.py from any pencil marks ------------------------------------------------
 
-def _hidden_singles(marks: list[int], rules: Rules) -> str | None:
-    """Naked and hidden singles (plus sum and thermometer bounds) by ``propagation.py``, narrowing ``marks``.
+class _Singles:
+    """``propagation.py``'s state (``cand``, ``where``) built from any pencil marks, kept while the
+    all-different level strikes candidates through the propagator's ``exclude`` (so singles follow at
+    once and ``where`` is never rebuilt). Placed cells carry the propagator's ``done`` bits."""
 
-    The propagator's state is built from the marks: ``where`` (each complete group's places per
-    digit) from the cells' masks, every settled cell and every hidden single already there queued.
-    """
-    from .propagation import SETTLED, UNKNOWN, propagator
+    def __init__(self, marks: list[int], rules: Rules):
+        from .propagation import SETTLED, propagator
 
-    prop = propagator(rules)
-    n, full = prop.n, prop.full
-    cand = list(marks)
-    where = [full] * (len(prop.group_cells) * n)
-    queue: list[tuple[int, int]] = [(cell, mask) for cell, mask in enumerate(cand) if not mask & (mask - 1)]
-    for index, cells in enumerate(prop.group_cells):
-        if len(cells) != n:
-            continue  # a partial group has no places to keep: it need not hold every digit
-        k = index * n
-        places = [0] * n
+        self.rules = rules
+        self.prop = prop = propagator(rules)
+        n, full = prop.n, prop.full
+        self.cand = cand = list(marks)
+        self.where = where = [full] * (len(prop.group_cells) * n)
+        self.why: str | None = None
+        positions = prop.tables.positions
+        queue: list[tuple[int, int]] = [(cell, mask) for cell, mask in enumerate(cand) if not mask & (mask - 1)]
+        for k, _ in _complete_slots(rules):
+            where[k:k + n] = [0] * n
+        for cell, places in enumerate(_cell_places(rules)):
+            digits = positions[cand[cell]]
+            for k, bit in places:
+                for d in digits:
+                    where[k + d] |= bit
+        for k, cells in _complete_slots(rules):
+            for d in range(n):
+                w = where[k + d]
+                if not w & (w - 1):
+                    if not w:
+                        self.why = _contradiction(cand, n, cells, f"{d + 1} has no place left in "
+                                                  f"{rules.groups[k // n].name}")
+                        return
+                    queue.append((cells[w.bit_length() - 1], 1 << d))
+        self._after(prop.settle(cand, where, queue, prop.tables, full, prop.done), SETTLED)
+
+    def exclude(self, cell: int, bit: int) -> bool:
+        """Strike one candidate of an open cell and settle what follows; False on a contradiction."""
+        from .propagation import SETTLED
+
+        prop = self.prop
+        self._after(prop.exclude(self.cand, self.where, cell, bit, prop.tables, prop.full, prop.done), SETTLED)
+        return self.why is None
+
+    def marks(self) -> list[int]:
+        full = self.prop.full
+        return [mask & full for mask in self.cand]
+
+    def _after(self, failed: int, settled: int) -> None:
+        """Turn the propagator's answer into ``why`` (and an empty cell) when it failed."""
+        if failed == settled:
+            return
+        from .propagation import UNKNOWN
+
+        n, full, rules, cand = self.prop.n, self.prop.full, self.rules, self.cand
+        cand[:] = [mask & full for mask in cand]
+        self.why = _empty_cell(cand, n)
+        if self.why is not None:
+            return
+        if failed == UNKNOWN:
+            cells = rules.thermos[0].cells if rules.thermos else range(n * n)  # no group to blame
+            self.why = _contradiction(cand, n, cells, "the singles clash (one cell forced to two digits, a "
+                                      "differing pair or a thermometer)")
+            return
+        group = rules.groups[failed // n]
+        if len(group.cells) == n:
+            for d in range(n):
+                if self.where[failed + d] == 0:
+                    self.why = _contradiction(cand, n, group.cells, f"{d + 1} has no place left in {group.name}")
+                    return
+        self.why = _contradiction(cand, n, group.cells, f"{group.name} cannot hold its digits")
+
+
+@cache
+def _complete_slots(rules: Rules) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Per complete group, where its digits start in ``where`` (``g * n``) and its cells."""
+    n = rules.n
+    return tuple((index * n, group.cells) for index, group in enumerate(rules.groups) if len(group.cells) == n)
+
+
+@cache
+def _cell_places(rules: Rules) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per cell, ``(g * n, 1 << position)`` for each complete group it is in: its bit in ``where``."""
+    found: list[list[tuple[int, int]]] = [[] for _ in range(rules.shape.cells)]
+    for k, cells in _complete_slots(rules):
         for position, cell in enumerate(cells):
-            for d in digits_of(cand[cell]):
-                places[d - 1] |= 1 << position
-        for d, w in enumerate(places):
-            where[k + d] = w
-            if not w:
-                return _contradiction(marks, n, cells, f"{d + 1} has no place left in {rules.groups[index].name}")
-            if not w & (w - 1):
-                queue.append((cells[w.bit_length() - 1], 1 << d))
-    failed = prop.settle(cand, where, queue, prop.tables, full, prop.done)
-    marks[:] = [mask & full for mask in cand]
-    if failed == SETTLED:
-        return None
-    why = _empty_cell(marks, n)
-    if why is not None:
-        return why
-    if failed == UNKNOWN:
-        cells = rules.thermos[0].cells if rules.thermos else range(n * n)  # no group to blame
-        return _contradiction(marks, n, cells, "the singles clash (one cell forced to two digits, a differing "
-                              "pair or a thermometer)")
-    index = failed // n
-    group = rules.groups[index]
-    if len(group.cells) == n:
-        for d in range(n):
-            if where[failed + d] == 0:
-                return _contradiction(marks, n, group.cells, f"{d + 1} has no place left in {group.name}")
-    return _contradiction(marks, n, group.cells, f"{group.name} cannot hold its digits")
+            found[cell].append((k, 1 << position))
+    return tuple(tuple(places) for places in found)
+
+
+def _hidden_singles(marks: list[int], rules: Rules) -> str | None:
+    """Naked and hidden singles (plus sum and thermometer bounds) by ``propagation.py``, narrowing ``marks``."""
+    state = _Singles(marks, rules)
+    marks[:] = state.marks()
+    return state.why
 
 
 # --- all-different: matchings and Hall sets -------------------------------------------------------------
@@ -356,30 +405,37 @@ def hall_violation(candidates: Candidates, group: Group) -> tuple[tuple[int, ...
 
 
 def _all_different(marks: list[int], rules: Rules) -> str | None:
-    """Singles, then Régin's filter on every group, in turn until neither changes a mark."""
-    n = rules.n
-    while True:
-        why = _hidden_singles(marks, rules)
-        if why is not None:
-            return why
+    """Singles, then Régin's filter on every group, each removal settled at once, until a whole pass over
+    the groups strikes nothing (a group whose open cells are as they were at its last check is skipped)."""
+    state = _Singles(marks, rules)
+    n, full, cand = rules.n, state.prop.full, state.cand
+    checked: dict[int, tuple[int, ...]] = {}
+    changed = state.why is None
+    while changed:
         changed = False
-        for group in rules.groups:
-            cells = [cell for cell in group.cells if marks[cell] & (marks[cell] - 1)]
-            if len(cells) < 2:
+        for index, group in enumerate(rules.groups):
+            cells = [cell for cell in group.cells if cand[cell] <= full]
+            masks = tuple(cand[cell] for cell in cells)
+            if len(cells) < 2 or checked.get(index) == masks:
                 continue
-            masks = [marks[cell] for cell in cells]
+            checked[index] = masks
             mate, unmatched = maximum_matching(masks)
             if unmatched >= 0:
                 members, digits = _violation(masks, mate, unmatched, cells)
                 shown = ", ".join(str(d) for d in digits)
                 fact = (f"{', '.join(cell_label(c, n) for c in members)} hold only {{{shown}}} "
                         f"between them in {group.name}")
+                marks[:] = state.marks()
                 return _contradiction(marks, n, members, fact)
             for x, bit, _ in _unsupported(masks, mate):
-                marks[cells[x]] &= ~bit
-                changed = True
-        if not changed:
-            return None
+                cell = cells[x]
+                if cand[cell] <= full and cand[cell] & bit:
+                    changed = True
+                    if not state.exclude(cell, bit):
+                        marks[:] = state.cand
+                        return state.why
+    marks[:] = state.marks()
+    return state.why
 
 
 def _violation(masks: Sequence[int], mate: Sequence[int], unmatched: int, cells: Sequence[int]

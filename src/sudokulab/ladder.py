@@ -47,8 +47,11 @@ def summarize(puzzles: Iterable[Puzzle], top: str = LEVELS[-1], on_puzzle: Any =
     for puzzle in puzzles:
         count += 1
         marks = Candidates.start(puzzle)
+        solved = False
         for rung, level in enumerate(levels):
-            marks = settle_why(marks, level)[0]
+            if not solved:  # a solution is never struck: every higher level leaves it as it is
+                marks = settle_why(marks, level)[0]
+                solved = marks.settled and not marks.contradiction and not puzzle.rules.first_conflict(marks.grid())
             settled[rung] += marks.settled
             contradictions[rung] += marks.contradiction
             remaining[rung] += marks.remaining

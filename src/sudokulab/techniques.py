@@ -498,8 +498,8 @@ def cage_sum(board: Board, difficulty: float) -> Step | None:
             why = _Premises(cage.name)
             for fact in board.cell_facts(cage.cells):
                 why.add(fact)
-            text = f"{_removed_text(removed, n)}: {cage.name}: no set of different digits adding up to " \
-                   f"{cage.total} puts them there"
+            text = (f"{_removed_text(removed, n)}: {cage.name}: no {len(cage.cells)} different digits adding up "
+                    f"to {cage.total} that fit the cage put them there")
             return _step("cage sum", difficulty, [], removed, why, text)
     return None
 

@@ -8,6 +8,8 @@ import random
 
 import jsonschema
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sudokulab import documents
 from sudokulab.boj import parse_puzzle
@@ -17,7 +19,7 @@ from sudokulab.puzzle_files import read_puzzle
 from sudokulab.step_check import checker, conclusion
 from sudokulab.techniques import TECHNIQUES, Board, fish, hidden_subset, locked_candidates, naked_subset
 
-from .conftest import EXAMPLES, shared_dataset
+from .conftest import EXAMPLES, brute_force, random_grid, shared_dataset
 from .conftest import run_cli as run
 
 SAMPLE = str(EXAMPLES / "boj2580-sample.txt")
@@ -274,3 +276,47 @@ def test_draw_writes_one_picture_per_step(capsys, tmp_path, sample):
     assert len(pictures) == sample.givens.count(0)
     assert all(p.read_bytes().startswith(b"\x89PNG") for p in pictures)
     assert not list(folder.glob(".*.part"))
+
+
+def test_json_of_a_stopped_explanation(capsys, tmp_path):
+    path = tmp_path / "hard.txt"
+    path.write_text(shared_dataset("magictour_top1465.txt").read_text().splitlines()[0] + "\n")
+    code, out, err = run(capsys, "explain", str(path), "--json", "--max-level", "2.6")
+    assert code == 3 and "toolbox ends" in err
+    document = json.loads(out)
+    jsonschema.validate(document, documents.schema("explain"))
+    assert document["grid"] is None and "toolbox ends" in document["stopped"]
+    assert max(step["difficulty"] for step in document["steps"]) <= 2.6
+
+
+def test_time_limit_stops_with_exit_3(capsys):
+    code, _, err = run(capsys, "explain", SAMPLE, "--time-limit", "0.000001")
+    assert code == 3 and "time limit" in err
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6), clues=st.integers(3, 9),
+       presets=st.sampled_from([(), ("x",), ("anti-king",), ("x", "anti-knight")]))
+def test_small_boards_against_brute_force(seed, clues, presets):
+    """4x4 puzzles under several rule sets: the steps reach the solution exactly when brute force finds
+    one solution, stop saying "several solutions" when it finds more, and every step is certified."""
+    from sudokulab.errors import NoSolution
+    from sudokulab.rules import build
+
+    shape = Shape(2, 2)
+    rules = build(shape, list(presets))
+    rng = random.Random(seed)
+    grid = random_grid(shape, rng)
+    keep = set(rng.sample(range(16), clues))
+    puzzle = Puzzle(shape, tuple(v if i in keep else 0 for i, v in enumerate(grid)), rules)
+    solutions = brute_force(puzzle)
+    if not solutions:
+        with pytest.raises(NoSolution):
+            explain(puzzle)
+        return
+    explanation = explain(puzzle)
+    assert all(check_step(puzzle, step) for step in explanation.steps)
+    if len(solutions) == 1:
+        assert explanation.grid == solutions[0] and explanation.stopped is None
+    else:
+        assert explanation.grid is None and "several solutions" in explanation.stopped

@@ -128,7 +128,7 @@ class Checker:
             base = self.switches(named) + [on]
             if solver.solve(assumptions=base + list(by_literal)):
                 return None
-            core = set(solver.get_core() or ())
+            core = set(solver.get_core() or by_literal)
             kept = [lit for lit in by_literal if lit in core]
             i = 0
             while i < len(kept):

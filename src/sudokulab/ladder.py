@@ -121,7 +121,7 @@ def _one(args: argparse.Namespace) -> int:
     elif status == "open":
         out(marks.text())
     if why is not None:
-        raise NoSolution(f"no solution: {why} (level {level})")
+        raise NoSolution(f"no solution (found at the {level} level): {why}")
     return ExitCode.OK
 
 

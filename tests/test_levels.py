@@ -115,7 +115,7 @@ def variant_puzzle(shape: Shape, preset: str, seed: int, share: float) -> tuple[
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(shape=st.sampled_from([Shape(2, 3), Shape(3, 3)]), preset=st.sampled_from(PRESETS),
+@given(shape=st.sampled_from([Shape(2, 2), Shape(2, 3), Shape(3, 3)]), preset=st.sampled_from(PRESETS),
        seed=st.integers(0, 10**6), share=st.floats(0.2, 0.6))
 def test_no_level_strikes_the_grid_or_a_solvers_answer(shape, preset, seed, share):
     puzzle, grid = variant_puzzle(shape, preset, seed, share)

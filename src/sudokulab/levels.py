@@ -21,7 +21,8 @@ pencil marks of ``candidates.Candidates`` under any ``rules.Rules``:
   Alternated with the level below until a whole round strikes nothing.
 
 Sums and thermometers. ``naked-single`` leaves them to their cages' all-different groups (a killer
-cage is a partial group, so its placed digits leave the cage) and does no arithmetic. From
+cage is a partial group, so its placed digits leave the cage) and only checks the digits placed (a
+cage's sum, a thermometer's order), narrowing no candidate by arithmetic. From
 ``hidden-single`` up they get ``propagation.py``'s bounds (each cage cell within what the partial
 sum and the cage's other cells still allow; each thermometer cell above its predecessor's least
 digit and below its successor's greatest), so "all-different" means all-different *plus* those
@@ -132,6 +133,24 @@ def _naked_singles(marks: list[int], rules: Rules) -> str | None:
                     if not mask:
                         return f"{cell_label(peer, n)} has no candidate left"
                     queue.append(peer)
+    return _placed_arithmetic(marks, rules)
+
+
+def _placed_arithmetic(marks: list[int], rules: Rules) -> str | None:
+    """The one check of sums and thermometers at the naked-single level: the digits placed so far
+    (a cage's may not pass its total, and must reach it once all are placed; a thermometer's must
+    increase), as unit propagation on their clauses checks a full assignment."""
+    n = rules.n
+    for cage in rules.cages:
+        placed = [marks[cell].bit_length() for cell in cage.cells if not marks[cell] & (marks[cell] - 1)]
+        total = sum(placed)
+        if total > cage.total or (len(placed) == len(cage.cells) and total != cage.total):
+            return _contradiction(marks, n, cage.cells, f"{cage.name} adds up to {total}")
+    for thermo in rules.thermos:
+        placed = [(i, marks[cell].bit_length()) for i, cell in enumerate(thermo.cells)
+                  if not marks[cell] & (marks[cell] - 1)]
+        if any(b - a < j - i for (i, a), (j, b) in zip(placed, placed[1:])):
+            return _contradiction(marks, n, thermo.cells, f"{thermo.name} does not increase")
     return None
 
 

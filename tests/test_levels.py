@@ -20,17 +20,9 @@ from sudokulab.candidates import Candidates
 from sudokulab.documents import schema
 from sudokulab.generate import generate, random_grid
 from sudokulab.grid import Puzzle, Shape
+from sudokulab.hall import hall_set, hall_sets, hall_violation, maximum_matching
 from sudokulab.ladder import summarize
-from sudokulab.levels import (
-    LEVELS,
-    check_level,
-    hall_set,
-    hall_sets,
-    hall_violation,
-    maximum_matching,
-    settle,
-    settle_why,
-)
+from sudokulab.levels import LEVELS, check_level, settle, settle_why
 from sudokulab.rules import build
 
 from .conftest import brute_force, run_cli

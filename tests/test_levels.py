@@ -207,6 +207,14 @@ def test_on_a_generated_puzzle_all_different_removes_a_candidate_hidden_singles_
             assert hall_set(hidden, cell, digit) is not None
 
 
+def test_module_doctests():
+    import doctest
+
+    from sudokulab import hall, levels
+
+    assert doctest.testmod(levels).failed == 0 and doctest.testmod(hall).failed == 0
+
+
 def test_matching_and_hall_violation():
     mate, unmatched = maximum_matching([0b011, 0b011, 0b110])
     assert unmatched == -1 and sorted(mate) == [0b001, 0b010, 0b100]

@@ -29,6 +29,11 @@ def maximum_matching(masks: Sequence[int]) -> tuple[list[int], int]:
     Augmenting paths (Kuhn's algorithm), tried with a free digit first; enough for groups of
     Sudoku size. Every cell matched means the group can still be filled; a cell left out names a
     Hall violation (``hall_violation``).
+
+    >>> maximum_matching([0b011, 0b001, 0b110])  # {1, 2}, {1}, {2, 3}: 2, 1 and 3
+    ([2, 1, 4], -1)
+    >>> maximum_matching([0b01, 0b01])[1]  # two cells, one digit between them
+    1
     """
     k = len(masks)
     mate = [0] * k

@@ -128,10 +128,11 @@ def _one(args: argparse.Namespace) -> int:
 def _draw_target(path: str | None) -> Any:
     if path is None:
         return None
-    from .plots import plot_output, require_matplotlib
+    from .outputs import OutputFile
+    from .plots import PLOT_SUFFIXES, require_matplotlib
 
     require_matplotlib()
-    return plot_output(path)
+    return OutputFile(path, suffixes=PLOT_SUFFIXES, what="picture", binary=True)
 
 
 def _draw(marks: Candidates, output: Any, title: str) -> None:

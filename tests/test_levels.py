@@ -300,14 +300,18 @@ def test_cli_json_validates(capsys, tmp_path):
 
 
 def test_cli_summary_text_and_json(capsys, tmp_path):
+    from .conftest import EXAMPLES
+
     lines = "".join(f"{''.join(map(str, g.puzzle.givens))}\n" for g in generate(9, 6, clues=28, seed=3))
+    impossible = "".join((EXAMPLES / "no-solution.txt").read_text().split())
     data = tmp_path / "set.txt"
-    data.write_text(lines)
+    data.write_text(lines + impossible + "\n")
     code, out, _ = run_cli(capsys, "propagate", str(data), "--summary", "--json")
     document = json.loads(out)
     jsonschema.validate(document, schema("propagate"))
-    assert code == 0 and document["puzzles"] == 6
+    assert code == 0 and document["puzzles"] == 7
     assert [row["level"] for row in document["levels"]] == list(LEVELS)
+    assert [row["contradictions"] for row in document["levels"]] == [1, 1, 1, 1]
     settled = [row["settled"] for row in document["levels"]]
     assert settled == sorted(settled)
     code, out, _ = run_cli(capsys, "propagate", str(data), "--summary", "--level", "hidden-single")

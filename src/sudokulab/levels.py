@@ -31,8 +31,8 @@ encoding of sums and the order clauses of thermometers). Every level only strike
 are in no solution of the current marks, so none ever removes a digit a solution uses.
 
 A contradiction leaves a cell with no candidate (``Candidates.contradiction``). When the reason is
-not an empty cell (a digit with no place left in a group, a Hall set of k cells with fewer than k
-digits, a cage that cannot reach its total) one cell of the group named is emptied, and
+not an empty cell (a digit with no place left in a group, k cells with fewer than k digits between
+them, a cage that cannot reach its total) one cell of the group named is emptied, and
 ``settle_why`` gives the reason in words.
 
 Roads not taken: the naked-single level through ``propagation.py`` (it cannot leave hidden singles
@@ -47,6 +47,7 @@ from functools import cache
 from typing import Any
 
 from .candidates import Candidates, cell_label, digits_of
+from .errors import UsageError
 from .hall import maximum_matching, unsupported, violation
 from .rules import Rules
 
@@ -61,8 +62,6 @@ DEFAULT_LEVEL = "all-different"
 def check_level(level: str) -> int:
     """The rung of a level name (0 for naked-single); a ``UsageError`` naming the choices otherwise."""
     if level not in LEVELS:
-        from .errors import UsageError
-
         raise UsageError(f"unknown level '{level}'; choose one of: {', '.join(LEVELS)}")
     return LEVELS.index(level)
 

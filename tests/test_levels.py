@@ -367,3 +367,14 @@ def test_levels_report_a_contradiction_they_start_from():
     for level in LEVELS:
         result, why = settle_why(marks, level)
         assert result.contradiction and why == "r2c2 has no candidate left"
+
+
+def test_climb_gives_each_level_the_marks_settle_gives():
+    from sudokulab.levels import climb
+
+    for made in generate(9, 5, clues=25, unique=True, seed=11):
+        rungs = climb(Candidates.start(made.puzzle))
+        assert [r.level for r in rungs] == list(LEVELS)
+        for rung, marks in zip(rungs, ladder(made.puzzle)):
+            assert (rung.settled, rung.contradiction, rung.remaining) == \
+                (marks.settled, marks.contradiction, marks.remaining)

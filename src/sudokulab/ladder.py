@@ -17,7 +17,7 @@ from typing import Any
 from .candidates import Candidates
 from .errors import ExitCode, NoSolution, PuzzleFormatError, SudokuError, UsageError
 from .grid import Puzzle
-from .levels import DEFAULT_LEVEL, LEVELS, check_level, settle_why
+from .levels import DEFAULT_LEVEL, LEVELS, check_level, climb, settle_why
 
 
 @dataclass(frozen=True)
@@ -46,15 +46,10 @@ def summarize(puzzles: Iterable[Puzzle], top: str = LEVELS[-1], on_puzzle: Any =
     count = 0
     for puzzle in puzzles:
         count += 1
-        marks = Candidates.start(puzzle)
-        solved = False
-        for rung, level in enumerate(levels):
-            if not solved:  # a solution is never struck: every higher level leaves it as it is
-                marks = settle_why(marks, level)[0]
-                solved = marks.settled and not marks.contradiction and not puzzle.rules.first_conflict(marks.grid())
-            settled[rung] += marks.settled
-            contradictions[rung] += marks.contradiction
-            remaining[rung] += marks.remaining
+        for rung, step in enumerate(climb(Candidates.start(puzzle), top)):
+            settled[rung] += step.settled
+            contradictions[rung] += step.contradiction
+            remaining[rung] += step.remaining
         if on_puzzle is not None:
             on_puzzle()
     return [LevelSummary(level, count, settled[i], contradictions[i], remaining[i] / count if count else 0.0)

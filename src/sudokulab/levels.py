@@ -43,13 +43,18 @@ from __future__ import annotations
 
 import atexit
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from .candidates import Candidates, cell_label, digits_of
 from .errors import UsageError
-from .hall import maximum_matching, unsupported, violation
+from .hall import HallSet, hall_set, hall_sets, hall_violation, maximum_matching, unsupported, violation
 from .rules import Rules
+
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "HallSet", "Rung", "check_level", "climb", "hall_set", "hall_sets",
+           "hall_violation", "maximum_matching", "settle", "settle_why"]
+"""The ladder's API; the Hall-set names are ``hall``'s, kept here for the callers that import them from the ladder."""
 
 LEVELS = ("naked-single", "hidden-single", "all-different", "failed-literal")
 """The ladder, weakest first; each level includes the ones before it."""
@@ -351,3 +356,30 @@ def _failed_literals(marks: list[int], rules: Rules) -> str | None:
                 return f"{cell_label(cell, n)} has no candidate left"
         if not struck:
             return None
+
+
+# --- the ladder over many puzzles ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Rung:
+    """What one level did to one puzzle: settled (every cell one digit), a contradiction, candidates left."""
+
+    level: str
+    settled: bool
+    contradiction: bool
+    remaining: int
+
+
+def climb(candidates: Candidates, top: str = LEVELS[-1]) -> list[Rung]:
+    """Every level up to ``top`` on the same start, each from the previous level's marks (a level
+    includes the ones below, so starting it higher changes nothing but the time)."""
+    rungs = []
+    current = candidates
+    rules = candidates.puzzle.rules
+    solved = False
+    for level in LEVELS[: check_level(top) + 1]:
+        if not solved:  # a solution is never struck: every higher level leaves it as it is
+            current = settle(current, level)
+            solved = current.settled and not current.contradiction and not rules.first_conflict(current.grid())
+        rungs.append(Rung(level, current.settled, current.contradiction, current.remaining))
+    return rungs

@@ -148,8 +148,9 @@ def _draw(marks: Candidates, output: Any, title: str) -> None:
 
 
 def _summary(args: argparse.Namespace) -> int:
-    from .boj import source_name
-    from .commands import _box, _dataset_file, dataset_rules, out
+    from .boj import parse_box, source_name
+    from .catalog import resolve
+    from .commands import dataset_rules, out
     from .datasets import read_dataset
     from .report import progress
 
@@ -157,12 +158,13 @@ def _summary(args: argparse.Namespace) -> int:
         raise UsageError("propagate: --draw shows one puzzle; drop it with --summary")
     top = args.level or LEVELS[-1]
     check_level(top)
-    path = _dataset_file(args.puzzle)
+    path = resolve(args.puzzle)
+    box = parse_box(args.box) if args.box else None
     name = source_name(path)
     rules = dataset_rules(args)
 
     def puzzles() -> Iterable[Puzzle]:
-        for entry in read_dataset(path, _box(args), rules=rules):
+        for entry in read_dataset(path, box, rules=rules):
             if args.limit is not None and entry.index >= args.limit:
                 return
             if entry.puzzle is None:

@@ -36,6 +36,8 @@ from .commands import (
     cmd_verify,
 )
 from .errors import ExitCode, Stopped, SudokuError, UsageError
+from .ladder import cmd_propagate
+from .levels import DEFAULT_LEVEL, LEVELS
 from .models.cnf import AMO_ENCODINGS, ENCODINGS
 from .rating import cmd_rate
 from .rules import RulesError
@@ -334,6 +336,23 @@ def build_parser() -> argparse.ArgumentParser:
     rules_arguments(generate, "every puzzle is made under; the output holds the givens only, so give the "
                     "same options to the commands that read it")
     generate.set_defaults(run=cmd_generate)
+
+    propagate = commands.add_parser(
+        "propagate", help="pencil marks after a level of reasoning, or a dataset's propagation ladder",
+        description="The candidates left in every cell after a level of reasoning, each level including the ones "
+        "before it. With --summary, PUZZLE is a dataset: one row per level, the puzzles it settles without search.")
+    propagate.add_argument("puzzle", nargs="?", default="-",
+                           help="puzzle file (with --summary: dataset file or fetched set's name), or - for stdin")
+    propagate.add_argument("--level", choices=LEVELS, metavar="L", help=f"one of: {', '.join(LEVELS)} (default: "
+                           f"{DEFAULT_LEVEL}; with --summary every level up to L, default all four)")
+    propagate.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
+    propagate.add_argument("--summary", action="store_true", help="PUZZLE is a dataset: the ladder table")
+    propagate.add_argument("--limit", type=positive_int, metavar="K", help="with --summary: the first K puzzles")
+    propagate.add_argument("--json", action="store_true", help="one JSON document on stdout instead")
+    propagate.add_argument("--draw", metavar="FILE", help="the pencil marks as a picture (.png, .svg or .pdf)")
+    propagate.add_argument("--quiet", action="store_true", help="with --summary: no progress bar")
+    rules_arguments(propagate)
+    propagate.set_defaults(run=cmd_propagate)
 
     from .catalog import names as set_names
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .datasets import Dataset, Entry
+from .datasets import Dataset, Entry, RawLine, parse_lines, read_dataset
 
 if TYPE_CHECKING:
     import argparse
@@ -93,20 +93,40 @@ class Rated:
 
 def chosen_entries(dataset: Dataset, sample: int | None = None, seed: int = 0) -> list[Entry]:
     """The entries to rate, in file order: all of ``dataset`` (up to its ``limit``), or ``sample`` of
-    them drawn uniformly with ``seed`` (reservoir sampling: one pass, ``sample`` entries kept)."""
-    entries = dataset.entries()
+    them drawn uniformly with ``seed`` (reservoir sampling: one pass, ``sample`` entries kept; the
+    one-line puzzles passed over are not even parsed)."""
     if sample is None:
-        return list(entries)
+        return list(dataset.entries())
     rng = random.Random(seed)
-    kept: list[Entry] = []
-    for seen, entry in enumerate(entries):
+    kept: list[Entry | RawLine] = []
+    for seen, item in enumerate(_unparsed(dataset)):
         if seen < sample:
-            kept.append(entry)
+            kept.append(item)
         else:
             slot = rng.randrange(seen + 1)
             if slot < sample:
-                kept[slot] = entry
-    return sorted(kept, key=lambda entry: entry.index)
+                kept[slot] = item
+    return [_parsed(item, dataset) for item in sorted(kept, key=lambda item: item.index)]
+
+
+def _unparsed(dataset: Dataset) -> Iterator[Entry | RawLine]:
+    """The dataset's entries, its one-line puzzles left as text (``datasets.RawLine``)."""
+    if dataset.path is None:
+        yield from dataset.entries()
+        return
+    for item in read_dataset(dataset.path, dataset.box, raw=True, rules=dataset.rules):
+        if dataset.limit is not None and item.index >= dataset.limit:
+            return
+        yield item
+
+
+def _parsed(item: Entry | RawLine, dataset: Dataset) -> Entry:
+    if isinstance(item, Entry):
+        return item
+    (entry,) = parse_lines([item.text], dataset.box, first_line=item.line, first_index=item.index,
+                           rules=dataset.rules)
+    assert isinstance(entry, Entry)
+    return entry
 
 
 def rate_entries(name: str, entries: Iterable[Entry], *, time_limit: float | None = None,

@@ -36,6 +36,8 @@ from .commands import (
     cmd_verify,
 )
 from .errors import ExitCode, Stopped, SudokuError, UsageError
+from .explain_command import add_arguments as explain_arguments
+from .explain_command import cmd_explain
 from .ladder import cmd_propagate
 from .levels import DEFAULT_LEVEL, LEVELS
 from .models.cnf import AMO_ENCODINGS, ENCODINGS
@@ -366,6 +368,11 @@ def build_parser() -> argparse.ArgumentParser:
     where = actions.add_parser("path", help="print where a fetched set is stored")
     where.add_argument("name", metavar="NAME", choices=set_names(), help="a set's name")
     data.set_defaults(run=cmd_datasets)
+
+    explain = commands.add_parser("explain", help="the solving path as a person's steps, each with minimal premises")
+    _puzzle_arguments(explain, solver=False)
+    explain_arguments(explain)
+    explain.set_defaults(run=cmd_explain)
 
     completion = commands.add_parser("completion", help="print the shell completion script for bash or zsh")
     completion.add_argument("shell", choices=("bash", "zsh"), help="the shell to complete in")

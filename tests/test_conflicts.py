@@ -6,20 +6,22 @@ from) and every repaired puzzle's answer by ``is_solution``.
 
 from __future__ import annotations
 
+import json
 import random
 
+import jsonschema
 import pytest
 
-from sudokulab import solvers
-from sudokulab.conflicts import Conflict, constraint_clauses, why_no_solution, without
+from sudokulab import documents, solvers
+from sudokulab.conflicts import Conflict, why_no_solution, without
 from sudokulab.errors import UsageError
 from sudokulab.generate import random_grid
 from sudokulab.grid import Puzzle, Shape, is_solution
-from sudokulab.models import cnf
+from sudokulab.puzzle_files import read_puzzle
 from sudokulab.rules import Rules, build
 from sudokulab.solvers.base import Status
 
-from .conftest import EXAMPLES
+from .conftest import EXAMPLES, run_cli
 
 
 @pytest.fixture(scope="module")
@@ -95,19 +97,8 @@ def broken(shape: Shape, preset: str, seed: int, checker) -> Puzzle:
     raise AssertionError("no broken puzzle found")
 
 
-def test_the_split_model_is_the_extended_encoding():
-    for rules in (build(Shape(3, 3)), build(Shape(3, 3), ["x", "anti-knight"]),
-                  build(Shape(2, 3), cages=[((6, 7), 5)], thermos=[(0, 1, 2)])):
-        cells, named, _ = constraint_clauses(rules)
-        mine = sorted(tuple(c) for part in (cells, *named.values()) for c in part)
-        assert mine == sorted(tuple(c) for c in cnf.rules(rules, "extended").clauses)
-        assert set(named) == {g.name for g in rules.groups} | {d.name for d in rules.differ} | {
-            t.name for t in rules.thermos}
-
-
 def test_the_example_without_solution(checker):
-    puzzle = Puzzle.from_rows([[int(v) for v in line.split()]
-                               for line in (EXAMPLES / "no-solution.txt").read_text().splitlines() if line.strip()])
+    puzzle = read_puzzle(EXAMPLES / "no-solution.txt")
     conflict = why_no_solution(puzzle)
     assert_minimal(conflict, puzzle, checker)
     deletion = why_no_solution(puzzle, smallest=False)
@@ -153,3 +144,21 @@ def test_rules_that_cannot_hold_whatever_the_givens(checker):
 def test_a_solvable_puzzle_has_no_conflict(sample):
     with pytest.raises(UsageError):
         why_no_solution(sample)
+
+
+def test_explain_names_the_conflict(capsys):
+    code, out, err = run_cli(capsys, "explain", str(EXAMPLES / "no-solution.txt"))
+    conflict = why_no_solution(read_puzzle(EXAMPLES / "no-solution.txt"))
+    assert code == 1 and out == ""
+    assert err == f"sudokulab: no solution: {conflict.text()}\n"
+
+
+def test_explain_json_carries_the_conflict(capsys):
+    code, out, err = run_cli(capsys, "explain", str(EXAMPLES / "no-solution.txt"), "--json")
+    assert code == 1 and len(err.splitlines()) == 1
+    document = json.loads(out)
+    jsonschema.Draft202012Validator(documents.schema("explain")).validate(document)
+    conflict = why_no_solution(read_puzzle(EXAMPLES / "no-solution.txt"))
+    assert [(g["row"], g["col"], g["digit"]) for g in document["conflict"]["givens"]] == [
+        (cell // 9 + 1, cell % 9 + 1, digit) for cell, digit in conflict.givens]
+    assert document["conflict"]["groups"] == list(conflict.groups) and document["steps"] == []

@@ -1,13 +1,10 @@
 """Why a puzzle has no solution: a minimal set of givens that cannot all hold, the rules that
 forbid them, and a smallest set of givens whose removal makes the puzzle solvable.
 
-The model is the ``extended`` CNF of ``models.cnf`` (pairwise at-most-one), split by the rules
-name each clause comes from: ``constraint_clauses`` builds it from the same clause builders
-(``cnf.at_most_one``, ``differ_clauses``, ``thermo_clauses``, ``cage_clauses``), so the union of
-its parts is ``cnf.rules(rules, "extended")`` clause for clause (a test checks it). A cell's
-exactly-one is always hard (a cell holds one digit); every named constraint ("row 1", "box 4",
-"diagonal 2", "cage 3 (sum 10)" with its sum, "anti-knight", "thermometer 1") gets a selector
-literal, and the givens are assumption literals. Then:
+The model is the one ``explain`` certifies its steps with (``step_check.Checker``): the CNF
+clauses of ``models.cnf`` split by the rules name each comes from, a cell's exactly-one always on,
+every named constraint ("row 1", "box 4", "diagonal 2", "cage 3 (sum 10)" with its sum,
+"anti-knight", "thermometer 1") behind a switch literal; the givens are assumption literals. Then:
 
 - **givens** (a smallest minimal unsatisfiable subset of the givens, every rule hard): PySAT's
   ``OptUx`` (implicit hitting sets: the rules hard, each given a soft unit clause). With
@@ -24,8 +21,8 @@ literal, and the givens are assumption literals. Then:
   per given, solved by PySAT's RC2; the givens it falsifies are the fewest whose removal leaves a
   solvable puzzle (then minimal too: keeping any one of them back leaves no solution).
 
-The engine is CaDiCaL 1.9.5 (``cadical195``, the ``sat`` solver's default), through assumptions
-and ``get_core``. PySAT is imported inside the functions, so ``import sudokulab`` stays light.
+The smallest sets come from the whole ``extended`` formula (``cnf.rules``) with the givens as
+soft clauses. PySAT is imported inside the functions, so ``import sudokulab`` stays light.
 """
 
 from __future__ import annotations
@@ -37,10 +34,6 @@ from typing import Any
 from .candidates import cell_label
 from .errors import UsageError
 from .grid import Puzzle
-from .rules import Rules
-
-ENGINE = "cadical195"
-"""The PySAT engine the cores come from (it takes assumptions and reports cores)."""
 
 Given = tuple[int, int]
 """A given as (cell, digit): cell row-major from 0, digit 1..n."""
@@ -98,55 +91,19 @@ def _listed(words: Sequence[str]) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def constraint_clauses(rules: Rules) -> tuple[list[list[int]], dict[str, list[list[int]]], int]:
-    """The ``extended`` pairwise CNF of ``rules`` split by origin: (the cells' exactly-one clauses,
-    {rules name: its clauses}, the top variable). A cage's sum joins its all-different group (they
-    share the name); complete groups get both halves, partial ones the at-most-one half."""
-    from .models import cnf, variables
-
-    n, lit = rules.n, variables.literal
-    pool = cnf._Pool(n)  # the one auxiliary-variable counter of models.cnf: cage selectors come from it
-    cells: list[list[int]] = []
-    for cell in range(n * n):
-        literals = [lit(n, cell, d) for d in range(1, n + 1)]
-        cells.append(literals)
-        cells += pool.at_most_one(literals, "pairwise")
-    named: dict[str, list[list[int]]] = {}
-    for group in rules.groups:
-        clauses = named.setdefault(group.name, [])
-        complete = len(group.cells) == n
-        for d in range(1, n + 1):
-            literals = [lit(n, cell, d) for cell in group.cells]
-            if complete:
-                clauses.append(literals)
-            clauses += pool.at_most_one(literals, "pairwise")
-    for differ in rules.differ:
-        named.setdefault(differ.name, []).extend(cnf.differ_clauses(n, differ.pairs))
-    for thermo in rules.thermos:
-        named.setdefault(thermo.name, []).extend(cnf.thermo_clauses(n, thermo))
-    for cage in rules.cages:
-        named.setdefault(cage.name, []).extend(cnf.cage_clauses(n, cage, pool, "pairwise"))
-    return cells, named, pool.top
-
-
 class _Model:
-    """The puzzle's clauses in one incremental solver: selectors for the named constraints,
-    assumption literals for the givens."""
+    """The puzzle's rules in ``step_check``'s incremental solver (every named constraint behind its
+    switch literal, a cell's exactly-one always on), the givens as assumption literals."""
 
     def __init__(self, puzzle: Puzzle):
-        from pysat.solvers import Solver
-
         from .models import variables
+        from .step_check import checker
 
-        n = puzzle.n
-        cells, named, top = constraint_clauses(puzzle.rules)
-        self.solver = Solver(name=ENGINE, bootstrap_with=cells)
-        self.names = list(named)
-        self.selectors = list(range(top + 1, top + 1 + len(self.names)))
-        for selector, clauses in zip(self.selectors, named.values()):
-            for clause in clauses:
-                self.solver.add_clause(list(clause) + [-selector])
-        self.given_of = {variables.literal(n, cell, digit): (cell, digit)
+        check = checker(puzzle.rules)  # shared and cached: only solved under assumptions here, never changed
+        self.solver = check.solver
+        self.names = list(check.switch)
+        self.selectors = list(check.switch.values())
+        self.given_of = {variables.literal(puzzle.n, cell, digit): (cell, digit)
                          for cell, digit in enumerate(puzzle.givens) if digit}
 
     def holds(self, assumptions: Sequence[int]) -> bool:
@@ -154,7 +111,8 @@ class _Model:
 
     def minimal(self, keep: Sequence[int], candidates: Sequence[int]) -> list[int]:
         """A subset-minimal part of ``candidates`` that, assumed with ``keep``, has no model
-        (deletion with clause-set refinement; ``keep + candidates`` must have none)."""
+        (deletion with clause-set refinement; ``keep + candidates`` must have none, and be the
+        last call, so that its core is the solver's)."""
         core = set(self.solver.get_core() or ())
         found = [lit for lit in candidates if lit in core]
         index = 0
@@ -167,9 +125,6 @@ class _Model:
                 found = [lit for lit in trial if lit in core]
         return found
 
-    def close(self) -> None:
-        self.solver.delete()
-
 
 def why_no_solution(puzzle: Puzzle, *, smallest: bool = True) -> Conflict:
     """Why ``puzzle`` has no solution (module docstring); UsageError when it has one.
@@ -177,18 +132,15 @@ def why_no_solution(puzzle: Puzzle, *, smallest: bool = True) -> Conflict:
     ``smallest``: the fewest conflicting givens (OptUx); else a subset-minimal set by deletion,
     which needs no hitting-set search (for boards where that grows slow)."""
     model = _Model(puzzle)
-    try:
-        givens = list(model.given_of)
-        if model.holds(givens + model.selectors):
-            raise UsageError("the puzzle has a solution, so there is no conflict to explain")
-        if smallest:
-            core_givens = _smallest_core(puzzle, givens)
-        else:
-            core_givens = model.minimal(model.selectors, givens)
-        model.holds(core_givens + model.selectors)  # the core of exactly these givens, for the selector pass
-        core_selectors = model.minimal(core_givens, model.selectors)
-    finally:
-        model.close()
+    givens = list(model.given_of)
+    if model.holds(givens + model.selectors):
+        raise UsageError("the puzzle has a solution, so there is no conflict to explain")
+    if smallest:
+        core_givens = _smallest_core(puzzle, givens)
+    else:
+        core_givens = model.minimal(model.selectors, givens)
+    model.holds(core_givens + model.selectors)  # the core of exactly these givens, for the selector pass
+    core_selectors = model.minimal(core_givens, model.selectors)
     name_of = dict(zip(model.selectors, model.names))
     return Conflict(
         puzzle.n,

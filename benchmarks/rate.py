@@ -61,9 +61,10 @@ def main() -> int:
         started = time.perf_counter()
         conflict = why_no_solution(puzzle)
         times.append(time.perf_counter() - started)
+    median_ms = statistics.median(times) * 1e3
     lines += ["", f"`examples/no-solution.txt` explained (`why_no_solution`: OptUx smallest conflicting givens, "
-              f"deletion over the rule groups, RC2 smallest removal) in a median {statistics.median(times) * 1e3:.0f} ms "
-              f"over 5 runs: {len(conflict.givens)} givens, {len(conflict.groups)} groups, "
+              f"deletion over the rule groups, RC2 smallest removal) in a median {median_ms:.0f} ms over 5 runs: "
+              f"{len(conflict.givens)} givens, {len(conflict.groups)} groups, "
               f"{len(conflict.removal)} given(s) to remove."]
     text = "\n".join(lines) + "\n"
     if args.out:

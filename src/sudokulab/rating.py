@@ -203,7 +203,11 @@ def render(distributions: Sequence[Distribution], out: Any) -> None:
     for dist in distributions:
         extra = (f", {dist.failed} not rated" if dist.failed else "") + (
             f", {dist.stopped} stopped short (lower bounds)" if dist.stopped else "")
-        table = Table(title=f"{dist.dataset}: {dist.rated} puzzles rated{extra}", title_justify="left")
+        title = f"{dist.dataset}: {dist.rated} puzzles rated{extra}"
+        if not dist.rated:
+            out.print(Text(title))
+            continue
+        table = Table(title=title, title_justify="left")
         for header, justify in (("hardest technique", "left"), ("difficulty", "right"), ("puzzles", "right"),
                                 ("share", "right")):
             table.add_column(header, justify=justify)

@@ -14,11 +14,13 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
+import random
 import statistics
 import sys
 import time
 from pathlib import Path
 
+from sudokulab import Puzzle, solvers
 from sudokulab.boj import load_puzzle
 from sudokulab.conflicts import why_no_solution
 from sudokulab.datasets import Dataset
@@ -66,11 +68,37 @@ def main() -> int:
               f"deletion over the rule groups, RC2 smallest removal) in a median {median_ms:.0f} ms over 5 runs: "
               f"{len(conflict.givens)} givens, {len(conflict.groups)} groups, "
               f"{len(conflict.removal)} given(s) to remove."]
+    lines += ["", _sixteen()]
     text = "\n".join(lines) + "\n"
     if args.out:
         args.out.write_text(text)
     sys.stdout.write(text)
     return 0
+
+
+def _sixteen() -> str:
+    """A 16x16 conflict (``examples/16x16.txt`` with one blank given a wrong digit, seed 3): both modes timed."""
+    rng = random.Random(3)
+    puzzle = load_puzzle(ROOT / "examples" / "16x16.txt")
+    n = puzzle.n
+    with solvers.get("sat") as sat:
+        solution = sat.solve(puzzle).grid
+        while True:
+            givens = list(puzzle.givens)
+            cell = rng.choice([c for c in range(n * n) if not givens[c]])
+            givens[cell] = rng.choice([d for d in range(1, n + 1) if d != solution[cell]
+                                       and all(givens[peer] != d for peer in puzzle.rules.peers[cell])])
+            broken = Puzzle(puzzle.shape, tuple(givens), puzzle.rules)
+            if not sat.solve(broken).solved:
+                break
+    found = {}
+    for smallest in (True, False):
+        started = time.perf_counter()
+        conflict = why_no_solution(broken, smallest=smallest)
+        found[smallest] = (time.perf_counter() - started, len(conflict.givens))
+    return (f"A 16x16 conflict ({sum(map(bool, broken.givens))} givens, one of them wrong): smallest conflicting "
+            f"givens (OptUx) {found[True][1]} in {found[True][0]:.2f} s; minimal by deletion {found[False][1]} in "
+            f"{found[False][0]:.2f} s (so `why_no_solution` looks for the smallest only up to 9x9 by default).")
 
 
 if __name__ == "__main__":

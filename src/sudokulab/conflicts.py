@@ -7,13 +7,14 @@ every named constraint ("row 1", "box 4", "diagonal 2", "cage 3 (sum 10)" with i
 "anti-knight", "thermometer 1") behind a switch literal; the givens are assumption literals. Then:
 
 - **givens** (a smallest minimal unsatisfiable subset of the givens, every rule hard): PySAT's
-  ``OptUx`` (implicit hitting sets: the rules hard, each given a soft unit clause). With
-  ``smallest=False``, a minimal one by deletion instead: assume all the givens and every
-  selector, take the solver's core, then drop givens one at a time (a given whose removal keeps
-  the rest unsatisfiable goes, and the core of that call shrinks the candidates further: deletion
-  with clause-set refinement). Either way, dropping any one of them makes the rest satisfiable
-  under the full rules. (On ``examples/no-solution.txt``: 11 givens smallest, 13 by deletion.)
-- **groups** (chosen: a second deletion pass, over the selectors, with the minimal givens fixed):
+  ``OptUx`` (implicit hitting sets: the rules hard, each given a soft unit clause). On boards
+  above ``SMALLEST_UP_TO``, or with ``smallest=False``, a minimal one by deletion instead: assume
+  all the givens and every switch, take the solver's core, then drop givens one at a time (a given
+  whose removal keeps the rest unsatisfiable goes, and the core of that call shrinks the
+  candidates further: deletion with clause-set refinement). Either way, dropping any one of them
+  makes the rest satisfiable under the full rules. (On ``examples/no-solution.txt``: 11 givens
+  smallest, 13 by deletion.)
+- **groups** (chosen: a second deletion pass, over the switches, with the minimal givens fixed):
   the rules that, with the cells' exactly-one, already forbid those givens; dropping any one of
   them lets the givens hold. So the givens are minimal against *all* the rules, and the groups
   minimal for *those* givens, which is what a sentence "... cannot all hold: row 1, box 3" says.
@@ -126,11 +127,19 @@ class _Model:
         return found
 
 
-def why_no_solution(puzzle: Puzzle, *, smallest: bool = True) -> Conflict:
+SMALLEST_UP_TO = 9
+"""Board size up to which ``why_no_solution`` looks for the *smallest* conflicting givens by default:
+the hitting-set search grows with the givens (``benchmarks/results/rate.md`` measures a 16x16), the
+deletion pass does not."""
+
+
+def why_no_solution(puzzle: Puzzle, *, smallest: bool | None = None) -> Conflict:
     """Why ``puzzle`` has no solution (module docstring); UsageError when it has one.
 
-    ``smallest``: the fewest conflicting givens (OptUx); else a subset-minimal set by deletion,
-    which needs no hitting-set search (for boards where that grows slow)."""
+    ``smallest``: the fewest conflicting givens (OptUx); False: a subset-minimal set by deletion,
+    which needs no hitting-set search; None: smallest on boards up to ``SMALLEST_UP_TO``."""
+    if smallest is None:
+        smallest = puzzle.n <= SMALLEST_UP_TO
     model = _Model(puzzle)
     givens = list(model.given_of)
     if model.holds(givens + model.selectors):

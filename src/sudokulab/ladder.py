@@ -47,8 +47,11 @@ def summarize(puzzles: Iterable[Puzzle], top: str = LEVELS[-1], on_puzzle: Any =
     for puzzle in puzzles:
         count += 1
         marks = Candidates.start(puzzle)
+        solved = False
         for rung, level in enumerate(levels):
-            marks = settle_why(marks, level)[0]
+            if not solved:  # a solution is never struck: every higher level leaves it as it is
+                marks = settle_why(marks, level)[0]
+                solved = marks.settled and not marks.contradiction and not puzzle.rules.first_conflict(marks.grid())
             settled[rung] += marks.settled
             contradictions[rung] += marks.contradiction
             remaining[rung] += marks.remaining
@@ -118,17 +121,18 @@ def _one(args: argparse.Namespace) -> int:
     elif status == "open":
         out(marks.text())
     if why is not None:
-        raise NoSolution(f"no solution: {why} (level {level})")
+        raise NoSolution(f"no solution (found at the {level} level): {why}")
     return ExitCode.OK
 
 
 def _draw_target(path: str | None) -> Any:
     if path is None:
         return None
-    from .plots import plot_output, require_matplotlib
+    from .outputs import OutputFile
+    from .plots import PLOT_SUFFIXES, require_matplotlib
 
     require_matplotlib()
-    return plot_output(path)
+    return OutputFile(path, suffixes=PLOT_SUFFIXES, what="picture", binary=True)
 
 
 def _draw(marks: Candidates, output: Any, title: str) -> None:

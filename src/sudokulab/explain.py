@@ -22,9 +22,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from .errors import NoSolution, TimeLimitReached, UsageError
+from .errors import NoSolution, SolverBug, TimeLimitReached, UsageError
 from .grid import Grid, Puzzle
-from .step_check import check_step, checker, conclusion
+from .step_check import Checker, check_step, checker, conclusion
 from .techniques import TECHNIQUES, Board, Fact, Step
 
 __all__ = ["Explanation", "Fact", "Step", "ExplanationStopped", "check_step", "explain", "level", "TECHNIQUES"]
@@ -110,22 +110,10 @@ def _cheapest(board: Board) -> Step | None:
     return None
 
 
-def _minimised(check, step: Step) -> Step:
+def _minimised(check: Checker, step: Step) -> Step:
     """The step with premises no one of which can be dropped, and only the constraints still needed."""
     found = check.minimise(step.premises, step.groups, conclusion(step))
     if found is None:  # the finder's premises do not entail its step: a bug, never hidden
-        from .errors import SolverBug
-
         raise SolverBug(f"the step '{step.text}' does not follow from its premises")
     premises, groups = found
     return Step(step.technique, step.difficulty, step.placed, step.removed, premises, groups, step.text)
-
-
-def premises_text(step: Step, n: int) -> str:
-    """``r1c1=5 r2c3≠4 ...``: the premises as a person writes them."""
-    return " ".join(fact.label(n) for fact in step.premises)
-
-
-def facts_of(puzzle: Puzzle) -> list[Fact]:
-    """The givens as facts."""
-    return [Fact(cell, digit, True) for cell, digit in enumerate(puzzle.givens) if digit]

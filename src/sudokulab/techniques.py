@@ -20,7 +20,7 @@ Fallbacks where no pattern applies: "contradiction" (assume a candidate, place s
 cell or a group has nothing left: the place is named) and "search" (assume it and let SAT show no
 solution follows), so every puzzle with one solution gets a full explanation.
 
-(About 480 lines, one module on purpose: the finders share the board, the fact and premise
+(About 610 lines, one module on purpose: the finders share the board, the fact and premise
 helpers and the text formatting, and a reader compares techniques side by side.)
 """
 
@@ -112,13 +112,17 @@ def _pair_set(pairs: tuple[tuple[int, int], ...]) -> frozenset[tuple[int, int]]:
     return frozenset(pairs)
 
 
-@dataclass
 class Board:
     """Pencil marks and which cells are placed (a given, or a digit a step put there)."""
 
-    cands: Candidates
-    placed: list[bool]
-    tables: Tables
+    __slots__ = ("cands", "marks", "placed", "tables")
+
+    def __init__(self, cands: Candidates, placed: list[bool], tables_: Tables):
+        self.cands = cands
+        self.marks = cands.marks
+        """The cells' masks (the candidates' own list: the finders' hot loops read it directly)."""
+        self.placed = placed
+        self.tables = tables_
 
     @classmethod
     def start(cls, puzzle: Puzzle) -> Board:
@@ -128,10 +132,6 @@ class Board:
     @property
     def n(self) -> int:
         return self.cands.n
-
-    @property
-    def marks(self) -> list[int]:
-        return self.cands.marks
 
     @property
     def solved(self) -> bool:
@@ -180,14 +180,16 @@ class Board:
     def placed_digits(self, group: Group) -> int:
         """The digits placed in a group, as a mask."""
         mask = 0
+        marks, placed = self.marks, self.placed
         for cell in group.cells:
-            if self.placed[cell]:
-                mask |= self.marks[cell]
+            if placed[cell]:
+                mask |= marks[cell]
         return mask
 
     def places(self, group: Group, digit: int) -> list[int]:
         bit = 1 << (digit - 1)
-        return [cell for cell in group.cells if not self.placed[cell] and self.marks[cell] & bit]
+        marks, placed = self.marks, self.placed
+        return [cell for cell in group.cells if marks[cell] & bit and not placed[cell]]
 
     def why_not(self, cell: int, digit: int) -> tuple[Fact, str | None]:
         """Why a cell cannot hold a digit, as a person says it: the digit it holds, a placed peer
@@ -496,8 +498,8 @@ def cage_sum(board: Board, difficulty: float) -> Step | None:
             why = _Premises(cage.name)
             for fact in board.cell_facts(cage.cells):
                 why.add(fact)
-            text = f"{_removed_text(removed, n)}: {cage.name}: no set of different digits adding up to " \
-                   f"{cage.total} puts them there"
+            text = (f"{_removed_text(removed, n)}: {cage.name}: no {len(cage.cells)} different digits adding up "
+                    f"to {cage.total} that fit the cage put them there")
             return _step("cage sum", difficulty, [], removed, why, text)
     return None
 

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from sudokulab import documents
 from sudokulab.datasets import Dataset
 from sudokulab.explain import TECHNIQUES, explain
+from sudokulab.puzzle_files import read_puzzle
 from sudokulab.rating import REFINEMENT, Distribution, chosen_entries, rate, rate_entries, rating_of
 
 from .conftest import EXAMPLES, run_cli, shared_dataset
@@ -102,3 +103,13 @@ def test_the_ratings_order_the_shipped_sets():
         rows = list(rate_entries(name, chosen_entries(dataset, 12, seed=1)))
         medians.append(Distribution.of(name, rows).median)
     assert medians[0] > medians[1] > medians[2], medians
+
+
+def test_rate_takes_variant_rules(capsys):
+    """A killer puzzle rated through the command's --cages is the library's rating of that puzzle."""
+    code, out, err = run_cli(capsys, "rate", str(EXAMPLES / "killer.txt"),
+                             "--cages", str(EXAMPLES / "killer-cages.txt"), "--json", "--quiet")
+    assert code == 0, err
+    (row,) = json.loads(out)["puzzles"]
+    puzzle = read_puzzle(EXAMPLES / "killer.txt", cages=EXAMPLES / "killer-cages.txt")
+    assert puzzle.rules.cages and row["rating"] == rate(puzzle).rating and row["technique"] == rate(puzzle).technique

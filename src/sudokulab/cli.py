@@ -41,6 +41,7 @@ from .explain_command import cmd_explain
 from .ladder import cmd_propagate
 from .levels import DEFAULT_LEVEL, LEVELS
 from .models.cnf import AMO_ENCODINGS, ENCODINGS
+from .rating import cmd_rate
 from .rules import RulesError
 
 
@@ -291,6 +292,24 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--quiet", action="store_true", help="no progress bar")
     rules_arguments(bench, "of every puzzle of the datasets")
     bench.set_defaults(run=cmd_bench)
+
+    rate = commands.add_parser("rate", help="difficulty of puzzle sets: the hardest step each puzzle needs, "
+                               "its rating, the distribution per set (docs/rating.md)")
+    rate.add_argument("datasets", nargs="+", metavar="DATASET",
+                      help="dataset files (one-line puzzles, BOJ blocks), - for stdin, or names of fetched sets")
+    rate.add_argument("--limit", type=positive_int, metavar="N", help="only the first N puzzles of each dataset")
+    rate.add_argument("--sample", type=positive_int, metavar="N", help="N puzzles of each dataset drawn at random")
+    rate.add_argument("--seed", type=seed_int, metavar="S", help="random seed of --sample (default 0)")
+    rate.add_argument("--time-limit", type=positive_float, metavar="SECONDS",
+                      help="per puzzle: stop its explanation there (its rating is then a lower bound)")
+    rate.add_argument("--rows", action="store_true", help="one line per puzzle before the tables")
+    rate.add_argument("--json", action="store_true", help="one JSON document: ratings per puzzle and per dataset")
+    rate.add_argument("--plot", metavar="FILE", help="histogram of the ratings to this .png, .svg or .pdf")
+    rate.add_argument("--box", metavar="RxC", help="box shape of the puzzles (default: from the size)")
+    rate.add_argument("--wide", action="store_true", help="tables as wide as they get")
+    rate.add_argument("--quiet", action="store_true", help="no progress bar")
+    rules_arguments(rate, "of every puzzle of the datasets")
+    rate.set_defaults(run=cmd_rate)
 
     generate = commands.add_parser(
         "generate", help="random puzzles of any size, in the dataset format",

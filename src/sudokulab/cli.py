@@ -222,6 +222,9 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--canonical", action="store_true",
                          help="ask for the lexicographically first solution; all answers must be byte-identical")
     compare.add_argument("--json", action="store_true", help="print one JSON document on stdout instead")
+    compare.add_argument("--solver-class", action="append", metavar="FILE:CLASS",
+                         help="also run your own solver class, e.g. student.py:StudentSolver (repeatable; "
+                         "docs/grading.md)")
     _certify_arguments(compare)
     compare.set_defaults(run=cmd_compare)
 

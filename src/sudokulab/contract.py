@@ -134,7 +134,7 @@ def _solved(solver: Solver, puzzle: Puzzle, what: str, **kwargs) -> Grid:
 
 
 def check_protocol(solver: Solver) -> None:
-    """The members of ``solvers.Solver`` (solve, count, close, name, capabilities, options...)."""
+    """The members of the Solver protocol: name, paradigm, capabilities, options, solve, count, close."""
     missing = [m for m in ("name", "paradigm", "capabilities", "options", "solve", "count", "close", "__enter__",
                            "__exit__") if not hasattr(solver, m)]
     expect(not missing, f"the class lacks {', '.join(missing)} of the Solver protocol")
@@ -232,7 +232,7 @@ def check_canonical_empty_boards(solver: Solver, baseline: Solver) -> None:
 
 
 def _first_difference(grid: Grid | None, expected: Grid, n: int) -> str:
-    from .rules import cell_name
+    from .candidates import cell_label as cell_name
 
     if grid is None:
         return "no grid"

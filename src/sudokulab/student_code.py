@@ -90,3 +90,25 @@ def call(module: ModuleType, name: str, func: Callable[..., Any], *args: Any) ->
         where = _where(exc, path) if path else ""
         label = path.name if path else module.__name__
         raise StudentError(f"{label}{where}: {name} raised {type(exc).__name__}: {exc}") from None
+
+
+def register_classes(targets: list[str], names: list[str] | None) -> list[str] | None:
+    """Register student solver classes (``FILE.py:CLASS``) for this run under their ``name``, and add them
+    to the names asked for (None: every installed solver, theirs now included).
+
+    The registry takes a class as an entry (``solvers.REGISTRY[name] = cls``); this is that, with a
+    clash against a built-in name refused.
+    """
+    from . import solvers
+
+    added = []
+    for target in targets:
+        cls = load_class(target)
+        name = getattr(cls, "name", None)
+        if not isinstance(name, str) or not name or name == "base":
+            raise StudentError(f"'{target}': the class needs a name of its own (a class attribute name = \"...\")")
+        if name in solvers.REGISTRY and solvers.REGISTRY[name] is not cls:
+            raise StudentError(f"'{target}': its name '{name}' is a registered solver's; give the class another name")
+        solvers.REGISTRY[name] = cls
+        added.append(name)
+    return None if names is None else names + [name for name in added if name not in names]

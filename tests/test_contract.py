@@ -37,13 +37,14 @@ class FirstFound(SolverBase):
         self.inner = solvers.get("backtrack-fast")
 
     def solve(self, puzzle, *, time_limit=None, canonical=False):
+        check_kinds(self, puzzle)  # it declares all-different only: other kinds are refused, not passed on
         if canonical:
             raise UnsupportedFeature("first-found cannot give a canonical answer")
-        check_kinds(self, puzzle)  # it declares all-different only: other kinds are refused, not passed on
         result = self.inner.solve(puzzle, time_limit=time_limit)
         return solvers.SolveResult(self.name, result.status, result.grid, result.seconds, result.stats)
 
     def count(self, puzzle, *, limit=2, time_limit=None):
+        check_kinds(self, puzzle)
         raise UnsupportedFeature("first-found cannot count solutions")
 
 

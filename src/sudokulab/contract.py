@@ -284,7 +284,9 @@ def check_random_puzzles(solver: Solver, baseline: Solver) -> None:
 
 def check_refused(solver: Solver, puzzle: Puzzle) -> None:
     """A puzzle using a kind the solver does not declare: refused before any work, naming itself and the
-    kind (solve, canonical solve, solve with no time, count; and when the givens already clash)."""
+    kind (solve, canonical solve, solve with no time, count; and when the givens already clash). The
+    kind is checked first, so even a call the solver would refuse anyway (a count from a solver that
+    cannot count) names it."""
     from .rules import unsupported
     from .solvers import require
 
@@ -292,10 +294,10 @@ def check_refused(solver: Solver, puzzle: Puzzle) -> None:
     expect(missing is not None, "the rules use only kinds the solver declares")
     calls: dict[str, Callable[[], object]] = {
         "solve": lambda: solver.solve(puzzle),
-        **({"canonical solve": lambda: solver.solve(puzzle, canonical=True)} if solver.capabilities.canonical else {}),
+        "canonical solve": lambda: solver.solve(puzzle, canonical=True),
         **({"solve with no time to start": lambda: solver.solve(puzzle, time_limit=1e-9)}
            if solver.capabilities.time_limit else {}),
-        **({"count": lambda: solver.count(puzzle, limit=5)} if solver.capabilities.count else {}),
+        "count": lambda: solver.count(puzzle, limit=5),
     }
     for what, call in calls.items():
         message = _refusal(call)

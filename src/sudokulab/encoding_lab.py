@@ -108,7 +108,7 @@ class Formula:
 
 _CLOSED: dict[str, tuple[str, str, str]] = {
     "pairwise": ("K(K - 1)/2", "0", "one clause per pair, no new variable"),
-    "seqcounter": ("3K - 4", "K - 1", "as in Sinz 2005 (section 2, LTseq for k = 1)"),
+    "seqcounter": ("3K - 4", "K - 1", "Sinz's sequential counter for at most 1: s_i says \"at least one of x1..xi\""),
     "ladder": ("4K", "K + 1",
                "pysat's ladder: K rungs y1..yK (\"none of x1..xi is true\") with K - 1 rung clauses, 3 clauses "
                "per literal channelling it, and one more variable with 2 clauses standing for \"no literal "
@@ -117,7 +117,7 @@ _CLOSED: dict[str, tuple[str, str, str]] = {
     "kmtotalizer": ("4K - 4", "2K - 2", "as pysat builds it for bound 1 (unit clauses included)"),
     "totalizer": ("(a + 1)(b + 1) - 1 per tree node over a + b literals, plus 1", "a + b per tree node",
                   "pysat's totalizer counts up to K at every node (not cut at the bound 1), so it is "
-                  "quadratic at the root; Bailleux & Boufkhad's O(K log K) variables, O(K²) clauses"),
+                  "quadratic at the root (the paper's bounds: O(K log K) variables, O(K²) clauses)"),
 }
 
 
@@ -290,7 +290,7 @@ def _role(amo: str, k: int, index: int, count: int) -> str:
         return f"register s{index}: {which} true (Sinz's s_{index})"
     if amo == "ladder":
         if index == 1:
-            return "no literal is true (the extra value of the ladder; y0)"
+            return "no literal is true (the extra value of the ladder)"
         rung = index - 1
         which = "x1 is" if rung == 1 else f"none of {_span(list(range(1, rung + 1)))} is"
         return f"rung y{rung}: {which} true" if rung > 1 else "rung y1: x1 is not true"
@@ -367,7 +367,7 @@ def render(shown: EncodingShown) -> str:
     k, f = shown.k, shown.formula
     kind = "exactly one" if shown.exactly_one else "at most one"
     extra = " + 1 (the at-least-one clause)" if shown.exactly_one else ""
-    lines = [f"{shown.source.name} ({shown.amo}): {kind} of x1..x{k}", f"source: {shown.source.paper}", ""]
+    lines = [f"{shown.source.name}, -o amo={shown.amo}: {kind} of x1..x{k}", f"source: {shown.source.paper}", ""]
     if f.clauses is None:
         lines.append(f"clauses: {shown.clause_count} (no closed form here)")
         lines.append(f"auxiliary variables: {shown.auxiliary_count}")

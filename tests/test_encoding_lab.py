@@ -28,6 +28,8 @@ def test_size_is_the_closed_form(amo, k):
     shown = encoding_lab.show(amo, k)
     clauses, top = cnf.at_most_one(list(range(1, k + 1)), amo, k)  # what the model solves
     assert shown.clause_count == len(clauses) and shown.auxiliary_count == top - k
+    assert encoding_lab.size(amo, k) == (len(clauses), top - k)
+    assert encoding_lab.size(amo, k, exactly_one=True) == (len(clauses) + 1, top - k)
     if amo in ("mtotalizer", "sortnetwrk", "cardnetwrk"):
         assert shown.formula.clauses is None and shown.matches_formula is None  # said, not fudged
     else:

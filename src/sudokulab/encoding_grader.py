@@ -74,7 +74,8 @@ class SatModel:
 
     kind = "sat"
     stuck = False
-    """Set when enumeration stopped at a model in which decode reads no true variable (nothing to block)."""
+    """Set when a model had no true variable that decode reads: it was blocked whole, auxiliaries
+    included, so the count is of models rather than of grids (said as "at least")."""
 
     def __init__(self, module: ModuleType, label: str):
         self.module, self.label = module, label
@@ -138,9 +139,9 @@ class SatModel:
                 grid = self.decode(model, puzzle)
                 yield grid
                 read = self.decoded_variables(model, grid, puzzle)
-                if not read:
-                    self.stuck = True  # nothing to block on: decode reads no true variable of this model
-                    return
+                if not read:  # decode reads no true variable here (an empty grid): block the whole model
+                    self.stuck = True
+                    read = list(model)
                 engine.add_clause([-v for v in read])
 
     def settled(self, puzzle: Puzzle) -> int:
@@ -273,6 +274,8 @@ def check_empty_board(student: SatModel | CpModel) -> Finding:
         grids.add(grid)
         if wrong is None:
             wrong = what_is_wrong(grid, empty)
+        if len(grids) >= LIMIT:
+            break
     count = len(grids)
     at_least = "at least " if count >= LIMIT or getattr(student, "stuck", False) else ""
     counted = f"{at_least}{count} model{'s' if count != 1 else ''}"

@@ -12,7 +12,8 @@ be false, and the answer is put in words ("true when one of x1..x2 is; false whe
 is; either when none is"). Where the paper names the variable (Sinz's s_i, the ladder's rungs,
 the bits of the bitwise encoding), that name comes first.
 
-``model_sizes`` gives the whole Sudoku model of a board per (encoding, AMO) pair, side by side.
+``model_sizes`` gives the whole Sudoku model of a board per (encoding, AMO) pair, side by side;
+``size`` one encoding's counts without the meanings (for tables over many k).
 
 >>> shown = show("seqcounter", 4)
 >>> shown.clause_count, shown.auxiliary_count, shown.formula.clauses, shown.formula.clauses_at_k
@@ -194,6 +195,14 @@ def build(amo: str, k: int, exactly_one: bool = False) -> tuple[list[list[int]],
     them: ``cnf.at_most_one``, with the at-least-one clause first for exactly-one (as ``cnf`` does)."""
     clauses, top = cnf.at_most_one(list(range(1, k + 1)), amo, k)
     return ([list(range(1, k + 1))] if exactly_one else []) + [list(c) for c in clauses], top
+
+
+def size(amo: str, k: int, exactly_one: bool = False) -> tuple[int, int]:
+    """(clauses, auxiliary variables) of the encoding over k literals as the model builds it, without
+    the meanings (cheap: for tables over many k)."""
+    check(amo, k)
+    clauses, top = build(amo, k, exactly_one)
+    return len(clauses), top - k
 
 
 def check(amo: str, k: int) -> None:

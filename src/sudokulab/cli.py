@@ -332,48 +332,15 @@ def build_parser() -> argparse.ArgumentParser:
     where.add_argument("name", metavar="NAME", choices=set_names(), help="a set's name")
     data.set_defaults(run=cmd_datasets)
 
-    _grading_parsers(commands)
+    from .grading import add_parsers as add_grading_parsers
+
+    add_grading_parsers(commands, _Parser, positive_int)  # encoding show, check-encoding, check-solver
 
     completion = commands.add_parser("completion", help="print the shell completion script for bash or zsh")
     completion.add_argument("shell", choices=("bash", "zsh"), help="the shell to complete in")
     completion.set_defaults(run=cmd_completion)
     _complete_files(parser)
     return parser
-
-
-def _grading_parsers(commands) -> None:
-    """``encoding show``, ``check-encoding`` and ``check-solver`` (docs/encodings.md, docs/grading.md)."""
-    from .encoding_lab import cmd_encoding
-    from .grading import cmd_check_encoding, cmd_check_solver
-
-    encoding = commands.add_parser("encoding", help="show the at-most-one encodings and the model sizes per encoding")
-    actions = encoding.add_subparsers(dest="action", required=True, metavar="ACTION", parser_class=_Parser)
-    show = actions.add_parser("show", help="an at-most-one encoding over K literals (--amo), or the model sizes "
-                              "(--model)")
-    show.add_argument("--amo", choices=AMO_ENCODINGS, help="the at-most-one encoding to show")
-    show.add_argument("--literals", type=positive_int, metavar="K", help="over x1..xK (default: 4; 2 to 32)")
-    show.add_argument("--exactly-one", action="store_true", help="exactly one (the at-least-one clause added)")
-    show.add_argument("--model", action="store_true",
-                      help="the whole Sudoku model of the empty board per (encoding, amo): sizes side by side")
-    show.add_argument("--size", type=int, choices=(4, 9), default=9, help="with --model: the board (default: 9)")
-    show.add_argument("--json", action="store_true", help="one JSON document on stdout instead")
-    encoding.set_defaults(run=cmd_encoding)
-
-    check = commands.add_parser("check-encoding", help="grade a student's SAT or CP-SAT model of Sudoku")
-    check.add_argument("student", nargs="?", metavar="FILE",
-                       help="a Python file defining encode(puzzle) and decode(model, puzzle) (SAT), or "
-                       "build(puzzle) (CP-SAT); imported and run here, as your own code")
-    check.add_argument("--template", choices=("sat", "cp"), nargs="?", const="sat",
-                       help="print the template a student starts from (sat: the default; cp) and exit")
-    check.add_argument("--json", action="store_true", help="one JSON document on stdout instead")
-    check.set_defaults(run=cmd_check_encoding)
-
-    solver = commands.add_parser("check-solver", help="run the solver contract on a student's solver class")
-    solver.add_argument("target", nargs="?", metavar="FILE:CLASS",
-                        help="e.g. student.py:StudentSolver, or a module path sudokulab.solvers.dlx:DlxSolver")
-    solver.add_argument("--template", action="store_true", help="print the template solver and exit")
-    solver.add_argument("--json", action="store_true", help="one JSON document on stdout instead")
-    solver.set_defaults(run=cmd_check_solver)
 
 
 FILE_COMPLETION = {"bash": "_shtab_compgen_files", "zsh": "_files", "tcsh": "f"}

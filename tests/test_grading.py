@@ -68,6 +68,16 @@ def test_the_sat_template_propagates_as_the_shipped_minimal_encoding(tmp_path, c
     assert any(int(extended) > int(minimal) for _, minimal, extended in measured)  # the puzzles tell them apart
 
 
+def test_another_correct_encoding_passes_and_propagates_as_extended(capsys):
+    """The extended encoding with hand-written sequential counters: auxiliary variables do not
+    inflate the count (blocking is on what decode reads), and propagation matches the shipped one's."""
+    code, checks, _ = grade(capsys, STUDENTS / "correct_extended.py")
+    assert code == 0 and checks["empty-4x4"]["reason"].startswith("288 models")
+    measured = re.findall(r"(\d+) of 81 cells \(minimal (\d+), extended (\d+)\)", checks["propagation"]["reason"])
+    assert len(measured) == 3 and all(theirs == extended for theirs, _, extended in measured)
+    assert "1,377 variables" in checks["size"]["reason"]  # 729 cells + 81 counters of 8
+
+
 def test_a_missing_box_constraint_is_named_with_a_real_counterexample(capsys):
     path = STUDENTS / "missing_box.py"
     code, checks, _ = grade(capsys, path)

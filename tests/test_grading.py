@@ -213,3 +213,10 @@ def test_compare_refuses_a_class_named_as_a_built_in(tmp_path, capsys, monkeypat
     sample = Path(__file__).resolve().parents[1] / "examples" / "boj2580-sample.txt"
     code, out, err = run_cli(capsys, "compare", str(sample), "--solver-class", f"{clash}:Clash")
     assert code == 2 and not out and "its name 'sat' is a registered solver's" in err
+
+
+def test_a_students_file_imports_as_a_module_would(tmp_path):
+    """Registered under its name while it runs, so a dataclass in it works (it looks its module up)."""
+    path = tmp_path / "with_dataclass.py"
+    path.write_text("from dataclasses import dataclass\n\n\n@dataclass(frozen=True)\nclass Cell:\n    row: int\n")
+    assert load_module(str(path)).Cell(3).row == 3

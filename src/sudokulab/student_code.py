@@ -45,10 +45,12 @@ def load_module(path_text: str) -> ModuleType:
     if spec is None or spec.loader is None:
         raise StudentError(f"{path_text}: not a Python file")
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # as an import would: dataclasses and pickling look a class's module up
     sys.path.insert(0, str(path.parent))
     try:
         spec.loader.exec_module(module)
     except Exception as exc:  # noqa: BLE001 - whatever the student's file raises, one line
+        del sys.modules[name]
         raise StudentError(f"{path_text}{_where(exc, path)}: cannot import it: {type(exc).__name__}: {exc}") from None
     finally:
         sys.path.remove(str(path.parent))

@@ -227,6 +227,9 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--canonical", action="store_true",
                          help="ask for the lexicographically first solution; all answers must be byte-identical")
     compare.add_argument("--json", action="store_true", help="print one JSON document on stdout instead")
+    compare.add_argument("--solver-class", action="append", metavar="FILE:CLASS",
+                         help="also run your own solver class, e.g. student.py:StudentSolver (repeatable; "
+                         "docs/grading.md)")
     _certify_arguments(compare)
     compare.set_defaults(run=cmd_compare)
 
@@ -373,6 +376,10 @@ def build_parser() -> argparse.ArgumentParser:
     _puzzle_arguments(explain, solver=False)
     explain_arguments(explain)
     explain.set_defaults(run=cmd_explain)
+
+    from .grading import add_parsers as add_grading_parsers
+
+    add_grading_parsers(commands, _Parser, positive_int)  # encoding show, check-encoding, check-solver
 
     completion = commands.add_parser("completion", help="print the shell completion script for bash or zsh")
     completion.add_argument("shell", choices=("bash", "zsh"), help="the shell to complete in")

@@ -36,7 +36,12 @@ from .commands import (
     cmd_verify,
 )
 from .errors import ExitCode, Stopped, SudokuError, UsageError
+from .explain_command import add_arguments as explain_arguments
+from .explain_command import cmd_explain
+from .ladder import cmd_propagate
+from .levels import DEFAULT_LEVEL, LEVELS
 from .models.cnf import AMO_ENCODINGS, ENCODINGS
+from .rating import cmd_rate
 from .rules import RulesError
 
 
@@ -225,6 +230,9 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--canonical", action="store_true",
                          help="ask for the lexicographically first solution; all answers must be byte-identical")
     compare.add_argument("--json", action="store_true", help="print one JSON document on stdout instead")
+    compare.add_argument("--solver-class", action="append", metavar="FILE:CLASS",
+                         help="also run your own solver class, e.g. student.py:StudentSolver (repeatable; "
+                         "docs/grading.md)")
     _certify_arguments(compare)
     compare.set_defaults(run=cmd_compare)
 
@@ -291,6 +299,24 @@ def build_parser() -> argparse.ArgumentParser:
     rules_arguments(bench, "of every puzzle of the datasets")
     bench.set_defaults(run=cmd_bench)
 
+    rate = commands.add_parser("rate", help="difficulty of puzzle sets: the hardest step each puzzle needs, "
+                               "its rating, the distribution per set (docs/rating.md)")
+    rate.add_argument("datasets", nargs="+", metavar="DATASET",
+                      help="dataset files (one-line puzzles, BOJ blocks), - for stdin, or names of fetched sets")
+    rate.add_argument("--limit", type=positive_int, metavar="N", help="only the first N puzzles of each dataset")
+    rate.add_argument("--sample", type=positive_int, metavar="N", help="N puzzles of each dataset drawn at random")
+    rate.add_argument("--seed", type=seed_int, metavar="S", help="random seed of --sample (default 0)")
+    rate.add_argument("--time-limit", type=positive_float, metavar="SECONDS",
+                      help="per puzzle: stop its explanation there (its rating is then a lower bound)")
+    rate.add_argument("--rows", action="store_true", help="one line per puzzle before the tables")
+    rate.add_argument("--json", action="store_true", help="one JSON document: ratings per puzzle and per dataset")
+    rate.add_argument("--plot", metavar="FILE", help="histogram of the ratings to this .png, .svg or .pdf")
+    rate.add_argument("--box", metavar="RxC", help="box shape of the puzzles (default: from the size)")
+    rate.add_argument("--wide", action="store_true", help="tables as wide as they get")
+    rate.add_argument("--quiet", action="store_true", help="no progress bar")
+    rules_arguments(rate, "of every puzzle of the datasets")
+    rate.set_defaults(run=cmd_rate)
+
     generate = commands.add_parser(
         "generate", help="random puzzles of any size, in the dataset format",
         description="Random puzzles of any size, one a line (BOJ blocks above 9x9). With variant rules "
@@ -319,6 +345,23 @@ def build_parser() -> argparse.ArgumentParser:
                     "same options to the commands that read it")
     generate.set_defaults(run=cmd_generate)
 
+    propagate = commands.add_parser(
+        "propagate", help="pencil marks after a level of reasoning, or a dataset's propagation ladder",
+        description="The candidates left in every cell after a level of reasoning, each level including the ones "
+        "before it. With --summary, PUZZLE is a dataset: one row per level, the puzzles it settles without search.")
+    propagate.add_argument("puzzle", nargs="?", default="-",
+                           help="puzzle file (with --summary: dataset file or fetched set's name), or - for stdin")
+    propagate.add_argument("--level", choices=LEVELS, metavar="L", help=f"one of: {', '.join(LEVELS)} (default: "
+                           f"{DEFAULT_LEVEL}; with --summary every level up to L, default all four)")
+    propagate.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
+    propagate.add_argument("--summary", action="store_true", help="PUZZLE is a dataset: the ladder table")
+    propagate.add_argument("--limit", type=positive_int, metavar="K", help="with --summary: the first K puzzles")
+    propagate.add_argument("--json", action="store_true", help="one JSON document on stdout instead")
+    propagate.add_argument("--draw", metavar="FILE", help="the pencil marks as a picture (.png, .svg or .pdf)")
+    propagate.add_argument("--quiet", action="store_true", help="with --summary: no progress bar")
+    rules_arguments(propagate)
+    propagate.set_defaults(run=cmd_propagate)
+
     from .catalog import names as set_names
 
     data = commands.add_parser("datasets", help="the published benchmark sets: list them, fetch them, find them")
@@ -331,6 +374,15 @@ def build_parser() -> argparse.ArgumentParser:
     where = actions.add_parser("path", help="print where a fetched set is stored")
     where.add_argument("name", metavar="NAME", choices=set_names(), help="a set's name")
     data.set_defaults(run=cmd_datasets)
+
+    explain = commands.add_parser("explain", help="the solving path as a person's steps, each with minimal premises")
+    _puzzle_arguments(explain, solver=False)
+    explain_arguments(explain)
+    explain.set_defaults(run=cmd_explain)
+
+    from .grading import add_parsers as add_grading_parsers
+
+    add_grading_parsers(commands, _Parser, positive_int)  # encoding show, check-encoding, check-solver
 
     completion = commands.add_parser("completion", help="print the shell completion script for bash or zsh")
     completion.add_argument("shell", choices=("bash", "zsh"), help="the shell to complete in")

@@ -87,8 +87,28 @@ def split_program(argv: Sequence[str]) -> tuple[list[str], list[str]]:
 
 # --- the parser ----------------------------------------------------------------------------------
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help, wrapped at the terminal's width (``COLUMNS``) without breaking a name at its
+    hyphen ("anti-knight", "--time-limit" stay whole)."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        import textwrap
+
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        import textwrap
+
+        return textwrap.fill(" ".join(text.split()), width, initial_indent=indent, subsequent_indent=indent,
+                             break_on_hyphens=False)
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse that reports bad arguments as one line and exit code 2, like every other error."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         command = self.prog.partition(" ")[2]
@@ -142,8 +162,8 @@ def _puzzle_arguments(parser: argparse.ArgumentParser, solver: bool = True) -> N
         parser.add_argument("--stats", action="store_true", help="print time and effort on stderr")
 
 
-def _many_solver_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--solvers", metavar="A,B,...", help="solvers to run (default: see above)")
+def _many_solver_arguments(parser: argparse.ArgumentParser, default: str) -> None:
+    parser.add_argument("--solvers", metavar="A,B,...", help=f"solvers to run, comma-separated (default: {default})")
     parser.add_argument("-o", "--option", action="append", metavar="SOLVER.KEY=VALUE",
                         help="a solver's option, e.g. -o sat.engine=glucose4 (repeatable)")
     parser.add_argument("--wide", action="store_true", help="every column, however wide the table gets")
@@ -158,7 +178,8 @@ def _certify_arguments(parser: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="sudokulab", description="Solve Sudoku (BOJ 2580) by several paradigms and compare them.")
     parser.add_argument("--version", action="version", version=f"sudokulab {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND",
+                                     title="commands", description="'sudokulab COMMAND --help' tells more")
 
     solve = commands.add_parser("solve", help="solve one puzzle and print the BOJ answer")
     _puzzle_arguments(solve)
@@ -201,10 +222,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the solver's output: SAT-competition lines, a MiniSat result file, or literals")
     decode.add_argument("--cnf", metavar="FORMULA",
                         help="the .cnf written by export: puzzle and encoding from its header")
-    decode.add_argument("--encoding", default="extended", choices=ENCODINGS,
-                        help="the encoding the formula was exported with (default: extended)")
-    decode.add_argument("--amo", default="pairwise", choices=AMO_ENCODINGS,
-                        help="its at-most-one encoding (default: pairwise)")
+    decode.add_argument("--encoding", default="extended", choices=ENCODINGS, metavar="NAME",
+                        help=f"the encoding the formula was exported with: {', '.join(ENCODINGS)} "
+                        "(default: extended)")
+    decode.add_argument("--amo", default="pairwise", choices=AMO_ENCODINGS, metavar="NAME",
+                        help=f"its at-most-one encoding: {', '.join(AMO_ENCODINGS)} (default: pairwise)")
     decode.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
     rules_arguments(decode, "of the PUZZLE (with --cnf: the formula's own, from its header)")
     decode.set_defaults(run=cmd_decode)
@@ -216,7 +238,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     compare = commands.add_parser("compare", help="run every solver on a puzzle and check that they agree")
     _puzzle_arguments(compare, solver=False)
-    _many_solver_arguments(compare)
+    _many_solver_arguments(compare, "every installed solver")
     compare.add_argument("--time-limit", type=positive_float, default=10.0, metavar="SECONDS",
                          help="per solver (default: 10); a solver that reaches it is reported, not counted")
     compare.add_argument("--canonical", action="store_true",
@@ -267,7 +289,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench = commands.add_parser("bench", help="run solvers over puzzle sets: summary table, per-puzzle CSV, plot")
     bench.add_argument("datasets", nargs="+", metavar="DATASET",
                        help="dataset files (one-line puzzles, BOJ blocks) or names of fetched sets, e.g. 17_clue")
-    _many_solver_arguments(bench)
+    _many_solver_arguments(bench, "every installed one but backtrack and dimacs, slow on a whole set")
     bench.add_argument("--time-limit", type=positive_float, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
                        help=f"per puzzle and solver (default: {DEFAULT_TIME_LIMIT:g})")
     bench.add_argument("--jobs", type=positive_int, default=1, metavar="N",

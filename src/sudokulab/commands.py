@@ -227,7 +227,7 @@ def cmd_solvers(args: argparse.Namespace) -> int:
         return ExitCode.OK
     from .report import console, render_solvers
 
-    render_solvers(described, console(wide=args.wide))
+    render_solvers(described, console(wide=args.wide), wide=args.wide)
     return ExitCode.OK
 
 
@@ -249,7 +249,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     else:
         from .report import console, render_comparison
 
-        render_comparison(comparison, console(stderr=True, wide=args.wide))
+        render_comparison(comparison, console(stderr=True, wide=args.wide), wide=args.wide)
         out(format_answers(comparison))
     if args.certify and comparison.agreement is not Agreement.DISAGREE:
         _certified(puzzle, comparison.solutions, args.proof, stdout=False)

@@ -271,8 +271,7 @@ def render_comparison(comparison: Comparison, out: Console, *, wide: bool = Fals
         rows.append([run.solver, status, setup, format_seconds(run.result.seconds) if not run.skipped else "-",
                      effort(run.result.stats), valid, agrees])
     print_table(out, columns, rows, title=f"compare on a {comparison.puzzle.shape}", styles=styles, wide=wide)
-    out.print(_text(f"{comparison.agreement.value}: {comparison.reason}", "green" if comparison.agreed else "red"),
-              soft_wrap=True)
+    out.print(_text(f"{comparison.agreement.value}: {comparison.reason}", "green" if comparison.agreed else "red"))
 
 
 # --- bench ---------------------------------------------------------------------------------------
@@ -324,8 +323,8 @@ def render_bench(report: BenchReport, out: Console, *, wide: bool = False) -> No
                     title=_bench_title(report, dataset), styles=["bold red" if s.wrong else None for s in summaries],
                     wide=wide)
     for note in report.notes:
-        out.print(_text(f"note: {note}"), soft_wrap=True)
-    out.print(_text(f"measured: {report.how_measured()}"), soft_wrap=True)
+        out.print(_text(f"note: {note}"))
+    out.print(_text(f"measured: {report.how_measured()}"))
 
 
 def bench_markdown(report: BenchReport) -> str:

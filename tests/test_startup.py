@@ -51,3 +51,14 @@ def test_a_command_imports_only_the_heavy_packages_it_uses(argv, allowed):
     code, names = loaded(*argv)
     assert code == 0, argv
     assert names <= allowed, f"sudokulab {' '.join(argv)} imported {sorted(names - allowed)}"
+
+
+def test_the_light_top_level_help_is_the_full_parsers(monkeypatch):
+    """``sudokulab`` / ``--help`` / ``--version`` are answered by ``cli.top_level_parser``, built from
+    ``cli.COMMANDS`` alone: it must list exactly the commands the full parser has, in the same words
+    (a new command missing from ``COMMANDS`` fails here)."""
+    from sudokulab import cli
+
+    monkeypatch.setenv("COLUMNS", "100")
+    assert cli.top_level_parser().format_help() == cli.build_parser().format_help()
+    assert cli.names_a_command(["solve", "-"]) and not cli.names_a_command(["--help"])

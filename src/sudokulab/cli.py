@@ -412,7 +412,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     data = commands.add_parser("datasets", help=COMMANDS["datasets"])
     actions = data.add_subparsers(dest="action", required=True, metavar="ACTION", parser_class=_Parser)
-    actions.add_parser("list", help="every known set: puzzles, source, and where it is stored once fetched")
+    listed = actions.add_parser("list", help="every known set: puzzles, source, and where it is stored once fetched")
+    listed.add_argument("--wide", action="store_true", help="every column, however wide the table gets")
     fetch = actions.add_parser("fetch", help="download sets from their public source, check their SHA-256, keep them")
     fetch.add_argument("names", nargs="+", metavar="NAME", choices=[*set_names(), "all"],
                        help=f"one or more of: {', '.join(set_names())}; or all")

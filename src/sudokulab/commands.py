@@ -486,7 +486,7 @@ def cmd_datasets(args: argparse.Namespace) -> int:
         folder = catalog.data_folder() if _has_folder() else None
         rows = [(s, folder / s.filename if folder is not None and (folder / s.filename).is_file() else None)
                 for s in catalog.SETS.values()]
-        render_datasets(rows, folder, console())
+        render_datasets(rows, folder, console(wide=args.wide), wide=args.wide)
         return ExitCode.OK
     if args.action == "path":
         out(f"{catalog.path(args.name)}\n")

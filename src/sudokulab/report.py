@@ -418,25 +418,21 @@ def download_progress(*, enabled: bool = True) -> Iterator[Callable[[str], Any]]
         yield start
 
 
-def render_datasets(rows: Sequence[tuple[Any, Any]], folder: Any, out: Console) -> None:
+def render_datasets(rows: Sequence[tuple[Any, Any]], folder: Any, out: Console, *, wide: bool = False) -> None:
     """The published sets (``catalog.PuzzleSet``, stored path or None) and the folder they go to."""
-    from rich.table import Table
-
-    table = Table(box=None, pad_edge=False)
-    for header, justify in (("name", "left"), ("puzzles", "right"), ("fetched", "left"), ("source", "left"),
-                            ("what", "left")):
-        table.add_column(header, justify=justify, no_wrap=header != "what")  # type: ignore[arg-type]
+    columns = [Column("name"), Column("puzzles", "right"), Column("fetched"), Column("source", drop=1),
+               Column("what", wrap=True)]
     archives: dict[str, None] = {}  # the URLs of archives, in order
+    cells = []
     for puzzle_set, stored in rows:
         if puzzle_set.member:
             archives[puzzle_set.url] = None
             source = puzzle_set.member
         else:
             source = puzzle_set.url
-        table.add_row(_text(puzzle_set.name), f"{puzzle_set.puzzles:,}", "yes" if stored else "no",
-                      _text(source), _text(puzzle_set.what))
-    out.print(table)
-    for url in archives:
+        cells.append([puzzle_set.name, f"{puzzle_set.puzzles:,}", "yes" if stored else "no", source, puzzle_set.what])
+    dropped = print_table(out, columns, cells, wide=wide)
+    for url in archives if "source" not in dropped else ():
         out.print(_text(f"data/...: members of {url}"), soft_wrap=True)
     where = str(folder) if folder is not None else "the user's cache folder (needs pooch)"
     out.print(_text(f"Fetched sets are kept in {where} (SUDOKULAB_DATA names another folder); "

@@ -7,6 +7,9 @@ in a stated order, and saying under the table what it left out; ``wide=True`` (`
 every column in full, and every figure is in the JSON and CSV outputs anyway. Everything that comes
 from outside (a program's output, file names, puzzle text, error messages) is shown as data, never
 as markup.
+
+(About 530 lines, one module on purpose: every text a person reads is made here, on one console
+and through one table mechanism; split by command, the parts would share those and little else.)
 """
 
 from __future__ import annotations

@@ -113,3 +113,11 @@ def test_a_table_never_cuts_a_kept_cell(columns):
     text = out.export_text()
     assert "…" not in text and widest(text) <= columns
     assert ("effort" in dropped) == (columns < 80)
+
+
+def test_datasets_list_fits_80_columns(capsys):
+    code, out, _ = run(capsys, "datasets", "list")
+    table = out.split("not shown at this width")[0]
+    assert code == 0 and widest(table) <= WIDTH and "source" in out.split("not shown at this width")[1]
+    code, wide, _ = run(capsys, "datasets", "list", "--wide")
+    assert code == 0 and "source" in next(line for line in wide.splitlines() if line.startswith("name ")).split()

@@ -27,14 +27,14 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-def _command(name: str) -> Callable[[argparse.Namespace], int]:
-    """``commands.<name>``, imported when the command runs: parsing (and ``--help``) loads none of
+def _command(name: str, module: str = "commands") -> Callable[[argparse.Namespace], int]:
+    """``<module>.<name>``, imported when the command runs: parsing (and ``--help``) loads none of
     what the commands use (benchmarks/results/startup.md)."""
 
     def run(args: argparse.Namespace) -> int:
-        from . import commands
+        from importlib import import_module
 
-        return getattr(commands, name)(args)
+        return getattr(import_module(f".{module}", __package__), name)(args)
 
     run.__name__ = name
     return run
@@ -44,6 +44,9 @@ cmd_bench, cmd_compare, cmd_completion, cmd_count, cmd_datasets, cmd_decode, cmd
     cmd_solve, cmd_solvers, cmd_verify = map(_command, (
         "cmd_bench", "cmd_compare", "cmd_completion", "cmd_count", "cmd_datasets", "cmd_decode", "cmd_export",
         "cmd_generate", "cmd_judge", "cmd_solve", "cmd_solvers", "cmd_verify"))
+cmd_explain = _command("cmd_explain", "explain_command")
+cmd_propagate = _command("cmd_propagate", "ladder")
+cmd_rate = _command("cmd_rate", "rating")
 
 
 def number_type(convert: Callable[[str], Any], accept: Callable[[Any], bool], what: str, rule: str):
@@ -101,8 +104,15 @@ COMMANDS = {
     "verify": "judge an answer as BOJ's special judge does, with SAT as oracle",
     "judge": "run a program on every puzzle of a dataset and judge it as an online judge does",
     "bench": "run solvers over puzzle sets: summary table, per-puzzle CSV, plot",
+    "rate": "difficulty of puzzle sets: the hardest step each puzzle needs, its rating, the distribution per set "
+            "(docs/rating.md)",
     "generate": "random puzzles of any size, in the dataset format",
+    "propagate": "pencil marks after a level of reasoning, or a dataset's propagation ladder",
     "datasets": "the published benchmark sets: list them, fetch them, find them",
+    "explain": "the solving path as a person's steps, each with minimal premises",
+    "encoding": "show the at-most-one encodings and the model sizes per encoding",
+    "check-encoding": "grade a student's SAT or CP-SAT model of Sudoku",
+    "check-solver": "run the solver contract on a student's solver class",
     "completion": "print the shell completion script for bash or zsh",
 }
 """Every command and its line in ``sudokulab --help``: the top-level help is built from this alone
@@ -246,6 +256,7 @@ def names_a_command(argv: Sequence[str]) -> bool:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .levels import DEFAULT_LEVEL, LEVELS
     from .models.cnf import AMO_ENCODINGS, ENCODINGS
 
     parser = _Parser(prog="sudokulab", description=DESCRIPTION)
@@ -314,6 +325,9 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--canonical", action="store_true",
                          help="ask for the lexicographically first solution; all answers must be byte-identical")
     compare.add_argument("--json", action="store_true", help="print one JSON document on stdout instead")
+    compare.add_argument("--solver-class", action="append", metavar="FILE:CLASS",
+                         help="also run your own solver class, e.g. student.py:StudentSolver (repeatable; "
+                         "docs/grading.md)")
     _certify_arguments(compare)
     compare.set_defaults(run=cmd_compare)
 
@@ -380,6 +394,23 @@ def build_parser() -> argparse.ArgumentParser:
     rules_arguments(bench, "of every puzzle of the datasets")
     bench.set_defaults(run=cmd_bench)
 
+    rate = commands.add_parser("rate", help=COMMANDS["rate"])
+    rate.add_argument("datasets", nargs="+", metavar="DATASET",
+                      help="dataset files (one-line puzzles, BOJ blocks), - for stdin, or names of fetched sets")
+    rate.add_argument("--limit", type=positive_int, metavar="N", help="only the first N puzzles of each dataset")
+    rate.add_argument("--sample", type=positive_int, metavar="N", help="N puzzles of each dataset drawn at random")
+    rate.add_argument("--seed", type=seed_int, metavar="S", help="random seed of --sample (default 0)")
+    rate.add_argument("--time-limit", type=positive_float, metavar="SECONDS",
+                      help="per puzzle: stop its explanation there (its rating is then a lower bound)")
+    rate.add_argument("--rows", action="store_true", help="one line per puzzle before the tables")
+    rate.add_argument("--json", action="store_true", help="one JSON document: ratings per puzzle and per dataset")
+    rate.add_argument("--plot", metavar="FILE", help="histogram of the ratings to this .png, .svg or .pdf")
+    rate.add_argument("--box", metavar="RxC", help="box shape of the puzzles (default: from the size)")
+    rate.add_argument("--wide", action="store_true", help="tables as wide as they get")
+    rate.add_argument("--quiet", action="store_true", help="no progress bar")
+    rules_arguments(rate, "of every puzzle of the datasets")
+    rate.set_defaults(run=cmd_rate)
+
     generate = commands.add_parser(
         "generate", help=COMMANDS["generate"],
         description="Random puzzles of any size, one a line (BOJ blocks above 9x9). With variant rules "
@@ -408,6 +439,23 @@ def build_parser() -> argparse.ArgumentParser:
                     "same options to the commands that read it")
     generate.set_defaults(run=cmd_generate)
 
+    propagate = commands.add_parser(
+        "propagate", help=COMMANDS["propagate"],
+        description="The candidates left in every cell after a level of reasoning, each level including the ones "
+        "before it. With --summary, PUZZLE is a dataset: one row per level, the puzzles it settles without search.")
+    propagate.add_argument("puzzle", nargs="?", default="-",
+                           help="puzzle file (with --summary: dataset file or fetched set's name), or - for stdin")
+    propagate.add_argument("--level", choices=LEVELS, metavar="L", help=f"one of: {', '.join(LEVELS)} (default: "
+                           f"{DEFAULT_LEVEL}; with --summary every level up to L, default all four)")
+    propagate.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
+    propagate.add_argument("--summary", action="store_true", help="PUZZLE is a dataset: the ladder table")
+    propagate.add_argument("--limit", type=positive_int, metavar="K", help="with --summary: the first K puzzles")
+    propagate.add_argument("--json", action="store_true", help="one JSON document on stdout instead")
+    propagate.add_argument("--draw", metavar="FILE", help="the pencil marks as a picture (.png, .svg or .pdf)")
+    propagate.add_argument("--quiet", action="store_true", help="with --summary: no progress bar")
+    rules_arguments(propagate)
+    propagate.set_defaults(run=cmd_propagate)
+
     from .catalog import names as set_names
 
     data = commands.add_parser("datasets", help=COMMANDS["datasets"])
@@ -421,6 +469,17 @@ def build_parser() -> argparse.ArgumentParser:
     where = actions.add_parser("path", help="print where a fetched set is stored")
     where.add_argument("name", metavar="NAME", choices=set_names(), help="a set's name")
     data.set_defaults(run=cmd_datasets)
+
+    from .explain_command import add_arguments as explain_arguments
+
+    explain = commands.add_parser("explain", help=COMMANDS["explain"])
+    _puzzle_arguments(explain, solver=False)
+    explain_arguments(explain)
+    explain.set_defaults(run=cmd_explain)
+
+    from .grading import add_parsers as add_grading_parsers
+
+    add_grading_parsers(commands, _Parser, positive_int)  # encoding show, check-encoding, check-solver
 
     completion = commands.add_parser("completion", help=COMMANDS["completion"])
     completion.add_argument("shell", choices=("bash", "zsh"), help="the shell to complete in")

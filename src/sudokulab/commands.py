@@ -237,7 +237,12 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from .compare import Agreement, compare, format_answers
 
     puzzle = load(args)
-    comparison = compare(puzzle, _names(args.solvers), time_limit=args.time_limit, canonical=args.canonical,
+    names = _names(args.solvers)
+    if args.solver_class:  # a student's class, registered for this run (docs/grading.md)
+        from .student_code import register_classes
+
+        names = register_classes(args.solver_class, names)
+    comparison = compare(puzzle, names, time_limit=args.time_limit, canonical=args.canonical,
                          options=per_solver_options(args.option))
     for run in comparison.runs:
         if run.skipped and run.skipped_for_rules:

@@ -236,7 +236,7 @@ def cmd_solvers(args: argparse.Namespace) -> int:
         return ExitCode.OK
     from .report import console, render_solvers
 
-    render_solvers(described, console(wide=args.wide))
+    render_solvers(described, console(wide=args.wide), wide=args.wide)
     return ExitCode.OK
 
 
@@ -263,7 +263,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     else:
         from .report import console, render_comparison
 
-        render_comparison(comparison, console(stderr=True, wide=args.wide))
+        render_comparison(comparison, console(stderr=True, wide=args.wide), wide=args.wide)
         out(format_answers(comparison))
     if args.certify and comparison.agreement is not Agreement.DISAGREE:
         _certified(puzzle, comparison.solutions, args.proof, stdout=False)
@@ -501,7 +501,7 @@ def cmd_datasets(args: argparse.Namespace) -> int:
         folder = catalog.data_folder() if _has_folder() else None
         rows = [(s, folder / s.filename if folder is not None and (folder / s.filename).is_file() else None)
                 for s in catalog.SETS.values()]
-        render_datasets(rows, folder, console())
+        render_datasets(rows, folder, console(wide=args.wide), wide=args.wide)
         return ExitCode.OK
     if args.action == "path":
         out(f"{catalog.path(args.name)}\n")

@@ -111,14 +111,16 @@ def cmd_check_solver(args: argparse.Namespace) -> int:
 def add_parsers(commands: Any, parser_class: type, positive_int: Callable[[str], int]) -> None:
     """The parsers of ``encoding show``, ``check-encoding`` and ``check-solver`` (docs/encodings.md,
     docs/grading.md), added to the command's subparsers by ``cli.build_parser``."""
+    from .cli import COMMANDS  # each command's line of the top-level help, in one place
     from .encoding_lab import cmd_encoding
     from .models.cnf import AMO_ENCODINGS
 
-    encoding = commands.add_parser("encoding", help="show the at-most-one encodings and the model sizes per encoding")
+    encoding = commands.add_parser("encoding", help=COMMANDS["encoding"])
     actions = encoding.add_subparsers(dest="action", required=True, metavar="ACTION", parser_class=parser_class)
     show = actions.add_parser("show", help="an at-most-one encoding over K literals (--amo), or the model sizes "
                               "(--model)")
-    show.add_argument("--amo", choices=AMO_ENCODINGS, help="the at-most-one encoding to show")
+    show.add_argument("--amo", choices=AMO_ENCODINGS, metavar="NAME",
+                      help=f"the at-most-one encoding to show: {', '.join(AMO_ENCODINGS)}")
     show.add_argument("--literals", type=positive_int, metavar="K", help="over x1..xK (default: 4; 2 to 32)")
     show.add_argument("--exactly-one", action="store_true", help="exactly one (the at-least-one clause added)")
     show.add_argument("--model", action="store_true",
@@ -127,7 +129,7 @@ def add_parsers(commands: Any, parser_class: type, positive_int: Callable[[str],
     show.add_argument("--json", action="store_true", help="one JSON document on stdout instead")
     encoding.set_defaults(run=cmd_encoding)
 
-    check = commands.add_parser("check-encoding", help="grade a student's SAT or CP-SAT model of Sudoku")
+    check = commands.add_parser("check-encoding", help=COMMANDS["check-encoding"])
     check.add_argument("student", nargs="?", metavar="FILE",
                        help="a Python file defining encode(puzzle) and decode(model, puzzle) (SAT), or "
                        "build(puzzle) (CP-SAT); imported and run here, as your own code")
@@ -136,7 +138,7 @@ def add_parsers(commands: Any, parser_class: type, positive_int: Callable[[str],
     check.add_argument("--json", action="store_true", help="one JSON document on stdout instead")
     check.set_defaults(run=cmd_check_encoding)
 
-    solver = commands.add_parser("check-solver", help="run the solver contract on a student's solver class")
+    solver = commands.add_parser("check-solver", help=COMMANDS["check-solver"])
     solver.add_argument("target", nargs="?", metavar="FILE:CLASS",
                         help="e.g. student.py:StudentSolver, or a module path sudokulab.solvers.dlx:DlxSolver")
     solver.add_argument("--template", action="store_true", help="print the template solver and exit")

@@ -74,9 +74,10 @@ def test_the_command_prints_four_rows_and_writes_a_four_line_plot(tmp_path, caps
                      "--configs", *FOUR])
     out = capsys.readouterr().out
     assert code == 0
-    rows = [line for line in out.splitlines() if line.startswith("│")]  # rates, then model size and effort
-    assert [line.split("│")[1].strip() for line in rows] == NAMES + NAMES
-    assert all(line.split("│")[2].strip() == "20/20" for line in rows[:4])
+    # --wide: no cell wraps, so each row is one line: the name, then two spaces before the next column
+    rows = [line for line in out.splitlines() if line.split("  ")[0] in NAMES]  # rates, then size and effort
+    assert [line.split("  ")[0] for line in rows] == NAMES + NAMES
+    assert all(line.split()[len(name.split())] == "20/20" for line, name in zip(rows[:4], NAMES))
     assert all("clauses" in line for line in rows[4:7]) and "constraints" in rows[7]
     svg = plot.read_text(encoding="utf-8")
     for name in NAMES:  # each configuration's line is in the written picture, with its legend entry

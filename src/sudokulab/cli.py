@@ -20,7 +20,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from . import __version__, solvers
+from . import __version__, documents, solvers
 from .commands import (
     cmd_bench,
     cmd_compare,
@@ -38,6 +38,7 @@ from .commands import (
 from .errors import ExitCode, Stopped, SudokuError, UsageError
 from .models.cnf import AMO_ENCODINGS, ENCODINGS
 from .rules import RulesError
+from .solutions import cmd_solutions
 
 
 def number_type(convert: Callable[[str], Any], accept: Callable[[Any], bool], what: str, rule: str):
@@ -155,8 +156,24 @@ def _certify_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--proof", metavar="DIR", help="with --certify: keep formula.cnf and proof.drup here")
 
 
+def json_argument(parser: argparse.ArgumentParser, what: str = "one JSON document on stdout instead") -> None:
+    """``--json``: every command takes it (docs/json.md; the schema of each is ``schemas/<command>.schema.json``)."""
+    parser.add_argument("--json", action="store_true", help=f"{what}; a failure prints {{\"error\", \"exit\"}}")
+
+
+def exit_codes() -> str:
+    """The exit codes, for ``--help``: ``errors.ExitCode``, each with the first sentence of its docstring."""
+    words = {ExitCode.OK: "done", ExitCode.NO_SOLUTION: "no solution, or a wrong answer (verify, judge)",
+             ExitCode.BAD_INPUT: "bad input or usage", ExitCode.TIME_LIMIT: "time limit reached",
+             ExitCode.WRONG: "a bug found (a wrong answer, solvers disagree)",
+             ExitCode.HANGUP: "SIGHUP", ExitCode.INTERRUPTED: "Ctrl-C", ExitCode.BROKEN_PIPE: "stdout closed (| head)",
+             ExitCode.TERMINATED: "SIGTERM"}
+    return "exit codes: " + ", ".join(f"{int(code)} {words[code]}" for code in sorted(ExitCode))
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="sudokulab", description="Solve Sudoku (BOJ 2580) by several paradigms and compare them.")
+    parser = _Parser(prog="sudokulab", description="Solve Sudoku (BOJ 2580) by several paradigms and compare them.",
+                     epilog=exit_codes())
     parser.add_argument("--version", action="version", version=f"sudokulab {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
@@ -189,6 +206,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="a model option, e.g. -o encoding=extended (repeatable)")
     export.add_argument("--encoding", help="shorthand for -o encoding=NAME")
     export.add_argument("--output", metavar="FILE", help="write here instead of stdout")
+    json_argument(export, "one JSON document on stdout instead (the model text, or the file written)")
     export.set_defaults(run=cmd_export)
 
     decode = commands.add_parser(
@@ -207,6 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="its at-most-one encoding (default: pairwise)")
     decode.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
     rules_arguments(decode, "of the PUZZLE (with --cnf: the formula's own, from its header)")
+    json_argument(decode, "one JSON document on stdout instead (answer, grid)")
     decode.set_defaults(run=cmd_decode)
 
     listing = commands.add_parser("solvers", help="list the solvers: paradigm, installed, capabilities, options")
@@ -234,6 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--no-oracle", action="store_true", help="print the verdict only")
     rules_arguments(verify, "the answer is judged by")
     _certify_arguments(verify)
+    json_argument(verify, "one JSON document on stdout instead (verdict, oracle, certificate)")
     verify.set_defaults(run=cmd_verify)
 
     judge = commands.add_parser(
@@ -260,6 +280,7 @@ def build_parser() -> argparse.ArgumentParser:
     judge.add_argument("--quiet", action="store_true", help="no progress bar")
     judge.add_argument("--wide", action="store_true", help="tables as wide as they get")
     rules_arguments(judge, "of every puzzle of the dataset")
+    json_argument(judge, "one JSON Lines row per entry on stdout instead (the tables go to stderr)")
     judge.set_defaults(run=cmd_judge, program=[])
 
     from .results import DEFAULT_TIME_LIMIT
@@ -280,10 +301,12 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--by-solver", action="store_true",
                        help="each solver over a whole dataset in turn (its rate alone; default: turns per puzzle)")
     bench.add_argument("--box", metavar="RxC", help="box shape of the puzzles (default: from the size)")
-    bench.add_argument("--out", metavar="FILE", help="per-puzzle results as CSV")
-    bench.add_argument("--json", metavar="FILE", help="per-puzzle results as JSON Lines")
-    bench.add_argument("--plot", metavar="FILE",
-                       help="draw the cactus plot to this .png, .svg or .pdf (needs matplotlib)")
+    bench.add_argument("--output", action="append", metavar="FILE",
+                       help="write FILE, the format from its name: per-puzzle results as .csv or .jsonl (JSON "
+                       "Lines), the cactus plot as .png, .svg or .pdf (needs matplotlib); repeatable")
+    bench.add_argument("--out", help=argparse.SUPPRESS)  # deprecated: --output FILE.csv
+    bench.add_argument("--plot", help=argparse.SUPPRESS)  # deprecated: --output FILE.png
+    json_argument(bench, "per-puzzle results as JSON Lines on stdout (the tables go to stderr)")
     bench.add_argument("--quiet", action="store_true", help="no progress bar")
     rules_arguments(bench, "of every puzzle of the datasets")
     bench.set_defaults(run=cmd_bench)
@@ -314,24 +337,36 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--quiet", action="store_true", help="no progress bar (shown on a terminal only)")
     rules_arguments(generate, "every puzzle is made under; the output holds the givens only, so give the "
                     "same options to the commands that read it")
+    json_argument(generate, "one JSON Lines row per puzzle on stdout (with --output the file gets the puzzles)")
     generate.set_defaults(run=cmd_generate)
 
     from .catalog import names as set_names
 
     data = commands.add_parser("datasets", help="the published benchmark sets: list them, fetch them, find them")
     actions = data.add_subparsers(dest="action", required=True, metavar="ACTION", parser_class=_Parser)
-    actions.add_parser("list", help="every known set: puzzles, source, and where it is stored once fetched")
+    listed = actions.add_parser("list", help="every known set: puzzles, source, and where it is stored once fetched")
+    json_argument(listed)
     fetch = actions.add_parser("fetch", help="download sets from their public source, check their SHA-256, keep them")
     fetch.add_argument("names", nargs="+", metavar="NAME", choices=[*set_names(), "all"],
                        help=f"one or more of: {', '.join(set_names())}; or all")
     fetch.add_argument("--quiet", action="store_true", help="no progress bar (shown on a terminal only)")
+    json_argument(fetch)
     where = actions.add_parser("path", help="print where a fetched set is stored")
     where.add_argument("name", metavar="NAME", choices=set_names(), help="a set's name")
+    json_argument(where)
     data.set_defaults(run=cmd_datasets)
 
     completion = commands.add_parser("completion", help="print the shell completion script for bash or zsh")
     completion.add_argument("shell", choices=("bash", "zsh"), help="the shell to complete in")
+    json_argument(completion, "one JSON document on stdout instead (shell, script)")
     completion.set_defaults(run=cmd_completion)
+
+    solutions = commands.add_parser("solutions", help="list the solutions of a puzzle in BOJ form, up to a limit")
+    _puzzle_arguments(solutions)
+    solutions.add_argument("--limit", type=positive_int, default=10, metavar="K",
+                           help="list at most K solutions (default: 10)")
+    json_argument(solutions, "one JSON document on stdout instead (solutions, complete, ordered)")
+    solutions.set_defaults(run=cmd_solutions)
     _complete_files(parser)
     return parser
 
@@ -346,7 +381,7 @@ def _complete_files(parser: argparse.ArgumentParser) -> None:
         if isinstance(action, argparse._SubParsersAction):
             for sub in dict.fromkeys(action.choices.values()):
                 _complete_files(sub)
-        elif action.dest in ("puzzle", "answer", "dataset", "datasets", "output", "out", "json", "plot", "regions",
+        elif action.dest in ("puzzle", "answer", "dataset", "datasets", "output", "out", "plot", "regions",
                              "cages", "thermos") \
                 and not isinstance(action, argparse._StoreTrueAction):
             action.complete = FILE_COMPLETION  # type: ignore[attr-defined]
@@ -358,30 +393,31 @@ def _flush_stdout() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command; every expected failure becomes one line on stderr and its exit code."""
+    """Run one command; every expected failure becomes one line on stderr and its exit code (with
+    ``--json``, also the error document on stdout, unless the command printed its own)."""
+    documents.begin()
+    arguments: list[str] = []
+    args = None
     try:
-        argv, program = split_program(sys.argv[1:] if argv is None else argv)
-        args = build_parser().parse_args(argv)
+        arguments, program = split_program(sys.argv[1:] if argv is None else argv)
+        args = build_parser().parse_args(arguments)
         if program:
             args.program = program
         code = args.run(args)
         _flush_stdout()
         return int(code)
     except SudokuError as exc:
-        _flush_quietly()
-        _error(str(exc), bad_input=exc.exit_code == ExitCode.BAD_INPUT)
-        return int(exc.exit_code)
+        return _fail(str(exc), exc.exit_code, documents.asked_for_json(arguments, args),
+                     bad_input=exc.exit_code == ExitCode.BAD_INPUT)
     except RulesError as exc:  # rules data that make no sense for the board: bad input, as any other
-        _flush_quietly()
-        _error(f"rules: {exc}" if not str(exc).startswith("rules") else str(exc), bad_input=True)
-        return int(ExitCode.BAD_INPUT)
+        return _fail(f"rules: {exc}" if not str(exc).startswith("rules") else str(exc), ExitCode.BAD_INPUT,
+                     documents.asked_for_json(arguments, args), bad_input=True)
     except KeyboardInterrupt as exc:
         _discard_outputs()
         if isinstance(exc, Stopped):
-            _error("terminated" if exc.signum == signal.SIGTERM else "hung up")
-            return 128 + exc.signum
-        _error("interrupted")
-        return int(ExitCode.INTERRUPTED)
+            return _fail("terminated" if exc.signum == signal.SIGTERM else "hung up", 128 + exc.signum,
+                         documents.asked_for_json(arguments, args))
+        return _fail("interrupted", ExitCode.INTERRUPTED, documents.asked_for_json(arguments, args))
     except BrokenPipeError:
         _silence_stdout()
         return BROKEN_PIPE
@@ -412,9 +448,26 @@ def _discard_outputs() -> None:
     discard_all()
 
 
+def _fail(message: str, code: int, json_asked: bool, bad_input: bool = False) -> int:
+    """End a failed run: with ``--json`` the error document on stdout (``documents.emit_error``), and
+    always the one line on stderr; the exit code."""
+    if json_asked:
+        try:
+            documents.emit_error(_one_line(message), code)
+        except (OSError, ValueError):
+            pass
+    _flush_quietly()
+    _error(message, bad_input=bad_input)
+    return int(code)
+
+
+def _one_line(message: str) -> str:
+    return " ".join(message.split()) or "error"
+
+
 def _error(message: str, bad_input: bool = False) -> None:
     """One line on stderr: ``sudokulab: error: ...`` for bad input and arguments, ``sudokulab: ...`` otherwise."""
-    line = f"sudokulab: {'error: ' if bad_input else ''}{' '.join(message.split()) or 'error'}"
+    line = f"sudokulab: {'error: ' if bad_input else ''}{_one_line(message)}"
     try:
         if sys.stderr is not None:
             sys.stderr.write(line + "\n")

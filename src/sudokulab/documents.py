@@ -18,7 +18,11 @@ import json
 import sys
 from collections.abc import Iterable, Mapping
 from functools import cache
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .grid import Puzzle
+    from .rules import Rules
 
 _GRID_KEYS = ("grid", "givens", "puzzle", "answer")
 
@@ -51,14 +55,43 @@ def dumps(document: Any) -> str:
     return text
 
 
+class _Printed:
+    """Whether this run has printed a document on standard output yet: a run that printed its
+    document and then fails (``solve`` with no solution, exit 1) must not print a second one."""
+
+    on_stdout = False
+
+
+def begin() -> None:
+    """A new run (``cli.main``): nothing printed yet."""
+    _Printed.on_stdout = False
+
+
+def printed() -> bool:
+    """Whether a document (or a JSON Lines row) went to standard output in this run."""
+    return _Printed.on_stdout
+
+
+def _target(stream: IO[str] | None) -> IO[str]:
+    if stream is None or stream is sys.stdout:
+        _Printed.on_stdout = True
+        return sys.stdout
+    return stream
+
+
 def emit(document: Mapping[str, Any], stream: IO[str] | None = None) -> None:
     """Print one document (the whole of a command's ``--json`` output) on standard output."""
-    (stream or sys.stdout).write(dumps(document) + "\n")
+    _target(stream).write(dumps(document) + "\n")
+
+
+def compact(value: Any) -> str:
+    """A value as one line of JSON (a JSON Lines row, a CSV cell, a formula's header comment)."""
+    return json.dumps(value, separators=(",", ":"), default=str, ensure_ascii=False)
 
 
 def emit_line(row: Mapping[str, Any], stream: IO[str] | None = None) -> None:
     """Print one JSON Lines row (commands that produce a row per puzzle)."""
-    (stream or sys.stdout).write(json.dumps(row, separators=(",", ":"), default=str, ensure_ascii=False) + "\n")
+    _target(stream).write(compact(row) + "\n")
 
 
 def emit_lines(rows: Iterable[Mapping[str, Any]], stream: IO[str] | None = None) -> None:
@@ -69,6 +102,72 @@ def emit_lines(rows: Iterable[Mapping[str, Any]], stream: IO[str] | None = None)
 def error_document(message: str, code: int) -> dict[str, Any]:
     """What a failed ``--json`` run prints: the one error line and the exit code."""
     return {"error": message, "exit": int(code)}
+
+
+def emit_error(message: str, code: int) -> None:
+    """A failed ``--json`` run's document, unless the run printed its own already (it says why)."""
+    if not printed():
+        emit(error_document(message, code))
+
+
+JSON_FLAG = "--json"
+
+
+def asked_for_json(argv: Iterable[str], parsed: Any = None) -> bool:
+    """Whether a run asked for JSON: the parsed ``--json`` flag, or (when the arguments did not
+    parse) the flag among the raw arguments, so a usage error is a JSON document too."""
+    if parsed is not None and hasattr(parsed, "json"):
+        return bool(parsed.json)
+    return JSON_FLAG in argv
+
+
+def grid_rows(grid: Iterable[int] | None, n: int) -> list[list[int]] | None:
+    """A grid as n rows of n numbers (0 blank), the form every document gives a board in."""
+    if grid is None:
+        return None
+    cells = list(grid)
+    return [cells[r * n:(r + 1) * n] for r in range(n)]
+
+
+def rules_fields(rules: Rules) -> dict[str, Any]:
+    """A rule set as the fields of a JSON puzzle file (``schemas/puzzle.schema.json``), for the
+    documents that describe a puzzle: ``rules`` (its presets) and, when it has them,
+    ``regions`` (n rows of region numbers), ``cages`` (``rNcM`` cells and ``sum``),
+    ``thermometers`` and ``groups`` (extra all-different groups).
+
+    >>> from sudokulab.grid import Shape
+    >>> from sudokulab.rules import build
+    >>> rules_fields(build(Shape(2, 2), ["x"]))
+    {'rules': ['standard', 'x']}
+    >>> rules_fields(build(Shape(2, 2), cages=[((0, 1), 3)]))["cages"]
+    [{'cells': ['r1c1', 'r1c2'], 'sum': 3}]
+    """
+    n = rules.n
+
+    def cells(indices: tuple[int, ...]) -> list[str]:
+        return [f"r{cell // n + 1}c{cell % n + 1}" for cell in indices]
+
+    document: dict[str, Any] = {"rules": list(rules.presets)}
+    regions = [group for group in rules.groups if group.kind == "region"]
+    if regions:
+        labels = [0] * rules.shape.cells
+        for number, group in enumerate(regions, 1):
+            for cell in group.cells:
+                labels[cell] = number
+        document["regions"] = [labels[r * n:(r + 1) * n] for r in range(n)]
+    if rules.cages:
+        document["cages"] = [{"cells": cells(cage.cells), "sum": cage.total} for cage in rules.cages]
+    if rules.thermos:
+        document["thermometers"] = [cells(thermo.cells) for thermo in rules.thermos]
+    extra = [cells(group.cells) for group in rules.groups if group.kind == "group"]
+    if extra:
+        document["groups"] = extra
+    return document
+
+
+def puzzle_fields(puzzle: Puzzle) -> dict[str, Any]:
+    """The fields that say which board a document is about: size, box shape and rules."""
+    return {"size": puzzle.n, "box": [puzzle.shape.box_rows, puzzle.shape.box_cols], **rules_fields(puzzle.rules)}
 
 
 @cache

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from typing import IO, TYPE_CHECKING, Any
 
@@ -170,9 +170,43 @@ def puzzle_fields(puzzle: Puzzle) -> dict[str, Any]:
     return {"size": puzzle.n, "box": [puzzle.shape.box_rows, puzzle.shape.box_cols], **rules_fields(puzzle.rules)}
 
 
+SCHEMA_ID = "urn:sudokulab:schema:"
+"""How the schemas name each other: ``$id`` ``urn:sudokulab:schema:<name>``, so a command's schema
+refers to ``urn:sudokulab:schema:error`` and ``...:common`` (see ``validator``)."""
+
+
+def schema_name(command: Sequence[str] | str) -> str:
+    """The schema file's name of a command: ``solve``, or ``datasets-list`` for ``datasets list``."""
+    return command if isinstance(command, str) else "-".join(command)
+
+
 @cache
 def schema(command: str) -> dict[str, Any]:
     """The JSON Schema of a command's document (``schemas/<command>.schema.json``)."""
     from importlib.resources import files
 
     return json.loads(files("sudokulab").joinpath("schemas", f"{command}.schema.json").read_text("utf-8"))
+
+
+def schema_names() -> list[str]:
+    """Every schema in the package (command documents, ``error``, ``common``, ``puzzle``)."""
+    from importlib.resources import files
+
+    return sorted(entry.name.removesuffix(".schema.json") for entry in files("sudokulab").joinpath("schemas").iterdir()
+                  if entry.name.endswith(".schema.json"))
+
+
+def validator(command: str) -> Any:
+    """A ``jsonschema`` validator of a command's document, its references to the other schemas of the
+    package resolved (needs the test extra: jsonschema)."""
+    from jsonschema import Draft202012Validator
+    from referencing import Registry, Resource
+
+    registry = Registry().with_resources(
+        (found["$id"], Resource.from_contents(found)) for found in map(schema, schema_names()) if "$id" in found)
+    return Draft202012Validator(schema(command), registry=registry)
+
+
+def validate(command: str, document: Any) -> None:
+    """Raise ``jsonschema.ValidationError`` unless ``document`` is what ``command --json`` may print."""
+    validator(command).validate(document)

@@ -9,7 +9,12 @@ error cases included, against it. A failed command run with ``--json`` prints
 standard error.
 
 This module is the only place that turns a document into text, so every command's JSON looks the
-same: two-space indentation, and a grid's rows kept one to a line so a board stays readable.
+same: two-space indentation, and each list of numbers (a grid's row, a box shape) kept on one line
+so a board stays readable. JSON Lines rows, a CSV cell of JSON and the header comment of an
+exported formula are ``compact``. ``cli.main`` prints the error document (``emit_error``) of a
+failed run that asked for ``--json`` (``asked_for_json``), unless the command printed its own
+document already (``solve`` with no solution: its document says so, exit 1). The schemas name
+each other by ``$id`` (``urn:sudokulab:schema:<name>``); ``validator`` resolves them.
 """
 
 from __future__ import annotations
@@ -24,31 +29,27 @@ if TYPE_CHECKING:
     from .grid import Puzzle
     from .rules import Rules
 
-_GRID_KEYS = ("grid", "givens", "puzzle", "answer")
+def _is_row(value: Any) -> bool:
+    """A list of numbers (a grid's row, a box shape): printed on one line."""
+    return isinstance(value, list | tuple) and bool(value) and all(
+        isinstance(item, int | float) or item is None for item in value)
 
 
-def _rows_placeholder(document: Any, rows: list[list[Any]]) -> Any:
-    """Replace every grid (a list of lists of numbers under a grid key) by placeholders."""
+def _rows_placeholder(document: Any, rows: list[Any]) -> Any:
+    """Replace every list of numbers by a placeholder string, kept in ``rows``."""
     if isinstance(document, Mapping):
-        replaced = {}
-        for key, value in document.items():
-            if (key in _GRID_KEYS and isinstance(value, list) and value
-                    and all(isinstance(row, list) for row in value)):
-                replaced[key] = []
-                for row in value:
-                    replaced[key].append(f"\0row{len(rows)}")
-                    rows.append(row)
-            else:
-                replaced[key] = _rows_placeholder(value, rows)
-        return replaced
+        return {key: _rows_placeholder(value, rows) for key, value in document.items()}
+    if _is_row(document):
+        rows.append(list(document))
+        return f"\0row{len(rows) - 1}"
     if isinstance(document, list | tuple):
         return [_rows_placeholder(item, rows) for item in document]
     return document
 
 
 def dumps(document: Any) -> str:
-    """The document as text: indented, each grid row on one line (``[5, 3, 0, ...]``)."""
-    rows: list[list[Any]] = []
+    """The document as text: indented, each list of numbers on one line (a grid's row ``[5, 3, 0, ...]``)."""
+    rows: list[Any] = []
     text = json.dumps(_rows_placeholder(document, rows), indent=2, default=str, ensure_ascii=False)
     for i, row in enumerate(rows):
         text = text.replace(json.dumps(f"\0row{i}"), json.dumps(row, default=str), 1)

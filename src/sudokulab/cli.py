@@ -162,7 +162,7 @@ def json_argument(parser: argparse.ArgumentParser, what: str = "one JSON documen
 
 
 def exit_codes() -> str:
-    """The exit codes, for ``--help``: ``errors.ExitCode``, each with the first sentence of its docstring."""
+    """The exit codes (``errors.ExitCode``, the README's table) in a line, for ``sudokulab --help``."""
     words = {ExitCode.OK: "done", ExitCode.NO_SOLUTION: "no solution, or a wrong answer (verify, judge)",
              ExitCode.BAD_INPUT: "bad input or usage", ExitCode.TIME_LIMIT: "time limit reached",
              ExitCode.WRONG: "a bug found (a wrong answer, solvers disagree)",
@@ -361,7 +361,11 @@ def build_parser() -> argparse.ArgumentParser:
     json_argument(completion, "one JSON document on stdout instead (shell, script)")
     completion.set_defaults(run=cmd_completion)
 
-    solutions = commands.add_parser("solutions", help="list the solutions of a puzzle in BOJ form, up to a limit")
+    solutions = commands.add_parser(
+        "solutions", help="list the solutions of a puzzle in BOJ form, up to a limit",
+        description="The solutions of a puzzle in BOJ form, separated by a blank line; exit 1 when there is none. "
+        "Solvers that list: backtrack, backtrack-fast and dlx (in canonical order: row-major lexicographic), "
+        "sat (in its own order; sorted when the list is complete). Stderr says when there are more than --limit.")
     _puzzle_arguments(solutions)
     solutions.add_argument("--limit", type=positive_int, default=10, metavar="K",
                            help="list at most K solutions (default: 10)")

@@ -2,10 +2,10 @@
 
 Each ``cmd_*`` takes the argparse namespace and returns an exit code or raises a ``SudokuError``
 (``cli.main`` turns it into one line and its code). Logic a library user would need lives in the
-library modules these call, not here. (One module for every command, about 460 lines:
-each command is a few lines of glue, and splitting them by theme would scatter the one pattern.)
+library modules these call, not here. With ``--json`` each prints its document through
+``documents`` (docs/json.md).
 
-(About 525 lines, one module on purpose: a short function per command, each the glue between
+(About 615 lines, one module on purpose: a short function per command, each the glue between
 the parsed arguments and the library; a module per command would be a dozen modules of 40 lines
 sharing the same few helpers.)
 """
@@ -99,8 +99,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if conflict:
         if args.json:
             documents.emit({**documents.puzzle_fields(puzzle), "solver": None, "status": Status.NO_SOLUTION.value,
-                   "reason": f"the givens break a rule: {conflict}", "answer": None, "grid": None,
-                   "seconds": 0.0, "stats": {}})
+                            "reason": f"the givens break a rule: {conflict}", "answer": None, "grid": None,
+                            "seconds": 0.0, "stats": {}})
         raise NoSolution(f"no solution: the givens break a rule: {conflict}")
     name = args.solver or default_solver(puzzle)
     with solvers.get(name, **solver_options(args.option)) as solver:

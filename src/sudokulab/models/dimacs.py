@@ -42,7 +42,7 @@ _LITERALS = re.compile(r"[+-]?\d+(\s+[+-]?\d+)*\Z")
 def header_line(puzzle: Puzzle, encoding: str, amo: str) -> str:
     """The machine-readable first line of an exported formula.
 
-    >>> header_line(Puzzle.empty(4), "extended", "pairwise")[:60]
+    >>> header_line(Puzzle.empty(4), "extended", "pairwise")[:63]
     'c sudokulab-export {"size":4,"box":[2,2],"encoding":"extended",'
     """
     givens = "".join(map(str, puzzle.givens)) if puzzle.n <= 9 else " ".join(map(str, puzzle.givens))

@@ -86,13 +86,13 @@ def cmd_solutions(args: argparse.Namespace) -> int:
         documents.emit(to_json(puzzle, listed))
     else:
         sys.stdout.write("\n".join(format_grid(grid, puzzle.n) for grid in listed.grids))
-        if not listed.complete and listed.grids:
-            more = "there are more" if listed.status is not Status.TIME_LIMIT else "the time ran out"
+        if not listed.complete and listed.grids and listed.status is not Status.TIME_LIMIT:
             order = "in canonical order" if listed.ordered else f"in the order {listed.solver} found them"
-            print(f"sudokulab: the first {len(listed.grids)} solutions listed, {order}; {more} "
+            print(f"sudokulab: the first {len(listed.grids)} solutions listed, {order}; there are more "
                   "(raise --limit)", file=sys.stderr)
     if listed.status is Status.TIME_LIMIT:
-        raise TimeLimitReached(f"time limit reached after {len(listed.grids)} solutions: {args.time_limit:g} s")
+        raise TimeLimitReached(f"time limit reached after {len(listed.grids)} solutions (those listed; there may be "
+                               f"more): {args.time_limit:g} s")
     if not listed.grids:
         raise NoSolution("no solution: no completion of these givens keeps the rules")
     return ExitCode.OK

@@ -511,11 +511,6 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_grading_parsers(commands, _Parser, positive_int)  # encoding show, check-encoding, check-solver
 
-    completion = commands.add_parser("completion", help=COMMANDS["completion"])
-    completion.add_argument("shell", choices=("bash", "zsh"), help="the shell to complete in")
-    json_argument(completion, "one JSON document on stdout instead (shell, script)")
-    completion.set_defaults(run=cmd_completion)
-
     solutions = commands.add_parser(
         "solutions", help=COMMANDS["solutions"],
         description="The solutions of a puzzle in BOJ form, separated by a blank line; exit 1 when there is none. "
@@ -526,6 +521,11 @@ def build_parser() -> argparse.ArgumentParser:
                            help="list at most K solutions (default: 10)")
     json_argument(solutions, "one JSON document on stdout instead (solutions, complete, ordered)")
     solutions.set_defaults(run=cmd_solutions)
+
+    completion = commands.add_parser("completion", help=COMMANDS["completion"])
+    completion.add_argument("shell", choices=("bash", "zsh"), help="the shell to complete in")
+    json_argument(completion, "one JSON document on stdout instead (shell, script)")
+    completion.set_defaults(run=cmd_completion)
     _complete_files(parser)
     return parser
 

@@ -498,7 +498,7 @@ def test_ctrl_c_on_a_local_cluster_run_exits_130_and_leaves_no_process(tmp_path,
     big = tmp_path / "big.txt"
     big.write_text("\n".join(PUZZLES_20 * 2000) + "\n")
     argv = {
-        "bench": ["bench", str(big), "--solvers", "sat,dlx", "--batch-size", "50", "--out", str(tmp_path / "r.csv")],
+        "bench": ["bench", str(big), "--solvers", "sat,dlx", "--batch-size", "50", "--output", str(tmp_path / "r.csv")],
         "judge": ["judge", str(big), "--time-limit", "60", "--", sys.executable, str(PROGRAMS / "sleeper.py")],
     }[command]
     code = "import sys\nfrom sudokulab.cli import run\nsys.argv = ['sudokulab', *sys.argv[1:]]\nrun()\n"

@@ -140,7 +140,7 @@ def test_bash_completes_commands_and_set_names(capsys, tmp_path):
         run = subprocess.run(["bash", "-c", program], capture_output=True, text=True, timeout=30)
         return run.stdout.split()
 
-    assert complete("sudokulab", "so") == ["solve", "solvers"]
+    assert complete("sudokulab", "so") == ["solve", "solvers", "solutions"]
     assert complete("sudokulab", "datasets", "fetch", "mag") == ["magictour_top1465"]
 
 

@@ -191,7 +191,7 @@ BAD_DOCUMENTS = [
     ({"givens": "1" * 16}, "'size' is missing"),
     ({"size": 4}, "'givens' is missing"),
     ({"size": 4, "givens": "1" * 15}, "givens: 16 characters expected, found 15"),
-    ({"size": 4, "givens": "12345..........."}, "character 5: '5' is not a digit 0..4"),
+    ({"size": 4, "givens": "12345..........."}, "character 5: '5' is outside 0..4"),
     ({"size": 4, "givens": [[0] * 4] * 3}, "givens: 4 rows expected, found 3"),
     ({"size": 4, "givens": [[0] * 4] * 3 + [[0, 0, 0, True]]}, "givens[3][3]: a number 0..4 expected"),
     ({"size": 0, "givens": ""}, "size: a whole number 1..64"),
@@ -234,7 +234,7 @@ def test_bad_json_puzzles_get_one_line_and_the_schema_agrees(tmp_path, document,
     assert line.startswith(f"{path}: ") and message in line, line
     # what the schema cannot say (sums, counts, shapes); and it takes 4.0 for an integer, the reader does not
     semantic = ("add up to", "is in cages", "not neighbours", "has 5", "full grid", "is off the", "rows expected",
-                "characters expected", "is not a digit", "do not fit", "size: a whole number")
+                "characters expected", "is not a digit", "is outside", "do not fit", "size: a whole number")
     if not any(word in message for word in semantic):  # what a schema can say, it says too
         assert schema_errors, f"the schema accepts what the reader refuses: {message}"
 

@@ -444,8 +444,8 @@ def test_bench_runs_under_the_rules_and_skips_who_cannot(tmp_path):
     cages = argv[argv.index("--cages") + 1]
     data = dataset(tmp_path, [case, case])
     out, lines = tmp_path / "r.csv", tmp_path / "r.jsonl"
-    done = sudokulab("bench", str(data), "--solvers", "backtrack-fast,sat,dlx", "--cages", cages, "--out", str(out),
-                     "--json", str(lines), "--quiet")
+    done = sudokulab("bench", str(data), "--solvers", "backtrack-fast,sat,dlx", "--cages", cages, "--output", str(out),
+                     "--output", str(lines), "--quiet")
     assert done.returncode == 0, done.stderr
     assert done.stderr == "sudokulab: skipped dlx on set: cannot honour sum constraints (cage 1 (sum " \
                           f"{case.rules.cages[0].total})): " + solvers.solver_class("dlx").capabilities.kinds_why + "\n"

@@ -29,14 +29,13 @@ seconds of the process (``puzzles/cpu-s``), the steadier figure when other work 
 from __future__ import annotations
 
 import csv
-import json
 import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from . import executors
 from . import solvers as registry
@@ -45,6 +44,7 @@ from .boj import format_line, format_puzzle, source_name
 from .checking import BatchVerdicts, check_batch
 from .configurations import Configuration, plain
 from .datasets import Dataset, Entry
+from .documents import emit_line
 from .errors import UsageError
 from .executors import Executor
 from .grid import Puzzle, Shape
@@ -244,6 +244,7 @@ def run_bench(
     options: Mapping[str, Mapping[str, Any]] | None = None,
     csv_path: str | Path | None = None,
     json_path: str | Path | None = None,
+    json_lines: IO[str] | None = None,
     progress: bool = True,
     warn: Callable[[str], None] = _stderr,
     by_solver: bool = False,
@@ -253,7 +254,9 @@ def run_bench(
 ) -> BenchReport:
     """Run each solver on each puzzle of each dataset and sum it up (see the module docstring).
 
-    ``options`` maps a solver name to its keyword options. ``warn`` receives each wrong answer
+    ``options`` maps a solver name to its keyword options. Each per-puzzle row goes to the CSV file
+    ``csv_path``, the JSON Lines file ``json_path`` and the stream ``json_lines`` (``bench --json``:
+    standard output), those given. ``warn`` receives each wrong answer
     (with its puzzle) and each dataset's bad-entry count as one message.
 
     Work goes in batches of puzzles of one shape (``batch_size``, default ``batch_size_for``) to
@@ -301,13 +304,14 @@ def run_bench(
             notes.append(f"{config.name} cannot honour a time limit: it runs without one")
     outputs = [OutputFile(path, what=what) for path, what in ((csv_path, "CSV"), (json_path, "JSON Lines"))
                if path is not None]  # checked before any work
-    csv_stream = json_stream = None
+    csv_stream = None
+    json_streams: list[Any] = [json_lines] if json_lines is not None else []
     for out in outputs:
         out.open()
     if csv_path is not None:
         csv_stream = outputs[0]
     if json_path is not None:
-        json_stream = outputs[-1]
+        json_streams.append(outputs[-1])
     writer = csv.DictWriter(csv_stream, CSV_FIELDS) if csv_stream else None  # type: ignore[arg-type]
     if writer:
         writer.writeheader()
@@ -332,14 +336,14 @@ def run_bench(
             row = Row(batch.dataset, -1, 0, name, SKIPPED, 0.0, True, {}, why)
             if writer:
                 writer.writerow(row.as_csv())
-            if json_stream:
-                json_stream.write(json.dumps(row.as_json(), separators=(",", ":")) + "\n")
-        if writer or json_stream:
+            for stream in json_streams:
+                emit_line(row.as_json(), stream)
+        if writer or json_streams:
             for row in _rows(batch, outcome):
                 if writer:
                     writer.writerow(row.as_csv())
-                if json_stream:
-                    json_stream.write(json.dumps(row.as_json(), separators=(",", ":")) + "\n")
+                for stream in json_streams:
+                    emit_line(row.as_json(), stream)
         for results, verdicts in outcome.answers:
             for i, problem in sorted(verdicts.problems.items()):
                 warn(f"WRONG: solver {results.solver} on {batch.dataset} line {int(batch.line[i])} "

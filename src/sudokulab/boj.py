@@ -35,6 +35,47 @@ INTEGER = re.compile(r"[+-]?[0-9]+\Z")
 _COMPACT = re.compile(r"[0-9.]+\Z")
 
 
+# --- the one-line form: the one place it is read -------------------------------------------------
+
+ONE_LINE_FORMS = {n * n: re.compile(f"[0-{n}.]{{{n * n}}}") for n in range(4, 10)}
+"""Length -> the one-line spellings that parse as they stand (n*n characters of 0..n or '.')."""
+
+NOT_A_CELL = 255
+"""What ``one_line_bytes`` makes of a character that is neither a digit nor '.'."""
+
+_ONE_LINE_TABLE = bytes(0 if c == ord(".") else c - ord("0") if ord("0") <= c <= ord("9") else NOT_A_CELL
+                        for c in range(256))
+
+
+def one_line_values(chars: str, n: int, where: str = "character") -> list[int]:
+    """The cells of the one-line form: a digit 0..n per cell, ``0`` or ``.`` for a blank. A bad
+    character is one ``PuzzleFormatError`` naming it: ``<where> <position>: ...`` (1-based).
+
+    >>> one_line_values("1.3.", 4)
+    [1, 0, 3, 0]
+    """
+    values = []
+    for position, char in enumerate(chars, 1):
+        value = _ONE_LINE_TABLE[ord(char)] if char.isascii() else NOT_A_CELL
+        if value == NOT_A_CELL:
+            raise PuzzleFormatError(f"{where} {position}: '{char}' is not a digit or '.'")
+        if value > n:
+            raise PuzzleFormatError(f"{where} {position}: '{char}' is outside 0..{n}")
+        values.append(value)
+    return values
+
+
+def one_line_bytes(text: bytes) -> bytes:
+    """One-line puzzles as cell values, a byte each (``NOT_A_CELL`` for any other character, line ends
+    included), for the readers that convert thousands of lines at once (``datasets``); the same
+    reading as ``one_line_values``.
+
+    >>> list(one_line_bytes(b"1.30\\n"))
+    [1, 0, 3, 0, 255]
+    """
+    return text.translate(_ONE_LINE_TABLE)
+
+
 def parse_box(text: str) -> tuple[int, int]:
     """Parse a ``RxC`` box option such as ``2x3``."""
     match = re.fullmatch(r"\s*(\d+)\s*[xX*]\s*(\d+)\s*", text)
@@ -158,17 +199,7 @@ def _compact_digits(lines: list[tuple[int, list[str]]]) -> list[int] | None:
     n = math.isqrt(sum(map(len, words)))
     result = []
     for (number, _), word in zip(lines, words):
-        for column, char in enumerate(word, 1):
-            if char not in "0123456789.":
-                raise PuzzleFormatError(
-                    f"line {number}, column {column}: '{char}' is not a digit or '.'"
-                )
-            value = 0 if char == "." else int(char)
-            if value > n:
-                raise PuzzleFormatError(
-                    f"line {number}, column {column}: '{char}' is outside 0..{n}"
-                )
-            result.append(value)
+        result += one_line_values(word, n, f"line {number}, column")
     return result
 
 

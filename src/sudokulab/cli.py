@@ -6,7 +6,7 @@ command prints where (README, "What goes where"): results on standard output; pr
 a terminal), warnings and compare's table on standard error; and every non-zero exit ends with
 exactly one line on standard error, ``sudokulab: <why>``. The exit codes are ``errors.ExitCode``.
 
-(About 565 lines, one module on purpose: it is the one parser tree of every command, whose
+(About 695 lines, one module on purpose: it is the one parser tree of every command, whose
 options share their types and helpers (the rule options, the cluster option, number checks);
 what each command does lives in ``commands``.)
 """
@@ -47,6 +47,7 @@ cmd_bench, cmd_compare, cmd_completion, cmd_count, cmd_datasets, cmd_decode, cmd
 cmd_explain = _command("cmd_explain", "explain_command")
 cmd_propagate = _command("cmd_propagate", "ladder")
 cmd_rate = _command("cmd_rate", "rating")
+cmd_solutions = _command("cmd_solutions", "solutions")
 
 
 def number_type(convert: Callable[[str], Any], accept: Callable[[Any], bool], what: str, rule: str):
@@ -113,6 +114,7 @@ COMMANDS = {
     "encoding": "show the at-most-one encodings and the model sizes per encoding",
     "check-encoding": "grade a student's SAT or CP-SAT model of Sudoku",
     "check-solver": "run the solver contract on a student's solver class",
+    "solutions": "list the solutions of a puzzle in BOJ form, up to a limit",
     "completion": "print the shell completion script for bash or zsh",
 }
 """Every command and its line in ``sudokulab --help``: the top-level help is built from this alone
@@ -231,6 +233,21 @@ def _certify_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--proof", metavar="DIR", help="with --certify: keep formula.cnf and proof.drup here")
 
 
+def json_argument(parser: argparse.ArgumentParser, what: str = "one JSON document on stdout instead") -> None:
+    """``--json``: every command takes it (docs/json.md; the schema of each is ``schemas/<command>.schema.json``)."""
+    parser.add_argument("--json", action="store_true", help=f"{what}; a failure prints {{\"error\", \"exit\"}}")
+
+
+def exit_codes() -> str:
+    """The exit codes (``errors.ExitCode``, the README's table) in a line, for ``sudokulab --help``."""
+    words = {ExitCode.OK: "done", ExitCode.NO_SOLUTION: "no solution, or a wrong answer (verify, judge)",
+             ExitCode.BAD_INPUT: "bad input or usage", ExitCode.TIME_LIMIT: "time limit reached",
+             ExitCode.WRONG: "a bug found (a wrong answer, solvers disagree)",
+             ExitCode.HANGUP: "SIGHUP", ExitCode.INTERRUPTED: "Ctrl-C", ExitCode.BROKEN_PIPE: "stdout closed (| head)",
+             ExitCode.TERMINATED: "SIGTERM"}
+    return "exit codes: " + ", ".join(f"{int(code)} {words[code]}" for code in sorted(ExitCode))
+
+
 def _top(parser: argparse.ArgumentParser) -> Any:
     """The top level every parser shares: ``--version`` and the commands' subparsers action."""
     parser.add_argument("--version", action="version", version=f"sudokulab {__version__}")
@@ -244,7 +261,7 @@ DESCRIPTION = "Solve Sudoku (BOJ 2580) by several paradigms and compare them."
 def top_level_parser() -> argparse.ArgumentParser:
     """The parser of a command line that names no command (``sudokulab``, ``--help``, ``--version``):
     the commands and their lines only, from ``COMMANDS``, so it imports nothing the commands use."""
-    parser = _Parser(prog="sudokulab", description=DESCRIPTION)
+    parser = _Parser(prog="sudokulab", description=DESCRIPTION, epilog=exit_codes())
     commands = _top(parser)
     for name, text in COMMANDS.items():  # the help's lines only: a parser per command would cost a fifth of it
         commands._choices_actions.append(commands._ChoicesPseudoAction(name, (), text))
@@ -262,7 +279,7 @@ def build_parser() -> argparse.ArgumentParser:
     from .levels import DEFAULT_LEVEL, LEVELS
     from .models.cnf import AMO_ENCODINGS, ENCODINGS
 
-    parser = _Parser(prog="sudokulab", description=DESCRIPTION)
+    parser = _Parser(prog="sudokulab", description=DESCRIPTION, epilog=exit_codes())
     commands = _top(parser)
 
     solve = commands.add_parser("solve", help=COMMANDS["solve"])
@@ -294,6 +311,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="a model option, e.g. -o encoding=extended (repeatable)")
     export.add_argument("--encoding", help="shorthand for -o encoding=NAME")
     export.add_argument("--output", metavar="FILE", help="write here instead of stdout")
+    json_argument(export, "one JSON document on stdout instead (the model text, or the file written)")
     export.set_defaults(run=cmd_export)
 
     decode = commands.add_parser(
@@ -313,6 +331,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"its at-most-one encoding: {', '.join(AMO_ENCODINGS)} (default: pairwise)")
     decode.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
     rules_arguments(decode, "of the PUZZLE (with --cnf: the formula's own, from its header)")
+    json_argument(decode, "one JSON document on stdout instead (answer, grid)")
     decode.set_defaults(run=cmd_decode)
 
     listing = commands.add_parser("solvers", help=COMMANDS["solvers"])
@@ -343,6 +362,7 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--no-oracle", action="store_true", help="print the verdict only")
     rules_arguments(verify, "the answer is judged by")
     _certify_arguments(verify)
+    json_argument(verify, "one JSON document on stdout instead (verdict, oracle, certificate)")
     verify.set_defaults(run=cmd_verify)
 
     judge = commands.add_parser(
@@ -369,6 +389,7 @@ def build_parser() -> argparse.ArgumentParser:
     judge.add_argument("--quiet", action="store_true", help="no progress bar")
     judge.add_argument("--wide", action="store_true", help="tables as wide as they get")
     rules_arguments(judge, "of every puzzle of the dataset")
+    json_argument(judge, "one JSON Lines row per entry on stdout instead (the tables go to stderr)")
     judge.set_defaults(run=cmd_judge, program=[])
 
     from .results import DEFAULT_TIME_LIMIT
@@ -389,10 +410,12 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--by-solver", action="store_true",
                        help="each solver over a whole dataset in turn (its rate alone; default: turns per puzzle)")
     bench.add_argument("--box", metavar="RxC", help="box shape of the puzzles (default: from the size)")
-    bench.add_argument("--out", metavar="FILE", help="per-puzzle results as CSV")
-    bench.add_argument("--json", metavar="FILE", help="per-puzzle results as JSON Lines")
-    bench.add_argument("--plot", metavar="FILE",
-                       help="draw the cactus plot to this .png, .svg or .pdf (needs matplotlib)")
+    bench.add_argument("--output", action="append", metavar="FILE",
+                       help="write FILE, the format from its name: per-puzzle results as .csv or .jsonl (JSON "
+                       "Lines), the cactus plot as .png, .svg or .pdf (needs matplotlib); repeatable")
+    bench.add_argument("--out", help=argparse.SUPPRESS)  # deprecated: --output FILE.csv
+    bench.add_argument("--plot", help=argparse.SUPPRESS)  # deprecated: --output FILE.png
+    json_argument(bench, "per-puzzle results as JSON Lines on stdout (the tables go to stderr)")
     bench.add_argument("--quiet", action="store_true", help="no progress bar")
     rules_arguments(bench, "of every puzzle of the datasets")
     bench.set_defaults(run=cmd_bench)
@@ -440,6 +463,7 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--quiet", action="store_true", help="no progress bar (shown on a terminal only)")
     rules_arguments(generate, "every puzzle is made under; the output holds the givens only, so give the "
                     "same options to the commands that read it")
+    json_argument(generate, "one JSON Lines row per puzzle on stdout (with --output the file gets the puzzles)")
     generate.set_defaults(run=cmd_generate)
 
     propagate = commands.add_parser(
@@ -465,12 +489,15 @@ def build_parser() -> argparse.ArgumentParser:
     actions = data.add_subparsers(dest="action", required=True, metavar="ACTION", parser_class=_Parser)
     listed = actions.add_parser("list", help="every known set: puzzles, source, and where it is stored once fetched")
     listed.add_argument("--wide", action="store_true", help="every column, however wide the table gets")
+    json_argument(listed)
     fetch = actions.add_parser("fetch", help="download sets from their public source, check their SHA-256, keep them")
     fetch.add_argument("names", nargs="+", metavar="NAME", choices=[*set_names(), "all"],
                        help=f"one or more of: {', '.join(set_names())}; or all")
     fetch.add_argument("--quiet", action="store_true", help="no progress bar (shown on a terminal only)")
+    json_argument(fetch)
     where = actions.add_parser("path", help="print where a fetched set is stored")
     where.add_argument("name", metavar="NAME", choices=set_names(), help="a set's name")
+    json_argument(where)
     data.set_defaults(run=cmd_datasets)
 
     from .explain_command import add_arguments as explain_arguments
@@ -484,8 +511,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_grading_parsers(commands, _Parser, positive_int)  # encoding show, check-encoding, check-solver
 
+    solutions = commands.add_parser(
+        "solutions", help=COMMANDS["solutions"],
+        description="The solutions of a puzzle in BOJ form, separated by a blank line; exit 1 when there is none. "
+        "Solvers that list: backtrack, backtrack-fast and dlx (in canonical order: row-major lexicographic), "
+        "sat (in its own order; sorted when the list is complete). Stderr says when there are more than --limit.")
+    _puzzle_arguments(solutions)
+    solutions.add_argument("--limit", type=positive_int, default=10, metavar="K",
+                           help="list at most K solutions (default: 10)")
+    json_argument(solutions, "one JSON document on stdout instead (solutions, complete, ordered)")
+    solutions.set_defaults(run=cmd_solutions)
+
     completion = commands.add_parser("completion", help=COMMANDS["completion"])
     completion.add_argument("shell", choices=("bash", "zsh"), help="the shell to complete in")
+    json_argument(completion, "one JSON document on stdout instead (shell, script)")
     completion.set_defaults(run=cmd_completion)
     _complete_files(parser)
     return parser
@@ -501,7 +540,7 @@ def _complete_files(parser: argparse.ArgumentParser) -> None:
         if isinstance(action, argparse._SubParsersAction):
             for sub in dict.fromkeys(action.choices.values()):
                 _complete_files(sub)
-        elif action.dest in ("puzzle", "answer", "dataset", "datasets", "output", "out", "json", "plot", "regions",
+        elif action.dest in ("puzzle", "answer", "dataset", "datasets", "output", "out", "plot", "regions",
                              "cages", "thermos") \
                 and not isinstance(action, argparse._StoreTrueAction):
             action.complete = FILE_COMPLETION  # type: ignore[attr-defined]
@@ -513,34 +552,37 @@ def _flush_stdout() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command; every expected failure becomes one line on stderr and its exit code."""
+    """Run one command; every expected failure becomes one line on stderr and its exit code (with
+    ``--json``, also the error document on stdout, unless the command printed its own)."""
+    printed = sys.modules.get(f"{__package__}.documents")
+    if printed is not None:
+        printed.begin()  # a new run in this process (tests): nothing printed yet
+    arguments: list[str] = []
+    args = None
     try:
-        argv, program = split_program(sys.argv[1:] if argv is None else argv)
-        args = (build_parser() if names_a_command(argv) else top_level_parser()).parse_args(argv)
+        arguments, program = split_program(sys.argv[1:] if argv is None else argv)
+        args = (build_parser() if names_a_command(arguments) else top_level_parser()).parse_args(arguments)
         if program:
             args.program = program
         code = args.run(args)
         _flush_stdout()
         return int(code)
     except SudokuError as exc:
-        _flush_quietly()
-        _error(str(exc), bad_input=exc.exit_code == ExitCode.BAD_INPUT)
-        return int(exc.exit_code)
+        return _fail(str(exc), exc.exit_code, _asked_for_json(arguments, args),
+                     bad_input=exc.exit_code == ExitCode.BAD_INPUT)
     except ValueError as exc:  # rules.RulesError: rules data that make no sense for the board, bad input
         from .rules import RulesError
 
         if not isinstance(exc, RulesError):
             raise
-        _flush_quietly()
-        _error(f"rules: {exc}" if not str(exc).startswith("rules") else str(exc), bad_input=True)
-        return int(ExitCode.BAD_INPUT)
+        return _fail(f"rules: {exc}" if not str(exc).startswith("rules") else str(exc), ExitCode.BAD_INPUT,
+                     _asked_for_json(arguments, args), bad_input=True)
     except KeyboardInterrupt as exc:
         _discard_outputs()
         if isinstance(exc, Stopped):
-            _error("terminated" if exc.signum == signal.SIGTERM else "hung up")
-            return 128 + exc.signum
-        _error("interrupted")
-        return int(ExitCode.INTERRUPTED)
+            return _fail("terminated" if exc.signum == signal.SIGTERM else "hung up", 128 + exc.signum,
+                         _asked_for_json(arguments, args))
+        return _fail("interrupted", ExitCode.INTERRUPTED, _asked_for_json(arguments, args))
     except BrokenPipeError:
         _silence_stdout()
         return BROKEN_PIPE
@@ -571,9 +613,34 @@ def _discard_outputs() -> None:
     discard_all()
 
 
+def _asked_for_json(arguments: Sequence[str], args: Any) -> bool:
+    from .documents import asked_for_json
+
+    return asked_for_json(arguments, args)
+
+
+def _fail(message: str, code: int, json_asked: bool, bad_input: bool = False) -> int:
+    """End a failed run: with ``--json`` the error document on stdout (``documents.emit_error``), and
+    always the one line on stderr; the exit code."""
+    if json_asked:
+        from .documents import emit_error
+
+        try:
+            emit_error(_one_line(message), code)
+        except (OSError, ValueError):
+            pass
+    _flush_quietly()
+    _error(message, bad_input=bad_input)
+    return int(code)
+
+
+def _one_line(message: str) -> str:
+    return " ".join(message.split()) or "error"
+
+
 def _error(message: str, bad_input: bool = False) -> None:
     """One line on stderr: ``sudokulab: error: ...`` for bad input and arguments, ``sudokulab: ...`` otherwise."""
-    line = f"sudokulab: {'error: ' if bad_input else ''}{' '.join(message.split()) or 'error'}"
+    line = f"sudokulab: {'error: ' if bad_input else ''}{_one_line(message)}"
     try:
         if sys.stderr is not None:
             sys.stderr.write(line + "\n")

@@ -20,7 +20,7 @@ The ``sudokulab compare`` command keeps stdout reading as BOJ output: the table 
 to standard error; standard output gets the agreed answer alone (exactly what ``solve`` prints) or,
 when answers differ, each distinct answer once after a ``# solver, solver`` label line, blocks
 separated by a blank line, a form ``datasets.read_dataset`` reads back. ``--json`` prints one
-document on stdout instead (``Comparison.to_json``).
+document on stdout instead (``Comparison.to_json``, printed by ``documents``).
 """
 
 from __future__ import annotations
@@ -35,50 +35,14 @@ from . import solvers
 from .boj import format_grid, format_puzzle
 from .checking import check_results
 from .configurations import Configuration, plain
+from .documents import rules_fields
 from .errors import UnsupportedFeature, UsageError
 from .grid import Puzzle, first_conflict
 from .oracle import Oracle
-from .rules import Rules
 from .solvers.base import SolveResult, Status
 
 RULES_SKIP = "cannot honour "
 """How the reason of a solver skipped for the puzzle's rules begins (``Capabilities.lacks``)."""
-
-
-def rules_json(rules: Rules) -> dict[str, Any]:
-    """A rule set as the fields of a JSON puzzle file (``schemas/puzzle.schema.json``), for the
-    ``--json`` documents that describe a puzzle: ``rules`` (its presets) and, when it has them,
-    ``regions`` (n rows of region numbers), ``cages`` (``rNcM`` cells and ``sum``),
-    ``thermometers`` and ``groups`` (extra all-different groups).
-
-    >>> from sudokulab.grid import Shape
-    >>> from sudokulab.rules import build
-    >>> rules_json(build(Shape(2, 2), ["x"]))
-    {'rules': ['standard', 'x']}
-    >>> rules_json(build(Shape(2, 2), cages=[((0, 1), 3)]))["cages"]
-    [{'cells': ['r1c1', 'r1c2'], 'sum': 3}]
-    """
-    n = rules.n
-
-    def cells(indices: tuple[int, ...]) -> list[str]:
-        return [f"r{cell // n + 1}c{cell % n + 1}" for cell in indices]
-
-    document: dict[str, Any] = {"rules": list(rules.presets)}
-    regions = [group for group in rules.groups if group.kind == "region"]
-    if regions:
-        labels = [0] * rules.shape.cells
-        for number, group in enumerate(regions, 1):
-            for cell in group.cells:
-                labels[cell] = number
-        document["regions"] = [labels[r * n:(r + 1) * n] for r in range(n)]
-    if rules.cages:
-        document["cages"] = [{"cells": cells(cage.cells), "sum": cage.total} for cage in rules.cages]
-    if rules.thermos:
-        document["thermometers"] = [cells(thermo.cells) for thermo in rules.thermos]
-    extra = [cells(group.cells) for group in rules.groups if group.kind == "group"]
-    if extra:
-        document["groups"] = extra
-    return document
 
 
 class Agreement(enum.Enum):
@@ -176,7 +140,7 @@ class Comparison:
             "puzzle": format_puzzle(self.puzzle),
             "size": self.puzzle.n,
             "box": [self.puzzle.shape.box_rows, self.puzzle.shape.box_cols],
-            **rules_json(self.puzzle.rules),
+            **rules_fields(self.puzzle.rules),
             "canonical": self.canonical,
             "oracle": self.oracle,
             "solutions": self.solutions,

@@ -58,13 +58,13 @@ def step_json(number: int, step: Any, n: int) -> dict[str, Any]:
 
 def explanation_json(puzzle: Puzzle, explanation: Any, certified: bool | None) -> dict[str, Any]:
     from .boj import format_grid
-    from .commands import _puzzle_json
+    from .documents import puzzle_fields
 
     n = puzzle.n
     grid = explanation.grid
     hardest = explanation.hardest
     return {
-        **_puzzle_json(puzzle),
+        **puzzle_fields(puzzle),
         "steps": [step_json(i + 1, step, n) for i, step in enumerate(explanation.steps)],
         "hardest": None if hardest is None else {"technique": hardest.technique, "difficulty": hardest.difficulty},
         "stopped": explanation.stopped,
@@ -82,10 +82,9 @@ def _no_solution(puzzle: Puzzle, as_json: bool) -> NoSolution:
     conflict = why_no_solution(puzzle)
     message = f"no solution: {conflict.text()}"
     if as_json:
-        from .commands import _puzzle_json
-        from .documents import emit
+        from .documents import emit, puzzle_fields
 
-        emit({**_puzzle_json(puzzle), "steps": [], "hardest": None, "stopped": message, "certified": None,
+        emit({**puzzle_fields(puzzle), "steps": [], "hardest": None, "stopped": message, "certified": None,
               "grid": None, "answer": None, "conflict": conflict.document()})
     return NoSolution(message)
 

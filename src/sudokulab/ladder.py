@@ -101,11 +101,10 @@ def _one(args: argparse.Namespace) -> int:
     if drawing is not None and why is None:
         _draw(marks, drawing, f"{level}: {status}")
     if args.json:
-        from .compare import rules_json
-        from .documents import emit
+        from .documents import emit, rules_fields
 
         n = puzzle.n
-        emit({"size": n, "box": [puzzle.shape.box_rows, puzzle.shape.box_cols], **rules_json(puzzle.rules),
+        emit({"size": n, "box": [puzzle.shape.box_rows, puzzle.shape.box_cols], **rules_fields(puzzle.rules),
               "level": level, "status": status, "reason": why,
               "candidates": [[marks.digits(r * n + c) for c in range(n)] for r in range(n)],
               "remaining": marks.remaining,

@@ -19,7 +19,7 @@ import inspect
 import math
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
@@ -88,6 +88,35 @@ class CountResult:
     def exact(self) -> bool:
         """True when ``count`` is the exact number of solutions."""
         return self.count < self.limit and self.status is not Status.TIME_LIMIT
+
+
+@dataclass(frozen=True)
+class SolutionList:
+    """The solutions a solver listed, up to a limit (``sudokulab solutions``).
+
+    ``complete`` says whether every solution is listed: the solver looked for one more than
+    ``limit`` and found none, within the time. ``ordered`` says whether they are in row-major
+    lexicographic (canonical) order: a complete list is sorted, a partial one is in the order the
+    solver found them, canonical only for a search that enumerates in that order.
+    """
+
+    solver: str
+    grids: tuple[Grid, ...]
+    limit: int
+    status: Status
+    """SOLVED (at least one), NO_SOLUTION, or TIME_LIMIT (the list may be partial)."""
+    complete: bool
+    ordered: bool
+    seconds: float
+    stats: Mapping[str, Stat] = field(default_factory=dict)
+
+
+def list_found(solver: str, grids: Sequence[Grid], limit: int, status: Status, seconds: float,
+               stats: Mapping[str, Stat], *, in_order: bool) -> SolutionList:
+    """A ``SolutionList`` from up to ``limit + 1`` grids found (one more than wanted says there are more)."""
+    complete = len(grids) <= limit and status is not Status.TIME_LIMIT
+    listed = sorted(grids) if complete else list(grids[:limit])
+    return SolutionList(solver, tuple(listed), limit, status, complete, complete or in_order, seconds, stats)
 
 
 @dataclass(frozen=True)

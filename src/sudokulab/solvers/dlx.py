@@ -602,6 +602,7 @@ class DlxSolver(SearchSolver):
     capabilities: ClassVar[Capabilities] = Capabilities(canonical=True, count=True, time_limit=True, threads="safe",
                                                         kinds=KINDS, kinds_why=KINDS_WHY)
     counters: ClassVar[type] = DlxCounters
+    in_order: ClassVar[bool] = True  # with canonical: first open cell, digits ascending (module docstring)
     options: ClassVar[tuple[Option, ...]] = (
         Option("structure", str, "links", "links (dancing links on flat lists) or sets (a set of rows per column)",
                choices=STRUCTURES),

@@ -10,8 +10,8 @@ A block may show what a command prints: then its commands start with a ``$ `` pr
 without one is output, never run. A command with a pipe (``sudokulab generate ... | sudokulab bench -``)
 runs in bash, with ``sudokulab`` on the PATH; its exit code is the pipeline's (``pipefail``).
 
-A page's commands run on one pytest-xdist worker, in order (``xdist_group``): a later line may read what
-an earlier one wrote.
+Under pytest-xdist a page's commands run on one worker, in order: a later line may read what an earlier
+one wrote (``tests.conftest.xdist_group`` reads the page from the test id, so keep it first there).
 """
 
 from __future__ import annotations
@@ -129,7 +129,7 @@ def test_every_docs_page_is_linked_from_the_readme():
 
 @pytest.mark.parametrize(
     "shown",
-    [pytest.param(shown, marks=pytest.mark.xdist_group(f"pages-{shown.page}")) for shown in COMMANDS],
+    COMMANDS,
     ids=[f"{shown.page}: {shown.line}" for shown in COMMANDS],
 )
 def test_shown_command(shown: Shown, clones, tmp_path):

@@ -1,14 +1,14 @@
 """Shared fixtures: the BOJ sample, the shared data folder, and random valid grids.
 
-The random grids here are for tests only: a pattern grid shuffled by the Sudoku symmetries, which
-is plenty to exercise solvers (the generator module does the uniform-ish job for users).
+The random grids are the solver contract's (``sudokulab.contract``): a pattern grid shuffled by the
+Sudoku symmetries, which is plenty to exercise solvers (the generator module does the uniform-ish
+job for users).
 """
 
 from __future__ import annotations
 
 import functools
 import io
-import random
 import re
 import sys
 from pathlib import Path
@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from sudokulab import Puzzle, Shape, cli, is_solution, parse_puzzle
+from sudokulab import Puzzle, cli, is_solution, parse_puzzle
+from sudokulab.contract import cut, random_grid, random_puzzle  # noqa: F401 - the tests' random puzzles are the contract's
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -50,29 +51,6 @@ def shared_dataset(name: str) -> Path:
     return path
 
 
-def random_grid(shape: Shape, rng: random.Random) -> tuple[int, ...]:
-    """A valid complete grid: the pattern grid under random relabelling and row/column moves."""
-    br, bc, n = shape.box_rows, shape.box_cols, shape.n
-
-    def pattern(r: int, c: int) -> int:
-        return (bc * (r % br) + r // br + c) % n
-
-    def shuffled_lines(bands: int, per_band: int) -> list[int]:
-        order = rng.sample(range(bands), bands)
-        return [band * per_band + i for band in order for i in rng.sample(range(per_band), per_band)]
-
-    rows = shuffled_lines(bc, br)  # n // br = bc bands of br rows
-    cols = shuffled_lines(br, bc)  # n // bc = br stacks of bc columns
-    labels = rng.sample(range(1, n + 1), n)
-    return tuple(labels[pattern(r, c)] for r in rows for c in cols)
-
-
-def cut(grid: tuple[int, ...], shape: Shape, clues: int, rng: random.Random) -> Puzzle:
-    """Keep ``clues`` random cells of a grid (solutions: at least the grid itself)."""
-    keep = set(rng.sample(range(len(grid)), clues))
-    return Puzzle(shape, tuple(v if i in keep else 0 for i, v in enumerate(grid)))
-
-
 @functools.cache
 def latin_squares(n: int) -> tuple[tuple[int, ...], ...]:
     """Every Latin square of order n (rows and columns hold 1..n once), row-major lexicographic: 576
@@ -103,13 +81,6 @@ def brute_force(puzzle: Puzzle) -> list[tuple[int, ...]]:
     if puzzle.n > 4:
         raise ValueError("brute force is for boards up to 4x4")
     return [grid for grid in latin_squares(puzzle.n) if is_solution(grid, puzzle)]
-
-
-def random_puzzle(n_or_shape: int | Shape, fraction: float, seed: int) -> tuple[Puzzle, tuple[int, ...]]:
-    shape = n_or_shape if isinstance(n_or_shape, Shape) else Shape.of_size(n_or_shape)
-    rng = random.Random(seed)
-    grid = random_grid(shape, rng)
-    return cut(grid, shape, round(fraction * shape.cells), rng), grid
 
 
 def run_cli(capsys, *argv: str, stdin: bytes | None = None, monkeypatch=None) -> tuple[int, str, str]:

@@ -6,7 +6,7 @@ command prints where (README, "What goes where"): results on standard output; pr
 a terminal), warnings and compare's table on standard error; and every non-zero exit ends with
 exactly one line on standard error, ``sudokulab: <why>``. The exit codes are ``errors.ExitCode``.
 
-(About 465 lines, one module on purpose: it is the one parser tree of every command, whose
+(About 565 lines, one module on purpose: it is the one parser tree of every command, whose
 options share their types and helpers (the rule options, the cluster option, number checks);
 what each command does lives in ``commands``.)
 """
@@ -18,26 +18,35 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
 
-from . import __version__, solvers
-from .commands import (
-    cmd_bench,
-    cmd_compare,
-    cmd_completion,
-    cmd_count,
-    cmd_datasets,
-    cmd_decode,
-    cmd_export,
-    cmd_generate,
-    cmd_judge,
-    cmd_solve,
-    cmd_solvers,
-    cmd_verify,
-)
+from . import __version__
 from .errors import ExitCode, Stopped, SudokuError, UsageError
-from .models.cnf import AMO_ENCODINGS, ENCODINGS
-from .rules import RulesError
+
+TYPE_CHECKING = False  # typing itself costs start-up: imported for the type checker only
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def _command(name: str, module: str = "commands") -> Callable[[argparse.Namespace], int]:
+    """``<module>.<name>``, imported when the command runs: parsing (and ``--help``) loads none of
+    what the commands use (benchmarks/results/startup.md)."""
+
+    def run(args: argparse.Namespace) -> int:
+        from importlib import import_module
+
+        return getattr(import_module(f".{module}", __package__), name)(args)
+
+    run.__name__ = name
+    return run
+
+
+cmd_bench, cmd_compare, cmd_completion, cmd_count, cmd_datasets, cmd_decode, cmd_export, cmd_generate, cmd_judge, \
+    cmd_solve, cmd_solvers, cmd_verify = map(_command, (
+        "cmd_bench", "cmd_compare", "cmd_completion", "cmd_count", "cmd_datasets", "cmd_decode", "cmd_export",
+        "cmd_generate", "cmd_judge", "cmd_solve", "cmd_solvers", "cmd_verify"))
+cmd_explain = _command("cmd_explain", "explain_command")
+cmd_propagate = _command("cmd_propagate", "ladder")
+cmd_rate = _command("cmd_rate", "rating")
 
 
 def number_type(convert: Callable[[str], Any], accept: Callable[[Any], bool], what: str, rule: str):
@@ -85,10 +94,72 @@ def split_program(argv: Sequence[str]) -> tuple[list[str], list[str]]:
     return argv, []
 
 
+COMMANDS = {
+    "solve": "solve one puzzle and print the BOJ answer",
+    "count": "count the solutions up to a limit",
+    "export": "write the puzzle's model for an external solver",
+    "decode": "turn a SAT solver's answer to an exported formula into the BOJ answer",
+    "solvers": "list the solvers: paradigm, installed, capabilities, options",
+    "compare": "run every solver on a puzzle and check that they agree",
+    "verify": "judge an answer as BOJ's special judge does, with SAT as oracle",
+    "judge": "run a program on every puzzle of a dataset and judge it as an online judge does",
+    "bench": "run solvers over puzzle sets: summary table, per-puzzle CSV, plot",
+    "rate": "difficulty of puzzle sets: the hardest step each puzzle needs, its rating, the distribution per set "
+            "(docs/rating.md)",
+    "generate": "random puzzles of any size, in the dataset format",
+    "propagate": "pencil marks after a level of reasoning, or a dataset's propagation ladder",
+    "datasets": "the published benchmark sets: list them, fetch them, find them",
+    "explain": "the solving path as a person's steps, each with minimal premises",
+    "encoding": "show the at-most-one encodings and the model sizes per encoding",
+    "check-encoding": "grade a student's SAT or CP-SAT model of Sudoku",
+    "check-solver": "run the solver contract on a student's solver class",
+    "completion": "print the shell completion script for bash or zsh",
+}
+"""Every command and its line in ``sudokulab --help``: the top-level help is built from this alone
+(``top_level_parser``), so it imports none of what the commands use."""
+
+
 # --- the parser ----------------------------------------------------------------------------------
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help, wrapped at the terminal's width (``COLUMNS``) without breaking a name at its
+    hyphen ("anti-knight", "--time-limit" stay whole)."""
+
+    def __init__(self, prog: str, **kwargs: Any) -> None:
+        kwargs.setdefault("width", terminal_columns() - 2)  # as argparse, without importing shutil for it
+        super().__init__(prog, **kwargs)
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        import textwrap
+
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        import textwrap
+
+        return textwrap.fill(" ".join(text.split()), width, initial_indent=indent, subsequent_indent=indent,
+                             break_on_hyphens=False)
+
+
+def terminal_columns() -> int:
+    """``shutil.get_terminal_size().columns`` (``COLUMNS``, else the terminal on stdout, else 80),
+    which argparse asks for every help: shutil and the archive modules it imports cost a tenth of
+    the help's start-up (benchmarks/results/startup.md)."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
+    except (AttributeError, ValueError, OSError):
+        return 80
+
 
 class _Parser(argparse.ArgumentParser):
     """argparse that reports bad arguments as one line and exit code 2, like every other error."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         command = self.prog.partition(" ")[2]
@@ -98,7 +169,7 @@ class _Parser(argparse.ArgumentParser):
 def presets_type(text: str) -> str:
     """An argparse type for ``--rules x,anti-knight``: the text, its preset names checked against
     ``rules.PRESETS`` (``puzzle_files`` reads it)."""
-    from .rules import parse_presets
+    from .rules import RulesError, parse_presets
 
     try:
         parse_presets(text)
@@ -126,6 +197,8 @@ def rules_arguments(parser: argparse.ArgumentParser, what: str = SOLVED_UNDER) -
 
 
 def _puzzle_arguments(parser: argparse.ArgumentParser, solver: bool = True) -> None:
+    from . import solvers
+
     parser.add_argument("puzzle", nargs="?", default="-", help="puzzle file, or - for stdin (default)")
     parser.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
     rules_arguments(parser)
@@ -142,10 +215,13 @@ def _puzzle_arguments(parser: argparse.ArgumentParser, solver: bool = True) -> N
         parser.add_argument("--stats", action="store_true", help="print time and effort on stderr")
 
 
-def _many_solver_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--solvers", metavar="A,B,...", help="solvers to run (default: see above)")
+def _many_solver_arguments(parser: argparse.ArgumentParser, default: str) -> None:
+    parser.add_argument("--solvers", metavar="A,B,...", help=f"solvers to run, comma-separated (default: {default})")
     parser.add_argument("-o", "--option", action="append", metavar="SOLVER.KEY=VALUE",
                         help="a solver's option, e.g. -o sat.engine=glucose4 (repeatable)")
+    parser.add_argument("--configs", nargs="+", metavar="SOLVER[:KEY=VALUE,...]",
+                        help="instead of --solvers: solvers under option sets, one solver several times among them, "
+                        "each a row named after its options (e.g. sat:encoding=minimal sat:encoding=extended)")
     parser.add_argument("--wide", action="store_true", help="every column, however wide the table gets")
 
 
@@ -155,12 +231,41 @@ def _certify_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--proof", metavar="DIR", help="with --certify: keep formula.cnf and proof.drup here")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="sudokulab", description="Solve Sudoku (BOJ 2580) by several paradigms and compare them.")
+def _top(parser: argparse.ArgumentParser) -> Any:
+    """The top level every parser shares: ``--version`` and the commands' subparsers action."""
     parser.add_argument("--version", action="version", version=f"sudokulab {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    return parser.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND",
+                                 title="commands", description="'sudokulab COMMAND --help' tells more")
 
-    solve = commands.add_parser("solve", help="solve one puzzle and print the BOJ answer")
+
+DESCRIPTION = "Solve Sudoku (BOJ 2580) by several paradigms and compare them."
+
+
+def top_level_parser() -> argparse.ArgumentParser:
+    """The parser of a command line that names no command (``sudokulab``, ``--help``, ``--version``):
+    the commands and their lines only, from ``COMMANDS``, so it imports nothing the commands use."""
+    parser = _Parser(prog="sudokulab", description=DESCRIPTION)
+    commands = _top(parser)
+    for name, text in COMMANDS.items():  # the help's lines only: a parser per command would cost a fifth of it
+        commands._choices_actions.append(commands._ChoicesPseudoAction(name, (), text))
+        commands.choices[name] = parser  # never parsed with: this parser sees no command word
+    return parser
+
+
+def names_a_command(argv: Sequence[str]) -> bool:
+    """Whether a command line names a command (a word not starting with '-'); if not, the top-level
+    parser alone answers it."""
+    return any(not word.startswith("-") for word in argv)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from .levels import DEFAULT_LEVEL, LEVELS
+    from .models.cnf import AMO_ENCODINGS, ENCODINGS
+
+    parser = _Parser(prog="sudokulab", description=DESCRIPTION)
+    commands = _top(parser)
+
+    solve = commands.add_parser("solve", help=COMMANDS["solve"])
     _puzzle_arguments(solve)
     solve.add_argument("--canonical", action="store_true",
                        help="the row-major lexicographically first solution (what the classic backtracker prints)")
@@ -172,7 +277,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "the exit code as without it")
     solve.set_defaults(run=cmd_solve)
 
-    count = commands.add_parser("count", help="count the solutions up to a limit")
+    count = commands.add_parser("count", help=COMMANDS["count"])
     _puzzle_arguments(count)
     count.add_argument("--limit", type=positive_int, default=1000, metavar="K",
                        help="stop counting at K solutions (default: 1000)")
@@ -181,7 +286,7 @@ def build_parser() -> argparse.ArgumentParser:
     _certify_arguments(count)
     count.set_defaults(run=cmd_count)
 
-    export = commands.add_parser("export", help="write the puzzle's model for an external solver")
+    export = commands.add_parser("export", help=COMMANDS["export"])
     _puzzle_arguments(export, solver=False)
     export.add_argument("--format", required=True, metavar="NAME",
                         help="dimacs (SAT), cpsat (CP-SAT), lp or mps (integer programming)")
@@ -192,7 +297,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.set_defaults(run=cmd_export)
 
     decode = commands.add_parser(
-        "decode", help="turn a SAT solver's answer to an exported formula into the BOJ answer",
+        "decode", help=COMMANDS["decode"],
         usage="sudokulab decode PUZZLE ANSWER [--encoding NAME] [--amo NAME]\n"
               "       sudokulab decode ANSWER --cnf FORMULA",
     )
@@ -201,31 +306,35 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the solver's output: SAT-competition lines, a MiniSat result file, or literals")
     decode.add_argument("--cnf", metavar="FORMULA",
                         help="the .cnf written by export: puzzle and encoding from its header")
-    decode.add_argument("--encoding", default="extended", choices=ENCODINGS,
-                        help="the encoding the formula was exported with (default: extended)")
-    decode.add_argument("--amo", default="pairwise", choices=AMO_ENCODINGS,
-                        help="its at-most-one encoding (default: pairwise)")
+    decode.add_argument("--encoding", default="extended", choices=ENCODINGS, metavar="NAME",
+                        help=f"the encoding the formula was exported with: {', '.join(ENCODINGS)} "
+                        "(default: extended)")
+    decode.add_argument("--amo", default="pairwise", choices=AMO_ENCODINGS, metavar="NAME",
+                        help=f"its at-most-one encoding: {', '.join(AMO_ENCODINGS)} (default: pairwise)")
     decode.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
     rules_arguments(decode, "of the PUZZLE (with --cnf: the formula's own, from its header)")
     decode.set_defaults(run=cmd_decode)
 
-    listing = commands.add_parser("solvers", help="list the solvers: paradigm, installed, capabilities, options")
+    listing = commands.add_parser("solvers", help=COMMANDS["solvers"])
     listing.add_argument("--json", action="store_true", help="one JSON document instead of tables")
     listing.add_argument("--wide", action="store_true", help="every column, however wide the table gets")
     listing.set_defaults(run=cmd_solvers)
 
-    compare = commands.add_parser("compare", help="run every solver on a puzzle and check that they agree")
+    compare = commands.add_parser("compare", help=COMMANDS["compare"])
     _puzzle_arguments(compare, solver=False)
-    _many_solver_arguments(compare)
+    _many_solver_arguments(compare, "every installed solver")
     compare.add_argument("--time-limit", type=positive_float, default=10.0, metavar="SECONDS",
                          help="per solver (default: 10); a solver that reaches it is reported, not counted")
     compare.add_argument("--canonical", action="store_true",
                          help="ask for the lexicographically first solution; all answers must be byte-identical")
     compare.add_argument("--json", action="store_true", help="print one JSON document on stdout instead")
+    compare.add_argument("--solver-class", action="append", metavar="FILE:CLASS",
+                         help="also run your own solver class, e.g. student.py:StudentSolver (repeatable; "
+                         "docs/grading.md)")
     _certify_arguments(compare)
     compare.set_defaults(run=cmd_compare)
 
-    verify = commands.add_parser("verify", help="judge an answer as BOJ's special judge does, with SAT as oracle")
+    verify = commands.add_parser("verify", help=COMMANDS["verify"])
     verify.add_argument("puzzle", help="puzzle file, or - for stdin")
     verify.add_argument("answer", help="answer file, or - for stdin")
     verify.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
@@ -237,7 +346,7 @@ def build_parser() -> argparse.ArgumentParser:
     verify.set_defaults(run=cmd_verify)
 
     judge = commands.add_parser(
-        "judge", help="run a program on every puzzle of a dataset and judge it as an online judge does",
+        "judge", help=COMMANDS["judge"],
         usage="sudokulab judge DATASET [options] -- COMMAND [ARG ...]",
     )
     judge.add_argument("dataset", help="dataset file (one-line puzzles or BOJ blocks), the name of a fetched set "
@@ -264,10 +373,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .results import DEFAULT_TIME_LIMIT
 
-    bench = commands.add_parser("bench", help="run solvers over puzzle sets: summary table, per-puzzle CSV, plot")
+    bench = commands.add_parser("bench", help=COMMANDS["bench"])
     bench.add_argument("datasets", nargs="+", metavar="DATASET",
                        help="dataset files (one-line puzzles, BOJ blocks) or names of fetched sets, e.g. 17_clue")
-    _many_solver_arguments(bench)
+    _many_solver_arguments(bench, "every installed one but backtrack and dimacs, slow on a whole set")
     bench.add_argument("--time-limit", type=positive_float, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
                        help=f"per puzzle and solver (default: {DEFAULT_TIME_LIMIT:g})")
     bench.add_argument("--jobs", type=positive_int, default=1, metavar="N",
@@ -288,8 +397,25 @@ def build_parser() -> argparse.ArgumentParser:
     rules_arguments(bench, "of every puzzle of the datasets")
     bench.set_defaults(run=cmd_bench)
 
+    rate = commands.add_parser("rate", help=COMMANDS["rate"])
+    rate.add_argument("datasets", nargs="+", metavar="DATASET",
+                      help="dataset files (one-line puzzles, BOJ blocks), - for stdin, or names of fetched sets")
+    rate.add_argument("--limit", type=positive_int, metavar="N", help="only the first N puzzles of each dataset")
+    rate.add_argument("--sample", type=positive_int, metavar="N", help="N puzzles of each dataset drawn at random")
+    rate.add_argument("--seed", type=seed_int, metavar="S", help="random seed of --sample (default 0)")
+    rate.add_argument("--time-limit", type=positive_float, metavar="SECONDS",
+                      help="per puzzle: stop its explanation there (its rating is then a lower bound)")
+    rate.add_argument("--rows", action="store_true", help="one line per puzzle before the tables")
+    rate.add_argument("--json", action="store_true", help="one JSON document: ratings per puzzle and per dataset")
+    rate.add_argument("--plot", metavar="FILE", help="histogram of the ratings to this .png, .svg or .pdf")
+    rate.add_argument("--box", metavar="RxC", help="box shape of the puzzles (default: from the size)")
+    rate.add_argument("--wide", action="store_true", help="tables as wide as they get")
+    rate.add_argument("--quiet", action="store_true", help="no progress bar")
+    rules_arguments(rate, "of every puzzle of the datasets")
+    rate.set_defaults(run=cmd_rate)
+
     generate = commands.add_parser(
-        "generate", help="random puzzles of any size, in the dataset format",
+        "generate", help=COMMANDS["generate"],
         description="Random puzzles of any size, one a line (BOJ blocks above 9x9). With variant rules "
         "(--rules, --regions, --cages, --thermos) the puzzles are made under them, but the output holds "
         "only the givens: solve them with the same options.")
@@ -316,11 +442,29 @@ def build_parser() -> argparse.ArgumentParser:
                     "same options to the commands that read it")
     generate.set_defaults(run=cmd_generate)
 
+    propagate = commands.add_parser(
+        "propagate", help=COMMANDS["propagate"],
+        description="The candidates left in every cell after a level of reasoning, each level including the ones "
+        "before it. With --summary, PUZZLE is a dataset: one row per level, the puzzles it settles without search.")
+    propagate.add_argument("puzzle", nargs="?", default="-",
+                           help="puzzle file (with --summary: dataset file or fetched set's name), or - for stdin")
+    propagate.add_argument("--level", choices=LEVELS, metavar="L", help=f"one of: {', '.join(LEVELS)} (default: "
+                           f"{DEFAULT_LEVEL}; with --summary every level up to L, default all four)")
+    propagate.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
+    propagate.add_argument("--summary", action="store_true", help="PUZZLE is a dataset: the ladder table")
+    propagate.add_argument("--limit", type=positive_int, metavar="K", help="with --summary: the first K puzzles")
+    propagate.add_argument("--json", action="store_true", help="one JSON document on stdout instead")
+    propagate.add_argument("--draw", metavar="FILE", help="the pencil marks as a picture (.png, .svg or .pdf)")
+    propagate.add_argument("--quiet", action="store_true", help="with --summary: no progress bar")
+    rules_arguments(propagate)
+    propagate.set_defaults(run=cmd_propagate)
+
     from .catalog import names as set_names
 
-    data = commands.add_parser("datasets", help="the published benchmark sets: list them, fetch them, find them")
+    data = commands.add_parser("datasets", help=COMMANDS["datasets"])
     actions = data.add_subparsers(dest="action", required=True, metavar="ACTION", parser_class=_Parser)
-    actions.add_parser("list", help="every known set: puzzles, source, and where it is stored once fetched")
+    listed = actions.add_parser("list", help="every known set: puzzles, source, and where it is stored once fetched")
+    listed.add_argument("--wide", action="store_true", help="every column, however wide the table gets")
     fetch = actions.add_parser("fetch", help="download sets from their public source, check their SHA-256, keep them")
     fetch.add_argument("names", nargs="+", metavar="NAME", choices=[*set_names(), "all"],
                        help=f"one or more of: {', '.join(set_names())}; or all")
@@ -329,7 +473,18 @@ def build_parser() -> argparse.ArgumentParser:
     where.add_argument("name", metavar="NAME", choices=set_names(), help="a set's name")
     data.set_defaults(run=cmd_datasets)
 
-    completion = commands.add_parser("completion", help="print the shell completion script for bash or zsh")
+    from .explain_command import add_arguments as explain_arguments
+
+    explain = commands.add_parser("explain", help=COMMANDS["explain"])
+    _puzzle_arguments(explain, solver=False)
+    explain_arguments(explain)
+    explain.set_defaults(run=cmd_explain)
+
+    from .grading import add_parsers as add_grading_parsers
+
+    add_grading_parsers(commands, _Parser, positive_int)  # encoding show, check-encoding, check-solver
+
+    completion = commands.add_parser("completion", help=COMMANDS["completion"])
     completion.add_argument("shell", choices=("bash", "zsh"), help="the shell to complete in")
     completion.set_defaults(run=cmd_completion)
     _complete_files(parser)
@@ -361,7 +516,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; every expected failure becomes one line on stderr and its exit code."""
     try:
         argv, program = split_program(sys.argv[1:] if argv is None else argv)
-        args = build_parser().parse_args(argv)
+        args = (build_parser() if names_a_command(argv) else top_level_parser()).parse_args(argv)
         if program:
             args.program = program
         code = args.run(args)
@@ -371,7 +526,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         _flush_quietly()
         _error(str(exc), bad_input=exc.exit_code == ExitCode.BAD_INPUT)
         return int(exc.exit_code)
-    except RulesError as exc:  # rules data that make no sense for the board: bad input, as any other
+    except ValueError as exc:  # rules.RulesError: rules data that make no sense for the board, bad input
+        from .rules import RulesError
+
+        if not isinstance(exc, RulesError):
+            raise
         _flush_quietly()
         _error(f"rules: {exc}" if not str(exc).startswith("rules") else str(exc), bad_input=True)
         return int(ExitCode.BAD_INPUT)

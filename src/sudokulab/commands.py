@@ -80,6 +80,15 @@ def _names(text: str | None) -> list[str] | None:
     return [name.strip() for name in text.split(",") if name.strip()] if text else None
 
 
+def _configs(args: argparse.Namespace) -> Any:
+    """``--configs`` parsed and checked (``configurations.parse_configurations``), or None."""
+    if not getattr(args, "configs", None):
+        return None
+    from .configurations import parse_configurations
+
+    return parse_configurations(args.configs)
+
+
 def out(text: str) -> None:
     """Write a result to standard output."""
     sys.stdout.write(text)
@@ -227,7 +236,7 @@ def cmd_solvers(args: argparse.Namespace) -> int:
         return ExitCode.OK
     from .report import console, render_solvers
 
-    render_solvers(described, console(wide=args.wide))
+    render_solvers(described, console(wide=args.wide), wide=args.wide)
     return ExitCode.OK
 
 
@@ -237,8 +246,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from .compare import Agreement, compare, format_answers
 
     puzzle = load(args)
-    comparison = compare(puzzle, _names(args.solvers), time_limit=args.time_limit, canonical=args.canonical,
-                         options=per_solver_options(args.option))
+    names = _names(args.solvers)
+    if args.solver_class:  # a student's class, registered for this run (docs/grading.md)
+        from .student_code import register_classes
+
+        names = register_classes(args.solver_class, names)
+    comparison = compare(puzzle, names, time_limit=args.time_limit, canonical=args.canonical,
+                         options=per_solver_options(args.option), configs=_configs(args))
     for run in comparison.runs:
         if run.skipped and run.skipped_for_rules:
             print(f"sudokulab: skipped {run.solver}: {run.skipped}", file=sys.stderr)
@@ -249,7 +263,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     else:
         from .report import console, render_comparison
 
-        render_comparison(comparison, console(stderr=True, wide=args.wide))
+        render_comparison(comparison, console(stderr=True, wide=args.wide), wide=args.wide)
         out(format_answers(comparison))
     if args.certify and comparison.agreement is not Agreement.DISAGREE:
         _certified(puzzle, comparison.solutions, args.proof, stdout=False)
@@ -359,6 +373,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         datasets, _names(args.solvers), time_limit=args.time_limit, jobs=args.jobs,
         options=per_solver_options(args.option), csv_path=args.out, json_path=args.json,
         progress=not args.quiet, by_solver=args.by_solver, cluster=args.cluster, batch_size=args.batch_size,
+        configs=_configs(args),
     )
     if report.skipped and not report.summaries:
         name, why = next(iter(next(iter(report.skipped.values())).items()))
@@ -368,7 +383,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from .plots import cactus_plot
 
         cactus_plot(report.solved_times, plot.path, totals=report.totals, time_limit=args.time_limit,
-                    counts=report.solved_counts)
+                    counts=report.solved_counts, lines="configuration" if report.configured else "solver")
     if report.wrong:
         raise SolverBug(f"{report.wrong} wrong answers (each shown above on stderr with its puzzle)")
     return ExitCode.OK
@@ -486,7 +501,7 @@ def cmd_datasets(args: argparse.Namespace) -> int:
         folder = catalog.data_folder() if _has_folder() else None
         rows = [(s, folder / s.filename if folder is not None and (folder / s.filename).is_file() else None)
                 for s in catalog.SETS.values()]
-        render_datasets(rows, folder, console())
+        render_datasets(rows, folder, console(wide=args.wide), wide=args.wide)
         return ExitCode.OK
     if args.action == "path":
         out(f"{catalog.path(args.name)}\n")

@@ -355,6 +355,8 @@ class BenchReport:
     """dataset -> solver -> puzzles solved (checked): more than ``len(solved_times[...])`` when sampled."""
     skipped: Mapping[str, Mapping[str, str]] | None = None
     """dataset -> solver -> why it was not run there (it cannot honour the rules); also in ``notes``."""
+    configured: bool = False
+    """Rows are configurations (``bench --configs``): the tables show each one's model size too."""
 
     @property
     def wrong(self) -> int:

@@ -608,9 +608,7 @@ class DlxSolver(SearchSolver):
     )
 
     def __init__(self, structure: str = "links") -> None:
-        super().__init__()
-        if structure not in _SEARCHES:
-            raise ValueError(f"structure must be one of {', '.join(STRUCTURES)}, not {structure!r}")
+        super().__init__()  # options checked by SolverBase (base.check_options)
         self.structure = structure
         self.search = _SEARCHES[structure]
 

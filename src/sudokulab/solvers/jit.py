@@ -46,6 +46,8 @@ by itself to a per-user directory, ``~/.cache/numba/<dir>_<hash>`` (``$XDG_CACHE
 checked: the first run there compiled and saved, the second loaded. ``$NUMBA_CACHE_DIR`` overrides
 both. We leave the choice to numba rather than pick a path of our own: its fallback already covers
 read-only installs. The cache is keyed on this file's time stamp, so an upgrade compiles once.
+A process that is about to compile (``cache_is_warm`` reads numba's index) says so on a terminal:
+"compiling the search once (about 10 s); later runs load it from <folder>"; docs/terminal.md.
 
 ``nodes`` counts digits tried at a branching cell; ``backtracks`` counts tries whose propagation
 met a contradiction.
@@ -233,8 +235,17 @@ class JitSolver(SolverBase):
 
     @classmethod
     def warm_up(cls) -> float:
-        """Compile (or load from the cache) every kernel once per process; the seconds it took."""
+        """Compile (or load from the cache) every kernel once per process; the seconds it took.
+
+        When the disk cache does not hold them yet and stderr is a terminal, one line there says so
+        first: the wait is seconds, and silent it looks like a hang. Never on stdout, never when the
+        cache is warm, and not into files and pipes (as progress bars: a person waits at a terminal)."""
         if cls.compile_seconds is None:
+            import sys
+
+            if sys.stderr is not None and sys.stderr.isatty() and not cache_is_warm():
+                print(f"sudokulab: compiling the search once (about {COMPILE_SECONDS} s); later runs load it "
+                      f"from {cache_folder()}", file=sys.stderr, flush=True)
             started = time.perf_counter()
             puzzle = Puzzle.empty(Shape(1, 2))
             for canonical, wdeg in ((False, False), (True, False), (False, True)):
@@ -281,6 +292,31 @@ class JitSolver(SolverBase):
                 raise ValueError(f"the rules are for a {rules.shape}, the batch is of {shape}")
             check_kinds(self, Puzzle(shape, (0,) * shape.cells, rules))
         return _solve_batch(givens, shape, time_limit, self.wdeg, self.name, rules)
+
+
+COMPILE_SECONDS = 10
+"""About how long compiling the kernels takes, as the compile message says (8-15 s on the 2-core
+machine of benchmarks/results/jit.md, by load)."""
+ENTRY_KERNELS = (_search, _start, _digits, _batch)
+"""The kernels Python calls (the others are compiled into them and cached with them)."""
+
+
+def cache_folder() -> str:
+    """Where numba keeps the compiled kernels (``__pycache__`` beside the module, its per-user
+    fallback, or ``$NUMBA_CACHE_DIR``)."""
+    return str(_search.stats.cache_path)
+
+
+def cache_is_warm() -> bool:
+    """Whether numba's disk cache holds every entry kernel for this very source (its index is keyed
+    on the file's time stamp and size), so that ``warm_up`` loads instead of compiling.
+
+    Reads numba's cache index through its internal ``_cache`` (numba 0.5x-0.6x); should that change,
+    the answer is True: better no message than a wrong one."""
+    try:
+        return all(kernel._cache._cache_file._load_index() for kernel in ENTRY_KERNELS)
+    except Exception:  # noqa: BLE001 - numba's internals moved: say nothing
+        return True
 
 
 class SearchRun:

@@ -79,7 +79,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..errors import UnsupportedFeature, UsageError
+from ..errors import UnsupportedFeature
 from ..grid import Grid, Puzzle, Shape
 from ..models import cnf
 from ..rules import KINDS, Rules, standard
@@ -154,16 +154,8 @@ class SatSolver(SolverBase):
     )
 
     def __init__(self, engine: str = "cadical195", encoding: str = "auto", amo: str = "auto"):
-        super().__init__()
-        if encoding not in ENCODING_CHOICES:
-            raise UsageError(f"unknown encoding '{encoding}'; choose one of: {', '.join(ENCODING_CHOICES)}")
-        if amo not in AMO_CHOICES:
-            raise UsageError(f"unknown at-most-one encoding '{amo}'; choose one of: {', '.join(AMO_CHOICES)}")
-        self.engine = canonical_engine(engine)
-        if self.engine not in available_engines():  # also reached by calls that skip solvers.get
-            raise UsageError(
-                f"SAT engine '{engine}' is not in this PySAT build; choose one of: {', '.join(available_engines())}"
-            )
+        super().__init__()  # options checked by SolverBase (base.check_options): engine is a PySAT name here
+        self.engine = engine
         self.encoding = encoding
         self.amo = amo
         probed = probe_engine(self.engine)

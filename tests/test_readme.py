@@ -1,10 +1,11 @@
 """Every ``sudokulab`` command in the ```sh blocks of README.md and of every ``docs/*.md`` page runs as written.
 
 Each command runs as a new process (``python -m sudokulab``, the console script's code), in its page's
-order, in a folder of that page's own that holds the repository's ``examples/`` as the clone's root does
-(so files the commands write, ``--output sample.cnf`` or ``> puzzle.cnf``, land there and not in the
-clone or the home folder). Its exit code must be the one its comment documents: ``exit N`` in the
-comment, else 0. Lines that run other programs (a SAT solver, pip) are not run.
+order, in a folder of that page's own that holds the repository's ``examples/`` and ``tests/fixtures/``
+(the grading page's student files) as the clone's root does (so files the commands write, ``--output
+sample.cnf`` or ``> puzzle.cnf``, land there and not in the clone or the home folder). Its exit code
+must be the one its comment documents: ``exit N`` in the comment, else 0. Lines that run other programs
+(a SAT solver, pip) are not run.
 
 A block may show what a command prints: then its commands start with a ``$ `` prompt, and every line
 without one is output, never run. A command with a pipe (``sudokulab generate ... | sudokulab bench -``)
@@ -43,6 +44,8 @@ SKIPPED = {
 }
 
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+SHARED = ("examples", "tests/fixtures")
+"""The repository's folders a page's commands may read (the grading page's student files are fixtures)."""
 
 
 class Shown(NamedTuple):
@@ -101,7 +104,9 @@ def clones(tmp_path_factory):
     def clone(page: str) -> Path:
         if page not in made:
             folder = tmp_path_factory.mktemp("clone")
-            (folder / "examples").symlink_to(ROOT / "examples", target_is_directory=True)
+            for shared in SHARED:
+                (folder / shared).parent.mkdir(parents=True, exist_ok=True)
+                (folder / shared).symlink_to(ROOT / shared, target_is_directory=True)
             bin_folder = folder / ".bin"  # `sudokulab` for pipelines: this interpreter, this checkout
             bin_folder.mkdir()
             script = bin_folder / "sudokulab"
@@ -139,8 +144,9 @@ def test_shown_command(shown: Shown, clones, tmp_path):
     folder = clones(shown.page)
     words = shlex.split(shown.line) if shown.pipeline else shown.argv
     for word in words:
-        if word.startswith("examples/"):
-            assert (ROOT / word).is_file(), f"{word} is named in {shown.page} but is not in the repository"
+        if word.startswith(tuple(f"{shared}/" for shared in SHARED)):
+            path = ROOT / word.split(":")[0]  # check-solver FILE:CLASS
+            assert path.is_file(), f"{word} is named in {shown.page} but is not in the repository"
     home = tmp_path / "home"
     home.mkdir()
     env = {**os.environ, "SUDOKULAB_DATA": str(tmp_path / "data"), "COLUMNS": "100", "HOME": str(home),

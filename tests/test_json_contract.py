@@ -199,6 +199,7 @@ def test_a_failure_is_the_error_document_and_one_line_on_stderr(words, folder):
     assert done.returncode == code, (done.stdout, done.stderr)
     (document,) = documents_of("", done.stdout)
     documents.validator("error").validate(document)
+    documents.validator(documents.schema_name(words.split())).validate(document)  # the command's schema allows it
     assert document["exit"] == code
     assert done.stderr.startswith("sudokulab: ") and done.stderr.strip().endswith(document["error"]), done.stderr
 

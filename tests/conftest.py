@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import io
+import re
 import sys
 from pathlib import Path
 
@@ -94,3 +95,55 @@ def run_cli(capsys, *argv: str, stdin: bytes | None = None, monkeypatch=None) ->
 # Hypothesis profiles: the default runs in seconds; ``--hypothesis-profile=fuzz`` runs the fuzz tests
 # (tests/test_fuzz.py) over thousands of inputs.
 settings.register_profile("fuzz", max_examples=3000, deadline=None)
+
+
+
+SERIAL = {
+    # Each starts Dask clusters (a scheduler and worker processes) and kills workers mid-run on purpose:
+    # two at once on a 2-core machine starve each other's workers into their time-outs.
+    "tests/test_cluster.py": "cluster",
+    "tests/test_signals.py::test_a_local_cluster_run_ends_quietly_on_a_signal_to_its_group": "cluster",
+    # Signals sent at points drawn from a seeded generator, to whole process groups: one run at a time
+    # keeps each point where its seed puts it.
+    "tests/test_signals.py": "signals",
+    # The real command under pseudo-terminals, read as a screen: one at a time, so no terminal waits on
+    # another's output.
+    "tests/test_terminal.py": "terminal",
+}
+"""Test files (or single tests, by the start of their id; the first match wins) that run one after the
+other on one pytest-xdist worker, beside the other workers' tests: what they start must not share the
+machine with more of itself."""
+
+
+def xdist_group(nodeid: str) -> str | None:
+    """The group a test runs in under pytest-xdist, by its id (None: anywhere, on its own).
+
+    ``SERIAL``'s tests; and the commands of each README or docs page (``tests/test_readme.py``), in the
+    page's order, as a later line may read what an earlier one wrote, except those that start a Dask
+    cluster, which join the cluster tests.
+    """
+    for start, group in SERIAL.items():
+        if nodeid.startswith(start):
+            return group
+    shown = re.match(r"tests/test_readme\.py::test_shown_command\[(.+?): (.*)\]\Z", nodeid)
+    if shown:
+        return "cluster" if "--cluster" in shown[2] else f"pages-{shown[1]}"
+    return None
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadgroup`` with the groups of ``xdist_group``, read from the test ids by the controller.
+
+    pytest-xdist's own ``xdist_group`` marks do nothing under pytest 9.2 (xdist 3.8 renames the test by
+    assigning ``item._nodeid``, which pytest 9.2 no longer reads), so the groups are named here instead.
+    """
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    class SerialGroups(LoadGroupScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return xdist_group(nodeid) or super()._split_scope(nodeid)
+
+    return SerialGroups(config, log)

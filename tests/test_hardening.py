@@ -156,7 +156,7 @@ def interrupt(args: list[str], after: float = 1.5, **kwargs) -> tuple[int, bytes
     process.send_signal(signal.SIGINT)
     sent = time.monotonic()
     try:
-        code = process.wait(10)
+        code = process.wait(HANG)
     finally:
         process.kill()
     return code, process.stderr.read(), time.monotonic() - sent

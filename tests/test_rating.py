@@ -59,7 +59,7 @@ def test_sampling_is_uniform_reproducible_and_in_file_order():
 def test_rate_json_is_one_document_that_validates(capsys, tmp_path):
     plot = tmp_path / "ratings.png"
     code, out, err = run_cli(capsys, "rate", str(EXAMPLES / "puzzles-20.txt"), str(EXAMPLES / "boj2580-sample.txt"),
-                             "--json", "--quiet", "--plot", str(plot))
+                             "--json", "--quiet", "--output", str(plot))
     assert code == 0, err
     document = json.loads(out)
     VALIDATOR.validate(document)
@@ -80,7 +80,7 @@ def test_rate_rows_and_tables(capsys):
     assert "puzzles-20: 4 puzzles rated" in out and "rating: median" in out
 
 
-@pytest.mark.parametrize("argv", [["--seed", "1"], ["--plot", "x.txt"], ["--sample", "0"]])
+@pytest.mark.parametrize("argv", [["--seed", "1"], ["--output", "x.txt"], ["--sample", "0"]])
 def test_rate_refuses_bad_options(capsys, argv):
     code, out, err = run_cli(capsys, "rate", str(EXAMPLES / "puzzles-20.txt"), *argv)
     assert code == 2 and out == "" and err.startswith("sudokulab:") and len(err.splitlines()) == 1

@@ -430,7 +430,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="per puzzle: stop its explanation there (its rating is then a lower bound)")
     rate.add_argument("--rows", action="store_true", help="one line per puzzle before the tables")
     rate.add_argument("--json", action="store_true", help="one JSON document: ratings per puzzle and per dataset")
-    rate.add_argument("--plot", metavar="FILE", help="histogram of the ratings to this .png, .svg or .pdf")
+    rate.add_argument("--output", dest="plot", metavar="FILE", help="the ratings histogram: .png, .svg or .pdf")
+    rate.add_argument("--plot", dest="plot", help=argparse.SUPPRESS)  # the spelling before --output
     rate.add_argument("--box", metavar="RxC", help="box shape of the puzzles (default: from the size)")
     rate.add_argument("--wide", action="store_true", help="tables as wide as they get")
     rate.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -22,6 +22,14 @@ def _lines(rows: Sequence[tuple[str, str, str]]) -> str:
     return "".join(f"  {status:<7}  {name:<{width}}  {reason}\n" for status, name, reason in rows)
 
 
+def _closing(target: str, statuses: Sequence[str]) -> None:
+    """The one line on stderr that every non-zero exit ends with (the README's contract), after the report."""
+    failed = statuses.count("failed")
+    if failed:
+        sys.stdout.flush()
+        sys.stderr.write(f"sudokulab: {target}: {failed} of {len(statuses)} checks failed\n")
+
+
 def _template(kind: str, as_json: bool) -> int:
     """The template file on stdout; with ``--json`` inside the one document (``template``, ``text``)."""
     from .templates import text
@@ -60,6 +68,7 @@ def cmd_check_encoding(args: argparse.Namespace) -> int:
         sys.stdout.write(f"check-encoding {args.student} ({what})\n")
         sys.stdout.write(_lines([(f.status, f.check, f.reason) for f in findings]))
         sys.stdout.write(summary(findings) + "\n")
+    _closing(args.student, [f.status for f in findings])
     return code
 
 
@@ -105,12 +114,14 @@ def cmd_check_solver(args: argparse.Namespace) -> int:
         emit({"target": args.target, "solver": str(getattr(instance, "name", "")), "ok": not failed,
               "exit": int(code), "checks": [{"check": o.check, "status": o.status, "reason": o.reason or o.summary}
                                             for o in outcomes]})
+        _closing(args.target, [o.status for o in outcomes])
         return code
     sys.stdout.write(f"check-solver {args.target} (solver '{getattr(instance, 'name', '?')}'; {_declared(cls)})\n")
     sys.stdout.write(_lines([(o.status, o.check, o.reason if o.status != "passed" else o.summary)
                              for o in outcomes]))
     counts = {s: sum(1 for o in outcomes if o.status == s) for s in ("passed", "failed", "skipped")}
     sys.stdout.write(", ".join(f"{n} {s}" for s, n in counts.items() if n) + "\n")
+    _closing(args.target, [o.status for o in outcomes])
     return code
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import itertools
 import json
 
-import jsonschema
 import pytest
 
 from sudokulab import documents, encoding_lab
@@ -102,7 +101,7 @@ def test_json_follows_the_schema(capsys, argv):
     code, out, _ = run_cli(capsys, *argv)
     assert code == 0
     document = json.loads(out)
-    jsonschema.validate(document, documents.schema("encoding-show"))
+    documents.validate("encoding-show", document)
 
 
 @pytest.mark.parametrize("argv, words", [

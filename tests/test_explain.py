@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import random
 
-import jsonschema
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -72,7 +71,7 @@ def test_json_validates_and_matches_the_steps(capsys, sample, sample_answer):
     code, out, _ = run(capsys, "explain", SAMPLE, "--json", "--check")
     assert code == 0
     document = json.loads(out)
-    jsonschema.validate(document, documents.schema("explain"))
+    documents.validate("explain", document)
     assert document["answer"] == sample_answer and document["certified"] is True
     assert len(document["steps"]) == sample.givens.count(0)
     grid = tuple(d for row in document["grid"] for d in row)
@@ -292,7 +291,7 @@ def test_json_of_a_stopped_explanation(capsys, tmp_path):
     code, out, err = run(capsys, "explain", str(path), "--json", "--max-level", "2.6")
     assert code == 3 and "toolbox ends" in err
     document = json.loads(out)
-    jsonschema.validate(document, documents.schema("explain"))
+    documents.validate("explain", document)
     assert document["grid"] is None and "toolbox ends" in document["stopped"]
     assert max(step["difficulty"] for step in document["steps"]) <= 2.6
 

@@ -8,7 +8,6 @@ import json
 import re
 from pathlib import Path
 
-import jsonschema
 import pytest
 
 from sudokulab import Puzzle, documents, solvers
@@ -33,7 +32,7 @@ def template(tmp_path: Path, capsys, kind: str) -> Path:
 def grade(capsys, path: Path) -> tuple[int, dict[str, dict], str]:
     code, out, err = run_cli(capsys, "check-encoding", str(path), "--json")
     document = json.loads(out)
-    jsonschema.validate(document, documents.schema("check-encoding"))
+    documents.validate("check-encoding", document)
     assert document["exit"] == code and document["ok"] == (code == 0)
     return code, {c["check"]: c for c in document["checks"]}, err
 
@@ -49,6 +48,17 @@ def satisfiable(path: Path, puzzle: Puzzle, fixed: list[int]) -> bool:
 
 
 # --- check-encoding ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kind", ["sat", "cp", "solver"])
+def test_a_template_with_json_is_one_document_holding_the_same_file(tmp_path, capsys, kind):
+    command = "check-solver" if kind == "solver" else "check-encoding"
+    written = template(tmp_path, capsys, kind).read_text()
+    words = (command, "--template", "--json") if kind == "solver" else (command, "--template", kind, "--json")
+    code, out, _ = run_cli(capsys, *words)
+    document = json.loads(out)
+    documents.validate(command, document)
+    assert code == 0 and document == {"template": kind, "text": written}
+
 
 @pytest.mark.parametrize("kind", ["sat", "cp"])
 def test_the_templates_pass(tmp_path, capsys, kind):
@@ -162,7 +172,7 @@ def test_check_solver_passes_the_built_in_classes(capsys, name):
     target = solvers.REGISTRY[name].target
     code, out, err = run_cli(capsys, "check-solver", target, "--json")
     document = json.loads(out)
-    jsonschema.validate(document, documents.schema("check-solver"))
+    documents.validate("check-solver", document)
     assert code == 0 and document["ok"] and document["solver"] == name, document
     assert {c["status"] for c in document["checks"]} <= {"passed", "skipped"}
 

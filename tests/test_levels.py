@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from sudokulab import is_solution, solve
 from sudokulab.candidates import Candidates
-from sudokulab.documents import schema
+from sudokulab.documents import validate
 from sudokulab.generate import generate, random_grid
 from sudokulab.grid import Puzzle, Shape
 from sudokulab.hall import hall_set, hall_sets, hall_violation, maximum_matching
@@ -291,7 +291,7 @@ def test_cli_json_validates(capsys, tmp_path):
                            ([str(EXAMPLES / "no-solution.txt")], 1)):
         code, out, _ = run_cli(capsys, "propagate", *argv, "--json")
         document = json.loads(out)
-        jsonschema.validate(document, schema("propagate"))
+        validate("propagate", document)
         assert code == expected
         assert document["status"] == {0: document["status"], 1: "contradiction"}[code]
         if document["status"] == "settled":
@@ -308,7 +308,7 @@ def test_cli_summary_text_and_json(capsys, tmp_path):
     data.write_text(lines + impossible + "\n")
     code, out, _ = run_cli(capsys, "propagate", str(data), "--summary", "--json")
     document = json.loads(out)
-    jsonschema.validate(document, schema("propagate"))
+    validate("propagate", document)
     assert code == 0 and document["puzzles"] == 7
     assert [row["level"] for row in document["levels"]] == list(LEVELS)
     assert [row["contradictions"] for row in document["levels"]] == [1, 1, 1, 1]
@@ -334,7 +334,7 @@ def test_cli_bad_input_and_contradiction_are_one_line(capsys, tmp_path):
     assert err.startswith("sudokulab: no solution (found at the naked-single level): r")
     code, out, err = run_cli(capsys, "propagate", str(bad), "--json")
     assert code == 2 and json.loads(out)["exit"] == 2
-    jsonschema.validate(json.loads(out), schema("propagate"))
+    validate("propagate", json.loads(out))
 
 
 def test_cli_draws_the_pencil_marks(capsys, tmp_path):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from collections import namedtuple
 
-import jsonschema
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -20,7 +19,7 @@ from .conftest import EXAMPLES, run_cli, shared_dataset
 
 FakeStep = namedtuple("FakeStep", "technique difficulty")
 DIFFICULTIES = sorted({t.difficulty for t in TECHNIQUES})
-VALIDATOR = jsonschema.Draft202012Validator(documents.schema("rate"))
+VALIDATOR = documents.validator("rate")
 
 
 def test_the_scale_leaves_room_for_the_refinement():

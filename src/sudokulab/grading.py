@@ -30,10 +30,16 @@ def _closing(target: str, statuses: Sequence[str]) -> None:
         sys.stderr.write(f"sudokulab: {target}: {failed} of {len(statuses)} checks failed\n")
 
 
-def _template(kind: str) -> int:
+def _template(kind: str, as_json: bool) -> int:
+    """The template file on stdout; with ``--json`` inside the one document (``template``, ``text``)."""
     from .templates import text
 
-    sys.stdout.write(text(kind))
+    if as_json:
+        from .documents import emit
+
+        emit({"template": kind, "text": text(kind)})
+    else:
+        sys.stdout.write(text(kind))
     return ExitCode.OK
 
 
@@ -42,7 +48,7 @@ def cmd_check_encoding(args: argparse.Namespace) -> int:
     if args.template:
         if args.student:
             raise UsageError("check-encoding: --template prints the template; give no FILE with it")
-        return _template(args.template)
+        return _template(args.template, args.json)
     if not args.student:
         raise UsageError("check-encoding: give the student's FILE (or --template to print one to start from)")
     from .encoding_grader import grade, summary
@@ -81,7 +87,7 @@ def cmd_check_solver(args: argparse.Namespace) -> int:
     if args.template:
         if args.target:
             raise UsageError("check-solver: --template prints the template; give no FILE:CLASS with it")
-        return _template("solver")
+        return _template("solver", args.json)
     if not args.target:
         raise UsageError("check-solver: give FILE.py:CLASS, e.g. student.py:StudentSolver (or --template)")
     from . import contract, solvers

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .candidates import Candidates
-from .errors import ExitCode, NoSolution, PuzzleFormatError, SudokuError, UsageError
+from .errors import ExitCode, NoSolution, PuzzleFormatError, UsageError
 from .grid import Puzzle
 from .levels import DEFAULT_LEVEL, LEVELS, check_level, climb, settle_why
 
@@ -68,17 +68,11 @@ def render_summary(rows: list[LevelSummary], name: str) -> str:
 
 
 def cmd_propagate(args: argparse.Namespace) -> int:
-    """``sudokulab propagate``: see the module docstring."""
-    try:
-        if args.summary:
-            return _summary(args)
-        return _one(args)
-    except SudokuError as exc:
-        if args.json and exc.exit_code != ExitCode.NO_SOLUTION:
-            from .documents import emit, error_document
-
-            emit(error_document(str(exc), int(exc.exit_code)))
-        raise
+    """``sudokulab propagate``: see the module docstring. A failure's ``--json`` document is
+    ``cli.main``'s (``documents.emit_error``); a contradiction is reported by the puzzle's own document."""
+    if args.summary:
+        return _summary(args)
+    return _one(args)
 
 
 def _one(args: argparse.Namespace) -> int:

@@ -35,6 +35,8 @@ typedef struct {
     PyObject_HEAD
     int n, cells, width, nunits, ngroups;
     int standard9; /* the 9x9 shape of tables: take the specialised instantiation */
+    int track;     /* at most 64 complete groups: sweep only those whose cells changed (unit_mask) */
+    u64 *unit_mask; /* per cell, the complete groups it is in (bit u: unit u), when track */
     u64 full;
     i32 *peer_count, *peers, *peer_group, *units, *group_start, *group_cells;
     i64 *weight0;
@@ -55,8 +57,13 @@ typedef struct {
 
 /* ---------- the kernel, written once over its sizes (constants in the 9x9 instantiation) ---------- */
 
-INLINE int drain(u64 *cand, i32 *queue, int head, int *pqueued, const TablesObject *t, int width, int fixed_width) {
+/* Remove the digit of every queued cell from its peers, queueing the naked singles this makes; with
+ * ``track``, the complete groups of every cell that changed are marked in ``*dirty`` (bit u: unit u).
+ * SETTLED when the queue ran dry, or the group of a peer left with no digit. */
+INLINE int drain(u64 *cand, i32 *queue, int head, int *pqueued, const TablesObject *t, int width, int fixed_width,
+                 int track, u64 *dirty) {
     int queued = *pqueued;
+    u64 marked = track ? *dirty : 0;
     while (head < queued) {
         int cell = queue[head++];
         u64 keep = ~cand[cell];
@@ -67,55 +74,84 @@ INLINE int drain(u64 *cand, i32 *queue, int head, int *pqueued, const TablesObje
             u64 mask = cand[peer];
             u64 left = mask & keep;
             cand[peer] = left;
-            if ((left & (left - ONE)) == 0 && left != mask) {
-                if (left == 0) {
-                    *pqueued = queued;
-                    return t->peer_group[(size_t)cell * width + j];
+            if (left != mask) {
+                if (track) marked |= t->unit_mask[peer];
+                if ((left & (left - ONE)) == 0) {
+                    if (left == 0) {
+                        *pqueued = queued;
+                        return t->peer_group[(size_t)cell * width + j];
+                    }
+                    queue[queued++] = peer;
                 }
-                queue[queued++] = peer;
             }
         }
     }
     *pqueued = queued;
+    if (track) *dirty = marked;
     return SETTLED;
 }
 
-INLINE int propagate(u64 *cand, i32 *queue, int queued, const TablesObject *t, int n, int cells, int width,
-                     int nunits, int fixed_width) {
-    int open_cells = (int)((u64)cells - cand[cells]);
-    u64 full = t->full;
-    int failed = drain(cand, queue, 0, &queued, t, width, fixed_width);
-    while (failed == SETTLED && queued < open_cells) {
-        int swept = queued;
-        for (int u = 0; u < nunits; u++) {
-            const i32 *unit = t->units + (size_t)u * n;
-            u64 once = 0, twice = 0, placed = 0;
-            for (int j = 0; j < n; j++) {
-                u64 mask = cand[unit[j]];
-                twice |= once & mask;
-                once |= mask;
-                if ((mask & (mask - ONE)) == 0) placed |= mask;
-            }
-            if (once != full) return u;
-            u64 single = once & ~twice & ~placed;
-            if (single) {
-                int head = queued;
-                for (int j = 0; j < n; j++) {
-                    int cell = unit[j];
-                    u64 hit = cand[cell] & single;
-                    if (hit) {
-                        if (hit & (hit - ONE)) return u;
-                        cand[cell] = hit;
-                        queue[queued++] = cell;
-                    }
-                }
-                failed = drain(cand, queue, head, &queued, t, width, fixed_width);
-                if (failed != SETTLED) return failed;
+/* One complete group's hidden singles: SETTLED, or u where a digit has no place or a cell two digits
+ * that have no other place. The cells given a digit are queued (not yet drained). */
+INLINE int hidden(u64 *cand, i32 *queue, int *pqueued, const TablesObject *t, int u, int n, int track, u64 *dirty) {
+    const i32 *unit = t->units + (size_t)u * n;
+    u64 once = 0, twice = 0, placed = 0;
+    for (int j = 0; j < n; j++) {
+        u64 mask = cand[unit[j]];
+        twice |= once & mask;
+        once |= mask;
+        if ((mask & (mask - ONE)) == 0) placed |= mask;
+    }
+    if (once != t->full) return u;
+    u64 single = once & ~twice & ~placed;
+    if (single) {
+        int queued = *pqueued;
+        for (int j = 0; j < n; j++) {
+            int cell = unit[j];
+            u64 hit = cand[cell] & single;
+            if (hit) {
+                if (hit & (hit - ONE)) return u;
+                cand[cell] = hit;
+                if (track) *dirty |= t->unit_mask[cell];
+                queue[queued++] = cell;
             }
         }
-        if (queued == swept) break;
+        *pqueued = queued;
     }
-    cand[cells] += (u64)queued;
+    return SETTLED;
+}
+
+/* Singles to a fixpoint from the ``queued`` cells at the head of ``queue``: SETTLED or the group of a
+ * contradiction. ``cand[cells]`` counts the single cells; a full board skips the hidden singles. With
+ * ``track`` (at most 64 complete groups) only the groups whose cells changed since they were last
+ * looked at are swept (``dirty``, to begin with the groups of the cells the caller changed); else
+ * all of them, round after round, until a round finds nothing. */
+INLINE int propagate(u64 *cand, i32 *queue, int queued, const TablesObject *t, int n, int cells, int width,
+                     int nunits, int fixed_width, int track, u64 dirty) {
+    int open_cells = (int)((u64)cells - cand[cells]);
+    int failed = drain(cand, queue, 0, &queued, t, width, fixed_width, track, &dirty);
+    if (track) {
+        while (failed == SETTLED && dirty && queued < open_cells) {
+            int u = __builtin_ctzll(dirty);
+            dirty &= dirty - ONE;
+            int head = queued;
+            failed = hidden(cand, queue, &queued, t, u, n, 1, &dirty);
+            if (failed == SETTLED && queued > head)
+                failed = drain(cand, queue, head, &queued, t, width, fixed_width, 1, &dirty);
+        }
+    } else {
+        while (failed == SETTLED && queued < open_cells) {
+            int swept = queued;
+            for (int u = 0; u < nunits && failed == SETTLED; u++) {
+                int head = queued;
+                failed = hidden(cand, queue, &queued, t, u, n, 0, &dirty);
+                if (failed == SETTLED && queued > head)
+                    failed = drain(cand, queue, head, &queued, t, width, fixed_width, 0, &dirty);
+            }
+            if (queued == swept) break;
+        }
+    }
+    if (failed == SETTLED) cand[cells] += (u64)queued;
     return failed;
 }
 
@@ -134,7 +170,9 @@ INLINE int start_impl(SearchObject *s, const uint8_t *givens, int n, int cells, 
     s->nodes = 0;
     s->backtracks = 0;
     memcpy(s->weight, t->weight0, sizeof(i64) * cells);
-    return propagate(cand, s->queue, queued, t, n, cells, width, nunits, fixed) == SETTLED;
+    int track = fixed || t->track;
+    return propagate(cand, s->queue, queued, t, n, cells, width, nunits, fixed, track,
+                     nunits >= 64 ? ~(u64)0 : (ONE << nunits) - ONE) == SETTLED;
 }
 
 static int grow(SearchObject *s) {
@@ -230,7 +268,9 @@ INLINE int search_impl(SearchObject *s, int canonical, int wdeg, i64 budget, int
         s->queue[0] = cell;
         nodes++;
         spent++;
-        int failed = propagate(row, s->queue, 1, t, n, cells, width, nunits, fixed);
+        int track = fixed || t->track;
+        int failed = propagate(row, s->queue, 1, t, n, cells, width, nunits, fixed, track,
+                               track ? t->unit_mask[cell] : 0);
         if (failed == SETTLED) {
             depth = target;
             mode = EXPAND;
@@ -290,6 +330,7 @@ static void Tables_dealloc(TablesObject *self) {
     PyMem_Free(self->group_start);
     PyMem_Free(self->group_cells);
     PyMem_Free(self->weight0);
+    PyMem_Free(self->unit_mask);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -357,6 +398,14 @@ static int Tables_init(TablesObject *self, PyObject *args, PyObject *kwds) {
             PyErr_SetString(PyExc_ValueError, "a group's cell out of range");
             goto done;
         }
+    self->track = self->nunits <= 64;
+    if (!(self->unit_mask = PyMem_Calloc(cells, sizeof(u64)))) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (self->track)
+        for (int u = 0; u < self->nunits; u++)
+            for (int j = 0; j < n; j++) self->unit_mask[self->units[u * n + j]] |= ONE << u;
     self->standard9 = n == 9 && cells == 81 && width == 20 && self->nunits == 27;
     for (int c = 0; self->standard9 && c < cells; c++)
         if (self->peer_count[c] != 20) self->standard9 = 0;

@@ -522,8 +522,8 @@ static int need(Py_buffer *b, Py_ssize_t bytes, const char *what) {
 /* batch(givens, start, wdeg, status, grids, wall, cpu, nodes, backtracks, limit, check_every, slice_seconds)
  * Solves puzzles from ``start`` until the slice's time is up; the index to resume from. givens: k * cells
  * uint8; status int8, grids k * cells uint8, wall and cpu float64, nodes and backtracks int64 (written).
- * A puzzle's clocks run from the end of the one before (``times``, kept across slices; reset_clock sets
- * them). Status: 0 solved, 1 no solution, 2 time limit (``limit`` > 0 seconds a puzzle). */
+ * A puzzle's wall clock runs from the end of the one before (``times``, kept across slices; reset_clock
+ * sets it); its CPU seconds are the slice's, shared out by wall time. Status: 0 solved, 1 no solution, 2 time limit (``limit`` > 0 seconds a puzzle). */
 static PyObject *Search_batch(SearchObject *self, PyObject *args) {
     Py_buffer gb, sb, grb, wb, cb, nb, bb;
     Py_ssize_t start_index;
@@ -544,23 +544,24 @@ static PyObject *Search_batch(SearchObject *self, PyObject *args) {
         !need(&cb, 8 * k, "cpu") || !need(&nb, 8 * k, "nodes") || !need(&bb, 8 * k, "backtracks"))
         goto done;
     const uint8_t *givens = gb.buf;
-    for (Py_ssize_t i = start_index * cells; i < gb.len; i++)
-        if (givens[i] > self->t->n) {
-            PyErr_Format(PyExc_ValueError, "givens must lie in 0..%d", self->t->n);
-            goto done;
-        }
     int8_t *status = sb.buf;
     uint8_t *grids = grb.buf;
     double *wall = wb.buf, *cpu = cb.buf;
     i64 *nodes = nb.buf, *backtracks = bb.buf;
-    double slice_end = clock_seconds(CLOCK_MONOTONIC) + slice_seconds;
+    double began = clock_seconds(CLOCK_MONOTONIC), began_cpu = clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
+    double slice_end = began + slice_seconds;
     Py_ssize_t i = start_index;
     while (i < k) {
-        int code;
-        if (self->mode < 0)
-            code = start(self, givens + i * cells) ? PAUSED : EXHAUSTED;
-        else
-            code = PAUSED;
+        int code = PAUSED;
+        if (self->mode < 0) {
+            const uint8_t *digits = givens + i * cells;
+            for (int c = 0; c < cells; c++)
+                if (digits[c] > self->t->n) {
+                    PyErr_Format(PyExc_ValueError, "givens must lie in 0..%d", self->t->n);
+                    goto done;
+                }
+            code = start(self, digits) ? PAUSED : EXHAUSTED;
+        }
         while (code == PAUSED) {
             code = search(self, 0, wdeg, check_every);
             if (code < 0) {
@@ -570,10 +571,7 @@ static PyObject *Search_batch(SearchObject *self, PyObject *args) {
             if (code == PAUSED) {
                 double now = clock_seconds(CLOCK_MONOTONIC);
                 if (limit > 0.0 && now - self->times[0] >= limit) break;
-                if (now >= slice_end) {
-                    result = PyLong_FromSsize_t(i);
-                    goto done;
-                }
+                if (now >= slice_end) goto slice_done;
             }
         }
         if (code == FOUND) {
@@ -585,15 +583,19 @@ static PyObject *Search_batch(SearchObject *self, PyObject *args) {
         }
         nodes[i] = self->nodes;
         backtracks[i] = self->backtracks;
-        double now = clock_seconds(CLOCK_MONOTONIC), now_cpu = clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
+        double now = clock_seconds(CLOCK_MONOTONIC);
         wall[i] = now - self->times[0];
-        cpu[i] = now_cpu - self->times[1];
         self->times[0] = now;
-        self->times[1] = now_cpu;
         self->mode = -1;
         i++;
         if (now >= slice_end) break;
     }
+slice_done:;
+    /* The CPU clock is a system call (the wall clock is not): read once a slice, and the slice's CPU
+     * time shared among its puzzles in proportion to their wall times. */
+    double spent = clock_seconds(CLOCK_MONOTONIC) - began, spent_cpu = clock_seconds(CLOCK_PROCESS_CPUTIME_ID) - began_cpu;
+    double ratio = spent > 0 ? spent_cpu / spent : 1.0;
+    for (Py_ssize_t j = start_index; j < i; j++) cpu[j] = wall[j] * ratio;
     result = PyLong_FromSsize_t(i);
 done:
     PyBuffer_Release(&gb);

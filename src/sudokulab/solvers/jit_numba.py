@@ -18,13 +18,13 @@ from ..grid import Grid, Puzzle, Shape
 from ..rules import Rules, build, standard
 from .jit import SLICE_SECONDS, Layout, Slices, layout
 from .jit_kernels import (  # numba's: a missing numba is an ImportError naming it
+    BACKTRACKS,
     DEPTH,
     EXHAUSTED,
     FOUND,
     GROW,
     MODE,
     NODES,
-    BACKTRACKS,
     SOLUTION,
     _batch,
     _digits,

@@ -8,7 +8,12 @@
  * failure weights). Cage sums and thermometers are not here: jit.py sends such rules to numba.
  *
  * Standard 9x9 tables (81 cells, 20 peers each, 27 complete groups of 9) run through the same code
- * instantiated with those sizes as constants (SPECIALISE below), so the compiler unrolls its loops.
+ * instantiated with those sizes as constants (start_9, search_9), so the compiler unrolls its loops. Hidden
+ * singles are swept only in the complete groups whose cells changed (at most 64 groups; more: all).
+ *
+ * (About 660 lines, one file on purpose: an extension module is one translation unit, and the kernel is
+ * written once as inline functions that the 9x9 and the general instantiations, the batch loop and
+ * the Python types all share.)
  *
  * Python interface (all tables and arrays through the buffer protocol; bytes, array.array or numpy):
  *   Tables(n, cells, width, peer_count, peers, peer_group, units, group_start, group_cells, weight0)

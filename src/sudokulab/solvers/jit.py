@@ -4,7 +4,7 @@ Why: the pure-Python searches spend their time in the interpreter, not in the se
 same idea answers a 9x9 puzzle in microseconds, so a whole benchmark set runs as one batch.
 
 The board is one ``uint64`` mask of candidate digits per cell, so any n up to 64 and any box split.
-The search knows the rules only as tables built from ``puzzle.rules`` (``_tables``, once per rule
+The search knows the rules only as tables built from ``puzzle.rules`` (``layout``, once per rule
 set), so one compiled code serves every rule set and every kind of ``rules.KINDS``. After every
 placement, singles are propagated to a fixpoint: a cell left with one digit removes it from its
 peers (naked single; peers are group mates and differing partners, ``Rules.peers``), and a digit
@@ -28,17 +28,17 @@ preallocated array of board states, one row per level; trying a cell's last digi
 level's row. Nothing is allocated in the hot loop; the stack grows (in Python, rarely) only past
 its initial depth.
 
-numba code cannot be interrupted, so the search is resumable: it runs for a budget of nodes and
+Compiled code cannot be interrupted, so the search is resumable (``Slices``): it runs for a budget of nodes and
 returns, keeping its state in arrays; the Python driver checks the ``Deadline`` and lets Ctrl-C
 through between slices, and adapts the budget so a slice lasts about 20 ms on any board size. The
 batch kernel loops over the puzzles inside compiled code and reads the clocks itself
-(``clock_gettime``, linked by name, so it caches; about 0.45 µs a puzzle for the two clocks), which
+(numba: ``clock_gettime``, linked by name, so it caches; about 0.45 µs a puzzle for the two clocks), which
 gives per-puzzle wall and CPU times without a Python call per puzzle. Measured against a Python
 loop over the compiled single-puzzle functions (``perf_counter`` and ``process_time`` around each):
 on the first 2,000 17_clue puzzles the batch loop made 98,000 puzzles per CPU-second, the loop
 58,000 (the dispatch of a call with a dozen array arguments is a few µs, as long as a puzzle).
 
-Compiled code is cached on disk (``cache=True``): the first process on a machine compiles for
+numba's compiled code is cached on disk (``cache=True``): the first process on a machine compiles for
 several seconds, later ones load the machine code in a fraction of one (``warm_up`` measures it,
 ``compile_seconds`` keeps it; benchmarks/results/jit.md has the figures). numba writes the cache to
 ``__pycache__`` beside this file; when that cannot be written (a system-wide install) it falls back
@@ -55,9 +55,9 @@ complete groups, 20 peers a cell, no sums), and the same nodes: measured on 17_c
 standard-only search, within 2-3% (noise on a shared machine) both through ``solve_batch`` and
 ``solve``. Sums and thermometers live in a function of their own that standard rules never call.
 
-Two backends run this search, chosen per call (``backend``): the C extension ``_search`` (built at
-install time from ``_search.c`` when a compiler is there; no numpy, no numba, so a process starts
-solving in milliseconds) and the numba kernels (``jit_numba``, ``jit_kernels``: the ``jit`` extra),
+Two backends run this search, chosen per call (``backend``; docs/compiled-search.md): the C
+extension ``_search`` (built at install time from ``_search.c`` when a compiler is there; no numpy,
+no numba, so a process starts solving in milliseconds) and the numba kernels (``jit_numba``, ``jit_kernels``: the ``jit`` extra),
 the fallback where the extension was not built and the path for cage sums and thermometers, which
 the C search leaves out. ``$SUDOKULAB_JIT_BACKEND`` (``c`` or ``numba``) forces one. Both run the
 same algorithm on the same tables (``layout``) and count the same nodes.

@@ -58,9 +58,11 @@ standard-only search, within 2-3% (noise on a shared machine) both through ``sol
 Two backends run this search, chosen per call (``backend``; docs/compiled-search.md): the C
 extension ``_search`` (built at install time from ``_search.c`` when a compiler is there; no numpy,
 no numba, so a process starts solving in milliseconds) and the numba kernels (``jit_numba``,
-``jit_kernels``: the ``jit`` extra), the fallback where the extension was not built and the path for cage sums and thermometers, which
-the C search leaves out. ``$SUDOKULAB_JIT_BACKEND`` (``c`` or ``numba``) forces one. Both run the
-same algorithm on the same tables (``layout``) and count the same nodes.
+``jit_kernels``: the ``jit`` extra), the fallback where the extension was not built and the path for
+cage sums and thermometers, which the C search leaves out. ``$SUDOKULAB_JIT_BACKEND`` (``c`` or
+``numba``) forces one. Both run the same algorithm on the same tables (``layout``) and reach the
+same fixpoints; the C search may charge a contradiction to another group, so after a first failure
+dom/wdeg's node counts may differ a little.
 """
 
 from __future__ import annotations

@@ -144,3 +144,28 @@ def test_without_the_extension_the_numba_kernels_answer():
     assert done.returncode == 0, done.stderr
     assert done.stderr.strip().splitlines()[-1] == "numba"
     assert done.stdout == (ROOT / "examples" / "boj2580-sample.out").read_text()
+
+
+@needs_c
+def test_the_extension_refuses_tables_and_givens_that_do_not_fit(fast):
+    """The C search reads its tables without bounds checks, so it checks them once, when they are built."""
+    from array import array
+
+    t = jit.layout(standard(Shape(2, 2)))
+    good = [array("i", t.peer_count), array("i", t.peers), array("i", t.peer_group), array("i", t.units),
+            array("i", t.group_start), array("i", t.group_cells), array("q", t.weight0)]
+    tables = jit._search.Tables(4, 16, t.width, *good)
+    assert not tables.specialised and jit.c_tables(standard(Shape(3, 3))).specialised
+    for index, bad in [(1, array("i", [99] * len(t.peers))), (3, array("i", t.units[:-1])),
+                       (5, array("i", [16] * len(t.group_cells))), (6, array("q", t.weight0[:-1]))]:
+        with pytest.raises(ValueError):
+            jit._search.Tables(4, 16, t.width, *good[:index], bad, *good[index + 1:])
+    search = jit._search.Search(tables)
+    with pytest.raises(ValueError, match="expected 16"):
+        search.start(bytes(15))
+    with pytest.raises(ValueError, match="0..4"):
+        search.start(bytes([5] + [0] * 15))
+    with pytest.raises(RuntimeError, match="before start"):
+        jit._search.Search(tables).run(False, False, 10)
+    assert search.start(bytes(16)) and search.run(True, False, 1 << 20) == jit.FOUND
+    assert tuple(search.solution()) == fast.solve(Puzzle.empty(Shape(2, 2)), canonical=True).grid

@@ -144,6 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="rounds of every path; the best is kept")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "jit.md")
     args = parser.parse_args(argv)
+    os.environ["SUDOKULAB_JIT_BACKEND"] = "numba"  # the numba kernels' report (C: benchmarks/compiled.py)
     when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     load_at_start = os.getloadavg()
 

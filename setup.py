@@ -1,6 +1,6 @@
 """The optional C extension of ``backtrack-jit`` (src/sudokulab/solvers/_search.c); everything else is in
 pyproject.toml. ``optional=True``: where no compiler exists the build goes on without it, and the solver
-runs its numba kernels instead (docs/compiled-search.md)."""
+runs its numba kernels instead (docs/jit.md)."""
 
 from setuptools import Extension, setup
 

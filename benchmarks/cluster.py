@@ -175,7 +175,7 @@ def study(path: Path, solver: str, puzzles: int, sizes: list[int], repeat: int) 
 
 def client_costs(path: Path, solver: str, puzzles: int) -> dict[str, float]:
     """Microseconds per puzzle the client spends reading a dataset into batches, and per row making
-    rows and writing them as CSV (what ``sudokulab bench --out`` does with every result)."""
+    rows and writing them as CSV (what ``sudokulab bench --output FILE.csv`` does with every result)."""
     import csv
     import io
 

@@ -284,7 +284,7 @@ def whole_process(data: Path, limit: int | None, args: list[str]) -> dict[str, o
         subset.write_text("\n".join(source.read_text().split()[:limit]) + "\n")
     rows_file = HERE / "out" / "per-call-whole.jsonl"
     rows_file.unlink(missing_ok=True)
-    rows_args = ["--json", str(rows_file)] if "cpsat" in " ".join(args) else []  # only where CP-SAT's time is read
+    rows_args = ["--output", str(rows_file)] if "cpsat" in " ".join(args) else []  # only where CP-SAT's time is read
     argv = [str(Path(sys.executable).with_name("sudokulab")), "bench", str(subset), *args, *rows_args]
     load = os.getloadavg()[0]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -1,21 +1,23 @@
 """Shared fixtures: the BOJ sample, the shared data folder, and random valid grids.
 
-The random grids here are for tests only: a pattern grid shuffled by the Sudoku symmetries, which
-is plenty to exercise solvers (the generator module does the uniform-ish job for users).
+The random grids are the solver contract's (``sudokulab.contract``): a pattern grid shuffled by the
+Sudoku symmetries, which is plenty to exercise solvers (the generator module does the uniform-ish
+job for users).
 """
 
 from __future__ import annotations
 
 import functools
 import io
-import random
+import re
 import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
-from sudokulab import Puzzle, Shape, cli, is_solution, parse_puzzle
+from sudokulab import Puzzle, cli, is_solution, parse_puzzle
+from sudokulab.contract import cut, random_grid, random_puzzle  # noqa: F401 - the tests' random puzzles are the contract's
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -47,29 +49,6 @@ def shared_dataset(name: str) -> Path:
     if not path.exists():
         pytest.skip(f"{path} is absent (no ../shared beside this clone)")
     return path
-
-
-def random_grid(shape: Shape, rng: random.Random) -> tuple[int, ...]:
-    """A valid complete grid: the pattern grid under random relabelling and row/column moves."""
-    br, bc, n = shape.box_rows, shape.box_cols, shape.n
-
-    def pattern(r: int, c: int) -> int:
-        return (bc * (r % br) + r // br + c) % n
-
-    def shuffled_lines(bands: int, per_band: int) -> list[int]:
-        order = rng.sample(range(bands), bands)
-        return [band * per_band + i for band in order for i in rng.sample(range(per_band), per_band)]
-
-    rows = shuffled_lines(bc, br)  # n // br = bc bands of br rows
-    cols = shuffled_lines(br, bc)  # n // bc = br stacks of bc columns
-    labels = rng.sample(range(1, n + 1), n)
-    return tuple(labels[pattern(r, c)] for r in rows for c in cols)
-
-
-def cut(grid: tuple[int, ...], shape: Shape, clues: int, rng: random.Random) -> Puzzle:
-    """Keep ``clues`` random cells of a grid (solutions: at least the grid itself)."""
-    keep = set(rng.sample(range(len(grid)), clues))
-    return Puzzle(shape, tuple(v if i in keep else 0 for i, v in enumerate(grid)))
 
 
 @functools.cache
@@ -104,13 +83,6 @@ def brute_force(puzzle: Puzzle) -> list[tuple[int, ...]]:
     return [grid for grid in latin_squares(puzzle.n) if is_solution(grid, puzzle)]
 
 
-def random_puzzle(n_or_shape: int | Shape, fraction: float, seed: int) -> tuple[Puzzle, tuple[int, ...]]:
-    shape = n_or_shape if isinstance(n_or_shape, Shape) else Shape.of_size(n_or_shape)
-    rng = random.Random(seed)
-    grid = random_grid(shape, rng)
-    return cut(grid, shape, round(fraction * shape.cells), rng), grid
-
-
 def run_cli(capsys, *argv: str, stdin: bytes | None = None, monkeypatch=None) -> tuple[int, str, str]:
     """Run the command in-process: (exit code, stdout, stderr); ``stdin`` bytes need ``monkeypatch``."""
     if stdin is not None:
@@ -123,3 +95,55 @@ def run_cli(capsys, *argv: str, stdin: bytes | None = None, monkeypatch=None) ->
 # Hypothesis profiles: the default runs in seconds; ``--hypothesis-profile=fuzz`` runs the fuzz tests
 # (tests/test_fuzz.py) over thousands of inputs.
 settings.register_profile("fuzz", max_examples=3000, deadline=None)
+
+
+
+SERIAL = {
+    # Each starts Dask clusters (a scheduler and worker processes) and kills workers mid-run on purpose:
+    # two at once on a 2-core machine starve each other's workers into their time-outs.
+    "tests/test_cluster.py": "cluster",
+    "tests/test_signals.py::test_a_local_cluster_run_ends_quietly_on_a_signal_to_its_group": "cluster",
+    # Signals sent at points drawn from a seeded generator, to whole process groups: one run at a time
+    # keeps each point where its seed puts it.
+    "tests/test_signals.py": "signals",
+    # The real command under pseudo-terminals, read as a screen: one at a time, so no terminal waits on
+    # another's output.
+    "tests/test_terminal.py": "terminal",
+}
+"""Test files (or single tests, by the start of their id; the first match wins) that run one after the
+other on one pytest-xdist worker, beside the other workers' tests: what they start must not share the
+machine with more of itself."""
+
+
+def xdist_group(nodeid: str) -> str | None:
+    """The group a test runs in under pytest-xdist, by its id (None: anywhere, on its own).
+
+    ``SERIAL``'s tests; and the commands of each README or docs page (``tests/test_readme.py``), in the
+    page's order, as a later line may read what an earlier one wrote, except those that start a Dask
+    cluster, which join the cluster tests.
+    """
+    for start, group in SERIAL.items():
+        if nodeid.startswith(start):
+            return group
+    shown = re.match(r"tests/test_readme\.py::test_shown_command\[(.+?): (.*)\]\Z", nodeid)
+    if shown:
+        return "cluster" if "--cluster" in shown[2] else f"pages-{shown[1]}"
+    return None
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadgroup`` with the groups of ``xdist_group``, read from the test ids by the controller.
+
+    pytest-xdist's own ``xdist_group`` marks do nothing under pytest 9.2 (xdist 3.8 renames the test by
+    assigning ``item._nodeid``, which pytest 9.2 no longer reads), so the groups are named here instead.
+    """
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    class SerialGroups(LoadGroupScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return xdist_group(nodeid) or super()._split_scope(nodeid)
+
+    return SerialGroups(config, log)

@@ -44,8 +44,8 @@ def read_csv(path):
 
 def test_cli_rows_summary_and_plot(tiny, tmp_path, capsys):
     out, jsonl, png = tmp_path / "r.csv", tmp_path / "r.jsonl", tmp_path / "cactus.png"
-    code = cli.main(["bench", str(tiny), "--solvers", ",".join(SOLVERS), "--out", str(out),
-                     "--json", str(jsonl), "--plot", str(png), "--quiet"])
+    code = cli.main(["bench", str(tiny), "--solvers", ",".join(SOLVERS), "--output", str(out),
+                     "--output", str(jsonl), "--output", str(png), "--quiet"])
     stdout, stderr = capsys.readouterr()
     assert code == 0, stderr
     rows = read_csv(out)
@@ -118,7 +118,7 @@ def impostors(monkeypatch):
 
 def test_a_wrong_answer_exits_4_and_names_the_puzzle(tiny, tmp_path, capsys, impostors):
     out = tmp_path / "r.csv"
-    code = cli.main(["bench", str(tiny), "--solvers", "backtrack-fast,wrong", "--out", str(out), "--quiet"])
+    code = cli.main(["bench", str(tiny), "--solvers", "backtrack-fast,wrong", "--output", str(out), "--quiet"])
     stdout, stderr = capsys.readouterr()
     assert code == ExitCode.WRONG
     first = tiny.read_text().splitlines()[1]

@@ -50,6 +50,13 @@ def test_every_spelling_reads_the_same_puzzle(spell, sample_text, sample):
         ("0 0 0 -1\n" + "0 0 0 0\n" * 3, "line 1, number 4: '-1' is outside 0..4"),
         ("..5." + "." * 12, "line 1, column 3: '5' is outside 0..4"),
         ("...x" + "." * 77, "line 1, column 4: 'x' is not a digit or '.'"),
+        # a line missing or too many: named as lines, not as the board size the count is nearest to
+        ("0 0 0 0 0 0 0 0 0\n" * 8, "9 lines expected, found 8"),
+        ("0 0 0 0 0 0 0 0 0\n" * 10, "9 lines expected, found 10"),
+        ("0 0 0 0 0 0 0 0 0\n" * 7 + "0 0 0\n", "9 lines expected, found 8; line 8 has 3 numbers, the others 9"),
+        ("53..7....\n" * 8, "9 lines expected, found 8"),
+        ("530070000\n" * 4 + "53007000\n" + "530070000\n" * 4, "line 5: expected 9 digits, found 8"),
+        ("0 " * 63, "64 numbers expected for an 8x8 board, found 63"),
     ],
 )
 def test_no_puzzle_gets_a_message_naming_the_place(text, message):
@@ -107,3 +114,14 @@ def test_one_line_form_round_trips(sample):
 def test_only_ascii_digits_are_numbers():
     with pytest.raises(PuzzleFormatError, match="is not a number"):
         parse_puzzle("\uff13 " + "0 " * 80)  # a full-width 3
+
+
+@pytest.mark.parametrize("n", [4, 9, 16, 25])
+def test_a_board_missing_its_last_line_is_named_by_its_lines(n):
+    """Whatever the size, a board with its last line gone is "n lines expected, found n - 1", in either
+    spelling that has lines (a 'compact' line of digits exists up to 9x9 only)."""
+    spelled = [" ".join(["0"] * n)] + (["0" * n] if n <= 9 else [])
+    for line in spelled:
+        with pytest.raises(PuzzleFormatError) as info:
+            parse_puzzle((line + "\n") * (n - 1))
+        assert str(info.value) == f"{n} lines expected, found {n - 1}"

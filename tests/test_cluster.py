@@ -200,7 +200,7 @@ def test_a_scheduler_that_does_not_answer_is_refused_in_one_line():
     started = time.monotonic()
     with pytest.raises(UsageError, match=f"no Dask scheduler answers at {address} within 1 s"):
         cluster.connect(address, timeout=1)
-    assert time.monotonic() - started < 5  # nothing listens: refused at once, not after the timeout
+    assert time.monotonic() - started < HANG  # refused, not left waiting (how soon depends on the machine)
     done = sudokulab("generate", "--size", "4", "--seed", "1", "--cluster", address)
     assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1
     assert done.stderr.startswith(f"sudokulab: error: no Dask scheduler answers at {address}")
@@ -498,7 +498,7 @@ def test_ctrl_c_on_a_local_cluster_run_exits_130_and_leaves_no_process(tmp_path,
     big = tmp_path / "big.txt"
     big.write_text("\n".join(PUZZLES_20 * 2000) + "\n")
     argv = {
-        "bench": ["bench", str(big), "--solvers", "sat,dlx", "--batch-size", "50", "--out", str(tmp_path / "r.csv")],
+        "bench": ["bench", str(big), "--solvers", "sat,dlx", "--batch-size", "50", "--output", str(tmp_path / "r.csv")],
         "judge": ["judge", str(big), "--time-limit", "60", "--", sys.executable, str(PROGRAMS / "sleeper.py")],
     }[command]
     code = "import sys\nfrom sudokulab.cli import run\nsys.argv = ['sudokulab', *sys.argv[1:]]\nrun()\n"
@@ -520,7 +520,7 @@ def test_ctrl_c_on_a_local_cluster_run_exits_130_and_leaves_no_process(tmp_path,
         children = _descendants(process.pid)
         interrupted = time.monotonic()
         os.killpg(process.pid, signal.SIGINT)
-        out, err = process.communicate(timeout=30)
+        out, err = process.communicate(timeout=HANG)
         took = time.monotonic() - interrupted
     finally:
         if process.poll() is None:

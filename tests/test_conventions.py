@@ -13,7 +13,7 @@ import pytest
 from sudokulab import __version__, generate, is_solution
 from sudokulab.cli import build_parser
 from sudokulab.grid import Shape
-from tests.conftest import EXAMPLES, run_cli
+from tests.conftest import EXAMPLES, HANG, run_cli
 
 SAMPLE = str(EXAMPLES / "boj2580-sample.txt")
 
@@ -137,10 +137,10 @@ def test_bash_completes_commands_and_set_names(capsys, tmp_path):
         program = (f'source "{script}"; COMP_WORDS=({line}); COMP_CWORD={len(words) - 1}; COMP_LINE="{line}"; '
                    f'COMP_POINT=${{#COMP_LINE}}; _shtab_sudokulab sudokulab "{words[-1]}" "{words[-2]}"; '
                    'printf "%s\\n" "${COMPREPLY[@]}"')
-        run = subprocess.run(["bash", "-c", program], capture_output=True, text=True, timeout=30)
+        run = subprocess.run(["bash", "-c", program], capture_output=True, text=True, timeout=HANG)
         return run.stdout.split()
 
-    assert complete("sudokulab", "so") == ["solve", "solvers"]
+    assert complete("sudokulab", "so") == ["solve", "solvers", "solutions"]
     assert complete("sudokulab", "datasets", "fetch", "mag") == ["magictour_top1465"]
 
 

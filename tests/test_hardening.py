@@ -156,7 +156,7 @@ def interrupt(args: list[str], after: float = 1.5, **kwargs) -> tuple[int, bytes
     process.send_signal(signal.SIGINT)
     sent = time.monotonic()
     try:
-        code = process.wait(10)
+        code = process.wait(HANG)
     finally:
         process.kill()
     return code, process.stderr.read(), time.monotonic() - sent
@@ -244,15 +244,21 @@ def test_one_instance_shared_by_two_threads(name):
 # --- 10. output files --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("args, message", [
+    (["--output", "x.out"], "the name must end in .csv, .jsonl, .png, .svg, .pdf"),
+    (["--output", ""], "the name must end in .csv, .jsonl, .png, .svg, .pdf"),
+    (["--output", "/no/such/dir/r.csv"], "no writable directory '/no/such/dir'"),
+    (["--output", "/no/such/dir/r.png"], "no writable directory '/no/such/dir'"),
+    (["--output", "a.csv", "--output", "b.csv"], "two --output files of the same kind: a.csv and b.csv"),
+    # the deprecated spellings, still checked the same way (after their one warning line)
     (["--plot", "/dev/full"], "cannot write '/dev/full': the plot file name must end in .png or .svg or .pdf"),
-    (["--plot", "x.out"], "the plot file name must end in .png or .svg or .pdf"),
     (["--plot", ""], "the plot file name is empty"),
-    (["--out", "/no/such/dir/r.csv"], "no writable directory '/no/such/dir'"),
     (["--out", "/dev/full"], "cannot write '/dev/full': No space left on device"),
 ])
 def test_bench_outputs_are_checked_and_written_whole(capsys, tmp_path, args, message):
     code, out, err = run(capsys, "bench", SAMPLE, "--solvers", "sat", "--quiet", *args)
-    assert code == 2 and message in err and err.count("\n") == 1
+    deprecated = "--out" in args or "--plot" in args
+    assert code == 2 and message in err and err.count("\n") == 1 + deprecated
+    assert not deprecated or "is deprecated: write --output" in err
     assert not Path("/dev/full.png").exists()
 
 
@@ -265,7 +271,7 @@ def test_a_failed_run_leaves_no_output_file(capsys, tmp_path, monkeypatch):
 
     out = tmp_path / "r.csv"
     monkeypatch.setattr("sudokulab.bench.run_batch", boom)
-    code, _, err = run(capsys, "bench", SAMPLE, "--solvers", "sat", "--quiet", "--out", str(out))
+    code, _, err = run(capsys, "bench", SAMPLE, "--solvers", "sat", "--quiet", "--output", str(out))
     assert code == 130 and not out.exists() and list(tmp_path.iterdir()) == []
 
 

@@ -187,7 +187,7 @@ def test_ctrl_c_stops_a_long_search_within_a_second(path):
         time.sleep(0.3)
         sent = time.perf_counter()
         child.send_signal(signal.SIGINT)
-        out, err = child.communicate(timeout=30)
+        out, err = child.communicate(timeout=HANG)
         took = time.perf_counter() - sent
     finally:
         child.kill()
@@ -522,3 +522,49 @@ def test_thermometers_across_boxes_increase_strictly(jitted, thermo):
     assert expected
     assert jitted.count(puzzle, limit=1000).count == len(expected)
     assert jitted.solve(puzzle, canonical=True).grid == expected[0]
+
+
+def test_the_compiled_search_is_cached_on_disk_and_only_a_cold_start_says_it_compiles(tmp_path):
+    """Two processes on one cache folder, stderr on a terminal: the first compiles, says so once on
+    stderr (never on stdout) and leaves numba's index and code files; the second loads them, says
+    nothing, and compiles nothing (numba's dispatcher stats: cache hits for every entry kernel, no miss)."""
+    import os
+    import pty
+
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "SUDOKULAB_JIT_BACKEND": "numba"}  # C compiles nothing
+    command = [sys.executable, "-m", "sudokulab", "solve", str(ROOT / "examples" / "boj2580-sample.txt"),
+               "--solver", "backtrack-jit"]
+
+    def run(timeout: float) -> tuple[int, str, str]:
+        """The command with stdout a pipe and stderr a pseudo-terminal."""
+        screen, terminal = pty.openpty()
+        try:
+            done = subprocess.run(command, env=env, stdout=subprocess.PIPE, stderr=terminal, text=True,
+                                  timeout=timeout)
+        finally:
+            os.close(terminal)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(screen, 1 << 16)
+            except OSError:  # the terminal's other end is closed and drained
+                break
+            if not chunk:
+                break
+            shown += chunk
+        os.close(screen)
+        return done.returncode, done.stdout, shown.decode()
+
+    code, out, err = run(4 * HANG)
+    assert code == 0, err
+    assert err.count("sudokulab: compiling the search once (about") == 1, err
+    assert str(tmp_path) in err.replace("\r\n", "") and "compiling" not in out
+    assert list(tmp_path.rglob("*.nbi")) and list(tmp_path.rglob("*.nbc"))
+    assert run(HANG) == (0, out, "")
+    probe = ("from sudokulab.solvers import jit, jit_numba\n"
+             "warm = jit_numba.cache_is_warm()\n"
+             "jit.JitSolver.warm_up()\n"
+             "misses = sum(sum(k.stats.cache_misses.values()) for k in jit_numba.ENTRY_KERNELS)\n"
+             "print(warm, misses, all(k.stats.cache_hits for k in jit_numba.ENTRY_KERNELS))\n")
+    loaded = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=HANG)
+    assert (loaded.stdout, loaded.stderr) == ("True 0 True\n", "")

@@ -20,17 +20,9 @@ from sudokulab.candidates import Candidates
 from sudokulab.documents import schema
 from sudokulab.generate import generate, random_grid
 from sudokulab.grid import Puzzle, Shape
+from sudokulab.hall import hall_set, hall_sets, hall_violation, maximum_matching
 from sudokulab.ladder import summarize
-from sudokulab.levels import (
-    LEVELS,
-    check_level,
-    hall_set,
-    hall_sets,
-    hall_violation,
-    maximum_matching,
-    settle,
-    settle_why,
-)
+from sudokulab.levels import LEVELS, check_level, settle, settle_why
 from sudokulab.rules import build
 
 from .conftest import brute_force, run_cli
@@ -115,7 +107,7 @@ def variant_puzzle(shape: Shape, preset: str, seed: int, share: float) -> tuple[
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(shape=st.sampled_from([Shape(2, 3), Shape(3, 3)]), preset=st.sampled_from(PRESETS),
+@given(shape=st.sampled_from([Shape(2, 2), Shape(2, 3), Shape(3, 3)]), preset=st.sampled_from(PRESETS),
        seed=st.integers(0, 10**6), share=st.floats(0.2, 0.6))
 def test_no_level_strikes_the_grid_or_a_solvers_answer(shape, preset, seed, share):
     puzzle, grid = variant_puzzle(shape, preset, seed, share)
@@ -215,6 +207,14 @@ def test_on_a_generated_puzzle_all_different_removes_a_candidate_hidden_singles_
             assert hall_set(hidden, cell, digit) is not None
 
 
+def test_module_doctests():
+    import doctest
+
+    from sudokulab import hall, levels
+
+    assert doctest.testmod(levels).failed == 0 and doctest.testmod(hall).failed == 0
+
+
 def test_matching_and_hall_violation():
     mate, unmatched = maximum_matching([0b011, 0b011, 0b110])
     assert unmatched == -1 and sorted(mate) == [0b001, 0b010, 0b100]
@@ -300,14 +300,18 @@ def test_cli_json_validates(capsys, tmp_path):
 
 
 def test_cli_summary_text_and_json(capsys, tmp_path):
+    from .conftest import EXAMPLES
+
     lines = "".join(f"{''.join(map(str, g.puzzle.givens))}\n" for g in generate(9, 6, clues=28, seed=3))
+    impossible = "".join((EXAMPLES / "no-solution.txt").read_text().split())
     data = tmp_path / "set.txt"
-    data.write_text(lines)
+    data.write_text(lines + impossible + "\n")
     code, out, _ = run_cli(capsys, "propagate", str(data), "--summary", "--json")
     document = json.loads(out)
     jsonschema.validate(document, schema("propagate"))
-    assert code == 0 and document["puzzles"] == 6
+    assert code == 0 and document["puzzles"] == 7
     assert [row["level"] for row in document["levels"]] == list(LEVELS)
+    assert [row["contradictions"] for row in document["levels"]] == [1, 1, 1, 1]
     settled = [row["settled"] for row in document["levels"]]
     assert settled == sorted(settled)
     code, out, _ = run_cli(capsys, "propagate", str(data), "--summary", "--level", "hidden-single")
@@ -326,7 +330,8 @@ def test_cli_bad_input_and_contradiction_are_one_line(capsys, tmp_path):
     assert code == 2 and out == "" and len(err.splitlines()) == 1 and "line 1" in err
     code, out, err = run_cli(capsys, "propagate", str(EXAMPLES / "no-solution.txt"), "--level", "naked-single")
     assert code == 1 and out == "" and len(err.splitlines()) == 1
-    assert "has no candidate left" in err and err.startswith("sudokulab: no solution: r")
+    assert "has no candidate left" in err
+    assert err.startswith("sudokulab: no solution (found at the naked-single level): r")
     code, out, err = run_cli(capsys, "propagate", str(bad), "--json")
     assert code == 2 and json.loads(out)["exit"] == 2
     jsonschema.validate(json.loads(out), schema("propagate"))
@@ -362,3 +367,14 @@ def test_levels_report_a_contradiction_they_start_from():
     for level in LEVELS:
         result, why = settle_why(marks, level)
         assert result.contradiction and why == "r2c2 has no candidate left"
+
+
+def test_climb_gives_each_level_the_marks_settle_gives():
+    from sudokulab.levels import climb
+
+    for made in generate(9, 5, clues=25, unique=True, seed=11):
+        rungs = climb(Candidates.start(made.puzzle))
+        assert [r.level for r in rungs] == list(LEVELS)
+        for rung, marks in zip(rungs, ladder(made.puzzle)):
+            assert (rung.settled, rung.contradiction, rung.remaining) == \
+                (marks.settled, marks.contradiction, marks.remaining)

@@ -290,7 +290,7 @@ def test_options_through_the_registry(sample):
     assert is_solution(solver.solve(sample).grid, sample)
     with pytest.raises(UsageError, match="choose one of: scip, cbc"):
         solvers.get("mip", backend="gurobi")
-    with pytest.raises(UsageError, match="unknown MIP backend 'gurobi'; choose one of: scip, cbc"):
+    with pytest.raises(UsageError, match="solver 'mip': unknown backend 'gurobi'; choose one of: scip, cbc"):
         MipSolver(backend="gurobi")  # built directly, as a library user would
     assert MipSolver.capabilities.threads == "serialised"
 

@@ -1,12 +1,14 @@
 """Variant rules through the real command: every solver on every preset solves (checked) or refuses.
 
-Each case runs ``python -m sudokulab`` as a new process, as a user would. For every installed
-solver S and every variant (x, windoku, anti-knight, anti-king, jigsaw with ``--regions``, killer
-with ``--cages``, thermo with ``--thermos``; on 9x9 and on 6x6): ``solve --solver S`` exits 0 with
-a grid that keeps every rule (for x: both diagonals hold 1..n), and ``--canonical`` gives the one
-solution; or S refuses, as its declared kinds predict, with exit 2 and exactly one line on stderr
-naming S and the kind. Then compare, count, verify, bench, judge, export/decode and generate with
-rules.
+Each command runs as a new process (``python -m sudokulab``), as a user would, except the solve
+matrix, which calls ``cli.main`` (the console script's code, without an interpreter start per case:
+its 324 processes were a fifth of the whole suite's time; the README's and docs' variant commands
+and the other tests here run the real process). For every installed solver S and every variant (x,
+windoku, anti-knight, anti-king, jigsaw with ``--regions``, killer with ``--cages``, thermo with
+``--thermos``; on 9x9 and on 6x6): ``solve --solver S`` exits 0 with a grid that keeps every rule
+(for x: both diagonals hold 1..n), and ``--canonical`` gives the one solution; or S refuses, as its
+declared kinds predict, with exit 2 and exactly one line on stderr naming S and the kind. Then
+compare, count, verify, bench, judge, export/decode and generate with rules.
 
 The variant puzzles are made here, by a small search of this file's own (``search``: depth first,
 fewest candidates first, independent of every solver): a solution under the rules, the variant's
@@ -31,7 +33,7 @@ from sudokulab import solvers
 from sudokulab.grid import Grid, Puzzle, Shape, is_solution
 from sudokulab.rules import Rules, build
 
-from .conftest import ROOT, random_grid
+from .conftest import ROOT, random_grid, run_cli
 
 PYTHON = [sys.executable, "-m", "sudokulab"]
 SOLVERS = [name for name in solvers.names() if solvers.installed(name)]
@@ -297,18 +299,18 @@ def refusal(solver: str, rules: Rules) -> str | None:
 
 @pytest.mark.parametrize("preset, size", VARIANTS, ids=[f"{p}-{s}x{s}" for p, s in VARIANTS])
 @pytest.mark.parametrize("solver", SOLVERS)
-def test_solve_keeps_every_rule_or_refuses_in_one_line(tmp_path, solver, preset, size):
+def test_solve_keeps_every_rule_or_refuses_in_one_line(tmp_path, capsys, solver, preset, size):
     case = variant(preset, size)
     argv = case.argv(tmp_path)
     kind = refusal(solver, case.rules)
     for canonical in (False, True):
-        done = sudokulab("solve", *argv, "--solver", solver, *(["--canonical"] if canonical else []))
+        code, out, err = run_cli(capsys, "solve", *argv, "--solver", solver, *(["--canonical"] if canonical else []))
         if kind is not None:
-            assert (done.returncode, done.stdout) == (2, ""), done.stderr
-            assert done.stderr.count("\n") == 1 and f"solver '{solver}' cannot honour {kind}" in done.stderr
+            assert (code, out) == (2, ""), err
+            assert err.count("\n") == 1 and f"solver '{solver}' cannot honour {kind}" in err
             continue
-        assert done.returncode == 0 and done.stderr == "", done.stderr
-        grid = grid_of(done.stdout, size)
+        assert code == 0 and err == "", err
+        grid = grid_of(out, size)
         assert is_solution(grid, case.puzzle)  # every rule, the variant's included
         if preset == "x":
             diagonals = [[grid[i * size + i] for i in range(size)],
@@ -444,8 +446,8 @@ def test_bench_runs_under_the_rules_and_skips_who_cannot(tmp_path):
     cages = argv[argv.index("--cages") + 1]
     data = dataset(tmp_path, [case, case])
     out, lines = tmp_path / "r.csv", tmp_path / "r.jsonl"
-    done = sudokulab("bench", str(data), "--solvers", "backtrack-fast,sat,dlx", "--cages", cages, "--out", str(out),
-                     "--json", str(lines), "--quiet")
+    done = sudokulab("bench", str(data), "--solvers", "backtrack-fast,sat,dlx", "--cages", cages, "--output", str(out),
+                     "--output", str(lines), "--quiet")
     assert done.returncode == 0, done.stderr
     assert done.stderr == "sudokulab: skipped dlx on set: cannot honour sum constraints (cage 1 (sum " \
                           f"{case.rules.cages[0].total})): " + solvers.solver_class("dlx").capabilities.kinds_why + "\n"

@@ -31,8 +31,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sudokulab import Puzzle, Shape, Status, UnsupportedFeature, is_solution, solution_error, solvers
-from sudokulab.rules import Cage, Rules, build, unsupported
+from sudokulab import Puzzle, Shape, Status, UnsupportedFeature, contract, is_solution, solution_error, solvers
+from sudokulab.rules import Cage, Rules, build
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 VARIANTS = sorted((FIXTURES / "variants").glob("*.json"))
@@ -291,29 +291,9 @@ def declares(solver, rules: Rules) -> bool:
 
 
 def assert_refused(solver, puzzle: Puzzle) -> None:
-    """A refusal before any work, naming the solver and the kind its capabilities lack."""
-    missing = unsupported(puzzle.rules, solver.capabilities.kinds)
-    assert missing is not None
-    calls = {
-        "solve": lambda: solver.solve(puzzle),
-        "canonical solve": lambda: solver.solve(puzzle, canonical=True),
-        **({"solve with no time to start": lambda: solver.solve(puzzle, time_limit=1e-9)}
-           if solver.capabilities.time_limit else {}),
-        "count": lambda: solver.count(puzzle, limit=5),
-    }
-    for what, call in calls.items():
-        with pytest.raises(UnsupportedFeature) as refusal:
-            call()
-        message = str(refusal.value)
-        assert f"'{solver.name}'" in message and missing in message, (what, message)
-        assert "\n" not in message
-    with pytest.raises(UnsupportedFeature, match=missing.split(" (")[0]):
-        solvers.require(solver, rules=puzzle.rules)
-    # Givens that already clash: a solver that started would answer "no solution"; it refuses first.
-    clash, row = list(puzzle.givens), puzzle.rules.groups[0].cells
-    clash[row[0]] = clash[row[1]] = 1
-    with pytest.raises(UnsupportedFeature):
-        solver.solve(Puzzle(puzzle.shape, tuple(clash), puzzle.rules))
+    """A refusal before any work, naming the solver and the kind its capabilities lack: the contract's
+    check (``sudokulab.contract.check_refused``, which check-solver runs too)."""
+    contract.check_refused(solver, puzzle)
 
 
 # --- 1. Every solver x every preset x every board size. ---------------------------------------------

@@ -73,7 +73,7 @@ def test_sigterm_and_sighup_end_a_run_as_ctrl_c_does(tmp_path, big, command, sig
     if command == "bench":
         targets = [tmp_path / "rows.csv", tmp_path / "rows.jsonl"]
         args = ["bench", str(big), "--solvers", "backtrack", "--jobs", str(jobs), "--quiet",
-                "--out", str(targets[0]), "--json", str(targets[1])]
+                "--output", str(targets[0]), "--output", str(targets[1])]
     else:
         targets = [tmp_path / "puzzles.txt"]
         args = ["generate", "--size", "9", "--count", str(COUNT), "--unique", "--seed", "1", "--quiet",
@@ -92,8 +92,8 @@ def test_sigterm_and_sighup_end_a_run_as_ctrl_c_does(tmp_path, big, command, sig
 def test_after_sigkill_the_next_run_cleans_up_and_writes_whole(tmp_path, big, command):
     target = tmp_path / ("rows.csv" if command == "bench" else "puzzles.txt")
     if command == "bench":
-        args = ["bench", str(big), "--solvers", "backtrack", "--quiet", "--out", str(target)]
-        again = ["bench", str(PUZZLES), "--solvers", "backtrack", "--quiet", "--out", str(target)]
+        args = ["bench", str(big), "--solvers", "backtrack", "--quiet", "--output", str(target)]
+        again = ["bench", str(PUZZLES), "--solvers", "backtrack", "--quiet", "--output", str(target)]
     else:
         args = ["generate", "--size", "9", "--count", str(COUNT), "--seed", "1", "--quiet", "--output", str(target)]
         again = ["generate", "--size", "4", "--count", "3", "--seed", "1", "--quiet", "--output", str(target)]
@@ -111,12 +111,12 @@ def test_after_sigkill_the_next_run_cleans_up_and_writes_whole(tmp_path, big, co
 
 def test_a_second_run_writing_the_same_output_is_refused(tmp_path, big):
     target = tmp_path / "rows.csv"
-    first = start(["bench", str(big), "--solvers", "backtrack", "--quiet", "--out", str(target)], tmp_path)
+    first = start(["bench", str(big), "--solvers", "backtrack", "--quiet", "--output", str(target)], tmp_path)
     try:
         deadline = time.monotonic() + 60
         while not parts(tmp_path) and time.monotonic() < deadline:
             time.sleep(0.05)
-        second = subprocess.run(sudokulab() + ["bench", str(PUZZLES), "--solvers", "backtrack", "--quiet", "--out",
+        second = subprocess.run(sudokulab() + ["bench", str(PUZZLES), "--solvers", "backtrack", "--quiet", "--output",
                                                str(target)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
         assert second.returncode == 2 and second.stdout == ""
         assert second.stderr.count("\n") == 1 and "another run is writing it now" in second.stderr
@@ -132,7 +132,7 @@ def test_a_local_cluster_run_ends_quietly_on_a_signal_to_its_group(tmp_path, big
     pytest.importorskip("distributed")
     target = tmp_path / "rows.csv"
     process = start(["bench", str(big), "--solvers", "backtrack", "--cluster", "local:2", "--quiet",
-                     "--out", str(target)], tmp_path)
+                     "--output", str(target)], tmp_path)
     deadline = time.monotonic() + 60
     while not parts(tmp_path) and time.monotonic() < deadline:  # connected, workers up, writing
         time.sleep(0.1)

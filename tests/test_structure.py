@@ -98,7 +98,7 @@ def test_a_solver_without_canonical_answers_is_skipped_not_failed(capsys, protoc
 def test_solvers_command_lists_capabilities_and_options(capsys):
     code, out, err = run(capsys, "solvers", "--json")
     assert code == 0 and err == ""
-    listed = {entry["name"]: entry for entry in json.loads(out)}
+    listed = {entry["name"]: entry for entry in json.loads(out)["solvers"]}
     assert list(listed) == solvers.names()
     assert listed["backtrack"]["capabilities"]["canonical"] is True
     assert listed["sat"]["capabilities"]["threads"] == "serialised"

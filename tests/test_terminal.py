@@ -50,21 +50,27 @@ class Screen:
         return "\n".join(line.rstrip() for line in self.lines).strip("\n")
 
 
-def in_terminal(shell: str, columns: int, cwd: Path, *, interrupt_after: str | None = None) -> Screen:
+def in_terminal(shell: str, columns: int, cwd: Path, *, interrupt_after: str | None = None,
+                interrupt_after_seconds: float | None = None) -> Screen:
     """Run a shell command line with a terminal of ``columns`` on the streams it does not redirect.
 
-    With ``interrupt_after``, Ctrl-C is typed once that text has appeared on the terminal.
+    With ``interrupt_after``, Ctrl-C is typed once that text has appeared on the terminal; with
+    ``interrupt_after_seconds``, after that long (for a command that shows nothing while it works).
     """
     env = dict(os.environ, COLUMNS=str(columns), LINES=str(ROWS), TERM="xterm-256color")
     env.pop("NO_COLOR", None)
     child = pexpect.spawn("/bin/sh", ["-c", shell], cwd=str(cwd), env=env, dimensions=(ROWS, columns),
                           encoding="utf-8", codec_errors="replace", timeout=240)
     try:
+        raw = ""
         if interrupt_after is not None:
             child.expect_exact(interrupt_after)
             child.sendintr()
-        raw = (child.before or "") + (child.after if isinstance(child.after, str) else "") \
-            if interrupt_after is not None else ""
+            raw = (child.before or "") + (child.after if isinstance(child.after, str) else "")
+        elif interrupt_after_seconds is not None:
+            child.expect(pexpect.TIMEOUT, timeout=interrupt_after_seconds)
+            child.sendintr()
+            raw = child.before or ""
         raw += child.read()
     finally:
         child.close()
@@ -171,3 +177,94 @@ def test_ctrl_c_during_generate_into_a_file_leaves_whole_lines(tmp_path):
     assert "Traceback" not in shown.raw
     lines = out.read_text().splitlines(keepends=True)
     assert all(line.endswith("\n") and len(line.split()) == 1 for line in lines)
+
+
+ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]")
+
+
+def shown_lines(raw: str) -> list[str]:
+    """The lines a terminal was sent, escape sequences and carriage-return redraws taken out: each is
+    what one line of the screen held (a line longer than the terminal would have wrapped)."""
+    return [ANSI.sub("", line).rsplit("\r", 1)[-1] for line in raw.replace("\r\n", "\n").split("\n")]
+
+
+SAMPLE = ROOT / "examples" / "boj2580-sample.txt"
+ANSWER = (ROOT / "examples" / "boj2580-sample.out").read_text()
+
+
+@pytest.mark.parametrize("columns", WIDTHS)
+def test_compare_on_the_terminal_fits_its_width(columns, tmp_path):
+    shown = in_terminal(command("compare", str(SAMPLE), "--solvers", "backtrack,backtrack-fast,sat,dlx"), columns,
+                        tmp_path)
+    assert shown.status == 0, shown.raw[-2000:]
+    assert "Traceback" not in shown.raw
+    assert all(len(line) <= columns for line in shown_lines(shown.raw)), shown.raw
+    header = next(line for line in shown.lines if line.startswith("solver "))
+    assert header.split()[:4] == ["solver", "status", "set-up", "solve"]
+    assert ANSWER.split() == [word for line in shown.lines if line[:1].isdigit() for word in line.split()]
+
+
+@pytest.mark.parametrize("columns", WIDTHS)
+def test_compare_stdout_is_the_answer_alone_redirected_or_piped(columns, tmp_path):
+    """The table is on stderr: stdout holds the same bytes as without a terminal, redirected or piped
+    into another command (here ``verify``, which reads the answer from it)."""
+    args = ("compare", str(SAMPLE), "--solvers", "backtrack,sat")
+    plain = without_terminal(*args, cwd=tmp_path)
+    assert (plain.returncode, plain.stdout) == (0, ANSWER)
+    out = tmp_path / "answer.txt"
+    redirected = in_terminal(command(*args) + f" > {out}", columns, tmp_path)
+    assert redirected.status == 0 and out.read_bytes() == plain.stdout.encode()
+    assert "set-up" in redirected.text and "1 3 5 4" not in redirected.text
+    piped = in_terminal(command(*args) + " | " + command("verify", "--no-oracle", str(SAMPLE), "-"), columns,
+                        tmp_path)
+    assert piped.status == 0 and "accepted" in piped.text, piped.raw[-2000:]
+    both = in_terminal(command(*args) + f" > {out} 2> {tmp_path / 'err.txt'}", columns, tmp_path)
+    assert both.status == 0 and out.read_text() == ANSWER and both.text == ""
+    assert "\x1b" not in (tmp_path / "err.txt").read_text()
+
+
+@pytest.mark.parametrize("columns", WIDTHS)
+def test_bench_tables_fit_the_terminal_and_files_get_80_columns(columns, tmp_path):
+    args = ("bench", str(PUZZLES), "--solvers", "sat,backtrack-fast", "--limit", "4")
+    shown = in_terminal(command(*args), columns, tmp_path)
+    assert shown.status == 0 and "Traceback" not in shown.raw
+    assert all(len(line) <= columns for line in shown_lines(shown.raw))
+    assert ("not shown at this width" in shown.text) == (columns < 100)
+    out, err = tmp_path / "out.txt", tmp_path / "err.txt"
+    both = in_terminal(command(*args) + f" > {out} 2> {err}", columns, tmp_path)
+    assert both.status == 0 and both.text == "" and err.read_text() == ""
+    assert max(map(len, out.read_text().splitlines())) <= 80  # off a terminal: 80, whatever COLUMNS says
+    piped = in_terminal(command(*args) + f" | cat > {out}", columns, tmp_path)
+    assert piped.status == 0 and piped.text == ""
+    assert "backtrack-fast" in out.read_text() and "\x1b" not in out.read_text()
+
+
+def test_ctrl_c_during_generate_with_output_leaves_no_file(tmp_path):
+    out = tmp_path / "puzzles.txt"
+    shown = in_terminal(command("generate", "--size", "16", "--count", "1000", "--seed", "5", "--output", str(out)),
+                        80, tmp_path, interrupt_after="puzzles")
+    assert shown.status == 130, shown.raw[-2000:]
+    assert "Traceback" not in shown.raw and shown.text.splitlines()[-1].removeprefix("^C") == "sudokulab: interrupted"
+    assert not out.exists() and list(tmp_path.iterdir()) == []  # nothing written, no part file left
+
+
+def test_ctrl_c_during_judge_on_a_terminal(tmp_path):
+    many = tmp_path / "many.txt"
+    many.write_text(PUZZLES.read_text() * 50)
+    program = [sys.executable, str(ROOT / "tests" / "fixtures" / "programs" / "boj2580_backtrack.py")]
+    shown = in_terminal(command("judge", str(many), "--isolation", "none", "--", *program), 80, tmp_path,
+                        interrupt_after="judging")
+    assert shown.status == 130, shown.raw[-2000:]
+    assert "Traceback" not in shown.raw
+    assert shown.text.splitlines()[-1].removeprefix("^C") == "sudokulab: interrupted", shown.text
+
+
+def test_ctrl_c_during_compare_on_a_terminal(tmp_path):
+    """compare shows nothing until its table: Ctrl-C while a solver searches (the classic search on a
+    16x16 board takes minutes) ends it with the one line, nothing on stdout."""
+    out = tmp_path / "answer.txt"
+    shown = in_terminal(command("compare", str(ROOT / "examples" / "16x16.txt"), "--solvers", "backtrack",
+                                "--time-limit", "600") + f" > {out}", 80, tmp_path, interrupt_after_seconds=3)
+    assert shown.status == 130, shown.raw[-2000:]
+    assert "Traceback" not in shown.raw and shown.text.removeprefix("^C") == "sudokulab: interrupted"
+    assert out.read_text() == ""

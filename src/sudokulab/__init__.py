@@ -18,20 +18,26 @@ honours them or refuses with ``UnsupportedFeature``:
 >>> sudokulab.is_solution(grid, x), grid[:4]
 (True, (1, 2, 3, 4))
 
-The core import stays light: PySAT and OR-Tools load only when their solver is first used.
+The core import stays light: every public name is imported on first use (``_LAZY``), and PySAT and
+OR-Tools load only when their solver is first used.
 """
 
 from __future__ import annotations
 
-import typing as _typing
+from importlib import import_module as _import_module
 
-from . import solvers
-from .boj import format_grid, load_puzzle, parse_puzzle
-from .errors import ExitCode, NoSolution, PuzzleFormatError, SudokuError, UnsupportedFeature, UsageError
-from .grid import Grid, Puzzle, Shape, first_conflict, is_solution, solution_error
-from .rules import Rules, RulesError
-from .rules import build as build_rules
-from .solvers.base import Capabilities, CountResult, SolveResult, Status
+_TYPE_CHECKING = False  # typing costs start-up: imported for the type checker only
+if _TYPE_CHECKING:
+    from typing import Any
+
+    from . import solvers
+    from .boj import format_grid, load_puzzle, parse_puzzle
+    from .errors import ExitCode, NoSolution, PuzzleFormatError, SudokuError, UnsupportedFeature, UsageError
+    from .grid import Grid, Puzzle, Shape, first_conflict, is_solution, solution_error
+    from .puzzle_files import read_puzzle
+    from .rules import Rules, RulesError
+    from .rules import build as build_rules
+    from .solvers.base import Capabilities, CountResult, SolveResult, Status
 
 __version__ = "0.1.0"
 
@@ -66,19 +72,43 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> _typing.Any:
-    """``read_puzzle`` (BOJ, JSON puzzle files, f-puzzles) is imported on first use."""
-    if name == "read_puzzle":
-        from .puzzle_files import read_puzzle
+_LAZY = {
+    "solvers": ("solvers", None),
+    **{name: ("boj", name) for name in ("format_grid", "load_puzzle", "parse_puzzle")},
+    **{name: ("errors", name) for name in ("ExitCode", "NoSolution", "PuzzleFormatError", "SudokuError",
+                                            "UnsupportedFeature", "UsageError")},
+    **{name: ("grid", name) for name in ("Grid", "Puzzle", "Shape", "first_conflict", "is_solution",
+                                          "solution_error")},
+    "Rules": ("rules", "Rules"), "RulesError": ("rules", "RulesError"), "build_rules": ("rules", "build"),
+    **{name: ("solvers.base", name) for name in ("Capabilities", "CountResult", "SolveResult", "Status")},
+    "read_puzzle": ("puzzle_files", "read_puzzle"),
+}
+"""Where each public name lives, imported on first use: ``import sudokulab`` (and so the command's
+start-up, ``--help`` included) loads none of them until asked (benchmarks/results/startup.md)."""
 
-        return read_puzzle
-    raise AttributeError(f"module 'sudokulab' has no attribute '{name}'")
+
+def __getattr__(name: str) -> Any:
+    """A public name (``_LAZY``), imported on first use and kept."""
+    if name not in _LAZY:
+        raise AttributeError(f"module 'sudokulab' has no attribute '{name}'")
+    module, attribute = _LAZY[name]
+    value = _import_module(f".{module}", __name__)
+    if attribute is not None:
+        value = getattr(value, attribute)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
 
 
 def default_solver(puzzle: Puzzle) -> str:
     """The solver used when none is named: ``solvers.default_for(puzzle.shape)`` when it honours the
     puzzle's rules, else the first installed one that does (``oracle.PREFERENCE`` order; when none
     does, the default, which then refuses naming the kind)."""
+    from . import solvers
+
     name = solvers.default_for(puzzle.shape)
     rules = puzzle.rules
     if rules.is_standard or rules.kinds <= solvers.solver_class(name).capabilities.kinds:
@@ -94,7 +124,7 @@ def solve(
     *,
     time_limit: float | None = None,
     canonical: bool = False,
-    **options: _typing.Any,
+    **options: Any,
 ) -> SolveResult:
     """Solve one puzzle with a named solver (options go to the solver, e.g. ``engine=``), under the
     puzzle's rules: a solver that cannot honour them raises ``UnsupportedFeature`` before any work.
@@ -103,6 +133,8 @@ def solve(
     keep one solver from ``solvers.get(name)`` instead: paradigms that prepare per board shape
     (SAT, CP-SAT) then pay that price once.
     """
+    from . import solvers
+
     with solvers.get(solver or default_solver(puzzle), **options) as engine:
         solvers.require(engine, canonical=canonical, time_limit=time_limit is not None, rules=puzzle.rules)
         return engine.solve(puzzle, time_limit=time_limit, canonical=canonical)
@@ -114,10 +146,12 @@ def count(
     *,
     limit: int = 2,
     time_limit: float | None = None,
-    **options: _typing.Any,
+    **options: Any,
 ) -> CountResult:
     """Count the solutions of a puzzle up to ``limit`` under its rules with a named solver (default as for
     ``solve``)."""
+    from . import solvers
+
     with solvers.get(solver or default_solver(puzzle), **options) as engine:
         solvers.require(engine, count=True, time_limit=time_limit is not None, rules=puzzle.rules)
         return engine.count(puzzle, limit=limit, time_limit=time_limit)

@@ -21,26 +21,30 @@ Times are the solvers' own ``seconds`` (wall time). A timed-out puzzle counts wi
 given, so with timeouts the quantiles are lower bounds. ``puzzles/s`` is puzzles over the sum of
 per-puzzle times: the rate of one process, whatever ``jobs`` is. Each call is also timed in CPU
 seconds of the process (``puzzles/cpu-s``), the steadier figure when other work shares the cores.
+
+(About 450 lines, one module on purpose: the worker side and the run that feeds it share the
+``WorkSpec`` and the batch protocol, and splitting them would put one contract in two places.)
 """
 
 from __future__ import annotations
 
 import csv
-import json
 import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from . import executors
 from . import solvers as registry
 from .batch import STATUSES, Batch, BatchResults, solve_batch
 from .boj import format_line, format_puzzle, source_name
 from .checking import BatchVerdicts, check_batch
+from .configurations import Configuration, plain
 from .datasets import Dataset, Entry
+from .documents import emit_line
 from .errors import UsageError
 from .executors import Executor
 from .grid import Puzzle, Shape
@@ -81,17 +85,22 @@ def default_solvers() -> list[str]:
 class WorkSpec:
     """What configures a worker's solvers: hashable, so each process builds them once per spec."""
 
-    names: tuple[str, ...]
-    options: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]
+    configs: tuple[Configuration, ...]
     time_limit: float | None
 
     @classmethod
     def of(cls, names: Sequence[str], options: Mapping[str, Mapping[str, Any]], time_limit: float | None) -> WorkSpec:
-        chosen = tuple((name, tuple(sorted(options.get(name, {}).items()))) for name in names)
-        return cls(tuple(names), chosen, time_limit)
+        """Solvers by name, each with its ``options``."""
+        return cls(plain(names, options), time_limit)
 
-    def options_of(self, name: str) -> dict[str, Any]:
-        return dict(dict(self.options).get(name, ()))
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The row names: a solver's, or a configuration's ("sat encoding=minimal")."""
+        return tuple(config.name for config in self.configs)
+
+    def only(self, names: Sequence[str]) -> WorkSpec:
+        """The same spec for some of its rows (``by_solver`` runs one at a time)."""
+        return WorkSpec(tuple(c for c in self.configs if c.name in names), self.time_limit)
 
 
 @dataclass
@@ -115,8 +124,7 @@ def solvers_for(spec: WorkSpec) -> list[tuple[str, Solver]]:
     if named is None:
         while len(_SOLVERS) >= _KEEP:
             _close(_SOLVERS.pop(next(iter(_SOLVERS))))
-        named = _SOLVERS[spec] = _open_solvers(spec.names, {n: spec.options_of(n) for n in spec.names},
-                                               spec.time_limit)
+        named = _SOLVERS[spec] = _open_solvers(spec.configs, spec.time_limit)
     return named
 
 
@@ -157,16 +165,15 @@ def lacks_rules(solver: Solver, rules: Rules) -> str | None:
     return f"cannot {missing}" if missing else None
 
 
-def _open_solvers(names: Sequence[str], options: Mapping[str, Mapping[str, Any]],
-                  time_limit: float | None) -> list[tuple[str, Solver]]:
-    """One instance per solver; one that cannot honour a time limit runs without (the report notes it)."""
+def _open_solvers(configs: Sequence[Configuration], time_limit: float | None) -> list[tuple[str, Solver]]:
+    """One instance per configuration; one that cannot honour a time limit runs without (the report notes it)."""
     opened: list[tuple[str, Solver]] = []
     try:
-        for name in names:
-            solver = registry.get(name, **options.get(name, {}))
+        for config in configs:
+            solver = registry.get(config.solver, **config.options_dict())
             if time_limit is not None and not solver.capabilities.time_limit:
                 solver = _Unlimited(solver)
-            opened.append((name, solver))
+            opened.append((config.name, solver))
     except BaseException:
         _close(opened)
         raise
@@ -237,15 +244,19 @@ def run_bench(
     options: Mapping[str, Mapping[str, Any]] | None = None,
     csv_path: str | Path | None = None,
     json_path: str | Path | None = None,
+    json_lines: IO[str] | None = None,
     progress: bool = True,
     warn: Callable[[str], None] = _stderr,
     by_solver: bool = False,
     cluster: str | None = None,
     batch_size: int | None = None,
+    configs: Sequence[Configuration] | None = None,
 ) -> BenchReport:
     """Run each solver on each puzzle of each dataset and sum it up (see the module docstring).
 
-    ``options`` maps a solver name to its keyword options. ``warn`` receives each wrong answer
+    ``options`` maps a solver name to its keyword options. Each per-puzzle row goes to the CSV file
+    ``csv_path``, the JSON Lines file ``json_path`` and the stream ``json_lines`` (``bench --json``:
+    standard output), those given. ``warn`` receives each wrong answer
     (with its puzzle) and each dataset's bad-entry count as one message.
 
     Work goes in batches of puzzles of one shape (``batch_size``, default ``batch_size_for``) to
@@ -260,37 +271,47 @@ def run_bench(
     reaches alone: taking turns, each call finds the CPU caches full of the other solvers' data
     (measured on 17_clue, turns per puzzle: ``sat`` 2,892 puzzles/s beside two others, 7,674/s
     alone). Every grid is still checked; a "no solution" then stands unless it is a wrong grid.
+
+    ``configs`` (``configurations.Configuration``, instead of ``solver_names`` and ``options``)
+    runs solvers under option sets of their own, one solver under several among them: each is a
+    row named after its options, in the same turns as different solvers.
     """
-    names = list(solver_names) if solver_names else default_solvers()
-    for name in names:
-        registry.solver_class(name)  # unknown names fail before any work
+    if configs:
+        if solver_names or options:
+            raise UsageError("give configurations (--configs) or solvers with options (--solvers, -o), not both")
+        chosen = tuple(configs)
+    else:
+        chosen = plain(list(solver_names) if solver_names else default_solvers(), options)
+    for config in chosen:
+        registry.solver_class(config.solver)  # unknown names fail before any work
+    names = [config.name for config in chosen]
     if len(set(names)) != len(names):
-        raise UsageError(f"a solver is named twice in {', '.join(names)}")
+        raise UsageError(f"a configuration is named twice in {', '.join(names)}")
     if jobs < 1:
         raise UsageError(f"jobs must be a positive whole number, not {jobs}")
     if cluster is not None and jobs > 1:
         raise UsageError("--jobs is for this machine and --cluster for a cluster: give one of them")
     if batch_size is not None and batch_size < 1:
         raise UsageError(f"batch size must be a positive whole number, not {batch_size}")
-    options = options or {}
     sets = _unique_names([d if isinstance(d, Dataset) else Dataset.from_path(d) for d in datasets])
     for dataset in sets:
         if dataset.path is not None and str(dataset.path) != "-" and not dataset.path.is_file():
             raise UsageError(f"cannot read '{source_name(dataset.path)}': no such file")
 
     notes = []
-    for name in names:
-        if time_limit is not None and not registry.solver_class(name).capabilities.time_limit:
-            notes.append(f"{name} cannot honour a time limit: it runs without one")
+    for config in chosen:
+        if time_limit is not None and not registry.solver_class(config.solver).capabilities.time_limit:
+            notes.append(f"{config.name} cannot honour a time limit: it runs without one")
     outputs = [OutputFile(path, what=what) for path, what in ((csv_path, "CSV"), (json_path, "JSON Lines"))
                if path is not None]  # checked before any work
-    csv_stream = json_stream = None
+    csv_stream = None
+    json_streams: list[Any] = [json_lines] if json_lines is not None else []
     for out in outputs:
         out.open()
     if csv_path is not None:
         csv_stream = outputs[0]
     if json_path is not None:
-        json_stream = outputs[-1]
+        json_streams.append(outputs[-1])
     writer = csv.DictWriter(csv_stream, CSV_FIELDS) if csv_stream else None  # type: ignore[arg-type]
     if writer:
         writer.writeheader()
@@ -315,14 +336,14 @@ def run_bench(
             row = Row(batch.dataset, -1, 0, name, SKIPPED, 0.0, True, {}, why)
             if writer:
                 writer.writerow(row.as_csv())
-            if json_stream:
-                json_stream.write(json.dumps(row.as_json(), separators=(",", ":")) + "\n")
-        if writer or json_stream:
+            for stream in json_streams:
+                emit_line(row.as_json(), stream)
+        if writer or json_streams:
             for row in _rows(batch, outcome):
                 if writer:
                     writer.writerow(row.as_csv())
-                if json_stream:
-                    json_stream.write(json.dumps(row.as_json(), separators=(",", ":")) + "\n")
+                for stream in json_streams:
+                    emit_line(row.as_json(), stream)
         for results, verdicts in outcome.answers:
             for i, problem in sorted(verdicts.problems.items()):
                 warn(f"WRONG: solver {results.solver} on {batch.dataset} line {int(batch.line[i])} "
@@ -332,7 +353,7 @@ def run_bench(
     committed = False
     executor: Executor | None = None
     try:
-        whole = WorkSpec.of(names, options, time_limit)
+        whole = WorkSpec(chosen, time_limit)
         specs.append(whole)
         solvers_for(whole)  # in this process: checks the options before any work (and serves jobs 1)
         if cluster is not None or jobs > 1:
@@ -349,7 +370,7 @@ def run_bench(
                 rereadable = dataset.path is None or str(dataset.path) != "-"
                 groups = [[name] for name in names] if by_solver and rereadable else [names]
                 for turn, group in enumerate(groups):
-                    spec = whole if len(group) == len(names) else WorkSpec.of(group, options, time_limit)
+                    spec = whole if len(group) == len(names) else whole.only(group)
                     if isinstance(executor, executors.InProcess) and spec not in specs:  # built here: closed here
                         specs.append(spec)
                     size = _sizer(batch_size, estimate, executor.workers)
@@ -390,7 +411,7 @@ def run_bench(
         counts.setdefault(ds, {})[name] = len(tally.solved_times)
     return BenchReport(summaries, solved, totals, bad, tuple(names), time_limit, jobs, os.cpu_count(), load,
                        time.perf_counter() - started, by_solver, tuple(notes), executor.describe(),
-                       executor.retried, batch_size, counts, skipped)
+                       executor.retried, batch_size, counts, skipped, configured=bool(configs))
 
 
 def _executor(cluster: str | None, jobs: int) -> Executor:

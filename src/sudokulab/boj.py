@@ -35,6 +35,47 @@ INTEGER = re.compile(r"[+-]?[0-9]+\Z")
 _COMPACT = re.compile(r"[0-9.]+\Z")
 
 
+# --- the one-line form: the one place it is read -------------------------------------------------
+
+ONE_LINE_FORMS = {n * n: re.compile(f"[0-{n}.]{{{n * n}}}") for n in range(4, 10)}
+"""Length -> the one-line spellings that parse as they stand (n*n characters of 0..n or '.')."""
+
+NOT_A_CELL = 255
+"""What ``one_line_bytes`` makes of a character that is neither a digit nor '.'."""
+
+_ONE_LINE_TABLE = bytes(0 if c == ord(".") else c - ord("0") if ord("0") <= c <= ord("9") else NOT_A_CELL
+                        for c in range(256))
+
+
+def one_line_values(chars: str, n: int, where: str = "character") -> list[int]:
+    """The cells of the one-line form: a digit 0..n per cell, ``0`` or ``.`` for a blank. A bad
+    character is one ``PuzzleFormatError`` naming it: ``<where> <position>: ...`` (1-based).
+
+    >>> one_line_values("1.3.", 4)
+    [1, 0, 3, 0]
+    """
+    values = []
+    for position, char in enumerate(chars, 1):
+        value = _ONE_LINE_TABLE[ord(char)] if char.isascii() else NOT_A_CELL
+        if value == NOT_A_CELL:
+            raise PuzzleFormatError(f"{where} {position}: '{char}' is not a digit or '.'")
+        if value > n:
+            raise PuzzleFormatError(f"{where} {position}: '{char}' is outside 0..{n}")
+        values.append(value)
+    return values
+
+
+def one_line_bytes(text: bytes) -> bytes:
+    """One-line puzzles as cell values, a byte each (``NOT_A_CELL`` for any other character, line ends
+    included), for the readers that convert thousands of lines at once (``datasets``); the same
+    reading as ``one_line_values``.
+
+    >>> list(one_line_bytes(b"1.30\\n"))
+    [1, 0, 3, 0, 255]
+    """
+    return text.translate(_ONE_LINE_TABLE)
+
+
 def parse_box(text: str) -> tuple[int, int]:
     """Parse a ``RxC`` box option such as ``2x3``."""
     match = re.fullmatch(r"\s*(\d+)\s*[xX*]\s*(\d+)\s*", text)
@@ -141,6 +182,7 @@ def _compact_digits(lines: list[tuple[int, list[str]]]) -> list[int] | None:
     if any(len(tokens) != 1 for _, tokens in lines):
         return None
     words = [tokens[0] for _, tokens in lines]
+    _check_compact_lines(lines, words)
     if len(words) == 1:
         n = math.isqrt(len(words[0]))
         if n * n != len(words[0]) or not 2 <= n <= 9:
@@ -157,17 +199,7 @@ def _compact_digits(lines: list[tuple[int, list[str]]]) -> list[int] | None:
     n = math.isqrt(sum(map(len, words)))
     result = []
     for (number, _), word in zip(lines, words):
-        for column, char in enumerate(word, 1):
-            if char not in "0123456789.":
-                raise PuzzleFormatError(
-                    f"line {number}, column {column}: '{char}' is not a digit or '.'"
-                )
-            value = 0 if char == "." else int(char)
-            if value > n:
-                raise PuzzleFormatError(
-                    f"line {number}, column {column}: '{char}' is outside 0..{n}"
-                )
-            result.append(value)
+        result += one_line_values(word, n, f"line {number}, column")
     return result
 
 
@@ -175,14 +207,10 @@ def _parse_numbers(lines: list[tuple[int, list[str]]], box: tuple[int, int] | No
     total = sum(len(tokens) for _, tokens in lines)
     n = math.isqrt(total)
     if n * n != total:
-        counts = [len(tokens) for _, tokens in lines]
-        usual = max(set(counts), key=counts.count)
-        if len(lines) == usual:
-            number, tokens = next((nb, t) for nb, t in lines if len(t) != usual)
-            raise PuzzleFormatError(f"line {number}: expected {usual} numbers, found {len(tokens)}")
+        _check_rows([len(tokens) for _, tokens in lines], [number for number, _ in lines], "numbers")
         nearest = max(1, round(math.sqrt(total)))
         raise PuzzleFormatError(
-            f"{nearest * nearest} numbers expected for a {nearest}x{nearest} board, found {total}"
+            f"{nearest * nearest} numbers expected for {board(nearest)}, found {total}"
         )
     if n > MAX_SIZE:
         raise PuzzleFormatError(f"a {n}x{n} board is larger than the {MAX_SIZE}x{MAX_SIZE} supported")
@@ -198,6 +226,46 @@ def _parse_numbers(lines: list[tuple[int, list[str]]], box: tuple[int, int] | No
                 )
             values.append(value)
     return _build(values, n, box)
+
+
+def _check_rows(counts: list[int], numbers: list[int], what: str) -> None:
+    """Name the fault of a board whose rows (``counts`` items on the lines ``numbers``) do not make a
+    square, as a person would: a line too short, or a line missing ("9 lines expected, found 8"), not
+    the board size its item count happens to be nearest to. Returns when the rows show no such pattern
+    (the statement's spelling, all on one line, or lines of any length)."""
+    usual = max(set(counts), key=counts.count)
+    if usual < 2 or counts.count(usual) < max(2, len(counts) - 1):
+        return  # no common row length to measure the others by
+    if len(counts) == usual:
+        number, found = next((nb, c) for nb, c in zip(numbers, counts) if c != usual)
+        raise PuzzleFormatError(f"line {number}: expected {usual} {what}, found {found}")
+    odd = next(((nb, c) for nb, c in zip(numbers, counts) if c != usual), None)
+    raise PuzzleFormatError(f"{usual} lines expected, found {len(counts)}" + (
+        f"; line {odd[0]} has {odd[1]} {what}, the others {usual}" if odd else ""))
+
+
+def _check_compact_lines(lines: list[tuple[int, list[str]]], words: list[str]) -> None:
+    """The rows of a no-space spelling that cannot make a board (lines of digits, one short or one
+    missing), named as ``_check_rows`` names them. Words of one to three characters may be the numbers
+    of the spread-out spelling (one number a line), so only longer ones, or any with a ``.``, are rows."""
+    if len(words) < 2 or not all(_COMPACT.match(w) for w in words):
+        return
+    if not any("." in w for w in words) and max(map(len, words)) < 4:
+        return
+    counts = [len(w) for w in words]
+    if len(set(counts)) == 1 and len(words) == counts[0]:
+        return  # a square: read on
+    _check_rows(counts, [number for number, _ in lines], "digits")
+
+
+def board(n: int) -> str:
+    """'a 9x9 board', 'an 8x8 board': the article a reader says.
+
+    >>> board(9), board(8), board(11), board(18)
+    ('a 9x9 board', 'an 8x8 board', 'an 11x11 board', 'an 18x18 board')
+    """
+    spoken_with_vowel = str(n).startswith("8") or n in (11, 18) or 80 <= n <= 89
+    return f"{'an' if spoken_with_vowel else 'a'} {n}x{n} board"
 
 
 _SMALL_DIGITS = 9

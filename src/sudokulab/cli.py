@@ -6,7 +6,7 @@ command prints where (README, "What goes where"): results on standard output; pr
 a terminal), warnings and compare's table on standard error; and every non-zero exit ends with
 exactly one line on standard error, ``sudokulab: <why>``. The exit codes are ``errors.ExitCode``.
 
-(About 465 lines, one module on purpose: it is the one parser tree of every command, whose
+(About 695 lines, one module on purpose: it is the one parser tree of every command, whose
 options share their types and helpers (the rule options, the cluster option, number checks);
 what each command does lives in ``commands``.)
 """
@@ -18,30 +18,36 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
 
-from . import __version__, solvers
-from .commands import (
-    cmd_bench,
-    cmd_compare,
-    cmd_completion,
-    cmd_count,
-    cmd_datasets,
-    cmd_decode,
-    cmd_export,
-    cmd_generate,
-    cmd_judge,
-    cmd_solve,
-    cmd_solvers,
-    cmd_verify,
-)
+from . import __version__
 from .errors import ExitCode, Stopped, SudokuError, UsageError
-from .explain_command import add_arguments as explain_arguments
-from .explain_command import cmd_explain
-from .ladder import cmd_propagate
-from .levels import DEFAULT_LEVEL, LEVELS
-from .models.cnf import AMO_ENCODINGS, ENCODINGS
-from .rules import RulesError
+
+TYPE_CHECKING = False  # typing itself costs start-up: imported for the type checker only
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def _command(name: str, module: str = "commands") -> Callable[[argparse.Namespace], int]:
+    """``<module>.<name>``, imported when the command runs: parsing (and ``--help``) loads none of
+    what the commands use (benchmarks/results/startup.md)."""
+
+    def run(args: argparse.Namespace) -> int:
+        from importlib import import_module
+
+        return getattr(import_module(f".{module}", __package__), name)(args)
+
+    run.__name__ = name
+    return run
+
+
+cmd_bench, cmd_compare, cmd_completion, cmd_count, cmd_datasets, cmd_decode, cmd_export, cmd_generate, cmd_judge, \
+    cmd_solve, cmd_solvers, cmd_verify = map(_command, (
+        "cmd_bench", "cmd_compare", "cmd_completion", "cmd_count", "cmd_datasets", "cmd_decode", "cmd_export",
+        "cmd_generate", "cmd_judge", "cmd_solve", "cmd_solvers", "cmd_verify"))
+cmd_explain = _command("cmd_explain", "explain_command")
+cmd_propagate = _command("cmd_propagate", "ladder")
+cmd_rate = _command("cmd_rate", "rating")
+cmd_solutions = _command("cmd_solutions", "solutions")
 
 
 def number_type(convert: Callable[[str], Any], accept: Callable[[Any], bool], what: str, rule: str):
@@ -89,10 +95,73 @@ def split_program(argv: Sequence[str]) -> tuple[list[str], list[str]]:
     return argv, []
 
 
+COMMANDS = {
+    "solve": "solve one puzzle and print the BOJ answer",
+    "count": "count the solutions up to a limit",
+    "export": "write the puzzle's model for an external solver",
+    "decode": "turn a SAT solver's answer to an exported formula into the BOJ answer",
+    "solvers": "list the solvers: paradigm, installed, capabilities, options",
+    "compare": "run every solver on a puzzle and check that they agree",
+    "verify": "judge an answer as BOJ's special judge does, with SAT as oracle",
+    "judge": "run a program on every puzzle of a dataset and judge it as an online judge does",
+    "bench": "run solvers over puzzle sets: summary table, per-puzzle CSV, plot",
+    "rate": "difficulty of puzzle sets: the hardest step each puzzle needs, its rating, the distribution per set "
+            "(docs/rating.md)",
+    "generate": "random puzzles of any size, in the dataset format",
+    "propagate": "pencil marks after a level of reasoning, or a dataset's propagation ladder",
+    "datasets": "the published benchmark sets: list them, fetch them, find them",
+    "explain": "the solving path as a person's steps, each with minimal premises",
+    "encoding": "show the at-most-one encodings and the model sizes per encoding",
+    "check-encoding": "grade a student's SAT or CP-SAT model of Sudoku",
+    "check-solver": "run the solver contract on a student's solver class",
+    "solutions": "list the solutions of a puzzle in BOJ form, up to a limit",
+    "completion": "print the shell completion script for bash or zsh",
+}
+"""Every command and its line in ``sudokulab --help``: the top-level help is built from this alone
+(``top_level_parser``), so it imports none of what the commands use."""
+
+
 # --- the parser ----------------------------------------------------------------------------------
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help, wrapped at the terminal's width (``COLUMNS``) without breaking a name at its
+    hyphen ("anti-knight", "--time-limit" stay whole)."""
+
+    def __init__(self, prog: str, **kwargs: Any) -> None:
+        kwargs.setdefault("width", terminal_columns() - 2)  # as argparse, without importing shutil for it
+        super().__init__(prog, **kwargs)
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        import textwrap
+
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        import textwrap
+
+        return textwrap.fill(" ".join(text.split()), width, initial_indent=indent, subsequent_indent=indent,
+                             break_on_hyphens=False)
+
+
+def terminal_columns() -> int:
+    """``shutil.get_terminal_size().columns`` (``COLUMNS``, else the terminal on stdout, else 80),
+    which argparse asks for every help: shutil and the archive modules it imports cost a tenth of
+    the help's start-up (benchmarks/results/startup.md)."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
+    except (AttributeError, ValueError, OSError):
+        return 80
+
 
 class _Parser(argparse.ArgumentParser):
     """argparse that reports bad arguments as one line and exit code 2, like every other error."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         command = self.prog.partition(" ")[2]
@@ -102,7 +171,7 @@ class _Parser(argparse.ArgumentParser):
 def presets_type(text: str) -> str:
     """An argparse type for ``--rules x,anti-knight``: the text, its preset names checked against
     ``rules.PRESETS`` (``puzzle_files`` reads it)."""
-    from .rules import parse_presets
+    from .rules import RulesError, parse_presets
 
     try:
         parse_presets(text)
@@ -130,6 +199,8 @@ def rules_arguments(parser: argparse.ArgumentParser, what: str = SOLVED_UNDER) -
 
 
 def _puzzle_arguments(parser: argparse.ArgumentParser, solver: bool = True) -> None:
+    from . import solvers
+
     parser.add_argument("puzzle", nargs="?", default="-", help="puzzle file, or - for stdin (default)")
     parser.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
     rules_arguments(parser)
@@ -146,10 +217,13 @@ def _puzzle_arguments(parser: argparse.ArgumentParser, solver: bool = True) -> N
         parser.add_argument("--stats", action="store_true", help="print time and effort on stderr")
 
 
-def _many_solver_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--solvers", metavar="A,B,...", help="solvers to run (default: see above)")
+def _many_solver_arguments(parser: argparse.ArgumentParser, default: str) -> None:
+    parser.add_argument("--solvers", metavar="A,B,...", help=f"solvers to run, comma-separated (default: {default})")
     parser.add_argument("-o", "--option", action="append", metavar="SOLVER.KEY=VALUE",
                         help="a solver's option, e.g. -o sat.engine=glucose4 (repeatable)")
+    parser.add_argument("--configs", nargs="+", metavar="SOLVER[:KEY=VALUE,...]",
+                        help="instead of --solvers: solvers under option sets, one solver several times among them, "
+                        "each a row named after its options (e.g. sat:encoding=minimal sat:encoding=extended)")
     parser.add_argument("--wide", action="store_true", help="every column, however wide the table gets")
 
 
@@ -159,12 +233,56 @@ def _certify_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--proof", metavar="DIR", help="with --certify: keep formula.cnf and proof.drup here")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="sudokulab", description="Solve Sudoku (BOJ 2580) by several paradigms and compare them.")
-    parser.add_argument("--version", action="version", version=f"sudokulab {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+def json_argument(parser: argparse.ArgumentParser, what: str = "one JSON document on stdout instead") -> None:
+    """``--json``: every command takes it (docs/json.md; the schema of each is ``schemas/<command>.schema.json``)."""
+    parser.add_argument("--json", action="store_true", help=f"{what}; a failure prints {{\"error\", \"exit\"}}")
 
-    solve = commands.add_parser("solve", help="solve one puzzle and print the BOJ answer")
+
+def exit_codes() -> str:
+    """The exit codes (``errors.ExitCode``, the README's table) in a line, for ``sudokulab --help``."""
+    words = {ExitCode.OK: "done", ExitCode.NO_SOLUTION: "no solution, or a wrong answer (verify, judge)",
+             ExitCode.BAD_INPUT: "bad input or usage", ExitCode.TIME_LIMIT: "time limit reached",
+             ExitCode.WRONG: "a bug found (a wrong answer, solvers disagree)",
+             ExitCode.HANGUP: "SIGHUP", ExitCode.INTERRUPTED: "Ctrl-C", ExitCode.BROKEN_PIPE: "stdout closed (| head)",
+             ExitCode.TERMINATED: "SIGTERM"}
+    return "exit codes: " + ", ".join(f"{int(code)} {words[code]}" for code in sorted(ExitCode))
+
+
+def _top(parser: argparse.ArgumentParser) -> Any:
+    """The top level every parser shares: ``--version`` and the commands' subparsers action."""
+    parser.add_argument("--version", action="version", version=f"sudokulab {__version__}")
+    return parser.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND",
+                                 title="commands", description="'sudokulab COMMAND --help' tells more")
+
+
+DESCRIPTION = "Solve Sudoku (BOJ 2580) by several paradigms and compare them."
+
+
+def top_level_parser() -> argparse.ArgumentParser:
+    """The parser of a command line that names no command (``sudokulab``, ``--help``, ``--version``):
+    the commands and their lines only, from ``COMMANDS``, so it imports nothing the commands use."""
+    parser = _Parser(prog="sudokulab", description=DESCRIPTION, epilog=exit_codes())
+    commands = _top(parser)
+    for name, text in COMMANDS.items():  # the help's lines only: a parser per command would cost a fifth of it
+        commands._choices_actions.append(commands._ChoicesPseudoAction(name, (), text))
+        commands.choices[name] = parser  # never parsed with: this parser sees no command word
+    return parser
+
+
+def names_a_command(argv: Sequence[str]) -> bool:
+    """Whether a command line names a command (a word not starting with '-'); if not, the top-level
+    parser alone answers it."""
+    return any(not word.startswith("-") for word in argv)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from .levels import DEFAULT_LEVEL, LEVELS
+    from .models.cnf import AMO_ENCODINGS, ENCODINGS
+
+    parser = _Parser(prog="sudokulab", description=DESCRIPTION, epilog=exit_codes())
+    commands = _top(parser)
+
+    solve = commands.add_parser("solve", help=COMMANDS["solve"])
     _puzzle_arguments(solve)
     solve.add_argument("--canonical", action="store_true",
                        help="the row-major lexicographically first solution (what the classic backtracker prints)")
@@ -176,7 +294,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "the exit code as without it")
     solve.set_defaults(run=cmd_solve)
 
-    count = commands.add_parser("count", help="count the solutions up to a limit")
+    count = commands.add_parser("count", help=COMMANDS["count"])
     _puzzle_arguments(count)
     count.add_argument("--limit", type=positive_int, default=1000, metavar="K",
                        help="stop counting at K solutions (default: 1000)")
@@ -185,7 +303,7 @@ def build_parser() -> argparse.ArgumentParser:
     _certify_arguments(count)
     count.set_defaults(run=cmd_count)
 
-    export = commands.add_parser("export", help="write the puzzle's model for an external solver")
+    export = commands.add_parser("export", help=COMMANDS["export"])
     _puzzle_arguments(export, solver=False)
     export.add_argument("--format", required=True, metavar="NAME",
                         help="dimacs (SAT), cpsat (CP-SAT), lp or mps (integer programming)")
@@ -193,10 +311,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help="a model option, e.g. -o encoding=extended (repeatable)")
     export.add_argument("--encoding", help="shorthand for -o encoding=NAME")
     export.add_argument("--output", metavar="FILE", help="write here instead of stdout")
+    json_argument(export, "one JSON document on stdout instead (the model text, or the file written)")
     export.set_defaults(run=cmd_export)
 
     decode = commands.add_parser(
-        "decode", help="turn a SAT solver's answer to an exported formula into the BOJ answer",
+        "decode", help=COMMANDS["decode"],
         usage="sudokulab decode PUZZLE ANSWER [--encoding NAME] [--amo NAME]\n"
               "       sudokulab decode ANSWER --cnf FORMULA",
     )
@@ -205,31 +324,36 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the solver's output: SAT-competition lines, a MiniSat result file, or literals")
     decode.add_argument("--cnf", metavar="FORMULA",
                         help="the .cnf written by export: puzzle and encoding from its header")
-    decode.add_argument("--encoding", default="extended", choices=ENCODINGS,
-                        help="the encoding the formula was exported with (default: extended)")
-    decode.add_argument("--amo", default="pairwise", choices=AMO_ENCODINGS,
-                        help="its at-most-one encoding (default: pairwise)")
+    decode.add_argument("--encoding", default="extended", choices=ENCODINGS, metavar="NAME",
+                        help=f"the encoding the formula was exported with: {', '.join(ENCODINGS)} "
+                        "(default: extended)")
+    decode.add_argument("--amo", default="pairwise", choices=AMO_ENCODINGS, metavar="NAME",
+                        help=f"its at-most-one encoding: {', '.join(AMO_ENCODINGS)} (default: pairwise)")
     decode.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
     rules_arguments(decode, "of the PUZZLE (with --cnf: the formula's own, from its header)")
+    json_argument(decode, "one JSON document on stdout instead (answer, grid)")
     decode.set_defaults(run=cmd_decode)
 
-    listing = commands.add_parser("solvers", help="list the solvers: paradigm, installed, capabilities, options")
+    listing = commands.add_parser("solvers", help=COMMANDS["solvers"])
     listing.add_argument("--json", action="store_true", help="one JSON document instead of tables")
     listing.add_argument("--wide", action="store_true", help="every column, however wide the table gets")
     listing.set_defaults(run=cmd_solvers)
 
-    compare = commands.add_parser("compare", help="run every solver on a puzzle and check that they agree")
+    compare = commands.add_parser("compare", help=COMMANDS["compare"])
     _puzzle_arguments(compare, solver=False)
-    _many_solver_arguments(compare)
+    _many_solver_arguments(compare, "every installed solver")
     compare.add_argument("--time-limit", type=positive_float, default=10.0, metavar="SECONDS",
                          help="per solver (default: 10); a solver that reaches it is reported, not counted")
     compare.add_argument("--canonical", action="store_true",
                          help="ask for the lexicographically first solution; all answers must be byte-identical")
     compare.add_argument("--json", action="store_true", help="print one JSON document on stdout instead")
+    compare.add_argument("--solver-class", action="append", metavar="FILE:CLASS",
+                         help="also run your own solver class, e.g. student.py:StudentSolver (repeatable; "
+                         "docs/grading.md)")
     _certify_arguments(compare)
     compare.set_defaults(run=cmd_compare)
 
-    verify = commands.add_parser("verify", help="judge an answer as BOJ's special judge does, with SAT as oracle")
+    verify = commands.add_parser("verify", help=COMMANDS["verify"])
     verify.add_argument("puzzle", help="puzzle file, or - for stdin")
     verify.add_argument("answer", help="answer file, or - for stdin")
     verify.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
@@ -238,10 +362,11 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--no-oracle", action="store_true", help="print the verdict only")
     rules_arguments(verify, "the answer is judged by")
     _certify_arguments(verify)
+    json_argument(verify, "one JSON document on stdout instead (verdict, oracle, certificate)")
     verify.set_defaults(run=cmd_verify)
 
     judge = commands.add_parser(
-        "judge", help="run a program on every puzzle of a dataset and judge it as an online judge does",
+        "judge", help=COMMANDS["judge"],
         usage="sudokulab judge DATASET [options] -- COMMAND [ARG ...]",
     )
     judge.add_argument("dataset", help="dataset file (one-line puzzles or BOJ blocks), the name of a fetched set "
@@ -264,14 +389,15 @@ def build_parser() -> argparse.ArgumentParser:
     judge.add_argument("--quiet", action="store_true", help="no progress bar")
     judge.add_argument("--wide", action="store_true", help="tables as wide as they get")
     rules_arguments(judge, "of every puzzle of the dataset")
+    json_argument(judge, "one JSON Lines row per entry on stdout instead (the tables go to stderr)")
     judge.set_defaults(run=cmd_judge, program=[])
 
     from .results import DEFAULT_TIME_LIMIT
 
-    bench = commands.add_parser("bench", help="run solvers over puzzle sets: summary table, per-puzzle CSV, plot")
+    bench = commands.add_parser("bench", help=COMMANDS["bench"])
     bench.add_argument("datasets", nargs="+", metavar="DATASET",
                        help="dataset files (one-line puzzles, BOJ blocks) or names of fetched sets, e.g. 17_clue")
-    _many_solver_arguments(bench)
+    _many_solver_arguments(bench, "every installed one but backtrack and dimacs, slow on a whole set")
     bench.add_argument("--time-limit", type=positive_float, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
                        help=f"per puzzle and solver (default: {DEFAULT_TIME_LIMIT:g})")
     bench.add_argument("--jobs", type=positive_int, default=1, metavar="N",
@@ -284,16 +410,35 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--by-solver", action="store_true",
                        help="each solver over a whole dataset in turn (its rate alone; default: turns per puzzle)")
     bench.add_argument("--box", metavar="RxC", help="box shape of the puzzles (default: from the size)")
-    bench.add_argument("--out", metavar="FILE", help="per-puzzle results as CSV")
-    bench.add_argument("--json", metavar="FILE", help="per-puzzle results as JSON Lines")
-    bench.add_argument("--plot", metavar="FILE",
-                       help="draw the cactus plot to this .png, .svg or .pdf (needs matplotlib)")
+    bench.add_argument("--output", action="append", metavar="FILE",
+                       help="write FILE, the format from its name: per-puzzle results as .csv or .jsonl (JSON "
+                       "Lines), the cactus plot as .png, .svg or .pdf (needs matplotlib); repeatable")
+    bench.add_argument("--out", help=argparse.SUPPRESS)  # deprecated: --output FILE.csv
+    bench.add_argument("--plot", help=argparse.SUPPRESS)  # deprecated: --output FILE.png
+    json_argument(bench, "per-puzzle results as JSON Lines on stdout (the tables go to stderr)")
     bench.add_argument("--quiet", action="store_true", help="no progress bar")
     rules_arguments(bench, "of every puzzle of the datasets")
     bench.set_defaults(run=cmd_bench)
 
+    rate = commands.add_parser("rate", help=COMMANDS["rate"])
+    rate.add_argument("datasets", nargs="+", metavar="DATASET",
+                      help="dataset files (one-line puzzles, BOJ blocks), - for stdin, or names of fetched sets")
+    rate.add_argument("--limit", type=positive_int, metavar="N", help="only the first N puzzles of each dataset")
+    rate.add_argument("--sample", type=positive_int, metavar="N", help="N puzzles of each dataset drawn at random")
+    rate.add_argument("--seed", type=seed_int, metavar="S", help="random seed of --sample (default 0)")
+    rate.add_argument("--time-limit", type=positive_float, metavar="SECONDS",
+                      help="per puzzle: stop its explanation there (its rating is then a lower bound)")
+    rate.add_argument("--rows", action="store_true", help="one line per puzzle before the tables")
+    rate.add_argument("--json", action="store_true", help="one JSON document: ratings per puzzle and per dataset")
+    rate.add_argument("--plot", metavar="FILE", help="histogram of the ratings to this .png, .svg or .pdf")
+    rate.add_argument("--box", metavar="RxC", help="box shape of the puzzles (default: from the size)")
+    rate.add_argument("--wide", action="store_true", help="tables as wide as they get")
+    rate.add_argument("--quiet", action="store_true", help="no progress bar")
+    rules_arguments(rate, "of every puzzle of the datasets")
+    rate.set_defaults(run=cmd_rate)
+
     generate = commands.add_parser(
-        "generate", help="random puzzles of any size, in the dataset format",
+        "generate", help=COMMANDS["generate"],
         description="Random puzzles of any size, one a line (BOJ blocks above 9x9). With variant rules "
         "(--rules, --regions, --cages, --thermos) the puzzles are made under them, but the output holds "
         "only the givens: solve them with the same options.")
@@ -318,10 +463,11 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--quiet", action="store_true", help="no progress bar (shown on a terminal only)")
     rules_arguments(generate, "every puzzle is made under; the output holds the givens only, so give the "
                     "same options to the commands that read it")
+    json_argument(generate, "one JSON Lines row per puzzle on stdout (with --output the file gets the puzzles)")
     generate.set_defaults(run=cmd_generate)
 
     propagate = commands.add_parser(
-        "propagate", help="pencil marks after a level of reasoning, or a dataset's propagation ladder",
+        "propagate", help=COMMANDS["propagate"],
         description="The candidates left in every cell after a level of reasoning, each level including the ones "
         "before it. With --summary, PUZZLE is a dataset: one row per level, the puzzles it settles without search.")
     propagate.add_argument("puzzle", nargs="?", default="-",
@@ -339,24 +485,46 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .catalog import names as set_names
 
-    data = commands.add_parser("datasets", help="the published benchmark sets: list them, fetch them, find them")
+    data = commands.add_parser("datasets", help=COMMANDS["datasets"])
     actions = data.add_subparsers(dest="action", required=True, metavar="ACTION", parser_class=_Parser)
-    actions.add_parser("list", help="every known set: puzzles, source, and where it is stored once fetched")
+    listed = actions.add_parser("list", help="every known set: puzzles, source, and where it is stored once fetched")
+    listed.add_argument("--wide", action="store_true", help="every column, however wide the table gets")
+    json_argument(listed)
     fetch = actions.add_parser("fetch", help="download sets from their public source, check their SHA-256, keep them")
     fetch.add_argument("names", nargs="+", metavar="NAME", choices=[*set_names(), "all"],
                        help=f"one or more of: {', '.join(set_names())}; or all")
     fetch.add_argument("--quiet", action="store_true", help="no progress bar (shown on a terminal only)")
+    json_argument(fetch)
     where = actions.add_parser("path", help="print where a fetched set is stored")
     where.add_argument("name", metavar="NAME", choices=set_names(), help="a set's name")
+    json_argument(where)
     data.set_defaults(run=cmd_datasets)
 
-    explain = commands.add_parser("explain", help="the solving path as a person's steps, each with minimal premises")
+    from .explain_command import add_arguments as explain_arguments
+
+    explain = commands.add_parser("explain", help=COMMANDS["explain"])
     _puzzle_arguments(explain, solver=False)
     explain_arguments(explain)
     explain.set_defaults(run=cmd_explain)
 
-    completion = commands.add_parser("completion", help="print the shell completion script for bash or zsh")
+    from .grading import add_parsers as add_grading_parsers
+
+    add_grading_parsers(commands, _Parser, positive_int)  # encoding show, check-encoding, check-solver
+
+    solutions = commands.add_parser(
+        "solutions", help=COMMANDS["solutions"],
+        description="The solutions of a puzzle in BOJ form, separated by a blank line; exit 1 when there is none. "
+        "Solvers that list: backtrack, backtrack-fast and dlx (in canonical order: row-major lexicographic), "
+        "sat (in its own order; sorted when the list is complete). Stderr says when there are more than --limit.")
+    _puzzle_arguments(solutions)
+    solutions.add_argument("--limit", type=positive_int, default=10, metavar="K",
+                           help="list at most K solutions (default: 10)")
+    json_argument(solutions, "one JSON document on stdout instead (solutions, complete, ordered)")
+    solutions.set_defaults(run=cmd_solutions)
+
+    completion = commands.add_parser("completion", help=COMMANDS["completion"])
     completion.add_argument("shell", choices=("bash", "zsh"), help="the shell to complete in")
+    json_argument(completion, "one JSON document on stdout instead (shell, script)")
     completion.set_defaults(run=cmd_completion)
     _complete_files(parser)
     return parser
@@ -372,7 +540,7 @@ def _complete_files(parser: argparse.ArgumentParser) -> None:
         if isinstance(action, argparse._SubParsersAction):
             for sub in dict.fromkeys(action.choices.values()):
                 _complete_files(sub)
-        elif action.dest in ("puzzle", "answer", "dataset", "datasets", "output", "out", "json", "plot", "regions",
+        elif action.dest in ("puzzle", "answer", "dataset", "datasets", "output", "out", "plot", "regions",
                              "cages", "thermos") \
                 and not isinstance(action, argparse._StoreTrueAction):
             action.complete = FILE_COMPLETION  # type: ignore[attr-defined]
@@ -384,30 +552,37 @@ def _flush_stdout() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command; every expected failure becomes one line on stderr and its exit code."""
+    """Run one command; every expected failure becomes one line on stderr and its exit code (with
+    ``--json``, also the error document on stdout, unless the command printed its own)."""
+    printed = sys.modules.get(f"{__package__}.documents")
+    if printed is not None:
+        printed.begin()  # a new run in this process (tests): nothing printed yet
+    arguments: list[str] = []
+    args = None
     try:
-        argv, program = split_program(sys.argv[1:] if argv is None else argv)
-        args = build_parser().parse_args(argv)
+        arguments, program = split_program(sys.argv[1:] if argv is None else argv)
+        args = (build_parser() if names_a_command(arguments) else top_level_parser()).parse_args(arguments)
         if program:
             args.program = program
         code = args.run(args)
         _flush_stdout()
         return int(code)
     except SudokuError as exc:
-        _flush_quietly()
-        _error(str(exc), bad_input=exc.exit_code == ExitCode.BAD_INPUT)
-        return int(exc.exit_code)
-    except RulesError as exc:  # rules data that make no sense for the board: bad input, as any other
-        _flush_quietly()
-        _error(f"rules: {exc}" if not str(exc).startswith("rules") else str(exc), bad_input=True)
-        return int(ExitCode.BAD_INPUT)
+        return _fail(str(exc), exc.exit_code, _asked_for_json(arguments, args),
+                     bad_input=exc.exit_code == ExitCode.BAD_INPUT)
+    except ValueError as exc:  # rules.RulesError: rules data that make no sense for the board, bad input
+        from .rules import RulesError
+
+        if not isinstance(exc, RulesError):
+            raise
+        return _fail(f"rules: {exc}" if not str(exc).startswith("rules") else str(exc), ExitCode.BAD_INPUT,
+                     _asked_for_json(arguments, args), bad_input=True)
     except KeyboardInterrupt as exc:
         _discard_outputs()
         if isinstance(exc, Stopped):
-            _error("terminated" if exc.signum == signal.SIGTERM else "hung up")
-            return 128 + exc.signum
-        _error("interrupted")
-        return int(ExitCode.INTERRUPTED)
+            return _fail("terminated" if exc.signum == signal.SIGTERM else "hung up", 128 + exc.signum,
+                         _asked_for_json(arguments, args))
+        return _fail("interrupted", ExitCode.INTERRUPTED, _asked_for_json(arguments, args))
     except BrokenPipeError:
         _silence_stdout()
         return BROKEN_PIPE
@@ -438,9 +613,34 @@ def _discard_outputs() -> None:
     discard_all()
 
 
+def _asked_for_json(arguments: Sequence[str], args: Any) -> bool:
+    from .documents import asked_for_json
+
+    return asked_for_json(arguments, args)
+
+
+def _fail(message: str, code: int, json_asked: bool, bad_input: bool = False) -> int:
+    """End a failed run: with ``--json`` the error document on stdout (``documents.emit_error``), and
+    always the one line on stderr; the exit code."""
+    if json_asked:
+        from .documents import emit_error
+
+        try:
+            emit_error(_one_line(message), code)
+        except (OSError, ValueError):
+            pass
+    _flush_quietly()
+    _error(message, bad_input=bad_input)
+    return int(code)
+
+
+def _one_line(message: str) -> str:
+    return " ".join(message.split()) or "error"
+
+
 def _error(message: str, bad_input: bool = False) -> None:
     """One line on stderr: ``sudokulab: error: ...`` for bad input and arguments, ``sudokulab: ...`` otherwise."""
-    line = f"sudokulab: {'error: ' if bad_input else ''}{' '.join(message.split()) or 'error'}"
+    line = f"sudokulab: {'error: ' if bad_input else ''}{_one_line(message)}"
     try:
         if sys.stderr is not None:
             sys.stderr.write(line + "\n")

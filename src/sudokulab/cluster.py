@@ -113,9 +113,9 @@ def connect(address: str, *, timeout: float = CONNECT_TIMEOUT, quiet: bool = Tru
             if isinstance(where, tuple):
                 # Loopback only, random ports: no dashboard, and the HTTP routes Dask serves anyway
                 # (health, metrics) bound to 127.0.0.1 instead of every interface on port 8787.
-                from .executors import hangups_ignored
+                from .executors import hangups_held
 
-                with hangups_ignored(), _ctrl_c_held():  # the tracker _ctrl_c_held starts must ignore SIGHUP too
+                with hangups_held(), _ctrl_c_held():  # the tracker _ctrl_c_held starts must hold SIGHUP too
                     cluster = distributed.LocalCluster(
                         n_workers=where[1], threads_per_worker=1, processes=True, host="127.0.0.1",
                         scheduler_port=0, dashboard_address=None, worker_dashboard_address=None,

@@ -2,10 +2,10 @@
 
 Each ``cmd_*`` takes the argparse namespace and returns an exit code or raises a ``SudokuError``
 (``cli.main`` turns it into one line and its code). Logic a library user would need lives in the
-library modules these call, not here. (One module for every command, about 460 lines:
-each command is a few lines of glue, and splitting them by theme would scatter the one pattern.)
+library modules these call, not here. With ``--json`` each prints its document through
+``documents`` (docs/json.md).
 
-(About 525 lines, one module on purpose: a short function per command, each the glue between
+(About 615 lines, one module on purpose: a short function per command, each the glue between
 the parsed arguments and the library; a module per command would be a dozen modules of 40 lines
 sharing the same few helpers.)
 """
@@ -15,9 +15,10 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
-from . import default_solver, solvers
+from . import default_solver, documents, solvers
 from .boj import format_grid, parse_box, read_bytes, read_text, source_name
 from .errors import ExitCode, NoSolution, SolverBug, TimeLimitReached, UnsupportedFeature, UsageError, WrongAnswer
 from .grid import Puzzle
@@ -80,6 +81,15 @@ def _names(text: str | None) -> list[str] | None:
     return [name.strip() for name in text.split(",") if name.strip()] if text else None
 
 
+def _configs(args: argparse.Namespace) -> Any:
+    """``--configs`` parsed and checked (``configurations.parse_configurations``), or None."""
+    if not getattr(args, "configs", None):
+        return None
+    from .configurations import parse_configurations
+
+    return parse_configurations(args.configs)
+
+
 def out(text: str) -> None:
     """Write a result to standard output."""
     sys.stdout.write(text)
@@ -97,9 +107,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
     conflict = first_conflict(puzzle.givens, puzzle.rules)
     if conflict:
         if args.json:
-            _json({**_puzzle_json(puzzle), "solver": None, "status": Status.NO_SOLUTION.value,
-                   "reason": f"the givens break a rule: {conflict}", "answer": None, "grid": None,
-                   "seconds": 0.0, "stats": {}})
+            documents.emit({**documents.puzzle_fields(puzzle), "solver": None, "status": Status.NO_SOLUTION.value,
+                            "reason": f"the givens break a rule: {conflict}", "answer": None, "grid": None,
+                            "seconds": 0.0, "stats": {}})
         raise NoSolution(f"no solution: the givens break a rule: {conflict}")
     name = args.solver or default_solver(puzzle)
     with solvers.get(name, **solver_options(args.option)) as solver:
@@ -116,10 +126,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
         answer = format_grid(result.grid, puzzle.n, compact=args.format == "compact")  # type: ignore[arg-type]
     if args.json:
         grid = result.grid if result.status is Status.SOLVED else None
-        _json({**_puzzle_json(puzzle), "solver": result.solver, "status": result.status.value,
-               "canonical": args.canonical, "answer": answer,
-               "grid": [list(grid[r * puzzle.n:(r + 1) * puzzle.n]) for r in range(puzzle.n)] if grid else None,
-               "seconds": result.seconds, "stats": dict(result.stats)})
+        documents.emit({**documents.puzzle_fields(puzzle), "solver": result.solver, "status": result.status.value,
+                        "canonical": args.canonical, "answer": answer, "grid": documents.grid_rows(grid, puzzle.n),
+                        "seconds": result.seconds, "stats": dict(result.stats)})
     elif answer is not None:
         out(answer)
     if result.status is Status.SOLVED:
@@ -127,19 +136,6 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if result.status is Status.TIME_LIMIT:
         raise TimeLimitReached(f"time limit reached: no answer within {args.time_limit:g} s")
     raise NoSolution("no solution: no completion of these givens keeps the rules")
-
-
-def _puzzle_json(puzzle: Puzzle) -> dict[str, Any]:
-    from .compare import rules_json
-
-    return {"size": puzzle.n, "box": [puzzle.shape.box_rows, puzzle.shape.box_cols], **rules_json(puzzle.rules)}
-
-
-def _json(document: dict[str, Any]) -> None:
-    """One JSON document on standard output (``solve --json``, ``count --json``): ``documents.emit``."""
-    from .documents import emit
-
-    emit(document)
 
 
 def format_stats(result: Any) -> str:
@@ -156,32 +152,49 @@ def cmd_count(args: argparse.Namespace) -> int:
         result = solver.count(puzzle, limit=args.limit, time_limit=args.time_limit)
     if args.stats:
         print(format_stats(result), file=sys.stderr)
+    timed_out = result.status is Status.TIME_LIMIT
+    certificate = None
+    if args.certify and not timed_out:
+        certificate = _certificate(puzzle, result.count if result.exact else None, args.proof, exact=True)
     if args.json:
-        _json({**_puzzle_json(puzzle), "solver": result.solver, "status": result.status.value,
-               "count": result.count, "exact": result.exact, "limit": result.limit,
-               "seconds": result.seconds, "stats": dict(result.stats)})
-    if result.status is Status.TIME_LIMIT:
+        documents.emit({**documents.puzzle_fields(puzzle), "solver": result.solver, "status": result.status.value,
+                        "count": result.count, "exact": result.exact, "limit": result.limit,
+                        "seconds": result.seconds, "stats": dict(result.stats),
+                        **_certificate_field(args, certificate)})
+    if timed_out:
         raise TimeLimitReached(f"time limit reached after {result.count} solutions "
                                f"(at least {result.count}): {args.time_limit:g} s")
     if not args.json:
         out(f"{result.count}\n" if result.exact else f"at least {result.count}\n")
-    if args.certify:
-        _certified(puzzle, result.count if result.exact else None, args.proof, stdout=True, exact=True)
+    if certificate is not None:
+        _certified(certificate, result.count if result.exact else None, stdout=None if args.json else True)
     return ExitCode.OK
 
 
-def _certified(puzzle: Any, solutions: int | None, proof_dir: str | None, *, stdout: bool,
-               exact: bool = False) -> Any:
-    """Certify a count of solutions (0 or 1) and print the line; a proof that fails to check is a bug found.
-
-    ``exact`` False: the count is the oracle's, where 2 means "two or more"."""
+def _certificate(puzzle: Any, solutions: int | None, proof_dir: str | None, *, exact: bool = False) -> Any:
+    """Certify a count of solutions (0 or 1). ``exact`` False: the count is the oracle's, where 2
+    means "two or more"."""
     from .proof import certify_count
 
-    certificate = certify_count(puzzle, solutions, proof_dir=proof_dir, exact=exact)
-    print(certificate.line(), file=sys.stdout if stdout else sys.stderr)
+    return certify_count(puzzle, solutions, proof_dir=proof_dir, exact=exact)
+
+
+def _certificate_field(args: argparse.Namespace, certificate: Any) -> dict[str, Any]:
+    """The ``certificate`` field of a document, present when ``--certify`` was asked (null when not made)."""
+    if not getattr(args, "certify", False):
+        return {}
+    from dataclasses import asdict
+
+    return {"certificate": None if certificate is None else asdict(certificate)}
+
+
+def _certified(certificate: Any, solutions: int | None, *, stdout: bool | None) -> None:
+    """Print a certificate's line on stdout or stderr (None: not at all, it is in the JSON document);
+    a claim of none or one solution whose proof fails to check is a bug found."""
+    if stdout is not None:
+        print(certificate.line(), file=sys.stdout if stdout else sys.stderr)
     if solutions in (0, 1) and not certificate.certified:
         raise SolverBug(f"the claim '{certificate.claim}' was not certified: {certificate.why}")
-    return certificate
 
 
 EXPORTED_BY = {"dimacs": "sat", "cpsat": "cpsat", "lp": "mip", "mps": "mip"}
@@ -203,11 +216,14 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.encoding:
         options["encoding"] = args.encoding
     text = export(puzzle, args.format, **options)
-    if target is None:
-        out(text)
-    else:
+    if target is not None:
         with target:
             target.write(text)
+    if args.json:
+        documents.emit({**documents.puzzle_fields(puzzle), "format": args.format, "options": options,
+                        "output": None if target is None else args.output, "text": text if target is None else None})
+    elif target is None:
+        out(text)
     return ExitCode.OK
 
 
@@ -221,13 +237,11 @@ def cmd_solvers(args: argparse.Namespace) -> int:
         if entry.get("installed"):
             entry["capabilities"]["kinds_why"] = solvers.solver_class(entry["name"]).capabilities.kinds_why
     if args.json:
-        import json
-
-        out(json.dumps(described, indent=2, default=str) + "\n")
+        documents.emit({"solvers": described})
         return ExitCode.OK
     from .report import console, render_solvers
 
-    render_solvers(described, console(wide=args.wide))
+    render_solvers(described, console(wide=args.wide), wide=args.wide)
     return ExitCode.OK
 
 
@@ -237,22 +251,28 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from .compare import Agreement, compare, format_answers
 
     puzzle = load(args)
-    comparison = compare(puzzle, _names(args.solvers), time_limit=args.time_limit, canonical=args.canonical,
-                         options=per_solver_options(args.option))
+    names = _names(args.solvers)
+    if args.solver_class:  # a student's class, registered for this run (docs/grading.md)
+        from .student_code import register_classes
+
+        names = register_classes(args.solver_class, names)
+    comparison = compare(puzzle, names, time_limit=args.time_limit, canonical=args.canonical,
+                         options=per_solver_options(args.option), configs=_configs(args))
     for run in comparison.runs:
         if run.skipped and run.skipped_for_rules:
             print(f"sudokulab: skipped {run.solver}: {run.skipped}", file=sys.stderr)
+    certificate = None
+    if args.certify and comparison.agreement is not Agreement.DISAGREE:
+        certificate = _certificate(puzzle, comparison.solutions, args.proof)
     if args.json:
-        import json
-
-        out(json.dumps(comparison.to_json(), indent=2) + "\n")
+        documents.emit({**comparison.to_json(), **_certificate_field(args, certificate)})
     else:
         from .report import console, render_comparison
 
-        render_comparison(comparison, console(stderr=True, wide=args.wide))
+        render_comparison(comparison, console(stderr=True, wide=args.wide), wide=args.wide)
         out(format_answers(comparison))
-    if args.certify and comparison.agreement is not Agreement.DISAGREE:
-        _certified(puzzle, comparison.solutions, args.proof, stdout=False)
+    if certificate is not None:
+        _certified(certificate, comparison.solutions, stdout=None if args.json else False)
     failure = {
         Agreement.NO_SOLUTION: NoSolution, Agreement.ALL_TIMED_OUT: TimeLimitReached, Agreement.DISAGREE: SolverBug,
     }.get(comparison.agreement)
@@ -268,18 +288,31 @@ def cmd_verify(args: argparse.Namespace) -> int:
         raise UsageError("verify: the puzzle and the answer cannot both come from standard input")
     puzzle = load(args)
     verdict = verify(puzzle, read_bytes(args.answer, MAX_ANSWER_BYTES))
-    out(f"{verdict}\n")
+    lines = [str(verdict)]
+    consulted: dict[str, Any] | None = None
+    certificate = report = None
     if not args.no_oracle:
         from .oracle import Oracle
 
         try:
             with Oracle(time_limit=args.time_limit) as oracle:
                 report = oracle.consult(puzzle)
-                out("\n".join(report.lines(verdict.grid, verdict.accepted)) + "\n")
+                lines += report.lines(verdict.grid, verdict.accepted)
+            consulted = {"solver": report.solver, "solutions": report.solutions,
+                         "canonical": None if report.canonical is None else verdict.grid == report.canonical}
             if args.certify:
-                _certified(puzzle, report.solutions, args.proof, stdout=True)
+                certificate = _certificate(puzzle, report.solutions, args.proof)
         except UnsupportedFeature as exc:
-            out(f"oracle: not consulted ({exc})\n")
+            lines.append(f"oracle: not consulted ({exc})")
+            consulted = {"solver": None, "solutions": None, "canonical": None, "not_consulted": str(exc)}
+    if args.json:
+        documents.emit({**documents.puzzle_fields(puzzle), "accepted": verdict.accepted,
+                        "verdict": "accepted" if verdict.accepted else "wrong answer", "reason": verdict.reason,
+                        "oracle": consulted, **_certificate_field(args, certificate)})
+    else:
+        out("\n".join(lines) + "\n")
+    if certificate is not None:
+        _certified(certificate, report.solutions if report else None, stdout=None if args.json else True)
     if not verdict.accepted:
         raise WrongAnswer(str(verdict))
     return ExitCode.OK
@@ -314,22 +347,35 @@ def cmd_judge(args: argparse.Namespace) -> int:
     with judge_progress(total, source_name(args.dataset), enabled=show) as on_case, Oracle(None) as oracle:
         report = judging.judge_dataset(
             judging.first_puzzles(read_dataset(args.dataset, rules=rules), args.limit), args.program, limits,
-            oracle=oracle, failures_shown=args.show_failures, jobs=args.jobs, on_case=on_case,
+            oracle=oracle, failures_shown=args.show_failures, jobs=args.jobs,
+            on_case=_also_json_lines(on_case, judging.case_row) if args.json else on_case,
             cluster=args.cluster, shared_fs=args.shared_fs,
         )
     summary = report.summary
     if not summary.runs and not summary.counts[judging.Outcome.INVALID_ENTRY]:
         raise UsageError(f"judge: no puzzles in '{source_name(args.dataset)}'")
-    screen = console(wide=args.wide)
+    screen = console(stderr=args.json, wide=args.wide)
     render_failures(report.failures, oracle.name, screen)
     render_judge_summary(summary, limits, screen)
     if args.cluster:
-        out(f"ran on {report.where}; batches run again after a worker died: {report.retried}\n")
+        print(f"ran on {report.where}; batches run again after a worker died: {report.retried}",
+              file=sys.stderr if args.json else sys.stdout)
     if not summary.all_accepted:
         accepted = summary.counts[judging.Outcome.ACCEPTED]
         raise WrongAnswer(f"{sum(summary.counts.values()) - accepted} of {sum(summary.counts.values())} "
                           "entries not accepted")
     return ExitCode.OK
+
+
+def _also_json_lines(on_case: Any, row_of: Any) -> Any:
+    """``on_case`` (the progress bar's) that also prints each case as a JSON Lines row on stdout."""
+
+    def both(case: Any) -> None:
+        documents.emit_line(row_of(case))
+        sys.stdout.flush()
+        on_case(case)
+
+    return both
 
 
 # --- bench, generate, datasets, completion -------------------------------------------------------
@@ -346,32 +392,64 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from .report import console, render_bench
 
     box = _box(args)
+    files = bench_outputs(args)
     plot = None
-    if args.plot is not None:
+    if files.get("plot") is not None:
         from .plots import plot_output, require_matplotlib
 
         require_matplotlib()  # before the run, not after an hour of it
-        plot = plot_output(args.plot)
+        plot = plot_output(files["plot"])
     rules = dataset_rules(args)
     datasets = [bench.Dataset.from_path(_dataset_file(path), box=box, limit=args.limit, rules=rules)
                 for path in args.datasets]
     report = bench.run_bench(
         datasets, _names(args.solvers), time_limit=args.time_limit, jobs=args.jobs,
-        options=per_solver_options(args.option), csv_path=args.out, json_path=args.json,
-        progress=not args.quiet, by_solver=args.by_solver, cluster=args.cluster, batch_size=args.batch_size,
+        options=per_solver_options(args.option), csv_path=files.get("csv"), json_path=files.get("jsonl"),
+        json_lines=sys.stdout if args.json else None, progress=not args.quiet, by_solver=args.by_solver,
+        cluster=args.cluster, batch_size=args.batch_size, configs=_configs(args),
     )
     if report.skipped and not report.summaries:
         name, why = next(iter(next(iter(report.skipped.values())).items()))
         raise UnsupportedFeature(f"bench: no solver could run: {name} {why}")
-    render_bench(report, console(wide=args.wide), wide=args.wide)
+    render_bench(report, console(stderr=args.json, wide=args.wide), wide=args.wide)
     if plot is not None:
         from .plots import cactus_plot
 
         cactus_plot(report.solved_times, plot.path, totals=report.totals, time_limit=args.time_limit,
-                    counts=report.solved_counts)
+                    counts=report.solved_counts, lines="configuration" if report.configured else "solver")
     if report.wrong:
         raise SolverBug(f"{report.wrong} wrong answers (each shown above on stderr with its puzzle)")
     return ExitCode.OK
+
+
+BENCH_SUFFIXES = {".csv": "csv", ".jsonl": "jsonl", ".png": "plot", ".svg": "plot", ".pdf": "plot"}
+"""``bench --output FILE``: what the file's suffix makes it (per-puzzle rows as CSV or JSON Lines, the cactus plot)."""
+
+
+def bench_outputs(args: argparse.Namespace) -> dict[str, str]:
+    """``bench``'s output files by kind ("csv", "jsonl", "plot"), from ``--output`` (the suffix says the
+    format) and the deprecated spellings ``--out FILE`` (CSV) and ``--plot FILE``."""
+    files: dict[str, str] = {}
+    for path in args.output or ():
+        kind = BENCH_SUFFIXES.get(Path(path).suffix.lower())
+        if kind is None:
+            raise UsageError(f"bench: --output {path}: the name must end in {', '.join(BENCH_SUFFIXES)} "
+                             "(per-puzzle rows as CSV or JSON Lines, or the cactus plot)")
+        if kind in files:
+            raise UsageError(f"bench: two --output files of the same kind: {files[kind]} and {path}")
+        files[kind] = path
+    for old, kind in (("out", "csv"), ("plot", "plot")):
+        path = getattr(args, old, None)
+        if path is not None:
+            _deprecated(f"--{old} FILE", f"--output {path if kind != 'csv' or path.endswith('.csv') else 'FILE.csv'}")
+            if kind in files:
+                raise UsageError(f"bench: --{old} {path} and --output {files[kind]} name the same output")
+            files[kind] = path
+    return files
+
+
+def _deprecated(old: str, new: str) -> None:
+    print(f"sudokulab: warning: {old} is deprecated: write {new}", file=sys.stderr)
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
@@ -416,10 +494,15 @@ def cmd_generate(args: argparse.Namespace) -> int:
         def blanked(done: int, wanted: int) -> None:
             bar.update(cells, completed=done, total=wanted or None)
 
-        for made in gen.generate(shape, args.count, clues=target, unique=args.unique, seed=seed,
-                                 progress=blanked if show and cluster is None else None,
-                                 per_puzzle_seeds=args.per_puzzle_seeds, cluster=cluster, **variant):
-            stream.write(gen.dataset_text(made.puzzle))
+        for number, made in enumerate(gen.generate(shape, args.count, clues=target, unique=args.unique, seed=seed,
+                                                   progress=blanked if show and cluster is None else None,
+                                                   per_puzzle_seeds=args.per_puzzle_seeds, cluster=cluster,
+                                                   **variant)):
+            if args.json:
+                documents.emit_line(made.to_json(number))
+                sys.stdout.flush()
+            if output is not None or not args.json:
+                stream.write(gen.dataset_text(made.puzzle))
             bar.update(bar.task_ids[0], advance=1)
             if made.short:
                 short.append(made.clues)
@@ -473,7 +556,13 @@ def cmd_decode(args: argparse.Namespace) -> int:
     problem = solution_error(grid, exported.puzzle)
     if problem:
         raise SolverBug(f"the model is not a solution of the puzzle: {problem}")
-    out(format_grid(grid, exported.puzzle.n))
+    answer_text = format_grid(grid, exported.puzzle.n)
+    if args.json:
+        documents.emit({**documents.puzzle_fields(exported.puzzle), "encoding": exported.encoding,
+                        "amo": exported.amo, "status": Status.SOLVED.value, "answer": answer_text,
+                        "grid": documents.grid_rows(grid, exported.puzzle.n)})
+    else:
+        out(answer_text)
     return ExitCode.OK
 
 
@@ -486,16 +575,30 @@ def cmd_datasets(args: argparse.Namespace) -> int:
         folder = catalog.data_folder() if _has_folder() else None
         rows = [(s, folder / s.filename if folder is not None and (folder / s.filename).is_file() else None)
                 for s in catalog.SETS.values()]
-        render_datasets(rows, folder, console())
+        if args.json:
+            documents.emit({"folder": None if folder is None else str(folder), "sets": [
+                {"name": s.name, "puzzles": s.puzzles, "what": s.what, "url": s.url, "member": s.member,
+                 "sha256": s.sha256, "fetched": stored is not None, "path": None if stored is None else str(stored)}
+                for s, stored in rows]})
+            return ExitCode.OK
+        render_datasets(rows, folder, console(wide=args.wide), wide=args.wide)
         return ExitCode.OK
     if args.action == "path":
-        out(f"{catalog.path(args.name)}\n")
+        where = catalog.path(args.name)
+        if args.json:
+            documents.emit({"name": args.name, "path": str(where)})
+        else:
+            out(f"{where}\n")
         return ExitCode.OK
     names = catalog.names() if "all" in args.names else args.names
     from .report import download_progress
 
     with download_progress(enabled=not args.quiet and sys.stderr.isatty()) as bar:
         fetched = catalog.fetch(names, progress=bar)
+    if args.json:
+        documents.emit({"fetched": [{"name": item.name, "path": str(item.path), "downloaded": item.downloaded}
+                                    for item in fetched]})
+        return ExitCode.OK
     for item in fetched:
         out(f"{item.name}: {item.path}{'' if item.downloaded else ' (already there)'}\n")
     return ExitCode.OK
@@ -518,5 +621,9 @@ def cmd_completion(args: argparse.Namespace) -> int:
         raise UsageError("completion needs the 'shtab' package: pip install shtab") from None
     from .cli import build_parser
 
-    out(shtab.complete(build_parser(), shell=args.shell))
+    script = shtab.complete(build_parser(), shell=args.shell)
+    if args.json:
+        documents.emit({"shell": args.shell, "script": script})
+    else:
+        out(script)
     return ExitCode.OK

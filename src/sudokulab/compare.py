@@ -20,7 +20,7 @@ The ``sudokulab compare`` command keeps stdout reading as BOJ output: the table 
 to standard error; standard output gets the agreed answer alone (exactly what ``solve`` prints) or,
 when answers differ, each distinct answer once after a ``# solver, solver`` label line, blocks
 separated by a blank line, a form ``datasets.read_dataset`` reads back. ``--json`` prints one
-document on stdout instead (``Comparison.to_json``).
+document on stdout instead (``Comparison.to_json``, printed by ``documents``).
 """
 
 from __future__ import annotations
@@ -28,56 +28,21 @@ from __future__ import annotations
 import enum
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from . import solvers
 from .boj import format_grid, format_puzzle
 from .checking import check_results
+from .configurations import Configuration, plain
+from .documents import rules_fields
 from .errors import UnsupportedFeature, UsageError
 from .grid import Puzzle, first_conflict
 from .oracle import Oracle
-from .rules import Rules
 from .solvers.base import SolveResult, Status
 
 RULES_SKIP = "cannot honour "
 """How the reason of a solver skipped for the puzzle's rules begins (``Capabilities.lacks``)."""
-
-
-def rules_json(rules: Rules) -> dict[str, Any]:
-    """A rule set as the fields of a JSON puzzle file (``schemas/puzzle.schema.json``), for the
-    ``--json`` documents that describe a puzzle: ``rules`` (its presets) and, when it has them,
-    ``regions`` (n rows of region numbers), ``cages`` (``rNcM`` cells and ``sum``),
-    ``thermometers`` and ``groups`` (extra all-different groups).
-
-    >>> from sudokulab.grid import Shape
-    >>> from sudokulab.rules import build
-    >>> rules_json(build(Shape(2, 2), ["x"]))
-    {'rules': ['standard', 'x']}
-    >>> rules_json(build(Shape(2, 2), cages=[((0, 1), 3)]))["cages"]
-    [{'cells': ['r1c1', 'r1c2'], 'sum': 3}]
-    """
-    n = rules.n
-
-    def cells(indices: tuple[int, ...]) -> list[str]:
-        return [f"r{cell // n + 1}c{cell % n + 1}" for cell in indices]
-
-    document: dict[str, Any] = {"rules": list(rules.presets)}
-    regions = [group for group in rules.groups if group.kind == "region"]
-    if regions:
-        labels = [0] * rules.shape.cells
-        for number, group in enumerate(regions, 1):
-            for cell in group.cells:
-                labels[cell] = number
-        document["regions"] = [labels[r * n:(r + 1) * n] for r in range(n)]
-    if rules.cages:
-        document["cages"] = [{"cells": cells(cage.cells), "sum": cage.total} for cage in rules.cages]
-    if rules.thermos:
-        document["thermometers"] = [cells(thermo.cells) for thermo in rules.thermos]
-    extra = [cells(group.cells) for group in rules.groups if group.kind == "group"]
-    if extra:
-        document["groups"] = extra
-    return document
 
 
 class Agreement(enum.Enum):
@@ -108,6 +73,9 @@ class SolverRun:
     """None when not counted (timed out or skipped)."""
     skipped: str | None = None
     """Why the solver was not run (it lacks a capability the comparison needs)."""
+    setup_seconds: float | None = None
+    """Building the solver and its model for this board and rules, before the solve (``run_solver``);
+    ``result.seconds`` is the solve alone. None when not measured."""
 
     @property
     def skipped_for_rules(self) -> bool:
@@ -127,6 +95,7 @@ class SolverRun:
         r = self.result
         return {
             "solver": r.solver, "status": "skipped" if self.skipped else r.status.value, "seconds": r.seconds,
+            "setup_seconds": self.setup_seconds,
             "stats": dict(r.stats),
             "answer": self.answer, "valid": self.valid, "problem": self.problem, "agrees": self.agrees,
             "skipped": self.skipped,
@@ -171,7 +140,7 @@ class Comparison:
             "puzzle": format_puzzle(self.puzzle),
             "size": self.puzzle.n,
             "box": [self.puzzle.shape.box_rows, self.puzzle.shape.box_cols],
-            **rules_json(self.puzzle.rules),
+            **rules_fields(self.puzzle.rules),
             "canonical": self.canonical,
             "oracle": self.oracle,
             "solutions": self.solutions,
@@ -183,18 +152,46 @@ class Comparison:
         }
 
 
+def warm_up_puzzle(puzzle: Puzzle) -> Puzzle:
+    """A puzzle of the same board and rules whose givens break a rule at once (the digit 1 twice in the
+    first cell's first group): a solver builds for it all it builds for the puzzle (a formula, a model,
+    an exact-cover matrix, compiled code, tables per rule set) and then answers "no solution" without a
+    search. Nothing else would do for every paradigm: an empty board can be a hard search (a killer
+    puzzle has no givens), and the puzzle itself would leave a SAT engine its learnt clauses."""
+    peers = sorted(puzzle.rules.peers[0]) if puzzle.shape.cells > 1 else []
+    givens = [0] * puzzle.shape.cells
+    if peers:
+        givens[0] = givens[peers[0]] = 1
+    return Puzzle(puzzle.shape, tuple(givens), puzzle.rules)
+
+
 def run_solver(name: str, puzzle: Puzzle, *, time_limit: float | None, canonical: bool,
-               options: Mapping[str, Any] | None = None) -> SolveResult:
-    """One solver on one puzzle; a solver that raises gives ``Status.ERROR`` (a bug found), not a crash."""
+               options: Mapping[str, Any] | None = None) -> tuple[SolveResult, float | None]:
+    """One solver on one puzzle, and its set-up seconds (None when it raised first); a solver that raises
+    gives ``Status.ERROR`` (a bug found), not a crash.
+
+    The set-up is measured here, the same way for every paradigm: building the solver (for
+    ``backtrack-jit`` loading or compiling its code) and a first call on ``warm_up_puzzle``, which
+    builds the model for the board and rules. The result's ``seconds`` is then the solving alone,
+    as a second puzzle of the same kind would see it.
+    """
     started = time.perf_counter()
+    setup = None
     try:
         with solvers.get(name, **(options or {})) as solver:
-            return solver.solve(puzzle, time_limit=time_limit, canonical=canonical)
+            try:
+                solver.solve(warm_up_puzzle(puzzle), time_limit=time_limit, canonical=canonical)
+            except (UnsupportedFeature, UsageError, KeyboardInterrupt, MemoryError):
+                raise
+            except Exception:  # noqa: BLE001 - the puzzle's own call below reports what is wrong
+                pass
+            setup = time.perf_counter() - started
+            return solver.solve(puzzle, time_limit=time_limit, canonical=canonical), setup
     except (UsageError, KeyboardInterrupt, MemoryError):
         raise
     except Exception as exc:  # noqa: BLE001 - reported as this solver's wrong answer
-        return SolveResult(name, Status.ERROR, None, time.perf_counter() - started,
-                           {"error": f"raised {type(exc).__name__}: {exc}"})
+        return SolveResult(name, Status.ERROR, None, time.perf_counter() - started - (setup or 0.0),
+                           {"error": f"raised {type(exc).__name__}: {exc}"}), setup
 
 
 def compare(
@@ -206,6 +203,7 @@ def compare(
     oracle: Oracle | None = None,
     count: bool = True,
     options: Mapping[str, Mapping[str, Any]] | None = None,
+    configs: Sequence[Configuration] | None = None,
 ) -> Comparison:
     """Run the solvers (default: every installed one) on the puzzle and judge their agreement.
 
@@ -213,26 +211,39 @@ def compare(
     time limit, whose solver honours the puzzle's rules); ``count=False`` skips counting.
     ``options`` maps a solver name to its options. A solver that cannot honour the puzzle's rules
     is skipped, its ``skipped`` reason starting "cannot honour".
+    ``configs`` (instead of ``names`` and ``options``) runs solvers under option sets of their own,
+    one solver several times among them, each answer named after its configuration
+    ("sat encoding=minimal"; ``configurations``).
     """
-    names = list(names) if names else [name for name in solvers.names() if solvers.installed(name)]
-    options = options or {}
-    classes = {name: solvers.solver_class(name) for name in names}  # unknown names fail before any run
-    for name in options:
-        if name not in classes:
-            raise UsageError(f"options given for '{name}', which is not among the solvers compared")
-        solvers.parse_options(name, dict(options[name]))
+    if configs:
+        if names or options:
+            raise UsageError("give configurations (--configs) or solvers with options (--solvers, -o), not both")
+        chosen = tuple(configs)
+    else:
+        names = list(names) if names else [name for name in solvers.names() if solvers.installed(name)]
+        options = options or {}
+        for name in options:
+            if name not in names:
+                raise UsageError(f"options given for '{name}', which is not among the solvers compared")
+            solvers.parse_options(name, dict(options[name]))
+        chosen = plain(names, options)
+    classes = {c.solver: solvers.solver_class(c.solver) for c in chosen}  # unknown names fail before any run
     results: list[SolveResult] = []
+    setups: list[float | None] = []
     skipped: dict[int, str] = {}
-    for i, name in enumerate(names):
-        missing = classes[name].capabilities.lacks(canonical=canonical, time_limit=time_limit is not None,
-                                                   rules=puzzle.rules)
+    for i, config in enumerate(chosen):
+        name = config.name
+        missing = classes[config.solver].capabilities.lacks(canonical=canonical, time_limit=time_limit is not None,
+                                                            rules=puzzle.rules)
+        setups.append(None)
         if missing:
             skipped[i] = f"cannot {missing}"
             results.append(SolveResult(name, Status.TIME_LIMIT, None, 0.0))
             continue
         try:
-            results.append(run_solver(name, puzzle, time_limit=time_limit, canonical=canonical,
-                                      options=options.get(name)))
+            result, setups[i] = run_solver(config.solver, puzzle, time_limit=time_limit, canonical=canonical,
+                                           options=config.options_dict())
+            results.append(result if result.solver == name else replace(result, solver=name))
         except UnsupportedFeature as exc:  # e.g. a formula too large for this solver: it says so, others go on
             skipped[i] = str(exc)
             results.append(SolveResult(name, Status.TIME_LIMIT, None, 0.0))
@@ -248,7 +259,7 @@ def compare(
         except UnsupportedFeature:
             solutions = None  # the oracle cannot take this puzzle: the count stays unknown
     return judge_results(puzzle, results, canonical=canonical, solutions=solutions, oracle=oracle_name,
-                         skipped=skipped)
+                         skipped=skipped, setups=setups)
 
 
 def judge_results(
@@ -259,9 +270,12 @@ def judge_results(
     solutions: int | None = None,
     oracle: str | None = None,
     skipped: Mapping[int, str] | None = None,
+    setups: Sequence[float | None] | None = None,
 ) -> Comparison:
-    """The verdict on results already in hand (the rules are in the module docstring)."""
+    """The verdict on results already in hand (the rules are in the module docstring); ``setups`` are
+    the solvers' set-up seconds, when measured (``run_solver``)."""
     skipped = skipped or {}
+    setups = setups or [None] * len(results)
     kept = [r for i, r in enumerate(results) if i not in skipped]
     checked = iter(check_results(puzzle, kept))
     verdicts = [None if i in skipped else next(checked) for i in range(len(results))]
@@ -272,7 +286,7 @@ def judge_results(
     for i, result in enumerate(results):
         verdict = verdicts[i]
         if verdict is None:
-            runs.append(SolverRun(result, None, None, None, skipped[i]))
+            runs.append(SolverRun(result, None, None, None, skipped[i], setup_seconds=setups[i]))
             continue
         agrees: bool | None = verdict.right
         if verdict.right is False:
@@ -282,7 +296,7 @@ def judge_results(
             notes.append(f"{result.solver} did not give the lexicographically first of the answers")
             agrees = False
         answer = format_grid(result.grid, puzzle.n) if result.grid is not None else None
-        runs.append(SolverRun(result, answer, verdict.problem, agrees))
+        runs.append(SolverRun(result, answer, verdict.problem, agrees, setup_seconds=setups[i]))
     counted = [run for run in runs if run.agrees is not None]
     distinct = {run.answer for run in counted if run.agrees}
     if not counted:

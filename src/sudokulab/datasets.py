@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
-from .boj import MAX_INPUT_BYTES, parse_puzzle, source_name
+from .boj import MAX_INPUT_BYTES, ONE_LINE_FORMS, one_line_bytes, parse_puzzle, source_name
 from .errors import PuzzleFormatError, SudokuError, UsageError
 from .grid import Puzzle, Shape, box_shape
 from .rules import Rules, RulesError, standard
@@ -110,8 +110,6 @@ ONE_LINE_MIN = 10
 """A line that is one word of at least this many characters is a whole entry (the one-line form,
 or a broken one): no line of the no-space BOJ 2239 form (n <= 9 digits) is that long."""
 
-ONE_LINE_FORMS = {n * n: re.compile(f"[0-{n}.]{{{n * n}}}") for n in range(4, 10)}
-"""Length -> the one-line spellings that parse as they stand (n*n characters of 0..n or '.')."""
 
 
 class RawLine(NamedTuple):
@@ -297,13 +295,13 @@ class Dataset:
                     yield Entry(entry.index, entry.line, None, f"line {entry.line}: {found}")
                     continue
                 group = found
-                group.cells.append(entry.text.encode("ascii").translate(_DOT_TO_ZERO))
+                group.cells.append(one_line_bytes(entry.text.encode("ascii")))
             elif entry.puzzle is None:
                 yield entry
                 continue
             else:
                 group = group_of(entry.puzzle.shape, entry.puzzle.rules)
-                group.cells.append(bytes(value + 48 for value in entry.puzzle.givens))
+                group.cells.append(bytes(entry.puzzle.givens))
             group.index.append(entry.index)
             group.line.append(entry.line)
             if len(group.cells) >= group.size:
@@ -331,9 +329,6 @@ class Dataset:
                 raise UsageError(f"cannot read '{source_name(self.path)}': {exc.strerror or exc}") from None
         return found if self.limit is None else min(found, self.limit)
 
-
-
-_DOT_TO_ZERO = bytes.maketrans(b".", b"0")
 
 
 class _Bulk:
@@ -380,17 +375,16 @@ class _Bulk:
             lines, carry = data[:cut].splitlines(keepends=True), data[cut:]
             good = next((i for i, line in enumerate(lines) if len(line) != self.WIDTH), len(lines))
             if good:
-                rows = np.frombuffer(b"".join(lines[:good]), dtype=np.uint8).reshape(good, self.WIDTH)
-                cells = rows[:, :81]
-                fine = (((cells >= 48) & (cells <= 57)) | (cells == 46)).all(axis=1) & (rows[:, 81] == 10)
+                text = b"".join(lines[:good])
+                rows = np.frombuffer(text, dtype=np.uint8).reshape(good, self.WIDTH)
+                values = np.frombuffer(one_line_bytes(text), dtype=np.uint8).reshape(good, self.WIDTH)
+                fine = (values[:, :81] <= 9).all(axis=1) & (rows[:, 81] == ord("\n"))
                 if not fine.all():
                     good = int(np.argmin(fine))
             if self.limit is not None:
                 good = min(good, self.limit - self.index)
             if good:
-                givens = rows[:good, :81].copy()
-                givens[givens == 46] = 48
-                pending.append(givens - np.uint8(48))
+                pending.append(values[:good, :81].copy())
                 held += good
                 self.index += good
             if good < len(lines):
@@ -464,7 +458,7 @@ class _Gathered:
         from .batch import Batch
 
         k, cells = len(self.cells), self.shape.cells
-        givens = np.frombuffer(b"".join(self.cells), dtype=np.uint8).reshape(k, cells) - np.uint8(48)
+        givens = np.frombuffer(b"".join(self.cells), dtype=np.uint8).reshape(k, cells)
         batch = Batch(dataset, self.shape, givens, np.array(self.index, dtype=np.int64),
                       np.array(self.line, dtype=np.int64), self.rules)
         self.cells, self.index, self.line = [], [], []

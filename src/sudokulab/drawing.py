@@ -35,13 +35,7 @@ def draw_board(puzzle: Puzzle, grid: Grid | None = None, ax: Any = None, title: 
         if value:
             ax.text(c + 0.5, n - r - 0.5, str(value), ha="center", va="center", fontsize=size,
                     fontweight="bold" if given else "normal", color="black" if given else "tab:blue")
-    ax.set_xlim(-0.05, n + 0.05)
-    ax.set_ylim(-0.05, n + 0.05)
-    ax.set_aspect("equal")
-    ax.axis("off")
-    if title:
-        ax.set_title(title)
-    return ax
+    return _finish(ax, n, title)
 
 
 def draw_candidates(
@@ -116,6 +110,11 @@ def draw_candidates(
                 half = 0.4 / max(shape.box_rows, shape.box_cols)
                 ax.plot([x - half, x + half], [y - half, y + half], color="tab:red", linewidth=1.2, zorder=4)
                 ax.plot([x - half, x + half], [y + half, y - half], color="tab:red", linewidth=1.2, zorder=4)
+    return _finish(ax, n, title)
+
+
+def _finish(ax: Any, n: int, title: str | None) -> Any:
+    """The frame every board picture shares: square, no axes, a little margin, the title."""
     ax.set_xlim(-0.05, n + 0.05)
     ax.set_ylim(-0.05, n + 0.05)
     ax.set_aspect("equal")

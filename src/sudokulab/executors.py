@@ -86,19 +86,22 @@ def _ignore_interrupts() -> None:
 
 
 @contextlib.contextmanager
-def hangups_ignored() -> Iterator[None]:
-    """SIGHUP ignored while a pool's (or a local cluster's) processes start, so they inherit that and
-    leave a closed terminal (which sends SIGHUP to the whole process group) to the parent, which
-    stops them. Left to die of it, multiprocessing's resource tracker made the parent warn that
-    resources might leak, with a traceback. SIGTERM they keep: terminating a pool sends it."""
-    if threading.current_thread() is not threading.main_thread():
+def hangups_held() -> Iterator[None]:
+    """SIGHUP held back (blocked) while a pool's (or a local cluster's) processes start, so they
+    inherit the block (it stays across fork and exec) and leave a closed terminal (which sends
+    SIGHUP to the whole process group) to the parent, which stops them; the parent takes a SIGHUP
+    that came meanwhile when the block is lifted. Left to die of it, multiprocessing's resource
+    tracker made the parent warn that resources might leak, with a traceback. Blocked, not ignored:
+    an ignored signal is discarded, and a SIGHUP that came while a local cluster started was lost
+    (the run went on to the end and exited 0). SIGTERM they keep: terminating a pool sends it."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
         yield
         return
-    previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGHUP})
     try:
         yield
     finally:
-        signal.signal(signal.SIGHUP, previous)
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)  # a SIGHUP held back is raised here
 
 
 class ProcessPool(_Closing):
@@ -116,7 +119,7 @@ class ProcessPool(_Closing):
         import multiprocessing
 
         self.workers = jobs
-        with hangups_ignored():  # what the pool starts inherits it (see hangups_ignored)
+        with hangups_held():  # what the pool starts inherits the block (see hangups_held)
             from multiprocessing import resource_tracker
 
             resource_tracker.ensure_running()

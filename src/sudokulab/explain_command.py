@@ -58,13 +58,13 @@ def step_json(number: int, step: Any, n: int) -> dict[str, Any]:
 
 def explanation_json(puzzle: Puzzle, explanation: Any, certified: bool | None) -> dict[str, Any]:
     from .boj import format_grid
-    from .commands import _puzzle_json
+    from .documents import puzzle_fields
 
     n = puzzle.n
     grid = explanation.grid
     hardest = explanation.hardest
     return {
-        **_puzzle_json(puzzle),
+        **puzzle_fields(puzzle),
         "steps": [step_json(i + 1, step, n) for i, step in enumerate(explanation.steps)],
         "hardest": None if hardest is None else {"technique": hardest.technique, "difficulty": hardest.difficulty},
         "stopped": explanation.stopped,
@@ -74,14 +74,19 @@ def explanation_json(puzzle: Puzzle, explanation: Any, certified: bool | None) -
     }
 
 
-def _no_solution(puzzle: Puzzle, error: NoSolution) -> NoSolution:
-    """The no-solution message: the minimal conflicting givens when ``conflicts`` (the ``rate`` work) is
-    there to name them, else the plain line."""
-    try:
-        from . import conflicts  # type: ignore[attr-defined]
-    except ImportError:
-        return error
-    return NoSolution(conflicts.why_no_solution(puzzle))
+def _no_solution(puzzle: Puzzle, as_json: bool) -> NoSolution:
+    """The no-solution line naming a smallest set of conflicting givens, the rules that forbid them
+    and the givens to remove (``conflicts``); with ``--json`` the document says it too (``conflict``)."""
+    from .conflicts import why_no_solution
+
+    conflict = why_no_solution(puzzle)
+    message = f"no solution: {conflict.text()}"
+    if as_json:
+        from .documents import emit, puzzle_fields
+
+        emit({**puzzle_fields(puzzle), "steps": [], "hardest": None, "stopped": message, "certified": None,
+              "grid": None, "answer": None, "conflict": conflict.document()})
+    return NoSolution(message)
 
 
 def _draw(directory: str, puzzle: Puzzle, explanation: Any) -> None:
@@ -104,8 +109,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
         check_directory(args.draw)
     try:
         explanation = explain(puzzle, max_level=args.max_level, minimal=args.minimal, time_limit=args.time_limit)
-    except NoSolution as exc:
-        raise _no_solution(puzzle, exc) from None
+    except NoSolution:
+        raise _no_solution(puzzle, args.json) from None
     certified = None
     if args.check:
         for number, step in enumerate(explanation.steps, 1):

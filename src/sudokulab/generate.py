@@ -246,6 +246,15 @@ class Generated:
         """True when uniqueness stopped the removal above the target clue count."""
         return self.clues > self.target
 
+    def to_json(self, number: int) -> dict[str, Any]:
+        """The puzzle as a ``generate --json`` row (``schemas/generate.schema.json``); its solution is left
+        out, as from the dataset text: a puzzle made unique has only that one."""
+        from .documents import grid_rows, puzzle_fields
+
+        return {"index": number, **puzzle_fields(self.puzzle), "clues": self.clues, "target": self.target,
+                "unique": self.unique, "short": self.short, "text": dataset_text(self.puzzle).rstrip("\n"),
+                "givens": grid_rows(self.puzzle.givens, self.puzzle.n)}
+
 
 def default_fraction(shape: Shape | int, unique: bool = False) -> float:
     """The share of the cells given when none is asked for: ``DEFAULT_FRACTION``, and with ``unique``

@@ -99,6 +99,15 @@ class Case:
         return f"{self.outcome.value}: {self.detail}" if self.detail else self.outcome.value
 
 
+def case_row(case: Case) -> dict[str, Any]:
+    """One judged entry as a ``judge --json`` row (``schemas/judge.schema.json``)."""
+    run = case.run
+    return {"index": case.index, "line": case.line, "outcome": case.outcome.value, "accepted": case.accepted,
+            "detail": case.detail or None, "seconds": None if run is None else run.seconds,
+            "peak_rss_kb": None if run is None else run.peak_rss_kb,
+            "exit_code": None if run is None else run.exit_code, "signal": None if run is None else run.signal}
+
+
 _OUT_OF_MEMORY = re.compile(
     rb"MemoryError|OutOfMemoryError|bad_alloc|heap out of memory|out of memory|Cannot allocate memory", re.I
 )

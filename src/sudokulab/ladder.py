@@ -17,7 +17,7 @@ from typing import Any
 from .candidates import Candidates
 from .errors import ExitCode, NoSolution, PuzzleFormatError, SudokuError, UsageError
 from .grid import Puzzle
-from .levels import DEFAULT_LEVEL, LEVELS, check_level, settle_why
+from .levels import DEFAULT_LEVEL, LEVELS, check_level, climb, settle_why
 
 
 @dataclass(frozen=True)
@@ -46,15 +46,10 @@ def summarize(puzzles: Iterable[Puzzle], top: str = LEVELS[-1], on_puzzle: Any =
     count = 0
     for puzzle in puzzles:
         count += 1
-        marks = Candidates.start(puzzle)
-        solved = False
-        for rung, level in enumerate(levels):
-            if not solved:  # a solution is never struck: every higher level leaves it as it is
-                marks = settle_why(marks, level)[0]
-                solved = marks.settled and not marks.contradiction and not puzzle.rules.first_conflict(marks.grid())
-            settled[rung] += marks.settled
-            contradictions[rung] += marks.contradiction
-            remaining[rung] += marks.remaining
+        for rung, step in enumerate(climb(Candidates.start(puzzle), top)):
+            settled[rung] += step.settled
+            contradictions[rung] += step.contradiction
+            remaining[rung] += step.remaining
         if on_puzzle is not None:
             on_puzzle()
     return [LevelSummary(level, count, settled[i], contradictions[i], remaining[i] / count if count else 0.0)
@@ -106,11 +101,10 @@ def _one(args: argparse.Namespace) -> int:
     if drawing is not None and why is None:
         _draw(marks, drawing, f"{level}: {status}")
     if args.json:
-        from .compare import rules_json
-        from .documents import emit
+        from .documents import emit, rules_fields
 
         n = puzzle.n
-        emit({"size": n, "box": [puzzle.shape.box_rows, puzzle.shape.box_cols], **rules_json(puzzle.rules),
+        emit({"size": n, "box": [puzzle.shape.box_rows, puzzle.shape.box_cols], **rules_fields(puzzle.rules),
               "level": level, "status": status, "reason": why,
               "candidates": [[marks.digits(r * n + c) for c in range(n)] for r in range(n)],
               "remaining": marks.remaining,
@@ -121,17 +115,18 @@ def _one(args: argparse.Namespace) -> int:
     elif status == "open":
         out(marks.text())
     if why is not None:
-        raise NoSolution(f"no solution: {why} (level {level})")
+        raise NoSolution(f"no solution (found at the {level} level): {why}")
     return ExitCode.OK
 
 
 def _draw_target(path: str | None) -> Any:
     if path is None:
         return None
-    from .plots import plot_output, require_matplotlib
+    from .outputs import OutputFile
+    from .plots import PLOT_SUFFIXES, require_matplotlib
 
     require_matplotlib()
-    return plot_output(path)
+    return OutputFile(path, suffixes=PLOT_SUFFIXES, what="picture", binary=True)
 
 
 def _draw(marks: Candidates, output: Any, title: str) -> None:
@@ -152,8 +147,9 @@ def _draw(marks: Candidates, output: Any, title: str) -> None:
 
 
 def _summary(args: argparse.Namespace) -> int:
-    from .boj import source_name
-    from .commands import _box, _dataset_file, dataset_rules, out
+    from .boj import parse_box, source_name
+    from .catalog import resolve
+    from .commands import dataset_rules, out
     from .datasets import read_dataset
     from .report import progress
 
@@ -161,12 +157,13 @@ def _summary(args: argparse.Namespace) -> int:
         raise UsageError("propagate: --draw shows one puzzle; drop it with --summary")
     top = args.level or LEVELS[-1]
     check_level(top)
-    path = _dataset_file(args.puzzle)
+    path = resolve(args.puzzle)
+    box = parse_box(args.box) if args.box else None
     name = source_name(path)
     rules = dataset_rules(args)
 
     def puzzles() -> Iterable[Puzzle]:
-        for entry in read_dataset(path, _box(args), rules=rules):
+        for entry in read_dataset(path, box, rules=rules):
             if args.limit is not None and entry.index >= args.limit:
                 return
             if entry.puzzle is None:

@@ -14,14 +14,15 @@ pencil marks of ``candidates.Candidates`` under any ``rules.Rules``:
   a maximum matching of the group's open cells to digits, and a candidate is kept only when some
   maximum matching uses it. What it strikes are the Hall sets a person calls naked and hidden
   pairs, triples, ...: k cells holding only k digits between them take those digits from the rest
-  of the group (``hall_set`` names the one behind a removal). Alternated with the level below.
+  of the group (``hall.hall_set`` names the one behind a removal). Alternated with the level below.
 - ``failed-literal``: probing on the SAT model of the puzzle. Each remaining candidate is assumed
   in turn and unit propagation runs on the puzzle's CNF (``models.cnf``, extended encoding, every
   rule kind) with the pencil marks as assumptions; a candidate whose assumption fails is struck.
   Alternated with the level below until a whole round strikes nothing.
 
 Sums and thermometers. ``naked-single`` leaves them to their cages' all-different groups (a killer
-cage is a partial group, so its placed digits leave the cage) and does no arithmetic. From
+cage is a partial group, so its placed digits leave the cage) and only checks the digits placed (a
+cage's sum, a thermometer's order), narrowing no candidate by arithmetic. From
 ``hidden-single`` up they get ``propagation.py``'s bounds (each cage cell within what the partial
 sum and the cage's other cells still allow; each thermometer cell above its predecessor's least
 digit and below its successor's greatest), so "all-different" means all-different *plus* those
@@ -30,12 +31,12 @@ encoding of sums and the order clauses of thermometers). Every level only strike
 are in no solution of the current marks, so none ever removes a digit a solution uses.
 
 A contradiction leaves a cell with no candidate (``Candidates.contradiction``). When the reason is
-not an empty cell (a digit with no place left in a group, a Hall set of k cells with fewer than k
-digits, a cage that cannot reach its total) one cell of the group named is emptied, and
+not an empty cell (a digit with no place left in a group, k cells with fewer than k digits between
+them, a cage that cannot reach its total) one cell of the group named is emptied, and
 ``settle_why`` gives the reason in words.
 
 Roads not taken: the naked-single level through ``propagation.py`` (it cannot leave hidden singles
-out); Hall sets by enumerating subsets of a group (2^9 per group: the matching finds them in k^2).
+out).
 """
 
 from __future__ import annotations
@@ -47,7 +48,13 @@ from functools import cache
 from typing import Any
 
 from .candidates import Candidates, cell_label, digits_of
-from .rules import Group, Rules
+from .errors import UsageError
+from .hall import HallSet, hall_set, hall_sets, hall_violation, maximum_matching, unsupported, violation
+from .rules import Rules
+
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "HallSet", "Rung", "check_level", "climb", "hall_set", "hall_sets",
+           "hall_violation", "maximum_matching", "settle", "settle_why"]
+"""The ladder's API; the Hall-set names are ``hall``'s, kept here for the callers that import them from the ladder."""
 
 LEVELS = ("naked-single", "hidden-single", "all-different", "failed-literal")
 """The ladder, weakest first; each level includes the ones before it."""
@@ -60,8 +67,6 @@ DEFAULT_LEVEL = "all-different"
 def check_level(level: str) -> int:
     """The rung of a level name (0 for naked-single); a ``UsageError`` naming the choices otherwise."""
     if level not in LEVELS:
-        from .errors import UsageError
-
         raise UsageError(f"unknown level '{level}'; choose one of: {', '.join(LEVELS)}")
     return LEVELS.index(level)
 
@@ -132,6 +137,24 @@ def _naked_singles(marks: list[int], rules: Rules) -> str | None:
                     if not mask:
                         return f"{cell_label(peer, n)} has no candidate left"
                     queue.append(peer)
+    return _placed_arithmetic(marks, rules)
+
+
+def _placed_arithmetic(marks: list[int], rules: Rules) -> str | None:
+    """The one check of sums and thermometers at the naked-single level: the digits placed so far
+    (a cage's may not pass its total, and must reach it once all are placed; a thermometer's must
+    increase), as unit propagation on their clauses checks a full assignment."""
+    n = rules.n
+    for cage in rules.cages:
+        placed = [marks[cell].bit_length() for cell in cage.cells if not marks[cell] & (marks[cell] - 1)]
+        total = sum(placed)
+        if total > cage.total or (len(placed) == len(cage.cells) and total != cage.total):
+            return _contradiction(marks, n, cage.cells, f"{cage.name} adds up to {total}")
+    for thermo in rules.thermos:
+        placed = [(i, marks[cell].bit_length()) for i, cell in enumerate(thermo.cells)
+                  if not marks[cell] & (marks[cell] - 1)]
+        if any(b - a < j - i for (i, a), (j, b) in zip(placed, placed[1:])):
+            return _contradiction(marks, n, thermo.cells, f"{thermo.name} does not increase")
     return None
 
 
@@ -232,177 +255,7 @@ def _hidden_singles(marks: list[int], rules: Rules) -> str | None:
     return state.why
 
 
-# --- all-different: matchings and Hall sets -------------------------------------------------------------
-
-def maximum_matching(masks: Sequence[int]) -> tuple[list[int], int]:
-    """A matching of cells to digits (``masks[i]``: cell i's candidates as bits) covering as many cells
-    as possible: per cell the matched digit's bit (0 when unmatched), and the first unmatched cell or -1.
-
-    Augmenting paths (Kuhn's algorithm), tried with a free digit first; enough for groups of
-    Sudoku size. Every cell matched means the group can still be filled; a cell left out names a
-    Hall violation (``hall_violation``).
-    """
-    k = len(masks)
-    mate = [0] * k
-    owner: dict[int, int] = {}
-    used = 0
-    first_unmatched = -1
-    for start in range(k):
-        seen = 0
-
-        def augment(cell: int) -> bool:
-            nonlocal seen, used
-            mask = masks[cell]
-            free = mask & ~used
-            if free:
-                bit = free & -free
-                used |= bit
-                mate[cell], owner[bit] = bit, cell
-                return True
-            rest = mask & ~seen
-            while rest:
-                bit = rest & -rest
-                rest ^= bit
-                seen |= bit
-                if augment(owner[bit]):
-                    mate[cell], owner[bit] = bit, cell
-                    return True
-            return False
-
-        if not augment(start) and first_unmatched < 0:
-            first_unmatched = start
-    return mate, first_unmatched
-
-
-def _reach(masks: Sequence[int], mate: Sequence[int]) -> list[int]:
-    """Per cell i, the cells reachable from it (itself included) in the alternating graph: i -> j when
-    i has the digit matched to j. Warshall's closure on bit sets."""
-    k = len(masks)
-    owner = {bit: cell for cell, bit in enumerate(mate)}
-    reach = []
-    for cell in range(k):
-        r = 1 << cell
-        rest = masks[cell] & ~mate[cell]
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
-            if bit in owner:
-                r |= 1 << owner[bit]
-        reach.append(r)
-    for via in range(k):
-        bit, through = 1 << via, reach[via]
-        for cell in range(k):
-            if reach[cell] & bit:
-                reach[cell] |= through
-    return reach
-
-
-def _unsupported(masks: Sequence[int], mate: Sequence[int]) -> list[tuple[int, int, int]]:
-    """Régin's filter on a group whose cells are all matched: (cell, digit bit, Hall set bits) for each
-    candidate no maximum matching uses.
-
-    A candidate d of cell x, matched elsewhere to cell y, is kept when y reaches x (an alternating
-    cycle: x, y, ... swap digits round it) or reaches a cell with a digit no cell is matched to (an
-    alternating path ending there). Otherwise the cells y reaches hold between them exactly the
-    digits matched to them, d among them, and none of them is x: a Hall set that takes d from x,
-    and the smallest one that does (any Hall set holding d holds y, and with y all it reaches).
-    """
-    k = len(masks)
-    used = 0
-    for bit in mate:
-        used |= bit
-    every = 0
-    for mask in masks:
-        every |= mask
-    free = every & ~used
-    owner = {bit: cell for cell, bit in enumerate(mate)}
-    reach = _reach(masks, mate)
-    with_free = 0
-    for cell in range(k):
-        if masks[cell] & free:
-            with_free |= 1 << cell
-    found = []
-    for x in range(k):
-        rest = masks[x] & ~mate[x] & used
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
-            y = owner[bit]
-            if reach[y] >> x & 1 or reach[y] & with_free:
-                continue
-            found.append((x, bit, reach[y]))
-    return found
-
-
-@dataclass(frozen=True)
-class HallSet:
-    """k cells of a group that hold only k digits between them, so those digits leave the rest of it.
-
-    ``removals`` are the (cell, digit) candidates it strikes in the group's other cells.
-    """
-
-    group: Group
-    cells: tuple[int, ...]
-    digits: tuple[int, ...]
-    removals: tuple[tuple[int, int], ...]
-    n: int
-
-    def text(self) -> str:
-        """"r1c2, r1c5 hold {3, 7} in row 1, so 3 and 7 leave the rest of row 1"."""
-        cells = ", ".join(cell_label(cell, self.n) for cell in self.cells)
-        verb = "holds" if len(self.cells) == 1 else "hold"
-        digits = ", ".join(str(d) for d in self.digits)
-        named = [str(d) for d in self.digits]
-        said = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
-        leave = "leaves" if len(named) == 1 else "leave"
-        return f"{cells} {verb} {{{digits}}} in {self.group.name}, so {said} {leave} the rest of {self.group.name}"
-
-
-def hall_sets(candidates: Candidates, group: Group) -> list[HallSet]:
-    """The Hall sets behind every candidate the all-different level strikes in ``group`` now, each with
-    what it strikes (settled cells are left out of the group: their digits are the singles' work)."""
-    marks, n = candidates.marks, candidates.n
-    cells = [cell for cell in group.cells if marks[cell] & (marks[cell] - 1)]
-    masks = [marks[cell] for cell in cells]
-    mate, unmatched = maximum_matching(masks)
-    if unmatched >= 0:
-        return []
-    by_set: dict[int, list[tuple[int, int]]] = {}
-    for x, bit, hall in _unsupported(masks, mate):
-        by_set.setdefault(hall, []).append((cells[x], bit.bit_length()))
-    found = []
-    for hall, removals in by_set.items():
-        members = tuple(cells[i] for i in range(len(cells)) if hall >> i & 1)
-        digits = 0
-        for cell in members:
-            digits |= marks[cell]
-        found.append(HallSet(group, members, tuple(digits_of(digits)), tuple(sorted(removals)), n))
-    return sorted(found, key=lambda h: (len(h.cells), h.cells))
-
-
-def hall_set(candidates: Candidates, cell: int, digit: int) -> HallSet | None:
-    """The smallest Hall set, over the groups of ``cell``, that strikes ``digit`` from it now; None when
-    the all-different level keeps the candidate (or it is gone already)."""
-    if not candidates.has(cell, digit):
-        return None
-    rules = candidates.puzzle.rules
-    best = None
-    for index in rules.cell_groups[cell]:
-        for found in hall_sets(candidates, rules.groups[index]):
-            if (cell, digit) in found.removals and (best is None or len(found.cells) < len(best.cells)):
-                best = found
-    return best
-
-
-def hall_violation(candidates: Candidates, group: Group) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
-    """Cells of ``group`` that hold fewer digits between them than they are (so the group cannot be
-    filled), with those digits; None when every open cell can be matched."""
-    marks = candidates.marks
-    cells = [cell for cell in group.cells if marks[cell] & (marks[cell] - 1) or not marks[cell]]
-    masks = [marks[cell] for cell in cells]
-    mate, unmatched = maximum_matching(masks)
-    return None if unmatched < 0 else _violation(masks, mate, unmatched, cells)
-
+# --- all-different: Régin's filter on every group ------------------------------------------------------
 
 def _all_different(marks: list[int], rules: Rules) -> str | None:
     """Singles, then Régin's filter on every group, each removal settled at once, until a whole pass over
@@ -421,13 +274,13 @@ def _all_different(marks: list[int], rules: Rules) -> str | None:
             checked[index] = masks
             mate, unmatched = maximum_matching(masks)
             if unmatched >= 0:
-                members, digits = _violation(masks, mate, unmatched, cells)
+                members, digits = violation(masks, mate, unmatched, cells)
                 shown = ", ".join(str(d) for d in digits)
                 fact = (f"{', '.join(cell_label(c, n) for c in members)} hold only {{{shown}}} "
                         f"between them in {group.name}")
                 marks[:] = state.marks()
                 return _contradiction(marks, n, members, fact)
-            for x, bit, _ in _unsupported(masks, mate):
+            for x, bit, _ in unsupported(masks, mate):
                 cell = cells[x]
                 if cand[cell] <= full and cand[cell] & bit:
                     changed = True
@@ -436,18 +289,6 @@ def _all_different(marks: list[int], rules: Rules) -> str | None:
                         return state.why
     marks[:] = state.marks()
     return state.why
-
-
-def _violation(masks: Sequence[int], mate: Sequence[int], unmatched: int, cells: Sequence[int]
-               ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The cells an unmatched cell reaches by alternating paths (more cells than digits), and their digits."""
-    reach = _reach(masks, mate)[unmatched]
-    members = tuple(cells[i] for i in range(len(cells)) if reach >> i & 1)
-    digits = 0
-    for i in range(len(cells)):
-        if reach >> i & 1:
-            digits |= masks[i]
-    return members, tuple(digits_of(digits))
 
 
 # --- failed literals: probing on the SAT model ---------------------------------------------------------
@@ -534,7 +375,11 @@ def climb(candidates: Candidates, top: str = LEVELS[-1]) -> list[Rung]:
     includes the ones below, so starting it higher changes nothing but the time)."""
     rungs = []
     current = candidates
+    rules = candidates.puzzle.rules
+    solved = False
     for level in LEVELS[: check_level(top) + 1]:
-        current = settle(current, level)
+        if not solved:  # a solution is never struck: every higher level leaves it as it is
+            current = settle(current, level)
+            solved = current.settled and not current.contradiction and not rules.first_conflict(current.grid())
         rungs.append(Rung(level, current.settled, current.contradiction, current.remaining))
     return rungs

@@ -78,14 +78,33 @@ def cactus_plot(
     time_limit: float | Mapping[str, float] | None = None,
     cumulative: bool = False,
     counts: Mapping[str, Mapping[str, int]] | None = None,
+    lines: str = "solver",
 ) -> Path:
-    """Draw one cactus panel per dataset, one line per solver, log time axis.
+    """Draw one cactus panel per dataset, one line per solver, log time axis, to ``path``.
+
+    The arguments are those of ``cactus_figure``.
+    """
+    return _save(cactus_figure(series, totals=totals, time_limit=time_limit, cumulative=cumulative, counts=counts,
+                               lines=lines), path)
+
+
+def cactus_figure(
+    series: Mapping[str, Mapping[str, Sequence[float]]],
+    *,
+    totals: Mapping[str, int] | None = None,
+    time_limit: float | Mapping[str, float] | None = None,
+    cumulative: bool = False,
+    counts: Mapping[str, Mapping[str, int]] | None = None,
+    lines: str = "solver",
+) -> Any:
+    """The cactus plot as a matplotlib ``Figure``: one panel per dataset, one line per solver.
 
     ``series`` maps dataset -> solver -> times of the puzzles it solved; ``totals`` (dataset ->
     puzzles run) sets the x range so a solver that fell short visibly stops short. ``time_limit``
     (one for all, or per dataset) is drawn as a dashed line. With ``cumulative`` the y axis is the
     total time to solve the first k puzzles instead. ``counts`` (``BenchReport.solved_counts``)
-    gives the true number solved where ``series`` holds a sample at evenly spaced ranks.
+    gives the true number solved where ``series`` holds a sample at evenly spaced ranks. ``lines``
+    names what a line stands for in the title ("configuration" for ``bench --configs``).
     """
     datasets = list(series)
     if not datasets:
@@ -127,8 +146,9 @@ def cactus_plot(
     for ax in axes[len(datasets):]:
         ax.set_visible(False)
     what = "cumulative time" if cumulative else "time per puzzle"
-    figure.suptitle(f"Cactus plot: puzzles solved against {what}, one line per solver (lower and longer is better)")
-    return _save(figure, path)
+    # two short lines: one line of text was wider than a one-panel figure and lost both ends
+    figure.suptitle(f"Cactus plot: puzzles solved against {what}\none line per {lines} (lower and longer is better)")
+    return figure
 
 
 @dataclass(frozen=True)

@@ -352,15 +352,7 @@ def _grid(value: Any, n: int, name: str, at: str) -> tuple[int, ...]:
             raise PuzzleFormatError(f"{name}: {at}: a {n}x{n} board needs rows of numbers, not a string")
         if len(chars) != n * n:
             raise PuzzleFormatError(f"{name}: {at}: {n * n} characters expected, found {len(chars)}")
-        values = []
-        for position, char in enumerate(chars, 1):
-            if char == ".":
-                values.append(0)
-            elif char in "0123456789" and int(char) <= n:
-                values.append(int(char))
-            else:
-                raise PuzzleFormatError(f"{name}: {at}: character {position}: '{char}' is not a digit 0..{n} or '.'")
-        return tuple(values)
+        return tuple(boj.one_line_values(chars, n, f"{name}: {at}: character"))
     rows = _list(value, name, at)
     if len(rows) != n:
         raise PuzzleFormatError(f"{name}: {at}: {n} rows expected, found {len(rows)}")

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .documents import compact
 from .solvers.base import EFFORT as EFFORT_KEYS
 from .solvers.base import Stat, Status
 
@@ -57,7 +58,7 @@ class Row:
     def as_csv(self) -> dict[str, Any]:
         if self.status == SKIPPED:
             return {"dataset": self.dataset, "solver": self.solver, "status": SKIPPED,
-                    "other_stats": json.dumps({"reason": self.problem}, separators=(",", ":"))}
+                    "other_stats": compact({"reason": self.problem})}
         row: dict[str, Any] = {
             "dataset": self.dataset, "index": self.index, "line": self.line, "solver": self.solver,
             "status": self.status, "seconds": f"{self.seconds:.7f}", "cpu_seconds": f"{self.cpu_seconds:.7f}",
@@ -66,7 +67,7 @@ class Row:
         for key in EFFORT_KEYS:
             row[key] = self.stats.get(key, "")
         other = {k: v for k, v in self.stats.items() if k not in EFFORT_KEYS}
-        row["other_stats"] = json.dumps(other, separators=(",", ":")) if other else ""
+        row["other_stats"] = compact(other) if other else ""
         return row
 
     def as_json(self) -> dict[str, Any]:
@@ -355,6 +356,8 @@ class BenchReport:
     """dataset -> solver -> puzzles solved (checked): more than ``len(solved_times[...])`` when sampled."""
     skipped: Mapping[str, Mapping[str, str]] | None = None
     """dataset -> solver -> why it was not run there (it cannot honour the rules); also in ``notes``."""
+    configured: bool = False
+    """Rows are configurations (``bench --configs``): the tables show each one's model size too."""
 
     @property
     def wrong(self) -> int:

@@ -22,7 +22,6 @@ Files: ``RLIMIT_FSIZE`` and, inside bubblewrap, the size of its tmpfs.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import selectors
@@ -36,6 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import IO
 
+from .documents import compact
 from .errors import UsageError
 from .isolation import ISOLATIONS, bwrap_arguments
 
@@ -86,8 +86,8 @@ class Limits:
         limit itself. The verdict comes from the peak resident memory, which counts shared maps.
         """
         memory = (self.memory_mb or 0) << 20
-        return json.dumps({"memory": memory, "address_space": 4 * memory + (4 << 30),
-                           "file_bytes": self.files_mb << 20, "processes": self.processes})
+        return compact({"memory": memory, "address_space": 4 * memory + (4 << 30),
+                        "file_bytes": self.files_mb << 20, "processes": self.processes})
 
 
 DEFAULT_LIMITS = Limits()

@@ -26,6 +26,7 @@ import json
 import re
 from dataclasses import dataclass
 
+from ..documents import compact
 from ..errors import PuzzleFormatError
 from ..grid import Grid, Puzzle, Shape
 from ..rules import Cage, Differ, Group, Rules, RulesError, Thermo, build
@@ -41,13 +42,13 @@ _LITERALS = re.compile(r"[+-]?\d+(\s+[+-]?\d+)*\Z")
 def header_line(puzzle: Puzzle, encoding: str, amo: str) -> str:
     """The machine-readable first line of an exported formula.
 
-    >>> header_line(Puzzle.empty(4), "extended", "pairwise")[:60]
-    'c sudokulab-export {"size": 4, "box": [2, 2], "encoding": "e'
+    >>> header_line(Puzzle.empty(4), "extended", "pairwise")[:63]
+    'c sudokulab-export {"size":4,"box":[2,2],"encoding":"extended",'
     """
     givens = "".join(map(str, puzzle.givens)) if puzzle.n <= 9 else " ".join(map(str, puzzle.givens))
     data = {"size": puzzle.n, "box": [puzzle.shape.box_rows, puzzle.shape.box_cols], "encoding": encoding,
             "amo": amo, "givens": givens}
-    return HEADER + json.dumps(data)
+    return HEADER + compact(data)
 
 
 def rules_data(rules: Rules) -> dict:
@@ -125,7 +126,7 @@ def rules_line(rules: Rules) -> str:
     >>> rules_line(build(Shape(2, 2), ["x"]))
     'c sudokulab rules {"presets":["x"]}'
     """
-    return RULES + json.dumps(rules_data(rules), separators=(",", ":"))
+    return RULES + compact(rules_data(rules))
 
 
 def to_dimacs(puzzle: Puzzle, encoding: str = "extended", amo: str = "pairwise") -> str:

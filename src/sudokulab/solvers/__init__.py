@@ -3,12 +3,12 @@
 Classes are imported on first use, so ``import sudokulab`` never loads PySAT or OR-Tools. A new
 paradigm joins by adding one line to ``REGISTRY``; the contract tests then cover it at once, for
 what its ``capabilities`` claim. Options are checked by name and type against the class's declared
-``options`` before it is built, so a bad value is one clear line, never a traceback from inside.
+``options`` (``base.check_options``, which every ``SolverBase`` constructor also meets), so a bad
+value is one clear line naming the solver and the option, never a traceback from inside.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
@@ -16,7 +16,7 @@ from typing import Any
 from ..errors import UnsupportedFeature, UsageError
 from ..grid import Shape
 from ..rules import KINDS, Rules
-from .base import Capabilities, CountResult, Option, Solver, SolveResult, Status
+from .base import Capabilities, CountResult, Option, Solver, SolveResult, Status, check_options
 from .search import SearchCounters, SearchSolver
 
 __all__ = [
@@ -100,53 +100,11 @@ def installed(name: str) -> bool:
     return unavailable(name) is None
 
 
-_TRUE, _FALSE = {"true", "yes", "on", "1"}, {"false", "no", "off", "0"}
-
-
-def _convert(option: Option, value: Any, solver: str) -> Any:
-    """One option value, from text (the command line) or from Python, checked against its type."""
-    where = f"solver '{solver}' option {option.name}"
-    kind = option.type
-    if isinstance(value, str) and kind is not str:
-        text = value.strip().lower()
-        try:
-            if kind is bool:
-                if text not in _TRUE | _FALSE:
-                    raise ValueError
-                value = text in _TRUE
-            else:
-                value = kind(text)
-        except ValueError:
-            words = {bool: "true or false", int: "a whole number", float: "a number"}.get(kind, kind.__name__)
-            raise UsageError(f"{where} must be {words}, not '{value}'") from None
-    if kind is float and isinstance(value, int) and not isinstance(value, bool):
-        value = float(value)
-    if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
-        raise UsageError(f"{where} must be of type {kind.__name__}, not {value!r}")
-    if kind is float and not math.isfinite(value):
-        raise UsageError(f"{where} must be a finite number, not {value!r}")
-    if option.minimum is not None and value < option.minimum:
-        raise UsageError(f"{where} must be at least {option.minimum}, not {value!r}")
-    if option.normalise is not None:
-        value = option.normalise(value)
-    valid = option.valid_values()
-    if valid is not None and value not in valid:
-        choices = ", ".join(map(str, valid))
-        raise UsageError(f"solver '{solver}': unknown {option.name} '{value}'; choose one of: {choices}")
-    return value
-
-
 def parse_options(name: str, options: dict[str, Any]) -> dict[str, Any]:
-    """Options checked against what the solver declares: unknown names and bad values refused."""
-    declared = {option.name: option for option in getattr(solver_class(name), "options", ())}
-    checked = {}
-    for key, value in options.items():
-        option = declared.get(key)
-        if option is None:
-            taken = ", ".join(declared) or "none"
-            raise UsageError(f"solver '{name}' takes no option '{key}'; its options: {taken}")
-        checked[key] = _convert(option, value, name)
-    return checked
+    """Options checked against what the solver declares (``base.check_options``, the check every
+    construction meets): unknown names and bad values refused, one line naming solver and option."""
+    cls = solver_class(name)
+    return check_options(name, getattr(cls, "options", ()), options)
 
 
 def get(name: str, **options: Any) -> Solver:

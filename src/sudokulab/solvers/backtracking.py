@@ -197,6 +197,7 @@ class BacktrackSolver(SearchSolver):
     paradigm = "hand-written search (classic)"
     capabilities = Capabilities(kinds=frozenset(KINDS))
     search = staticmethod(classic_search)
+    in_order = True  # cells in row-major order, digits upward: solutions come in canonical order
 
 
 def fast_search(
@@ -311,3 +312,4 @@ class FastBacktrackSolver(SearchSolver):
     name = "backtrack-fast"
     capabilities = Capabilities(kinds=frozenset(KINDS))
     search = staticmethod(fast_search)
+    in_order = True  # with canonical: first open cell, smallest digit first (see fast_search)

@@ -14,9 +14,12 @@ of ``Solver`` works everywhere.
 from __future__ import annotations
 
 import enum
+import functools
+import inspect
+import math
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
@@ -88,6 +91,35 @@ class CountResult:
 
 
 @dataclass(frozen=True)
+class SolutionList:
+    """The solutions a solver listed, up to a limit (``sudokulab solutions``).
+
+    ``complete`` says whether every solution is listed: the solver looked for one more than
+    ``limit`` and found none, within the time. ``ordered`` says whether they are in row-major
+    lexicographic (canonical) order: a complete list is sorted, a partial one is in the order the
+    solver found them, canonical only for a search that enumerates in that order.
+    """
+
+    solver: str
+    grids: tuple[Grid, ...]
+    limit: int
+    status: Status
+    """SOLVED (at least one), NO_SOLUTION, or TIME_LIMIT (the list may be partial)."""
+    complete: bool
+    ordered: bool
+    seconds: float
+    stats: Mapping[str, Stat] = field(default_factory=dict)
+
+
+def list_found(solver: str, grids: Sequence[Grid], limit: int, status: Status, seconds: float,
+               stats: Mapping[str, Stat], *, in_order: bool) -> SolutionList:
+    """A ``SolutionList`` from up to ``limit + 1`` grids found (one more than wanted says there are more)."""
+    complete = len(grids) <= limit and status is not Status.TIME_LIMIT
+    listed = sorted(grids) if complete else list(grids[:limit])
+    return SolutionList(solver, tuple(listed), limit, status, complete, complete or in_order, seconds, stats)
+
+
+@dataclass(frozen=True)
 class Capabilities:
     """What a solver can do; callers ask before they ask it, and contract tests test only this.
 
@@ -141,6 +173,7 @@ class Option:
     ``choices`` lists the valid values (or a function that finds them at run time, such as the
     engines this PySAT build has); ``normalise`` maps an accepted spelling to the value the solver
     wants (an engine alias to its name) and raises ``UsageError`` naming the valid values.
+    ``minimum`` and ``maximum`` bound a number. ``check`` is the one place a value is judged.
     """
 
     name: str
@@ -150,9 +183,71 @@ class Option:
     choices: tuple[Any, ...] | Callable[[], tuple[Any, ...]] | None = None
     normalise: Callable[[Any], Any] | None = None
     minimum: int | float | None = None
+    maximum: int | float | None = None
 
     def valid_values(self) -> tuple[Any, ...] | None:
         return self.choices() if callable(self.choices) else self.choices
+
+    def check(self, value: Any, solver: str) -> Any:
+        """The value, from text (the command line) or from Python, converted and checked; a bad one is
+        a ``UsageError`` naming the solver and the option."""
+        from ..errors import UsageError
+
+        where = f"solver '{solver}' option {self.name}"
+        kind = self.type
+        if value is None and self.default is None:
+            return None  # "let the solver choose", as its default says
+        if isinstance(value, str) and kind is not str:
+            text = value.strip().lower()
+            try:
+                if kind is bool:
+                    if text not in _TRUE | _FALSE:
+                        raise ValueError
+                    value = text in _TRUE
+                else:
+                    value = kind(text)
+            except ValueError:
+                words = {bool: "true or false", int: "a whole number", float: "a number"}.get(kind, kind.__name__)
+                raise UsageError(f"{where} must be {words}, not '{value}'") from None
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
+            raise UsageError(f"{where} must be of type {kind.__name__}, not {value!r}")
+        if kind is float and not math.isfinite(value):
+            raise UsageError(f"{where} must be a finite number, not {value!r}")
+        if self.minimum is not None and value < self.minimum:
+            raise UsageError(f"{where} must be at least {self.minimum}, not {value!r}")
+        if self.maximum is not None and value > self.maximum:
+            raise UsageError(f"{where} must be at most {self.maximum}, not {value!r}")
+        if self.normalise is not None:
+            try:
+                value = self.normalise(value)
+            except UsageError as exc:
+                raise UsageError(f"solver '{solver}': {exc}") from None
+        valid = self.valid_values()
+        if valid is not None and value not in valid:
+            raise UsageError(f"solver '{solver}': unknown {self.name} '{value}'; "
+                             f"choose one of: {', '.join(map(str, valid))}")
+        return value
+
+
+_TRUE, _FALSE = frozenset({"true", "yes", "on", "1"}), frozenset({"false", "no", "off", "0"})
+
+
+def check_options(solver: str, declared: tuple[Option, ...], values: Mapping[str, Any]) -> dict[str, Any]:
+    """Options checked against what a solver declares: an unknown name or a bad value is one
+    ``UsageError`` line naming the solver and the option (the one check every solver's options pass)."""
+    from ..errors import UsageError
+
+    by_name = {option.name: option for option in declared}
+    checked = {}
+    for key, value in values.items():
+        option = by_name.get(key)
+        if option is None:
+            taken = ", ".join(by_name) or "none"
+            raise UsageError(f"solver '{solver}' takes no option '{key}'; its options: {taken}")
+        checked[key] = option.check(value, solver)
+    return checked
 
 
 @runtime_checkable
@@ -236,8 +331,44 @@ class SolverBase:
     capabilities: ClassVar[Capabilities] = Capabilities()
     options: ClassVar[tuple[Option, ...]] = ()
 
-    def __init__(self) -> None:
+    def __init__(self, **options: Any) -> None:
+        """Options reach here only for a class with no constructor of its own: checked, then none taken."""
+        if check_options(type(self).name, type(self).options, options):
+            raise TypeError(f"{type(self).__name__} declares options but has no constructor that takes them")
         self._lock = threading.RLock()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Check a subclass's options on every construction, through ``check_options``.
+
+        Why here: a solver is built through ``solvers.get`` or directly by a library user, and both
+        must meet the same check, so no constructor repeats it (each once had its own, in words of
+        its own, and some raised ``ValueError``).
+        """
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if init is None or getattr(init, "checks_options", False):
+            return
+        signature = inspect.signature(init)
+        if any(p.kind is p.VAR_POSITIONAL for p in signature.parameters.values()):
+            return  # positional leftovers name no option: such a class checks its own
+
+        @functools.wraps(init)
+        def checked_init(self: Any, *args: Any, **values: Any) -> None:
+            try:
+                bound = signature.bind(self, *args, **values)
+            except TypeError:  # an unknown keyword: said in the words of every other bad option
+                check_options(type(self).name, type(self).options, values)
+                raise
+            given = {}
+            for key, value in list(bound.arguments.items())[1:]:
+                if signature.parameters[key].kind is inspect.Parameter.VAR_KEYWORD:
+                    given.update(value)
+                else:
+                    given[key] = value
+            init(self, **check_options(type(self).name, type(self).options, given))
+
+        checked_init.checks_options = True  # type: ignore[attr-defined]
+        cls.__init__ = checked_init  # type: ignore[method-assign]
 
     def close(self) -> None:
         """Release native resources (SAT engines); safe to call twice."""

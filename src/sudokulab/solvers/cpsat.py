@@ -135,8 +135,8 @@ was 4.5-7.3 s whatever the limit below it (presolve on or off; ``stop_search`` d
 short), on a 2-core machine under load."""
 
 
-def _check_parameters(text: str) -> None:
-    """Refuse CP-SAT parameters that do not parse, with the protobuf library's message.
+def _check_parameters(text: str) -> str:
+    """The text of CP-SAT parameters; refused when it does not parse, with the protobuf library's message.
 
     (``SatParameters.merge_text_format`` only answers False, with the message on stderr.)
     """
@@ -147,6 +147,7 @@ def _check_parameters(text: str) -> None:
         text_format.Parse(text, sat_parameters_pb2.SatParameters())
     except text_format.ParseError as exc:
         raise UsageError(f"CP-SAT parameters '{text}' do not parse: {exc}") from None
+    return text
 
 
 class ModelInvalid(RuntimeError):
@@ -188,29 +189,20 @@ class CpSatSolver(SolverBase):
     capabilities: ClassVar[Capabilities] = Capabilities(threads="serialised", kinds=frozenset(KINDS))
     options: ClassVar[tuple[Option, ...]] = (
         Option("workers", int, 1, "CP-SAT search workers for a plain solve", minimum=1),
-        Option("seed", int, 0, "CP-SAT's random seed"),
+        Option("seed", int, 0, "CP-SAT's random seed (32 bits)", minimum=-2**31, maximum=2**31 - 1),
         Option("model", str, "alldiff", "model: alldiff (AllDifferent) or booleans (exactly-ones, faster)", MODELS),
         Option("presolve", bool, None, "run CP-SAT's presolve (default: on for model=alldiff, off for booleans)"),
-        Option("parameters", str, "", "more CP-SAT parameters in text form, e.g. 'cp_model_probing_level: 0'"),
+        Option("parameters", str, "", "more CP-SAT parameters in text form, e.g. 'cp_model_probing_level: 0'",
+               normalise=_check_parameters),
     )
 
     def __init__(self, workers: int = 1, seed: int = 0, presolve: bool | None = None, parameters: str | None = None,
                  model: str = "alldiff"):
-        super().__init__()
-        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-            raise UsageError(f"workers must be a whole number of at least 1, not {workers!r}")
-        if isinstance(seed, bool) or not isinstance(seed, int) or not -2**31 <= seed < 2**31:
-            raise UsageError(f"seed must be a whole number that fits 32 bits, not {seed!r}")
-        if model not in MODELS:
-            raise UsageError(f"unknown CP-SAT model '{model}'; choose one of: {', '.join(MODELS)}")
+        super().__init__()  # options checked by SolverBase (base.check_options)
         if presolve is None:
             presolve = model == "alldiff"
-        if not isinstance(presolve, bool):
-            raise UsageError(f"presolve must be true or false, not {presolve!r}")
         self.workers, self.seed, self.presolve, self.model = workers, seed, presolve, model
-        self.parameters = "" if parameters is None else str(parameters)
-        if self.parameters:
-            _check_parameters(self.parameters)
+        self.parameters = "" if parameters is None else parameters
         self._settings = {
             "solve": self._parameters(self.parameters, num_workers=workers, cp_model_presolve=presolve, **TUNED),
             "canonical": self._parameters(

@@ -85,8 +85,7 @@ class DimacsSolver(SolverBase):
     )
 
     def __init__(self, command: str = "", encoding: str = "extended", amo: str = "pairwise"):
-        super().__init__()
-        cnf.check_options(encoding, amo)
+        super().__init__()  # options checked by SolverBase (base.check_options)
         self.encoding, self.amo = encoding, amo
         words = tuple(shlex.split(command)) if command.strip() else default_command()
         if not words:

@@ -602,15 +602,14 @@ class DlxSolver(SearchSolver):
     capabilities: ClassVar[Capabilities] = Capabilities(canonical=True, count=True, time_limit=True, threads="safe",
                                                         kinds=KINDS, kinds_why=KINDS_WHY)
     counters: ClassVar[type] = DlxCounters
+    in_order: ClassVar[bool] = True  # with canonical: first open cell, digits ascending (module docstring)
     options: ClassVar[tuple[Option, ...]] = (
         Option("structure", str, "links", "links (dancing links on flat lists) or sets (a set of rows per column)",
                choices=STRUCTURES),
     )
 
     def __init__(self, structure: str = "links") -> None:
-        super().__init__()
-        if structure not in _SEARCHES:
-            raise ValueError(f"structure must be one of {', '.join(STRUCTURES)}, not {structure!r}")
+        super().__init__()  # options checked by SolverBase (base.check_options)
         self.structure = structure
         self.search = _SEARCHES[structure]
 

@@ -46,6 +46,8 @@ by itself to a per-user directory, ``~/.cache/numba/<dir>_<hash>`` (``$XDG_CACHE
 checked: the first run there compiled and saved, the second loaded. ``$NUMBA_CACHE_DIR`` overrides
 both. We leave the choice to numba rather than pick a path of our own: its fallback already covers
 read-only installs. The cache is keyed on this file's time stamp, so an upgrade compiles once.
+A process that is about to compile (``jit_numba.cache_is_warm`` reads numba's index) says so on a
+terminal: "compiling the search once (about 10 s); later runs load it from <folder>"; docs/terminal.md.
 
 ``nodes`` counts digits tried at a branching cell; ``backtracks`` counts tries whose propagation
 met a contradiction.
@@ -55,7 +57,7 @@ complete groups, 20 peers a cell, no sums), and the same nodes: measured on 17_c
 standard-only search, within 2-3% (noise on a shared machine) both through ``solve_batch`` and
 ``solve``. Sums and thermometers live in a function of their own that standard rules never call.
 
-Two backends run this search, chosen per call (``backend``; docs/compiled-search.md): the C
+Two backends run this search, chosen per call (``backend``; docs/jit.md): the C
 extension ``_search`` (built at install time from ``_search.c`` when a compiler is there; no numpy,
 no numba, so a process starts solving in milliseconds) and the numba kernels (``jit_numba``,
 ``jit_kernels``: the ``jit`` extra), the fallback where the extension was not built and the path for

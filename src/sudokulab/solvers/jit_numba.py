@@ -141,8 +141,42 @@ class SearchRun(Slices):
         return self.state.stats()
 
 
+COMPILE_SECONDS = 10
+"""About how long compiling the kernels takes, as the compile message says (8-15 s on the 2-core
+machine of benchmarks/results/jit.md, by load)."""
+ENTRY_KERNELS = (_search, _start, _digits, _batch)
+"""The kernels Python calls (the others are compiled into them and cached with them)."""
+
+
+def cache_folder() -> str:
+    """Where numba keeps the compiled kernels (``__pycache__`` beside the module, its per-user
+    fallback, or ``$NUMBA_CACHE_DIR``)."""
+    return str(_search.stats.cache_path)
+
+
+def cache_is_warm() -> bool:
+    """Whether numba's disk cache holds every entry kernel for this very source (its index is keyed
+    on the file's time stamp and size), so that ``warm_up`` loads instead of compiling.
+
+    Reads numba's cache index through its internal ``_cache`` (numba 0.5x-0.6x); should that change,
+    the answer is True: better no message than a wrong one."""
+    try:
+        return all(kernel._cache._cache_file._load_index() for kernel in ENTRY_KERNELS)
+    except Exception:  # noqa: BLE001 - numba's internals moved: say nothing
+        return True
+
+
 def warm_up() -> None:
-    """Compile (or load from numba's disk cache) every kernel once."""
+    """Compile (or load from numba's disk cache) every kernel once.
+
+    When the disk cache does not hold them yet and stderr is a terminal, one line there says so
+    first: the wait is seconds, and silent it looks like a hang. Never on stdout, never when the
+    cache is warm, and not into files and pipes (as progress bars: a person waits at a terminal)."""
+    import sys
+
+    if sys.stderr is not None and sys.stderr.isatty() and not cache_is_warm():
+        print(f"sudokulab: compiling the search once (about {COMPILE_SECONDS} s); later runs load it "
+              f"from {cache_folder()}", file=sys.stderr, flush=True)
     puzzle = Puzzle.empty(Shape(1, 2))
     for canonical, wdeg in ((False, False), (True, False), (False, True)):
         SearchRun(puzzle, canonical, wdeg).next(None)

@@ -49,7 +49,7 @@ from dataclasses import dataclass
 
 from ortools.linear_solver import pywraplp
 
-from ..errors import UnsupportedFeature, UsageError
+from ..errors import UnsupportedFeature
 from ..grid import Grid, Puzzle
 from ..models import variables
 from ..models.mip import Constraint, MipModel, build_model, fixed_columns, model_size, rules
@@ -216,9 +216,7 @@ class MipSolver(SolverBase):
     )
 
     def __init__(self, backend: str = "scip", threads: int = 1, root_lp: bool = True):
-        super().__init__()
-        if backend not in BACKENDS:
-            raise UsageError(f"unknown MIP backend {backend!r}; choose one of: {', '.join(BACKENDS)}")
+        super().__init__()  # options checked by SolverBase (base.check_options)
         self.backend, self.threads, self.root_lp = backend, threads, root_lp
         self._engines: dict[Rules, _Engine] = {}
         self._relaxations: dict[Rules, _Relaxation] = {}

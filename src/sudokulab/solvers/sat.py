@@ -79,7 +79,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..errors import UnsupportedFeature, UsageError
+from ..errors import UnsupportedFeature
 from ..grid import Grid, Puzzle, Shape
 from ..models import cnf
 from ..rules import KINDS, Rules, standard
@@ -88,12 +88,14 @@ from .base import (
     CountResult,
     Deadline,
     Option,
+    SolutionList,
     SolverBase,
     SolveResult,
     Status,
     TimeUp,
     check_kinds,
     check_limit,
+    list_found,
 )
 from .canonical import smallest_solution
 from .engines import available_engines, canonical_engine, probe_engine, probe_repeated
@@ -154,16 +156,8 @@ class SatSolver(SolverBase):
     )
 
     def __init__(self, engine: str = "cadical195", encoding: str = "auto", amo: str = "auto"):
-        super().__init__()
-        if encoding not in ENCODING_CHOICES:
-            raise UsageError(f"unknown encoding '{encoding}'; choose one of: {', '.join(ENCODING_CHOICES)}")
-        if amo not in AMO_CHOICES:
-            raise UsageError(f"unknown at-most-one encoding '{amo}'; choose one of: {', '.join(AMO_CHOICES)}")
-        self.engine = canonical_engine(engine)
-        if self.engine not in available_engines():  # also reached by calls that skip solvers.get
-            raise UsageError(
-                f"SAT engine '{engine}' is not in this PySAT build; choose one of: {', '.join(available_engines())}"
-            )
+        super().__init__()  # options checked by SolverBase (base.check_options): engine is a PySAT name here
+        self.engine = engine
         self.encoding = encoding
         self.amo = amo
         probed = probe_engine(self.engine)
@@ -312,8 +306,20 @@ class SatSolver(SolverBase):
         self, puzzle: Puzzle, *, limit: int = 2, time_limit: float | None = None
     ) -> CountResult:
         """Count by blocking each model's blank cells behind an activation literal retired after."""
+        found, status, seconds, stats = self._enumerate(puzzle, check_limit(limit), time_limit)
+        return CountResult(self.name, found, limit, status, seconds, stats)
+
+    def solutions(self, puzzle: Puzzle, *, limit: int = 10, time_limit: float | None = None) -> SolutionList:
+        """The solutions up to ``limit``, by the same blocking clauses as ``count`` (found in the engine's order,
+        sorted when the list is complete)."""
+        kept: list[Grid] = []
+        _, status, seconds, stats = self._enumerate(puzzle, check_limit(limit) + 1, time_limit, kept)
+        return list_found(self.name, kept, limit, status, seconds, stats, in_order=False)
+
+    def _enumerate(self, puzzle: Puzzle, limit: int, time_limit: float | None, kept: list[Grid] | None = None
+                   ) -> tuple[int, Status, float, dict[str, int | bool | str]]:
+        """Models up to ``limit``, each blocked once found (and appended to ``kept``, when given)."""
         check_kinds(self, puzzle)
-        check_limit(limit)
         started = time.perf_counter()
         self._refuse(False, True, time_limit)
         deadline = Deadline(time_limit) if time_limit is not None else None
@@ -329,6 +335,8 @@ class SatSolver(SolverBase):
                 while found < limit and engine.run(assumptions + [active], deadline):
                     grid = formula.decode(engine.solver.get_model(), puzzle.givens)
                     engine.solver.add_clause([-active] + formula.blocking_clause(grid, puzzle.givens))
+                    if kept is not None:
+                        kept.append(grid)
                     found += 1
                     status = Status.SOLVED
             except TimeUp:
@@ -337,7 +345,7 @@ class SatSolver(SolverBase):
                 if not engine.broken:
                     engine.solver.add_clause([-active])  # retire this count's blocking clauses
             stats = self._stats(engine, before, found + (found < limit))
-        return CountResult(self.name, found, limit, status, time.perf_counter() - started, stats)
+        return found, status, time.perf_counter() - started, stats
 
     def _stats(self, engine: Engine, before: dict[str, int], calls: int) -> dict[str, int | bool | str]:
         after = engine.counters()

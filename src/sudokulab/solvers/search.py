@@ -13,7 +13,19 @@ from collections.abc import Callable, Iterator
 from typing import ClassVar
 
 from ..grid import Grid, Puzzle
-from .base import Capabilities, CountResult, Deadline, SolverBase, SolveResult, Status, TimeUp, check_kinds, check_limit
+from .base import (
+    Capabilities,
+    CountResult,
+    Deadline,
+    SolutionList,
+    SolverBase,
+    SolveResult,
+    Status,
+    TimeUp,
+    check_kinds,
+    check_limit,
+    list_found,
+)
 
 
 class SearchCounters:
@@ -46,6 +58,9 @@ class SearchSolver(SolverBase):
     capabilities: ClassVar[Capabilities] = Capabilities()
     counters: ClassVar[type] = SearchCounters
     search: SearchFunction
+    in_order: ClassVar[bool] = False
+    """Whether the search, asked for canonical answers, yields every solution in row-major
+    lexicographic order (cells in row-major order, digits upward), so a partial list is canonical too."""
 
     def solve(
         self, puzzle: Puzzle, *, time_limit: float | None = None, canonical: bool = False
@@ -59,9 +74,16 @@ class SearchSolver(SolverBase):
         _, found, status, seconds, stats = self._take(puzzle, time_limit, False, check_limit(limit))
         return CountResult(self.name, found, limit, status, seconds, stats)
 
-    def _take(self, puzzle: Puzzle, time_limit: float | None, canonical: bool, limit: int
-              ) -> tuple[Grid | None, int, Status, float, dict[str, int]]:
-        """Solutions up to ``limit``: the first, how many, the status, the seconds and the stats."""
+    def solutions(self, puzzle: Puzzle, *, limit: int = 10, time_limit: float | None = None) -> SolutionList:
+        """The solutions up to ``limit``, from the same search as ``count`` (asked for canonical order)."""
+        kept: list[Grid] = []
+        _, _, status, seconds, stats = self._take(puzzle, time_limit, True, check_limit(limit) + 1, kept)
+        return list_found(self.name, kept, limit, status, seconds, stats, in_order=self.in_order)
+
+    def _take(self, puzzle: Puzzle, time_limit: float | None, canonical: bool, limit: int,
+              kept: list[Grid] | None = None) -> tuple[Grid | None, int, Status, float, dict[str, int]]:
+        """Solutions up to ``limit``: the first, how many, the status, the seconds and the stats (and
+        each solution appended to ``kept``, when given)."""
         check_kinds(self, puzzle)
         started = time.perf_counter()
         counters = self.counters()
@@ -70,6 +92,8 @@ class SearchSolver(SolverBase):
         try:
             for grid in search:
                 first = first or grid
+                if kept is not None:
+                    kept.append(grid)
                 found += 1
                 status = Status.SOLVED
                 if found >= limit:

@@ -1,0 +1,115 @@
+"""Difficulty ratings: the formula, the command, and the order of the shipped sets."""
+
+from __future__ import annotations
+
+import json
+from collections import namedtuple
+
+import jsonschema
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sudokulab import documents
+from sudokulab.datasets import Dataset
+from sudokulab.explain import TECHNIQUES, explain
+from sudokulab.puzzle_files import read_puzzle
+from sudokulab.rating import REFINEMENT, Distribution, chosen_entries, rate, rate_entries, rating_of
+
+from .conftest import EXAMPLES, run_cli, shared_dataset
+
+FakeStep = namedtuple("FakeStep", "technique difficulty")
+DIFFICULTIES = sorted({t.difficulty for t in TECHNIQUES})
+VALIDATOR = jsonschema.Draft202012Validator(documents.schema("rate"))
+
+
+def test_the_scale_leaves_room_for_the_refinement():
+    assert all(b - a >= REFINEMENT for a, b in zip(DIFFICULTIES, DIFFICULTIES[1:]))
+
+
+@given(st.lists(st.sampled_from(DIFFICULTIES), min_size=1, max_size=40))
+def test_a_rating_is_its_hardest_step_refined_by_count(difficulties):
+    steps = [FakeStep(f"t{d}", d) for d in difficulties]
+    rating = rating_of(steps)
+    hardest = max(difficulties)
+    assert hardest <= rating.rating < hardest + REFINEMENT
+    assert rating.technique == f"t{hardest}" and rating.hardest_steps == difficulties.count(hardest)
+    more = rating_of(steps + [FakeStep("again", hardest)])
+    assert more.rating > rating.rating  # one more of the hardest step: harder
+    for easier in DIFFICULTIES:
+        if easier < hardest:  # any number of easier steps rates below one harder step
+            assert rating_of([FakeStep("e", easier)] * 50).rating < rating.rating
+
+
+def test_the_boj_sample_needs_singles_only(sample):
+    rating = rate(sample)
+    assert rating.technique in ("hidden single", "naked single") and rating.rating < 2.4
+    assert rating.steps == sample.blanks and not rating.stopped
+    assert rating.rating == rating_of(explain(sample, minimal=False).steps).rating
+
+
+def test_sampling_is_uniform_reproducible_and_in_file_order():
+    dataset = Dataset.from_path(EXAMPLES / "puzzles-20.txt")
+    first = chosen_entries(dataset, 5, seed=3)
+    assert [e.index for e in first] == [e.index for e in chosen_entries(dataset, 5, seed=3)]
+    assert len(first) == 5 and [e.index for e in first] == sorted(e.index for e in first)
+    assert [e.index for e in chosen_entries(dataset, 50)] == list(range(20))  # a sample larger than the set
+    assert {e.index for seed in range(30) for e in chosen_entries(dataset, 2, seed=seed)} - {0, 1}  # not the head
+
+
+def test_rate_json_is_one_document_that_validates(capsys, tmp_path):
+    plot = tmp_path / "ratings.png"
+    code, out, err = run_cli(capsys, "rate", str(EXAMPLES / "puzzles-20.txt"), str(EXAMPLES / "boj2580-sample.txt"),
+                             "--json", "--quiet", "--plot", str(plot))
+    assert code == 0, err
+    document = json.loads(out)
+    VALIDATOR.validate(document)
+    assert [d["dataset"] for d in document["datasets"]] == ["puzzles-20", "boj2580-sample"]
+    assert len(document["puzzles"]) == 21
+    first = document["datasets"][0]
+    assert first["rated"] == 20 and sum(t["puzzles"] for t in first["techniques"]) == 20
+    ratings = sorted(p["rating"] for p in document["puzzles"] if p["dataset"] == "puzzles-20")
+    assert first["max"] == ratings[-1] and first["q1"] <= first["median"] <= first["q3"]
+    assert plot.read_bytes().startswith(b"\x89PNG")
+
+
+def test_rate_rows_and_tables(capsys):
+    code, out, err = run_cli(capsys, "rate", str(EXAMPLES / "puzzles-20.txt"), "--rows", "--sample", "4", "--seed", "7")
+    assert code == 0, err
+    rows = [line.split("\t") for line in out.splitlines() if "\t" in line]
+    assert len(rows) == 4 and all(row[0].startswith("puzzles-20:") and float(row[1]) >= 1.5 for row in rows)
+    assert "puzzles-20: 4 puzzles rated" in out and "rating: median" in out
+
+
+@pytest.mark.parametrize("argv", [["--seed", "1"], ["--plot", "x.txt"], ["--sample", "0"]])
+def test_rate_refuses_bad_options(capsys, argv):
+    code, out, err = run_cli(capsys, "rate", str(EXAMPLES / "puzzles-20.txt"), *argv)
+    assert code == 2 and out == "" and err.startswith("sudokulab:") and len(err.splitlines()) == 1
+
+
+def test_a_puzzle_without_solution_is_a_row_with_its_reason():
+    dataset = Dataset.from_path(EXAMPLES / "no-solution.txt")
+    (row,) = rate_entries("x", dataset.entries())
+    assert row.rating is None and "no solution" in row.error
+    assert Distribution.of("x", [row]).failed == 1
+
+
+@pytest.mark.slow
+def test_the_ratings_order_the_shipped_sets():
+    """Medians on 12-puzzle samples: forum_hardest_1905_11plus > magictour_top1465 > 17_clue."""
+    medians = []
+    for name in ("forum_hardest_1905_11plus", "magictour_top1465", "17_clue"):
+        dataset = Dataset.from_path(shared_dataset(f"{name}.txt"))
+        rows = list(rate_entries(name, chosen_entries(dataset, 12, seed=1)))
+        medians.append(Distribution.of(name, rows).median)
+    assert medians[0] > medians[1] > medians[2], medians
+
+
+def test_rate_takes_variant_rules(capsys):
+    """A killer puzzle rated through the command's --cages is the library's rating of that puzzle."""
+    code, out, err = run_cli(capsys, "rate", str(EXAMPLES / "killer.txt"),
+                             "--cages", str(EXAMPLES / "killer-cages.txt"), "--json", "--quiet")
+    assert code == 0, err
+    (row,) = json.loads(out)["puzzles"]
+    puzzle = read_puzzle(EXAMPLES / "killer.txt", cages=EXAMPLES / "killer-cages.txt")
+    assert puzzle.rules.cages and row["rating"] == rate(puzzle).rating and row["technique"] == rate(puzzle).technique

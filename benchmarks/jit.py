@@ -39,7 +39,8 @@ from sudokulab.batch import Batch, BatchResults, solve_batch
 from sudokulab.checking import grids_valid
 from sudokulab.datasets import puzzle_lines
 from sudokulab.grid import Puzzle, Shape
-from sudokulab.solvers import jit
+from sudokulab.rules import standard
+from sudokulab.solvers import jit_kernels, jit_numba
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
@@ -64,7 +65,7 @@ def read_givens(name: str) -> np.ndarray:
 
 def start_up(cache_dir: str | None) -> tuple[float, float, float]:
     """(import, warm-up, whole process) seconds of a child process that loads the solver."""
-    env = dict(os.environ)
+    env = dict(os.environ, SUDOKULAB_JIT_BACKEND="numba")  # this report is numba's; benchmarks/compiled.py has C's
     if cache_dir is not None:
         env["NUMBA_CACHE_DIR"] = cache_dir
     began = time.perf_counter()
@@ -82,8 +83,8 @@ def checked(results: BatchResults, givens: np.ndarray) -> int:
 
 def bare_loop(givens: np.ndarray) -> BatchResults:
     """The compiled single-puzzle functions called from a Python loop: what the batch loop saves."""
-    tables = jit._tables(NINE)
-    state = jit._State(NINE.cells)
+    tables = jit_numba._tables(standard(NINE))
+    state = jit_numba._State(NINE.cells, tables.weight0)
     k = len(givens)
     grids = np.zeros_like(givens)
     wall, cpu = np.zeros(k), np.zeros(k)
@@ -92,12 +93,12 @@ def bare_loop(givens: np.ndarray) -> BatchResults:
         began, began_cpu = time.perf_counter(), time.process_time()
         state.ivars[:] = 0
         state.weight[:] = 3
-        code = jit.EXHAUSTED
-        if jit._start(givens[i], state.cands[0], state.queue, *tables):
-            code = jit._search(state.cands, state.fcell, state.frest, state.ivars, state.weight, state.queue, *tables,
-                               False, True, 1 << 40)
-        if code == jit.FOUND:
-            jit._digits(state.cands[state.ivars[jit.SOLUTION]], grids[i])
+        code = jit_kernels.EXHAUSTED
+        if jit_kernels._start(givens[i], state.cands[0], state.queue, *tables.kernel):
+            code = jit_kernels._search(state.cands, state.fcell, state.frest, state.ivars, state.weight, state.queue,
+                                       *tables.kernel, False, True, 1 << 40)
+        if code == jit_kernels.FOUND:
+            jit_kernels._digits(state.cands[state.ivars[jit_kernels.SOLUTION]], grids[i])
         else:
             status[i] = 1
         wall[i], cpu[i] = time.perf_counter() - began, time.process_time() - began_cpu
@@ -143,6 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="rounds of every path; the best is kept")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "jit.md")
     args = parser.parse_args(argv)
+    os.environ["SUDOKULAB_JIT_BACKEND"] = "numba"  # the numba kernels' report (C: benchmarks/compiled.py)
     when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     load_at_start = os.getloadavg()
 

@@ -224,8 +224,11 @@ def test_solve_batch_refuses_arrays_that_are_no_batch(jitted):
 
 
 def test_a_shallow_stack_grows_and_the_answers_stay(jitted, fast, monkeypatch):
-    monkeypatch.setattr(jit._State, "MIN_DEPTH", 1)
-    monkeypatch.setattr(jit._State, "STACK_BYTES", 0)
+    from sudokulab.solvers import jit_numba
+
+    monkeypatch.setattr(jit_numba._State, "MIN_DEPTH", 1)  # whichever backend runs
+    monkeypatch.setattr(jit_numba._State, "STACK_BYTES", 0)
+    monkeypatch.setattr(jit, "STACK_LEVELS", 1)
     assert jitted.count(Puzzle.empty(4), limit=1000).count == 288
     puzzle = random_puzzle(16, 0.45, 10)[0]
     assert is_solution(jitted.solve(puzzle).grid, puzzle)
@@ -253,10 +256,11 @@ def test_random_partial_grids_agree_with_both_python_searches(shape, data):
     assert jitted.count(puzzle, limit=20).count == fast.count(puzzle, limit=20).count
 
 
-def test_without_numba_the_solver_is_listed_as_needing_the_extra():
+def test_without_numba_or_the_c_extension_the_solver_is_listed_as_needing_the_extra():
     script = textwrap.dedent("""
         import sys
         sys.modules["numba"] = None  # as if numba were not installed
+        sys.modules["sudokulab.solvers._search"] = None  # nor the C extension built
         try:
             import sudokulab.solvers.jit
         except ImportError as exc:
@@ -503,11 +507,11 @@ def test_solve_batch_takes_the_rules_of_its_batch(jitted):
 
 def test_tables_are_built_once_per_rule_set_and_the_standard_ones_match_the_shape():
     shape = Shape(3, 3)
-    assert jit._tables(build(shape, ["x"])) is jit._tables(build(shape, ["x"]))
-    tables = jit._tables(standard(shape))
-    assert tables.units.shape == (27, 9) and (tables.peer_count == 20).all() and (tables.weight0 == 3).all()
-    x = jit._tables(build(shape, ["x"]))
-    assert x.units.shape == (29, 9) and x.peer_count[40] == 20 + 12 and x.peer_count[1] == 20
+    assert jit.layout(build(shape, ["x"])) is jit.layout(build(shape, ["x"]))
+    tables = jit.layout(standard(shape))
+    assert len(tables.units) == 27 * 9 and set(tables.peer_count) == {20} and set(tables.weight0) == {3}
+    x = jit.layout(build(shape, ["x"]))
+    assert len(x.units) == 29 * 9 and x.peer_count[40] == 20 + 12 and x.peer_count[1] == 20
 
 
 @pytest.mark.parametrize("thermo", [(0, 5, 10, 15), (12, 9, 6, 3), (5, 10), (9, 6), (4, 9, 14), (1, 6, 11)])
@@ -527,7 +531,7 @@ def test_the_compiled_search_is_cached_on_disk_and_only_a_cold_start_says_it_com
     import os
     import pty
 
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "SUDOKULAB_JIT_BACKEND": "numba"}  # C compiles nothing
     command = [sys.executable, "-m", "sudokulab", "solve", str(ROOT / "examples" / "boj2580-sample.txt"),
                "--solver", "backtrack-jit"]
 
@@ -557,10 +561,10 @@ def test_the_compiled_search_is_cached_on_disk_and_only_a_cold_start_says_it_com
     assert str(tmp_path) in err.replace("\r\n", "") and "compiling" not in out
     assert list(tmp_path.rglob("*.nbi")) and list(tmp_path.rglob("*.nbc"))
     assert run(HANG) == (0, out, "")
-    probe = ("from sudokulab.solvers import jit\n"
-             "warm = jit.cache_is_warm()\n"
+    probe = ("from sudokulab.solvers import jit, jit_numba\n"
+             "warm = jit_numba.cache_is_warm()\n"
              "jit.JitSolver.warm_up()\n"
-             "misses = sum(sum(k.stats.cache_misses.values()) for k in jit.ENTRY_KERNELS)\n"
-             "print(warm, misses, all(k.stats.cache_hits for k in jit.ENTRY_KERNELS))\n")
+             "misses = sum(sum(k.stats.cache_misses.values()) for k in jit_numba.ENTRY_KERNELS)\n"
+             "print(warm, misses, all(k.stats.cache_hits for k in jit_numba.ENTRY_KERNELS))\n")
     loaded = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=HANG)
     assert (loaded.stdout, loaded.stderr) == ("True 0 True\n", "")

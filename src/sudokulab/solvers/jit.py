@@ -1,10 +1,10 @@
-"""``backtrack-jit``: a hand-written search on bit sets, compiled by numba (the ``jit`` extra).
+"""``backtrack-jit``: a hand-written search on bit sets, compiled ahead of time in C or by numba.
 
 Why: the pure-Python searches spend their time in the interpreter, not in the search. Compiled, the
 same idea answers a 9x9 puzzle in microseconds, so a whole benchmark set runs as one batch.
 
 The board is one ``uint64`` mask of candidate digits per cell, so any n up to 64 and any box split.
-The search knows the rules only as tables built from ``puzzle.rules`` (``_tables``, once per rule
+The search knows the rules only as tables built from ``puzzle.rules`` (``layout``, once per rule
 set), so one compiled code serves every rule set and every kind of ``rules.KINDS``. After every
 placement, singles are propagated to a fixpoint: a cell left with one digit removes it from its
 peers (naked single; peers are group mates and differing partners, ``Rules.peers``), and a digit
@@ -28,17 +28,17 @@ preallocated array of board states, one row per level; trying a cell's last digi
 level's row. Nothing is allocated in the hot loop; the stack grows (in Python, rarely) only past
 its initial depth.
 
-numba code cannot be interrupted, so the search is resumable: it runs for a budget of nodes and
+Compiled code cannot be interrupted, so the search is resumable (``Slices``): it runs for a budget of nodes and
 returns, keeping its state in arrays; the Python driver checks the ``Deadline`` and lets Ctrl-C
 through between slices, and adapts the budget so a slice lasts about 20 ms on any board size. The
 batch kernel loops over the puzzles inside compiled code and reads the clocks itself
-(``clock_gettime``, linked by name, so it caches; about 0.45 µs a puzzle for the two clocks), which
+(numba: ``clock_gettime``, linked by name, so it caches; about 0.45 µs a puzzle for the two clocks), which
 gives per-puzzle wall and CPU times without a Python call per puzzle. Measured against a Python
 loop over the compiled single-puzzle functions (``perf_counter`` and ``process_time`` around each):
 on the first 2,000 17_clue puzzles the batch loop made 98,000 puzzles per CPU-second, the loop
 58,000 (the dispatch of a call with a dozen array arguments is a few µs, as long as a puzzle).
 
-Compiled code is cached on disk (``cache=True``): the first process on a machine compiles for
+numba's compiled code is cached on disk (``cache=True``): the first process on a machine compiles for
 several seconds, later ones load the machine code in a fraction of one (``warm_up`` measures it,
 ``compile_seconds`` keeps it; benchmarks/results/jit.md has the figures). numba writes the cache to
 ``__pycache__`` beside this file; when that cannot be written (a system-wide install) it falls back
@@ -46,8 +46,8 @@ by itself to a per-user directory, ``~/.cache/numba/<dir>_<hash>`` (``$XDG_CACHE
 checked: the first run there compiled and saved, the second loaded. ``$NUMBA_CACHE_DIR`` overrides
 both. We leave the choice to numba rather than pick a path of our own: its fallback already covers
 read-only installs. The cache is keyed on this file's time stamp, so an upgrade compiles once.
-A process that is about to compile (``cache_is_warm`` reads numba's index) says so on a terminal:
-"compiling the search once (about 10 s); later runs load it from <folder>"; docs/terminal.md.
+A process that is about to compile (``jit_numba.cache_is_warm`` reads numba's index) says so on a
+terminal: "compiling the search once (about 10 s); later runs load it from <folder>"; docs/terminal.md.
 
 ``nodes`` counts digits tried at a branching cell; ``backtracks`` counts tries whose propagation
 met a contradiction.
@@ -56,18 +56,29 @@ Standard Sudoku runs the same code with tables of the same shape as before rules
 complete groups, 20 peers a cell, no sums), and the same nodes: measured on 17_clue against the
 standard-only search, within 2-3% (noise on a shared machine) both through ``solve_batch`` and
 ``solve``. Sums and thermometers live in a function of their own that standard rules never call.
+
+Two backends run this search, chosen per call (``backend``; docs/jit.md): the C
+extension ``_search`` (built at install time from ``_search.c`` when a compiler is there; no numpy,
+no numba, so a process starts solving in milliseconds) and the numba kernels (``jit_numba``,
+``jit_kernels``: the ``jit`` extra), the fallback where the extension was not built and the path for
+cage sums and thermometers, which the C search leaves out. ``$SUDOKULAB_JIT_BACKEND`` (``c`` or
+``numba``) forces one. Both run the same algorithm on the same tables (``layout``) and reach the
+same fixpoints; the C search may charge a contradiction to another group, so after a first failure
+dom/wdeg's node counts may differ a little.
 """
 
 from __future__ import annotations
 
+import os
 import time
+from array import array
 from functools import lru_cache
+from importlib.util import find_spec
 from typing import ClassVar, NamedTuple
 
-import numpy as np
-
+from ..errors import UnsupportedFeature, UsageError
 from ..grid import Grid, Puzzle, Shape
-from ..rules import KINDS, Rules, build, standard
+from ..rules import INCREASING, KINDS, SUM, Rules, standard
 from .base import (
     Capabilities,
     CountResult,
@@ -80,73 +91,79 @@ from .base import (
     check_kinds,
     check_limit,
 )
-from .jit_kernels import (  # numba's: a missing numba is an ImportError naming it
-    BACKTRACKS,
-    DEPTH,
-    EXHAUSTED,
-    FOUND,
-    GROW,
-    MODE,
-    NODES,
-    SLICE_SECONDS,
-    SOLUTION,
-    _batch,
-    _digits,
-    _search,
-    _start,
-)
+
+try:
+    from . import _search  # the C extension, built at install time where a compiler exists
+except ImportError:
+    _search = None
+
+if _search is None and find_spec("numba") is None:  # neither backend: the registry names the extra
+    raise ImportError("backtrack-jit needs its C extension or numba", name="numba")
+
+SLICE_SECONDS = 0.02
+"""Aimed length of one slice of compiled search: Ctrl-C and the deadline are seen at least this often."""
+BACKEND_VARIABLE = "SUDOKULAB_JIT_BACKEND"
+"""The environment variable that forces a backend: ``c`` or ``numba`` (unset or empty: chosen)."""
+STACK_LEVELS = 64
+"""Levels of board states a C search allocates at first (it doubles them when a search goes deeper)."""
+FOUND, EXHAUSTED = 0, 1
+"""What a C run returns (``_search.FOUND``...), as the numba kernels do."""
 
 
-class _Tables(NamedTuple):
-    """The index tables of one rule set: all the compiled search knows of the rules.
+def backend(rules: Rules) -> str:
+    """The backend that runs a search under ``rules``: "c" where the extension was built and the rules
+    have no sums or thermometers, else "numba"; or as ``$SUDOKULAB_JIT_BACKEND`` says."""
+    forced = os.environ.get(BACKEND_VARIABLE, "").strip().lower()
+    if forced not in ("", "c", "numba"):
+        raise UsageError(f"${BACKEND_VARIABLE} must be 'c' or 'numba', not '{forced}'")
+    sums = bool(rules.cages or rules.thermos)
+    if forced == "c" or (not forced and _search is not None and not sums):
+        if _search is None:
+            raise UsageError(f"${BACKEND_VARIABLE}=c, but the C extension of backtrack-jit was not built "
+                             "(reinstall sudokulab where gcc and the Python headers are)")
+        if sums:
+            raise UnsupportedFeature("backtrack-jit's C search has no cage sums or thermometers "
+                                     f"(unset ${BACKEND_VARIABLE} to run them on numba)")
+        return "c"
+    if find_spec("numba") is None:
+        why = "cage sums and thermometers need" if sums and _search is not None else "backtrack-jit needs"
+        raise UnsupportedFeature(f"{why} numba (the 'jit' extra): pip install 'sudokulab[jit]'")
+    return "numba"
 
-    The peers are padded to the longest list, with a count; the complete groups (all n long) are
-    one matrix; everything read only on a failure or for sums and thermometers is packed into one
-    array, ``more`` (``_pack``), since each array argument costs a compiled call about 0.2 µs of
-    dispatch. Measured on 17_clue: with peers and complete groups as flat lists with offsets (CSR)
-    the standard search ran at 0.72 of the rectangular tables' rate; padded, as fast.
+
+class Layout(NamedTuple):
+    """The index tables of one rule set as flat lists: all the compiled search knows of the rules.
+
+    Groups, numbered as the search charges failures to them: the complete all-different groups
+    first (group u < len(units) // n is a unit), then the partial ones, then one group per differing
+    pair, per cage whose digits may repeat and per thermometer (so a failure there is charged to its
+    cells). Each backend turns these into its own arrays once (``_search.Tables``, ``jit_numba._tables``).
     """
 
-    peers: np.ndarray
-    """(cells, most peers) int32: each cell's peers (``rules.peers``, sorted), padded with -1."""
-    peer_count: np.ndarray
-    """(cells,) int32: how many peers each cell has."""
-    peer_group: np.ndarray
-    """(cells, most peers) int32: a group the peer shares with the cell (where a contradiction is charged)."""
-    units: np.ndarray
-    """(complete groups, n) int32: the groups that hold every digit once (they give hidden singles)."""
-    more: np.ndarray
-    """int32: every group's cells, the cages and the thermometers, packed by ``_pack``."""
-    full: np.uint64
-    """The mask of all n digits."""
-    weight0: np.ndarray
-    """(cells,) int64: each cell's starting weight for dom/wdeg, the number of groups it is in."""
-
-    @property
-    def kernel(self) -> tuple:
-        """What ``_start`` and ``_search`` take: all but ``weight0``."""
-        return self[:-1]
-
-
-def _pack(members: list[tuple[int, ...]], cages: list[tuple[int, int, int]], thermos: list[int]) -> np.ndarray:
-    """One int32 array: [groups, cages, thermometers], then the offsets of each group's cells (groups
-    + 1 of them), the cells of every group, three numbers per cage (its group, its total, 1 when its
-    digits differ) and one per thermometer (its group). ``jit_kernels._unpack`` reads it back as views."""
-    starts = np.zeros(len(members) + 1, dtype=np.int64)
-    starts[1:] = np.cumsum([len(cs) for cs in members])
-    parts = [[len(members), len(cages), len(thermos)], starts.tolist(), [c for cs in members for c in cs],
-             [x for cage in cages for x in cage], thermos]
-    return np.array([x for part in parts for x in part], dtype=np.int32)
+    n: int
+    width: int
+    """The most peers a cell has: each cell's row of ``peers`` and ``peer_group`` is this long."""
+    peers: list[int]
+    """(cells * width): each cell's peers (``rules.peers``, sorted), padded with -1."""
+    peer_count: list[int]
+    peer_group: list[int]
+    """(cells * width): a group the peer shares with the cell (where a contradiction is charged)."""
+    units: list[int]
+    """(complete groups * n): the groups that hold every digit once (they give hidden singles)."""
+    group_start: list[int]
+    """Offsets of each group's cells in ``group_cells`` (groups + 1 of them)."""
+    group_cells: list[int]
+    cages: list[tuple[int, int, int]]
+    """Per cage: its group, its total, 1 when its digits differ."""
+    thermos: list[int]
+    """Per thermometer: its group."""
+    weight0: list[int]
+    """Each cell's starting weight for dom/wdeg: the number of groups it is in."""
 
 
 @lru_cache(maxsize=64)
-def _tables(rules: Rules) -> _Tables:
-    """The tables of a rule set, built once per ``Rules`` (hashable, with a cached hash).
-
-    Groups, numbered as the kernels charge failures to them: the complete all-different groups
-    first (group u < len(units) is units[u]), then the partial ones, then one group per differing
-    pair and per thermometer (so that a failure there can be charged to its cells).
-    """
+def layout(rules: Rules) -> Layout:
+    """The tables of a rule set, built once per ``Rules`` (hashable, with a cached hash)."""
     n, cells = rules.n, rules.shape.cells
     order = sorted(range(len(rules.groups)), key=lambda i: len(rules.groups[i].cells) < n)  # complete first, stable
     where = {index: position for position, index in enumerate(order)}
@@ -157,18 +174,17 @@ def _tables(rules: Rules) -> _Tables:
         pair_group[a, b] = len(members)
         members.append((a, b))
     width = max((len(p) for p in rules.peers), default=0)
-    peers = np.full((cells, width), -1, dtype=np.int32)
-    peer_group = np.full((cells, width), -1, dtype=np.int32)
-    peer_count = np.array([len(p) for p in rules.peers], dtype=np.int32)
+    peers = [-1] * (cells * width)
+    peer_group = [-1] * (cells * width)
     for cell in range(cells):
         charged: dict[int, int] = {}
         for index in rules.cell_groups[cell]:  # in rules order: rows, columns, boxes, ... (the first shared one)
             for mate in rules.groups[index].cells:
                 charged.setdefault(mate, where[index])
         for j, mate in enumerate(sorted(rules.peers[cell])):
-            peers[cell, j] = mate
+            peers[cell * width + j] = mate
             group = charged.get(mate)
-            peer_group[cell, j] = pair_group[min(cell, mate), max(cell, mate)] if group is None else group
+            peer_group[cell * width + j] = pair_group[min(cell, mate), max(cell, mate)] if group is None else group
     cages = []
     for cage in rules.cages:
         same = [i for i, g in enumerate(rules.groups) if set(g.cells) == set(cage.cells)]
@@ -181,176 +197,60 @@ def _tables(rules: Rules) -> _Tables:
     for thermo in rules.thermos:
         thermos.append(len(members))
         members.append(thermo.cells)
-    units = np.array([cs for cs in members[:complete]], dtype=np.int32).reshape(complete, n)
-    weight0 = np.bincount(np.array([c for cs in members for c in cs], dtype=np.int64), minlength=cells)
-    full = np.uint64((1 << n) - 1)
-    return _Tables(peers, peer_count, peer_group, units, _pack(members, cages, thermos), full, weight0.astype(np.int64))
+    group_start = [0]
+    for cs in members:
+        group_start.append(group_start[-1] + len(cs))
+    weight0 = [0] * cells
+    for cs in members:
+        for c in cs:
+            weight0[c] += 1
+    return Layout(n, width, peers, [len(p) for p in rules.peers], peer_group,
+                  [c for cs in members[:complete] for c in cs], group_start, [c for cs in members for c in cs],
+                  cages, thermos, weight0)
 
 
-class _State:
-    """One search's arrays: the stack of board states, the frames, the queue and the counters."""
-
-    STACK_BYTES = 1 << 23
-    """Initial stack size: every level a 9x9 search can reach; about 800 levels of 36x36."""
-    MIN_DEPTH = 64
-    """Levels allocated at least (a 64x64 board's 32 KB a level would allow only 256)."""
-
-    def __init__(self, cells: int, weight0: np.ndarray) -> None:
-        depth = min(cells + 1, max(self.MIN_DEPTH, self.STACK_BYTES // (8 * cells)))
-        self.cands = np.zeros((depth, cells + 1), dtype=np.uint64)  # a row: the masks, then how many are single
-        self.fcell = np.zeros(depth, dtype=np.int32)
-        self.frest = np.zeros(depth, dtype=np.uint64)
-        self.ivars = np.zeros(8, dtype=np.int64)
-        self.weight = weight0.copy()  # dom/wdeg's weights, each cell's count of groups to begin with
-        self.queue = np.zeros(cells, dtype=np.int32)
-
-    def grow(self) -> None:
-        """Twice the stack depth (a deep search on a large board; never on 9x9)."""
-        self.cands = np.concatenate([self.cands, np.zeros_like(self.cands)])
-        depth = len(self.fcell)
-        self.fcell = np.concatenate([self.fcell, np.zeros(depth, dtype=np.int32)])
-        self.frest = np.concatenate([self.frest, np.zeros(depth, dtype=np.uint64)])
-
-    def stats(self) -> dict[str, int]:
-        return {"nodes": int(self.ivars[NODES]), "backtracks": int(self.ivars[BACKTRACKS])}
+@lru_cache(maxsize=64)
+def c_tables(rules: Rules):
+    """The C extension's copy of a rule set's tables (``_search.Tables``)."""
+    t = layout(rules)
+    return _search.Tables(t.n, rules.shape.cells, t.width, array("i", t.peer_count), array("i", t.peers),
+                          array("i", t.peer_group), array("i", t.units), array("i", t.group_start),
+                          array("i", t.group_cells), array("q", t.weight0))
 
 
-class JitSolver(SolverBase):
-    """``backtrack-jit``: bit-set singles and dom/wdeg branching, compiled by numba."""
+class Slices:
+    """A resumable search run in slices of a node budget: ``next`` checks the ``Deadline`` and lets
+    Ctrl-C through between slices, and adapts the budget so that a slice lasts about ``SLICE_SECONDS``
+    on any board size. A backend implements ``step``."""
 
-    name = "backtrack-jit"
-    paradigm = "hand-written search (compiled)"
-    capabilities: ClassVar[Capabilities] = Capabilities(extra="jit", kinds=frozenset(KINDS))
-    options: ClassVar[tuple[Option, ...]] = (
-        Option("branching", str, "wdeg", "the cell to branch on: 'wdeg', the fewest digits per failure weight "
-               "of its units (dom/wdeg), or 'fewest' digits, the first met", choices=("wdeg", "fewest")),
-    )
-    compile_seconds: ClassVar[float | None] = None
-    """Seconds the first ``warm_up`` in this process took: compiling, or loading the disk cache."""
+    backend: ClassVar[str]
 
-    def __init__(self, branching: str = "wdeg") -> None:
-        super().__init__()
-        self.wdeg = branching == "wdeg"
-        self.warm_up()
-
-    @classmethod
-    def warm_up(cls) -> float:
-        """Compile (or load from the cache) every kernel once per process; the seconds it took.
-
-        When the disk cache does not hold them yet and stderr is a terminal, one line there says so
-        first: the wait is seconds, and silent it looks like a hang. Never on stdout, never when the
-        cache is warm, and not into files and pipes (as progress bars: a person waits at a terminal)."""
-        if cls.compile_seconds is None:
-            import sys
-
-            if sys.stderr is not None and sys.stderr.isatty() and not cache_is_warm():
-                print(f"sudokulab: compiling the search once (about {COMPILE_SECONDS} s); later runs load it "
-                      f"from {cache_folder()}", file=sys.stderr, flush=True)
-            started = time.perf_counter()
-            puzzle = Puzzle.empty(Shape(1, 2))
-            for canonical, wdeg in ((False, False), (True, False), (False, True)):
-                SearchRun(puzzle, canonical, wdeg).next(None)
-            _solve_batch(np.zeros((1, 4), dtype=np.uint8), puzzle.shape, None, False)
-            SearchRun(Puzzle(puzzle.shape, (0,) * 4, build(puzzle.shape, cages=[((0, 1), 3)], thermos=[(2, 3)])),
-                      False, True).next(None)  # the same compiled code: only the tables differ
-            cls.compile_seconds = time.perf_counter() - started
-        return cls.compile_seconds
-
-    def solve(self, puzzle: Puzzle, *, time_limit: float | None = None, canonical: bool = False) -> SolveResult:
-        check_kinds(self, puzzle)
-        started = time.perf_counter()
-        run = SearchRun(puzzle, canonical, self.wdeg)
-        try:
-            grid = run.next(Deadline(time_limit))
-            status = Status.NO_SOLUTION if grid is None else Status.SOLVED
-        except TimeUp:
-            grid, status = None, Status.TIME_LIMIT
-        return SolveResult(self.name, status, grid, time.perf_counter() - started, run.state.stats())
-
-    def count(self, puzzle: Puzzle, *, limit: int = 2, time_limit: float | None = None) -> CountResult:
-        check_kinds(self, puzzle)
-        check_limit(limit)
-        started = time.perf_counter()
-        run = SearchRun(puzzle, False, self.wdeg)
-        deadline = Deadline(time_limit)
-        found, status = 0, Status.NO_SOLUTION
-        try:
-            while found < limit and run.next(deadline) is not None:
-                found += 1
-                status = Status.SOLVED
-        except TimeUp:
-            status = Status.TIME_LIMIT
-        return CountResult(self.name, found, limit, status, time.perf_counter() - started, run.state.stats())
-
-    def solve_batch(self, givens: np.ndarray, shape: Shape, *, time_limit: float | None = None,
-                    rules: Rules | None = None):
-        """Many puzzles of one shape in one compiled loop (see ``batch.py``): a ``BatchResults``.
-
-        ``rules`` (standard when None) hold for every puzzle of the batch."""
-        if rules is not None:
-            if rules.shape != shape:
-                raise ValueError(f"the rules are for a {rules.shape}, the batch is of {shape}")
-            check_kinds(self, Puzzle(shape, (0,) * shape.cells, rules))
-        return _solve_batch(givens, shape, time_limit, self.wdeg, self.name, rules)
-
-
-COMPILE_SECONDS = 10
-"""About how long compiling the kernels takes, as the compile message says (8-15 s on the 2-core
-machine of benchmarks/results/jit.md, by load)."""
-ENTRY_KERNELS = (_search, _start, _digits, _batch)
-"""The kernels Python calls (the others are compiled into them and cached with them)."""
-
-
-def cache_folder() -> str:
-    """Where numba keeps the compiled kernels (``__pycache__`` beside the module, its per-user
-    fallback, or ``$NUMBA_CACHE_DIR``)."""
-    return str(_search.stats.cache_path)
-
-
-def cache_is_warm() -> bool:
-    """Whether numba's disk cache holds every entry kernel for this very source (its index is keyed
-    on the file's time stamp and size), so that ``warm_up`` loads instead of compiling.
-
-    Reads numba's cache index through its internal ``_cache`` (numba 0.5x-0.6x); should that change,
-    the answer is True: better no message than a wrong one."""
-    try:
-        return all(kernel._cache._cache_file._load_index() for kernel in ENTRY_KERNELS)
-    except Exception:  # noqa: BLE001 - numba's internals moved: say nothing
-        return True
-
-
-class SearchRun:
-    """One puzzle's search, resumable: ``next`` gives its solutions one by one, then None."""
-
-    def __init__(self, puzzle: Puzzle, canonical: bool, wdeg: bool) -> None:
-        self.tables = _tables(puzzle.rules)
-        self.state = _State(puzzle.shape.cells, self.tables.weight0)
+    def __init__(self, canonical: bool, wdeg: bool) -> None:
         self.canonical = canonical
         self.wdeg = wdeg and not canonical
         self.budget = 64
         self.slices = 0
-        givens = np.array(puzzle.givens, dtype=np.uint8)
-        tables, state = self.tables, self.state
-        self.done = not _start(givens, state.cands[0], state.queue, *tables.kernel)
+        self.done = False
+
+    def step(self, budget: int) -> Grid | bool | None:
+        """Up to ``budget`` nodes: a solution, True when the search is exhausted, else False or None."""
+        raise NotImplementedError
+
+    def stats(self) -> dict[str, int]:
+        raise NotImplementedError
 
     def next(self, deadline: Deadline | None) -> Grid | None:
         """The next solution in search order, or None; raises ``TimeUp`` past the deadline."""
-        tables, state = self.tables, self.state
         while not self.done:
             if deadline is not None and self.slices:
                 deadline.check()
             self.slices += 1
             began = time.perf_counter()
-            code = _search(state.cands, state.fcell, state.frest, state.ivars, state.weight, state.queue,
-                           *tables.kernel, self.canonical, self.wdeg, self.budget)
-            if code == FOUND:
-                out = np.empty(state.cands.shape[1] - 1, dtype=np.uint8)
-                _digits(state.cands[state.ivars[SOLUTION]], out)
-                return tuple(out.tolist())
-            if code == EXHAUSTED:
+            got = self.step(self.budget)
+            if isinstance(got, tuple):
+                return got
+            if got:
                 self.done = True
-            elif code == GROW:
-                state.grow()
             else:
                 spent = time.perf_counter() - began
                 if spent < SLICE_SECONDS / 2:
@@ -360,33 +260,142 @@ class SearchRun:
         return None
 
 
-def _solve_batch(givens: np.ndarray, shape: Shape, time_limit: float | None, wdeg: bool,
-                 name: str = JitSolver.name, rules: Rules | None = None):
-    """The batch entry point's work: slices of the compiled batch loop, Ctrl-C seen between them."""
-    from ..batch import DIGITS, BatchResults, checked_givens  # numpy-only module: imported where batches are made
+class CRun(Slices):
+    """One puzzle's search in the C extension."""
 
-    givens = checked_givens(givens, shape)
+    backend = "c"
+
+    def __init__(self, puzzle: Puzzle, canonical: bool, wdeg: bool) -> None:
+        super().__init__(canonical, wdeg)
+        self.search = _search.Search(c_tables(puzzle.rules), STACK_LEVELS)
+        self.done = not self.search.start(bytes(puzzle.givens))
+
+    def step(self, budget: int) -> Grid | bool | None:
+        code = self.search.run(self.canonical, self.wdeg, budget)
+        if code == FOUND:
+            return tuple(self.search.solution())
+        return code == EXHAUSTED
+
+    def stats(self) -> dict[str, int]:
+        return {"nodes": self.search.nodes, "backtracks": self.search.backtracks}
+
+
+def search_run(puzzle: Puzzle, canonical: bool, wdeg: bool) -> Slices:
+    """A resumable search of ``puzzle`` on the backend its rules take."""
+    if backend(puzzle.rules) == "c":
+        return CRun(puzzle, canonical, wdeg)
+    from .jit_numba import SearchRun
+
+    return SearchRun(puzzle, canonical, wdeg)
+
+
+def c_solve_batch(givens, shape: Shape, time_limit: float | None, wdeg: bool, name: str, rules: Rules):
+    """The batch loop in C, in slices of ``SLICE_SECONDS`` so Ctrl-C is seen between them."""
+    import numpy as np
+
+    from ..batch import DIGITS, BatchResults
+
     k = len(givens)
-    limit = 0.0 if time_limit is None else float(time_limit)
-    if time_limit is not None and not limit > 0:
-        raise ValueError(f"time limit must be positive, not {time_limit}")
-    tables = _tables(standard(shape) if rules is None else rules)
-    state = _State(shape.cells, tables.weight0)
-    state.ivars[MODE] = -1
     status = np.zeros(k, dtype=np.int8)
     grids = np.zeros((k, shape.cells), dtype=DIGITS)
-    wall = np.zeros(k)
-    cpu = np.zeros(k)
-    nodes = np.zeros(k, dtype=np.int64)
-    backtracks = np.zeros(k, dtype=np.int64)
-    clocks = np.array([time.CLOCK_MONOTONIC, time.CLOCK_PROCESS_CPUTIME_ID], dtype=np.int64)
-    times = np.array([time.clock_gettime(int(clocks[0])), time.clock_gettime(int(clocks[1]))])
+    wall, cpu = np.zeros(k), np.zeros(k)
+    nodes, backtracks = np.zeros(k, dtype=np.int64), np.zeros(k, dtype=np.int64)
+    limit = 0.0 if time_limit is None else float(time_limit)
     check_every = max(1, (1 << 16) // shape.cells)  # about a millisecond of search on any size
+    search = _search.Search(c_tables(rules), STACK_LEVELS)
+    search.reset_clock()
     i = 0
     while i < k:
-        i = _batch(givens, i, state.cands, state.fcell, state.frest, state.ivars, state.weight, state.queue, *tables,
-                   wdeg, status, grids, wall, cpu, nodes, backtracks, times, clocks, limit, check_every,
-                   SLICE_SECONDS)
-        if i < k and state.ivars[MODE] >= 0 and state.cands.shape[0] <= state.ivars[DEPTH] + 1:
-            state.grow()
+        i = search.batch(givens, i, wdeg, status, grids, wall, cpu, nodes, backtracks, limit, check_every,
+                         SLICE_SECONDS)
     return BatchResults(name, status, grids, wall, cpu, {"nodes": nodes, "backtracks": backtracks})
+
+
+class JitSolver(SolverBase):
+    """``backtrack-jit``: bit-set singles and dom/wdeg branching, compiled (C, or numba as the fallback)."""
+
+    name = "backtrack-jit"
+    paradigm = "hand-written search (compiled)"
+    capabilities: ClassVar[Capabilities] = Capabilities(
+        extra=None if _search is not None else "jit",
+        kinds=frozenset(KINDS) if find_spec("numba") is not None else frozenset(KINDS) - {SUM, INCREASING},
+        kinds_why="" if find_spec("numba") is not None else "its C search has no sums or thermometers without numba",
+    )
+    options: ClassVar[tuple[Option, ...]] = (
+        Option("branching", str, "wdeg", "the cell to branch on: 'wdeg', the fewest digits per failure weight "
+               "of its units (dom/wdeg), or 'fewest' digits, the first met", choices=("wdeg", "fewest")),
+    )
+    compile_seconds: ClassVar[float | None] = None
+    """Seconds the first ``warm_up`` in this process took: loading the C tables, or compiling or
+    loading numba's disk cache."""
+
+    def __init__(self, branching: str = "wdeg") -> None:
+        super().__init__()
+        self.wdeg = branching == "wdeg"
+        self.warm_up()
+
+    @classmethod
+    def describe_backend(cls) -> str:
+        """Which backend standard rules run on here (``sudokulab solvers``)."""
+        try:
+            return backend(standard(Shape(3, 3)))
+        except (UsageError, UnsupportedFeature) as exc:
+            return str(exc)
+
+    @classmethod
+    def warm_up(cls) -> float:
+        """Load every kernel once per process (numba: compile or load its cache); the seconds it took."""
+        if cls.compile_seconds is None:
+            started = time.perf_counter()
+            if backend(standard(Shape(3, 3))) == "numba":
+                from .jit_numba import warm_up
+
+                warm_up()
+            cls.compile_seconds = time.perf_counter() - started
+        return cls.compile_seconds
+
+    def solve(self, puzzle: Puzzle, *, time_limit: float | None = None, canonical: bool = False) -> SolveResult:
+        check_kinds(self, puzzle)
+        started = time.perf_counter()
+        run = search_run(puzzle, canonical, self.wdeg)
+        try:
+            grid = run.next(Deadline(time_limit))
+            status = Status.NO_SOLUTION if grid is None else Status.SOLVED
+        except TimeUp:
+            grid, status = None, Status.TIME_LIMIT
+        return SolveResult(self.name, status, grid, time.perf_counter() - started, run.stats())
+
+    def count(self, puzzle: Puzzle, *, limit: int = 2, time_limit: float | None = None) -> CountResult:
+        check_kinds(self, puzzle)
+        check_limit(limit)
+        started = time.perf_counter()
+        run = search_run(puzzle, False, self.wdeg)
+        deadline = Deadline(time_limit)
+        found, status = 0, Status.NO_SOLUTION
+        try:
+            while found < limit and run.next(deadline) is not None:
+                found += 1
+                status = Status.SOLVED
+        except TimeUp:
+            status = Status.TIME_LIMIT
+        return CountResult(self.name, found, limit, status, time.perf_counter() - started, run.stats())
+
+    def solve_batch(self, givens, shape: Shape, *, time_limit: float | None = None, rules: Rules | None = None):
+        """Many puzzles of one shape in one compiled loop (see ``batch.py``): a ``BatchResults``.
+
+        ``rules`` (standard when None) hold for every puzzle of the batch."""
+        from ..batch import checked_givens  # numpy-only module: imported where batches are made
+
+        if rules is not None:
+            if rules.shape != shape:
+                raise ValueError(f"the rules are for a {rules.shape}, the batch is of {shape}")
+            check_kinds(self, Puzzle(shape, (0,) * shape.cells, rules))
+        givens = checked_givens(givens, shape)
+        if time_limit is not None and not float(time_limit) > 0:
+            raise ValueError(f"time limit must be positive, not {time_limit}")
+        rules = standard(shape) if rules is None else rules
+        if backend(rules) == "c":
+            return c_solve_batch(givens, shape, time_limit, self.wdeg, self.name, rules)
+        from .jit_numba import solve_batch
+
+        return solve_batch(givens, shape, time_limit, self.wdeg, self.name, rules)

@@ -29,8 +29,6 @@ SETTLED = -1
 """What a slice of search ends with: a solution, no more, the node budget spent, the stack full."""
 DEPTH, MODE, NODES, BACKTRACKS, SOLUTION = range(5)
 """Slots of the search's integer state (``ivars``)."""
-SLICE_SECONDS = 0.02
-"""Aimed length of one slice of compiled search: Ctrl-C and the deadline are seen at least this often."""
 
 
 @intrinsic

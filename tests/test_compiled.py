@@ -1,0 +1,171 @@
+"""``backtrack-jit``'s two backends, the C extension and the numba fallback: the C search's canonical
+answers equal ``backtrack-fast``'s on a sample of every shipped set and on every rule preset it runs,
+the fallback answers as the C search does, and the backend is chosen (or forced) as documented."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from sudokulab import Puzzle, Shape, Status, is_solution, parse_puzzle, solvers
+from sudokulab.errors import UnsupportedFeature, UsageError
+from sudokulab.rules import standard
+from sudokulab.solvers import jit
+
+from .conftest import HANG, ROOT, SHARED_DATA, cut
+
+needs_c = pytest.mark.skipif(jit._search is None, reason="the C extension was not built here")
+SETS = sorted(path.name for path in SHARED_DATA.glob("*.txt")) if SHARED_DATA.is_dir() else []
+C_PRESETS = ["standard", "x", "windoku", "anti-knight", "anti-king", "jigsaw", "x+anti-knight"]
+"""Every preset the C search runs (killer and thermo go to numba), and a combination."""
+
+
+@pytest.fixture(scope="module")
+def jitted():
+    return solvers.get("backtrack-jit")
+
+
+@pytest.fixture(scope="module")
+def fast():
+    return solvers.get("backtrack-fast")
+
+
+def sample(name: str, k: int = 12) -> list[Puzzle]:
+    """k puzzles spread evenly over a shipped set (its first, its last and between)."""
+    lines = [line for line in (SHARED_DATA / name).read_text().split() if line.strip()]
+    step = max(1, (len(lines) - 1) // (k - 1))
+    return [parse_puzzle(line) for line in lines[::step][:k]]
+
+
+@needs_c
+@pytest.mark.skipif(not SETS, reason="no ../shared/data beside this clone")
+@pytest.mark.parametrize("name", SETS)
+def test_canonical_answers_on_every_shipped_set_equal_the_fast_search(jitted, fast, name, monkeypatch):
+    monkeypatch.setenv(jit.BACKEND_VARIABLE, "c")
+    for puzzle in sample(name):
+        assert jit.search_run(puzzle, True, True).backend == "c"
+        ours = jitted.solve(puzzle, canonical=True, time_limit=HANG)
+        theirs = fast.solve(puzzle, canonical=True, time_limit=HANG)
+        assert ours.status is theirs.status is Status.SOLVED
+        assert ours.grid == theirs.grid and is_solution(ours.grid, puzzle)
+
+
+def preset_puzzles(shape: Shape, preset: str) -> list[Puzzle]:
+    """The empty board under a preset and two puzzles cut from its answer (40% and 30% given); only the
+    empty board where the preset has no grid on this size (6x6 X with anti-knight)."""
+    from .test_jit import preset_rules
+
+    rules = preset_rules(shape, preset)
+    empty = Puzzle(shape, (0,) * shape.cells, rules)
+    answer = solvers.get("backtrack-jit").solve(empty, time_limit=HANG).grid
+    if answer is None:
+        return [empty]
+    assert is_solution(answer, empty)
+    rng = random.Random(2580)
+    return [empty] + [cut(answer, shape, shape.cells * share // 10, rng).with_rules(rules) for share in (4, 3)]
+
+
+@needs_c
+@pytest.mark.parametrize("preset", C_PRESETS)
+@pytest.mark.parametrize("shape", [Shape(2, 3), Shape(3, 3)], ids=str)
+def test_canonical_answers_under_every_preset_equal_the_fast_search(jitted, fast, shape, preset, monkeypatch):
+    monkeypatch.setenv(jit.BACKEND_VARIABLE, "c")
+    for puzzle in preset_puzzles(shape, preset):
+        ours = jitted.solve(puzzle, canonical=True, time_limit=HANG)
+        theirs = fast.solve(puzzle, canonical=True, time_limit=HANG)
+        assert ours.status is theirs.status
+        assert ours.grid == theirs.grid and (ours.grid is None or is_solution(ours.grid, puzzle))
+
+
+@needs_c
+def test_the_numba_fallback_answers_and_counts_as_the_c_search(jitted, monkeypatch):
+    pytest.importorskip("numba")
+    import numpy as np
+
+    lines = (SHARED_DATA / "magictour_top1465.txt").read_text().split()[:40] if SETS else []
+    puzzles = [parse_puzzle(line) for line in lines] or preset_puzzles(Shape(3, 3), "standard")[1:]
+    givens = np.array([p.givens for p in puzzles], dtype=np.uint8)
+    answers = {}
+    for backend in ("c", "numba"):
+        monkeypatch.setenv(jit.BACKEND_VARIABLE, backend)
+        assert jit.search_run(puzzles[0], False, True).backend == backend
+        batch = jitted.solve_batch(givens, Shape(3, 3))
+        canonical = [jitted.solve(p, canonical=True).grid for p in puzzles]
+        counts = [jitted.count(p, limit=2).count for p in puzzles]
+        answers[backend] = (batch.grids.tolist(), batch.status.tolist(), canonical, counts)
+    assert answers["c"] == answers["numba"]
+    assert all(is_solution(grid, p) for grid, p in zip(answers["c"][2], puzzles))
+
+
+@needs_c
+def test_sums_and_thermometers_go_to_numba_and_a_forced_c_search_refuses_them(monkeypatch):
+    from .test_jit import preset_rules
+
+    killer = preset_rules(Shape(2, 3), "killer")
+    monkeypatch.delenv(jit.BACKEND_VARIABLE, raising=False)
+    assert jit.backend(standard(Shape(3, 3))) == "c"
+    assert jit.backend(killer) == "numba"
+    monkeypatch.setenv(jit.BACKEND_VARIABLE, "c")
+    with pytest.raises(UnsupportedFeature, match="no cage sums or thermometers"):
+        jit.backend(killer)
+    monkeypatch.setenv(jit.BACKEND_VARIABLE, "fortran")
+    with pytest.raises(UsageError, match="must be 'c' or 'numba'"):
+        jit.backend(standard(Shape(3, 3)))
+
+
+@needs_c
+def test_a_process_solving_with_the_c_search_imports_neither_numpy_nor_numba():
+    script = textwrap.dedent("""
+        import sys
+        from sudokulab import cli
+        code = cli.main(["solve", "--solver", "backtrack-jit", "examples/boj2580-sample.txt"])
+        print("loaded", sorted(m for m in ("numpy", "numba") if m in sys.modules), "code", code, file=sys.stderr)
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=HANG, cwd=ROOT,
+                          env={**__import__("os").environ, jit.BACKEND_VARIABLE: ""})
+    assert "loaded [] code 0" in done.stderr, done.stderr
+    assert done.stdout == (ROOT / "examples" / "boj2580-sample.out").read_text()
+
+
+def test_without_the_extension_the_numba_kernels_answer():
+    pytest.importorskip("numba")
+    script = textwrap.dedent("""
+        import sys
+        sys.modules["sudokulab.solvers._search"] = None  # as if no compiler had built it
+        from sudokulab import cli, solvers
+        print(solvers.describe("backtrack-jit")["backend"], file=sys.stderr)
+        sys.exit(cli.main(["solve", "--solver", "backtrack-jit", "examples/boj2580-sample.txt"]))
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=HANG * 2, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip().splitlines()[-1] == "numba"
+    assert done.stdout == (ROOT / "examples" / "boj2580-sample.out").read_text()
+
+
+@needs_c
+def test_the_extension_refuses_tables_and_givens_that_do_not_fit(fast):
+    """The C search reads its tables without bounds checks, so it checks them once, when they are built."""
+    from array import array
+
+    t = jit.layout(standard(Shape(2, 2)))
+    good = [array("i", t.peer_count), array("i", t.peers), array("i", t.peer_group), array("i", t.units),
+            array("i", t.group_start), array("i", t.group_cells), array("q", t.weight0)]
+    tables = jit._search.Tables(4, 16, t.width, *good)
+    assert not tables.specialised and jit.c_tables(standard(Shape(3, 3))).specialised
+    for index, bad in [(1, array("i", [99] * len(t.peers))), (3, array("i", t.units[:-1])),
+                       (5, array("i", [16] * len(t.group_cells))), (6, array("q", t.weight0[:-1]))]:
+        with pytest.raises(ValueError):
+            jit._search.Tables(4, 16, t.width, *good[:index], bad, *good[index + 1:])
+    search = jit._search.Search(tables)
+    with pytest.raises(ValueError, match="expected 16"):
+        search.start(bytes(15))
+    with pytest.raises(ValueError, match="0..4"):
+        search.start(bytes([5] + [0] * 15))
+    with pytest.raises(RuntimeError, match="before start"):
+        jit._search.Search(tables).run(False, False, 10)
+    assert search.start(bytes(16)) and search.run(True, False, 1 << 20) == jit.FOUND
+    assert tuple(search.solution()) == fast.solve(Puzzle.empty(Shape(2, 2)), canonical=True).grid

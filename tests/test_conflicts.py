@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import random
 
-import jsonschema
 import pytest
 
 from sudokulab import documents, solvers
@@ -157,7 +156,7 @@ def test_explain_json_carries_the_conflict(capsys):
     code, out, err = run_cli(capsys, "explain", str(EXAMPLES / "no-solution.txt"), "--json")
     assert code == 1 and len(err.splitlines()) == 1
     document = json.loads(out)
-    jsonschema.Draft202012Validator(documents.schema("explain")).validate(document)
+    documents.validate("explain", document)
     conflict = why_no_solution(read_puzzle(EXAMPLES / "no-solution.txt"))
     assert [(g["row"], g["col"], g["digit"]) for g in document["conflict"]["givens"]] == [
         (cell // 9 + 1, cell % 9 + 1, digit) for cell, digit in conflict.givens]

@@ -260,10 +260,15 @@ def test_ctrl_c_during_judge_on_a_terminal(tmp_path):
 
 
 def test_ctrl_c_during_compare_on_a_terminal(tmp_path):
-    """compare shows nothing until its table: Ctrl-C while a solver searches (the classic search on a
-    16x16 board takes minutes) ends it with the one line, nothing on stdout."""
-    out = tmp_path / "answer.txt"
-    shown = in_terminal(command("compare", str(ROOT / "examples" / "16x16.txt"), "--solvers", "backtrack",
+    """compare shows nothing until its table: Ctrl-C while a solver searches ends it with the one
+    line, nothing on stdout. The puzzle keeps the classic search busy for as long as it takes: row 16
+    holds 1..15, so r16c16 needs the 16 that column 16 already has, which the row-major search only
+    meets after filling rows 1-15, again and again (examples/16x16.txt it could solve within the 3 s)."""
+    out, puzzle = tmp_path / "answer.txt", tmp_path / "deep-conflict.txt"
+    rows = [[0] * 16 for _ in range(16)]
+    rows[0][15], rows[15][:15] = 16, list(range(1, 16))
+    puzzle.write_text("".join(" ".join(map(str, row)) + "\n" for row in rows))
+    shown = in_terminal(command("compare", str(puzzle), "--solvers", "backtrack",
                                 "--time-limit", "600") + f" > {out}", 80, tmp_path, interrupt_after_seconds=3)
     assert shown.status == 130, shown.raw[-2000:]
     assert "Traceback" not in shown.raw and shown.text.removeprefix("^C") == "sudokulab: interrupted"

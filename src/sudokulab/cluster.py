@@ -199,33 +199,14 @@ def _ctrl_c_held() -> Iterator[None]:
     # here first, so that Dask's thread keeps the block for the workers it starts.
     # Its only output is a warning about semaphores left when the command exits at once after a
     # Ctrl-C (which it then cleans up itself): it gets no standard error to print that on.
-    _quiet_start(resource_tracker.ensure_running)
+    from .executors import quiet_start
+
+    quiet_start(resource_tracker.ensure_running)
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)  # a Ctrl-C held back is raised here
-
-
-def _quiet_start(start: Callable[[], None]) -> None:
-    """Run ``start`` with standard error pointing at /dev/null, so what it starts inherits that."""
-    import os
-    import sys
-
-    try:
-        sys.stderr.flush()
-        saved = os.dup(2)
-    except (OSError, ValueError, AttributeError):
-        start()
-        return
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(devnull, 2)
-        start()
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
-        os.close(devnull)
 
 
 def dask_setup(worker: Any) -> None:

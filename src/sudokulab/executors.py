@@ -122,7 +122,7 @@ class ProcessPool(_Closing):
         with hangups_held():  # what the pool starts inherits the block (see hangups_held)
             from multiprocessing import resource_tracker
 
-            resource_tracker.ensure_running()
+            quiet_start(resource_tracker.ensure_running)
             self._pool: Any = _pool_class()(jobs, initializer=_ignore_interrupts,
                                             context=multiprocessing.get_context("spawn"))
         self._finished = False
@@ -155,9 +155,57 @@ class ProcessPool(_Closing):
             return
         if self._finished:
             pool.close()
+            pool.join()
         else:
-            pool.terminate()
-        pool.join()
+            _stop_now(pool)
+
+
+def quiet_start(start: Callable[[], None]) -> None:
+    """Run ``start`` with standard error pointing at /dev/null, so what it starts inherits that
+    (multiprocessing's resource tracker: its one message, about semaphores an interrupted run left,
+    which it then removes itself, is not the person's business)."""
+    import os
+    import sys
+
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError, AttributeError):
+        start()
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 2)
+        start()
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(devnull)
+
+
+def _stop_now(pool: Any) -> None:
+    """Stop a pool whose work is abandoned (Ctrl-C, a signal, an error): kill its workers and leave.
+
+    Not ``Pool.terminate``: it puts a sentinel on the result queue and drains the task queue, and
+    each takes a lock that a worker killed by a signal to the whole process group (the terminal's
+    Ctrl-C or hangup, ``kill -TERM -PGID``) may have held as it died; terminate then waited
+    forever (seen in test_signals' group SIGTERM with ``--jobs 2``, once on the result queue's lock
+    after the task queue's was dealt with). Here no replacement worker is started, every worker is
+    killed and reaped, and the pool's own finaliser is cancelled; its three daemon threads are left
+    blocked on the abandoned queues (the command exits at once; a library caller keeps them, idle).
+    """
+    from multiprocessing.pool import TERMINATE
+
+    pool._state = TERMINATE
+    pool._worker_handler._state = TERMINATE  # its loop starts no more workers: wake it, let it end
+    pool._change_notifier.put(None)
+    pool._worker_handler.join(timeout=5)
+    workers = list(pool._pool)
+    for worker in workers:
+        worker.kill()
+    for worker in workers:
+        worker.join()
+    pool._terminate.cancel()
 
 
 def _pool_class() -> type:

@@ -123,8 +123,7 @@ class ProcessPool(_Closing):
             from multiprocessing import resource_tracker
 
             quiet_start(resource_tracker.ensure_running)
-            self._pool: Any = _pool_class()(jobs, initializer=_ignore_interrupts,
-                                            context=multiprocessing.get_context("spawn"))
+            self._pool: Any = multiprocessing.get_context("spawn").Pool(jobs, initializer=_ignore_interrupts)
         self._finished = False
 
     def describe(self) -> str:
@@ -206,30 +205,6 @@ def _stop_now(pool: Any) -> None:
     for worker in workers:
         worker.join()
     pool._terminate.cancel()
-
-
-def _pool_class() -> type:
-    """multiprocessing's Pool, with a ``terminate`` that cannot wait forever on a dead worker's lock.
-
-    ``Pool.terminate`` first takes the task queue's read lock, to drain the queue for the task
-    thread (``_help_stuff_finish``). A worker killed while it held that lock (a SIGTERM or SIGHUP
-    to the whole process group lands while a worker takes its next task) never gives it back, and
-    terminate waited forever: seen in one run of three of test_signals' group SIGTERM with
-    ``--jobs 2``. Here the lock is waited for a moment only; without it the queue is drained all
-    the same, since every worker is being stopped anyway.
-    """
-    import time
-    from multiprocessing.pool import Pool
-
-    class StoppablePool(Pool):
-        @staticmethod
-        def _help_stuff_finish(inqueue: Any, task_handler: Any, size: int) -> None:
-            inqueue._rlock.acquire(timeout=1.0)  # held by a dead worker: go on without it
-            while task_handler.is_alive() and inqueue._reader.poll():
-                inqueue._reader.recv()
-                time.sleep(0)
-
-    return StoppablePool
 
 
 def local(jobs: int = 1) -> Executor:

@@ -8,7 +8,7 @@ every column in full, and every figure is in the JSON and CSV outputs anyway. Ev
 from outside (a program's output, file names, puzzle text, error messages) is shown as data, never
 as markup.
 
-(About 530 lines, one module on purpose: every text a person reads is made here, on one console
+(About 570 lines, one module on purpose: every text a person reads is made here, on one console
 and through one table mechanism; split by command, the parts would share those and little else.)
 """
 

@@ -169,3 +169,86 @@ def test_the_extension_refuses_tables_and_givens_that_do_not_fit(fast):
         jit._search.Search(tables).run(False, False, 10)
     assert search.start(bytes(16)) and search.run(True, False, 1 << 20) == jit.FOUND
     assert tuple(search.solution()) == fast.solve(Puzzle.empty(Shape(2, 2)), canonical=True).grid
+
+
+# --- the standard 9x9 kernel (_search9.h) against the general kernel on the same tables -----------------
+
+def kernel_run(tables, givens: bytes, canonical: bool, wdeg: bool, solutions: int = 1):
+    """Up to ``solutions`` answers in search order, with the node and backtrack counts."""
+    search = jit._search.Search(tables, 4)  # four levels to begin with: the stack grows as it goes
+    found = []
+    if search.start(givens):
+        while len(found) < solutions and search.run(canonical, wdeg, 1 << 40) == jit.FOUND:
+            found.append(search.solution())
+    return found, search.nodes, search.backtracks
+
+
+def both_kernels(givens: bytes, canonical: bool, wdeg: bool, solutions: int = 1):
+    rules = standard(Shape(3, 3))
+    digit_major, general = jit.c_tables(rules), jit.c_tables(rules, False)
+    assert digit_major.specialised and not general.specialised
+    return kernel_run(digit_major, givens, canonical, wdeg, solutions), kernel_run(general, givens, canonical,
+                                                                                   wdeg, solutions)
+
+
+@needs_c
+@pytest.mark.skipif(not SETS, reason="no ../shared/data beside this clone")
+@pytest.mark.parametrize("name", SETS)
+def test_the_9x9_kernel_answers_and_counts_as_the_general_one_on_every_shipped_set(name):
+    """Same fixpoint, same branching cell: same answers and nodes (canonical, and fewest digits); under
+    dom/wdeg a contradiction may charge other cells, so only the answers are checked, by the checker."""
+    for puzzle in sample(name, 20):
+        givens = bytes(puzzle.givens)
+        for canonical, wdeg in ((True, False), (False, False)):
+            ours, general = both_kernels(givens, canonical, wdeg)
+            assert ours == general
+            assert len(ours[0]) == 1 and is_solution(tuple(ours[0][0]), puzzle)
+        (answer,), _, _ = both_kernels(givens, False, True)[0]
+        assert is_solution(tuple(answer), puzzle)
+
+
+def puzzles_around(seed: int, keep: int, corrupt: bool) -> bytes:
+    """``keep`` cells of a random solved grid (a relabelled, shuffled BOJ sample answer), one of them
+    perhaps changed to another digit: unique, several solutions or none."""
+    rng = random.Random(seed)
+    answer = [int(d) for d in (ROOT / "examples" / "boj2580-sample.out").read_text().split()]
+    relabel = list(range(1, 10))
+    rng.shuffle(relabel)
+    grid = [relabel[d - 1] for d in answer]
+    if rng.random() < 0.5:  # transpose: still a solution
+        grid = [grid[9 * (c % 9) + c // 9] for c in range(81)]
+    cells = rng.sample(range(81), keep)
+    givens = [0] * 81
+    for c in cells:
+        givens[c] = grid[c]
+    if corrupt:
+        c = rng.choice(cells)
+        givens[c] = rng.choice([d for d in range(1, 10) if d != grid[c]])
+    return bytes(givens)
+
+
+@needs_c
+@pytest.mark.parametrize("seed", range(40))
+def test_the_9x9_kernel_enumerates_as_the_general_one(seed):
+    """Puzzles with one, many or no solutions (random cuts, some with a wrong digit): the first solutions
+    in canonical order, their nodes and backtracks, are the general kernel's, and rise lexicographically."""
+    rng = random.Random(seed)
+    givens = puzzles_around(seed, rng.randrange(0, 40), corrupt=seed % 3 == 0)
+    ours, general = both_kernels(givens, True, False, solutions=4)
+    assert ours == general
+    assert ours[0] == sorted(ours[0])
+    puzzle = Puzzle(Shape(3, 3), tuple(givens))
+    assert all(is_solution(tuple(s), puzzle) for s in ours[0])
+    fewest, general_fewest = both_kernels(givens, False, False, solutions=4)
+    assert fewest == general_fewest
+    if len(ours[0]) < 4:  # all of them found: the same set in another order
+        assert sorted(fewest[0]) == ours[0]
+
+
+@needs_c
+def test_the_9x9_kernel_is_taken_only_for_standard_tables():
+    from .test_jit import preset_rules
+
+    assert jit.c_tables(standard(Shape(3, 3))).specialised
+    for preset in C_PRESETS[1:]:
+        assert not jit.c_tables(preset_rules(Shape(3, 3), preset)).specialised, preset

@@ -39,7 +39,7 @@ enum { FOUND = 0, EXHAUSTED = 1, PAUSED = 2 };
 typedef struct {
     PyObject_HEAD
     int n, cells, width, nunits, ngroups;
-    int standard9; /* the 9x9 shape of tables: take the specialised instantiation */
+    int standard9; /* standard Sudoku's tables: take the digit-major kernel (_search9.h) */
     int track;     /* at most 64 complete groups: sweep only those whose cells changed (unit_mask) */
     u64 *unit_mask; /* per cell, the complete groups it is in (bit u: unit u), when track */
     u64 full;
@@ -52,6 +52,7 @@ typedef struct {
     TablesObject *t;
     int capacity; /* levels allocated */
     u64 *cands;   /* capacity rows of cells + 1: the masks, then how many cells are single */
+    struct Board9 *boards; /* instead of cands for standard 9x9 tables: capacity boards */
     i32 *fcell;
     u64 *frest;
     i64 *weight;
@@ -65,14 +66,14 @@ typedef struct {
 /* Remove the digit of every queued cell from its peers, queueing the naked singles this makes; with
  * ``track``, the complete groups of every cell that changed are marked in ``*dirty`` (bit u: unit u).
  * SETTLED when the queue ran dry, or the group of a peer left with no digit. */
-INLINE int drain(u64 *cand, i32 *queue, int head, int *pqueued, const TablesObject *t, int width, int fixed_width,
-                 int track, u64 *dirty) {
+INLINE int drain(u64 *cand, i32 *queue, int head, int *pqueued, const TablesObject *t, int width, int track,
+                 u64 *dirty) {
     int queued = *pqueued;
     u64 marked = track ? *dirty : 0;
     while (head < queued) {
         int cell = queue[head++];
         u64 keep = ~cand[cell];
-        int count = fixed_width ? width : t->peer_count[cell];
+        int count = t->peer_count[cell];
         const i32 *peers = t->peers + (size_t)cell * width;
         for (int j = 0; j < count; j++) {
             int peer = peers[j];
@@ -132,9 +133,9 @@ INLINE int hidden(u64 *cand, i32 *queue, int *pqueued, const TablesObject *t, in
  * looked at are swept (``dirty``, to begin with the groups of the cells the caller changed); else
  * all of them, round after round, until a round finds nothing. */
 INLINE int propagate(u64 *cand, i32 *queue, int queued, const TablesObject *t, int n, int cells, int width,
-                     int nunits, int fixed_width, int track, u64 dirty) {
+                     int nunits, int track, u64 dirty) {
     int open_cells = (int)((u64)cells - cand[cells]);
-    int failed = drain(cand, queue, 0, &queued, t, width, fixed_width, track, &dirty);
+    int failed = drain(cand, queue, 0, &queued, t, width, track, &dirty);
     if (track) {
         while (failed == SETTLED && dirty && queued < open_cells) {
             int u = __builtin_ctzll(dirty);
@@ -142,7 +143,7 @@ INLINE int propagate(u64 *cand, i32 *queue, int queued, const TablesObject *t, i
             int head = queued;
             failed = hidden(cand, queue, &queued, t, u, n, 1, &dirty);
             if (failed == SETTLED && queued > head)
-                failed = drain(cand, queue, head, &queued, t, width, fixed_width, 1, &dirty);
+                failed = drain(cand, queue, head, &queued, t, width, 1, &dirty);
         }
     } else {
         while (failed == SETTLED && queued < open_cells) {
@@ -151,7 +152,7 @@ INLINE int propagate(u64 *cand, i32 *queue, int queued, const TablesObject *t, i
                 int head = queued;
                 failed = hidden(cand, queue, &queued, t, u, n, 0, &dirty);
                 if (failed == SETTLED && queued > head)
-                    failed = drain(cand, queue, head, &queued, t, width, fixed_width, 0, &dirty);
+                    failed = drain(cand, queue, head, &queued, t, width, 0, &dirty);
             }
             if (queued == swept) break;
         }
@@ -160,7 +161,7 @@ INLINE int propagate(u64 *cand, i32 *queue, int queued, const TablesObject *t, i
     return failed;
 }
 
-INLINE int start_impl(SearchObject *s, const uint8_t *givens, int n, int cells, int width, int nunits, int fixed) {
+INLINE int start_impl(SearchObject *s, const uint8_t *givens, int n, int cells, int width, int nunits) {
     const TablesObject *t = s->t;
     u64 *cand = s->cands;
     int queued = 0;
@@ -175,30 +176,15 @@ INLINE int start_impl(SearchObject *s, const uint8_t *givens, int n, int cells, 
     s->nodes = 0;
     s->backtracks = 0;
     memcpy(s->weight, t->weight0, sizeof(i64) * cells);
-    int track = fixed || t->track;
-    return propagate(cand, s->queue, queued, t, n, cells, width, nunits, fixed, track,
+    int track = t->track;
+    return propagate(cand, s->queue, queued, t, n, cells, width, nunits, track,
                      nunits >= 64 ? ~(u64)0 : (ONE << nunits) - ONE) == SETTLED;
 }
 
-static int grow(SearchObject *s) {
-    int rows = s->t->cells + 1;
-    int capacity = s->capacity * 2;
-    u64 *cands = PyMem_Realloc(s->cands, sizeof(u64) * (size_t)rows * capacity);
-    if (!cands) return -1;
-    s->cands = cands;
-    i32 *fcell = PyMem_Realloc(s->fcell, sizeof(i32) * capacity);
-    if (!fcell) return -1;
-    s->fcell = fcell;
-    u64 *frest = PyMem_Realloc(s->frest, sizeof(u64) * capacity);
-    if (!frest) return -1;
-    s->frest = frest;
-    s->capacity = capacity;
-    return 0;
-}
+static int grow(SearchObject *s); /* after _search9.h, which sizes its boards */
 
 /* Up to ``budget`` nodes from the saved state: FOUND, EXHAUSTED, PAUSED, or -1 (out of memory). */
-INLINE int search_impl(SearchObject *s, int canonical, int wdeg, i64 budget, int n, int cells, int width, int nunits,
-                       int fixed) {
+INLINE int search_impl(SearchObject *s, int canonical, int wdeg, i64 budget, int n, int cells, int width, int nunits) {
     const TablesObject *t = s->t;
     const int rows = cells + 1;
     i64 depth = s->depth, mode = s->mode, nodes = s->nodes, backtracks = s->backtracks;
@@ -273,8 +259,8 @@ INLINE int search_impl(SearchObject *s, int canonical, int wdeg, i64 budget, int
         s->queue[0] = cell;
         nodes++;
         spent++;
-        int track = fixed || t->track;
-        int failed = propagate(row, s->queue, 1, t, n, cells, width, nunits, fixed, track,
+        int track = t->track;
+        int failed = propagate(row, s->queue, 1, t, n, cells, width, nunits, track,
                                track ? t->unit_mask[cell] : 0);
         if (failed == SETTLED) {
             depth = target;
@@ -293,25 +279,48 @@ INLINE int search_impl(SearchObject *s, int canonical, int wdeg, i64 budget, int
     return code;
 }
 
-/* The two instantiations: any tables, and the standard 9x9 shape with its sizes as constants. */
-static int start_any(SearchObject *s, const uint8_t *g) {
-    const TablesObject *t = s->t;
-    return start_impl(s, g, t->n, t->cells, t->width, t->nunits, 0);
-}
-static int start_9(SearchObject *s, const uint8_t *g) { return start_impl(s, g, 9, 81, 20, 27, 1); }
-static int search_any(SearchObject *s, int canonical, int wdeg, i64 budget) {
-    const TablesObject *t = s->t;
-    return search_impl(s, canonical, wdeg, budget, t->n, t->cells, t->width, t->nunits, 0);
-}
-static int search_9(SearchObject *s, int canonical, int wdeg, i64 budget) {
-    return search_impl(s, canonical, wdeg, budget, 9, 81, 20, 27, 1);
+/* Standard 9x9 tables take the digit-major kernel of _search9.h; every other rule set this one. */
+#include "_search9.h"
+
+/* Double the levels of the stack. */
+static int grow(SearchObject *s) {
+    int capacity = s->capacity * 2;
+    if (s->t->standard9) {
+        Board9 *boards = PyMem_Realloc(s->boards, sizeof(Board9) * (size_t)capacity);
+        if (!boards) return -1;
+        s->boards = boards;
+    } else {
+        u64 *cands = PyMem_Realloc(s->cands, sizeof(u64) * (size_t)(s->t->cells + 1) * capacity);
+        if (!cands) return -1;
+        s->cands = cands;
+    }
+    i32 *fcell = PyMem_Realloc(s->fcell, sizeof(i32) * capacity);
+    if (!fcell) return -1;
+    s->fcell = fcell;
+    u64 *frest = PyMem_Realloc(s->frest, sizeof(u64) * capacity);
+    if (!frest) return -1;
+    s->frest = frest;
+    s->capacity = capacity;
+    return 0;
 }
 
 static int start(SearchObject *s, const uint8_t *g) {
-    return s->t->standard9 ? start_9(s, g) : start_any(s, g);
+    const TablesObject *t = s->t;
+    return t->standard9 ? start9(s, g) : start_impl(s, g, t->n, t->cells, t->width, t->nunits);
 }
 static int search(SearchObject *s, int canonical, int wdeg, i64 budget) {
-    return s->t->standard9 ? search_9(s, canonical, wdeg, budget) : search_any(s, canonical, wdeg, budget);
+    const TablesObject *t = s->t;
+    return t->standard9 ? search9(s, canonical, wdeg, budget)
+                        : search_impl(s, canonical, wdeg, budget, t->n, t->cells, t->width, t->nunits);
+}
+static void solution(const SearchObject *s, uint8_t *digits) {
+    if (s->t->standard9) {
+        solution9(s->boards + s->solution, digits);
+        return;
+    }
+    int cells = s->t->cells;
+    const u64 *row = s->cands + (size_t)s->solution * (cells + 1);
+    for (int c = 0; c < cells; c++) digits[c] = (uint8_t)(__builtin_ctzll(row[c]) + 1);
 }
 
 /* ---------- Tables ---------- */
@@ -340,10 +349,10 @@ static void Tables_dealloc(TablesObject *self) {
 }
 
 static int Tables_init(TablesObject *self, PyObject *args, PyObject *kwds) {
-    int n, cells, width;
+    int n, cells, width, specialise = 1;
     Py_buffer b[7];
-    if (!PyArg_ParseTuple(args, "iiiy*y*y*y*y*y*y*", &n, &cells, &width, &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
-                          &b[6]))
+    if (!PyArg_ParseTuple(args, "iiiy*y*y*y*y*y*y*|p", &n, &cells, &width, &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
+                          &b[6], &specialise))
         return -1;
     int ok = 0;
     if (n < 1 || n > 64 || cells < 1 || width < 0) {
@@ -411,9 +420,7 @@ static int Tables_init(TablesObject *self, PyObject *args, PyObject *kwds) {
     if (self->track)
         for (int u = 0; u < self->nunits; u++)
             for (int j = 0; j < n; j++) self->unit_mask[self->units[u * n + j]] |= ONE << u;
-    self->standard9 = n == 9 && cells == 81 && width == 20 && self->nunits == 27;
-    for (int c = 0; self->standard9 && c < cells; c++)
-        if (self->peer_count[c] != 20) self->standard9 = 0;
+    self->standard9 = specialise && is_standard9(self);
     ok = 1;
 done:
     for (int i = 0; i < 7; i++) PyBuffer_Release(&b[i]);
@@ -423,7 +430,7 @@ done:
 static PyObject *Tables_get_standard9(TablesObject *self, void *closure) { return PyBool_FromLong(self->standard9); }
 
 static PyGetSetDef Tables_getset[] = {
-    {"specialised", (getter)Tables_get_standard9, NULL, "whether the 9x9 instantiation runs these tables", NULL},
+    {"specialised", (getter)Tables_get_standard9, NULL, "whether the standard 9x9 kernel (_search9.h) runs these tables", NULL},
     {NULL}};
 
 static PyTypeObject TablesType = {
@@ -441,6 +448,7 @@ static PyTypeObject TablesType = {
 
 static void Search_dealloc(SearchObject *self) {
     PyMem_Free(self->cands);
+    PyMem_Free(self->boards);
     PyMem_Free(self->fcell);
     PyMem_Free(self->frest);
     PyMem_Free(self->weight);
@@ -459,12 +467,15 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds) {
     int cells = self->t->cells;
     int capacity = levels < 1 ? 1 : cells + 1 < levels ? cells + 1 : levels; /* grows past it when needed */
     self->capacity = capacity;
-    self->cands = PyMem_Calloc((size_t)(cells + 1) * capacity, sizeof(u64));
+    if (self->t->standard9)
+        self->boards = PyMem_Calloc(capacity, sizeof(Board9));
+    else
+        self->cands = PyMem_Calloc((size_t)(cells + 1) * capacity, sizeof(u64));
     self->fcell = PyMem_Calloc(capacity, sizeof(i32));
     self->frest = PyMem_Calloc(capacity, sizeof(u64));
     self->weight = PyMem_Calloc(cells, sizeof(i64));
     self->queue = PyMem_Calloc(cells, sizeof(i32));
-    if (!self->cands || !self->fcell || !self->frest || !self->weight || !self->queue) {
+    if ((!self->cands && !self->boards) || !self->fcell || !self->frest || !self->weight || !self->queue) {
         PyErr_NoMemory();
         return -1;
     }
@@ -504,9 +515,7 @@ static PyObject *Search_solution(SearchObject *self, PyObject *unused) {
     int cells = self->t->cells;
     PyObject *out = PyBytes_FromStringAndSize(NULL, cells);
     if (!out) return NULL;
-    uint8_t *digits = (uint8_t *)PyBytes_AS_STRING(out);
-    const u64 *row = self->cands + (size_t)self->solution * (cells + 1);
-    for (int c = 0; c < cells; c++) digits[c] = (uint8_t)(__builtin_ctzll(row[c]) + 1);
+    solution(self, (uint8_t *)PyBytes_AS_STRING(out));
     return out;
 }
 
@@ -581,8 +590,7 @@ static PyObject *Search_batch(SearchObject *self, PyObject *args) {
         }
         if (code == FOUND) {
             status[i] = 0;
-            const u64 *row = self->cands + (size_t)self->solution * (cells + 1);
-            for (int c = 0; c < cells; c++) grids[i * cells + c] = (uint8_t)(__builtin_ctzll(row[c]) + 1);
+            solution(self, grids + i * cells);
         } else {
             status[i] = code == EXHAUSTED ? 1 : 2;
         }
@@ -652,6 +660,7 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_search",
                                     "backtrack-jit's search, compiled ahead of time (see _search.c).", -1, NULL};
 
 PyMODINIT_FUNC PyInit__search(void) {
+    init_tables9();
     if (PyType_Ready(&TablesType) < 0 || PyType_Ready(&SearchType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;

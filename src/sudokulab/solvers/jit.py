@@ -210,12 +210,14 @@ def layout(rules: Rules) -> Layout:
 
 
 @lru_cache(maxsize=64)
-def c_tables(rules: Rules):
-    """The C extension's copy of a rule set's tables (``_search.Tables``)."""
+def c_tables(rules: Rules, specialise: bool = True):
+    """The C extension's copy of a rule set's tables (``_search.Tables``). Standard 9x9 tables run on the
+    digit-major kernel (``_search9.h``) unless ``specialise`` is False, which the tests and the benchmark
+    use to run the general kernel on them side by side."""
     t = layout(rules)
     return _search.Tables(t.n, rules.shape.cells, t.width, array("i", t.peer_count), array("i", t.peers),
                           array("i", t.peer_group), array("i", t.units), array("i", t.group_start),
-                          array("i", t.group_cells), array("q", t.weight0))
+                          array("i", t.group_cells), array("q", t.weight0), specialise)
 
 
 class Slices:

@@ -9,6 +9,7 @@ setup(
         Extension(
             "sudokulab.solvers._search",
             ["src/sudokulab/solvers/_search.c"],
+            depends=["src/sudokulab/solvers/_search9.h"],
             extra_compile_args=["-O3", "-std=c99"],
             optional=True,
         )

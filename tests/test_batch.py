@@ -292,7 +292,8 @@ def test_a_batch_refuses_givens_no_puzzle_has():
         Batch("d", shape, np.zeros((2, 16), dtype=np.uint8), index, index + 1)
 
 
-@pytest.mark.parametrize("tail", [[], ["# a comment", EASY], ["x" * 81, EASY], [EASY[:80]], ["", "1234", "5 3 0 0"]])
+@pytest.mark.parametrize("tail", [[], ["# a comment", EASY], ["x" * 81, EASY], [EASY[:80]], ["", "1234", "5 3 0 0"],
+                                  [EASY[:80], EASY + "1"]])  # as many bytes and line ends as two rows
 @pytest.mark.parametrize("limit", [None, 2, 7, 40])
 def test_the_bulk_prefix_of_a_file_reads_as_the_line_reader_does(tmp_path, monkeypatch, tail, limit):
     from sudokulab import datasets

@@ -102,3 +102,34 @@ def test_a_dataset_without_a_puzzle_is_an_error_not_a_rate(tmp_path, content):
         code, out, err, _ = run_measured(args + ["--solvers", "backtrack"], feed)
         assert code == 2 and out == "" and "inf" not in err
         assert err.endswith("holds no puzzle\n") or "holds no puzzle (1 bad entries)" in err, err
+
+
+ONE_LINE = "1" * 81
+BOJ_BLOCK = "\n".join(" ".join("0" * 9) for _ in range(9))
+
+
+@pytest.mark.parametrize("content", [
+    f"{ONE_LINE}\n" * 5,
+    f"{ONE_LINE}\n" * 4 + ONE_LINE,  # no newline at the end
+    "." * 81 + "\n" + ONE_LINE + "\n",
+    f"{ONE_LINE}\n\n{ONE_LINE}\n",  # a blank line: the line-by-line count
+    f"\n{ONE_LINE}\n",
+    f"# a comment\n{ONE_LINE}\n",
+    f"{ONE_LINE}\r\n" * 3,
+    f"{BOJ_BLOCK}\n\n{BOJ_BLOCK}\n",
+    f"{ONE_LINE}\n{BOJ_BLOCK}\n",
+    "",
+    "\n\n",
+])
+def test_the_quick_count_of_a_one_line_file_is_the_line_by_line_count(tmp_path, content):
+    """``Dataset.estimate`` counts a file of one-line puzzles without a Python step per line; any other
+    file falls back to the line-by-line count, and both agree wherever the quick one answers."""
+    from sudokulab.datasets import Dataset, _count_entries, _count_one_line_file
+
+    path = tmp_path / "set.txt"
+    path.write_text(content, newline="")
+    quick = _count_one_line_file(path)
+    assert quick is None or quick == _count_entries(path)
+    assert Dataset.from_path(path).estimate() == _count_entries(path)
+    if content == f"{ONE_LINE}\n" * 5:
+        assert quick == 5

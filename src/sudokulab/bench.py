@@ -49,6 +49,7 @@ from .errors import UsageError
 from .executors import Executor
 from .grid import Puzzle, Shape
 from .outputs import OutputFile
+from .report import bar_shown
 from .report import progress as report_progress
 from .results import (
     CSV_FIELDS,
@@ -365,7 +366,8 @@ def run_bench(
                 totals.setdefault(dataset.name, 0)
                 for name in names:
                     tallies.setdefault((dataset.name, name), Tally())
-                estimate = dataset.estimate()
+                # counted for the bar, or to spread the work: not for a silent run in this process
+                estimate = dataset.estimate() if bar_shown(bar) or executor.workers > 1 else None
                 task = bar.add_task(dataset.name, total=None if estimate is None else estimate * len(names))
                 rereadable = dataset.path is None or str(dataset.path) != "-"
                 groups = [[name] for name in names] if by_solver and rereadable else [names]

@@ -102,13 +102,16 @@ def grids_valid(grids: np.ndarray, givens: np.ndarray, shape: Shape, rules: Rule
     rules = standard(shape) if rules is None else rules
     n = shape.n
     grids = np.asarray(grids)
-    in_range = ((grids >= 1) & (grids <= n)).all(axis=1)
-    kept = ((givens == 0) | (givens == grids)).all(axis=1)
-    bits = np.left_shift(np.uint64(1), np.where(grids >= 1, grids - 1, 0).astype(np.uint64))
-    full = np.uint64((1 << n) - 1)
+    # the whole batch at once first: row by row only when some row fails
+    in_range = True if not len(grids) or (grids.min() >= 1 and grids.max() <= n) else (
+        (grids >= 1) & (grids <= n)).all(axis=1)
+    changed = (givens != 0) & (givens != grids)
+    kept = ~changed.any(axis=1) if changed.any() else True
+    table = _digit_bits(n)
+    bits = table[grids if grids.dtype == np.uint8 else np.clip(grids, 0, len(table) - 1)]
     tables = _tables(rules)
     covered = np.bitwise_or.reduce(bits[:, tables.complete], axis=2)
-    valid = in_range & kept & (covered == full).all(axis=1)
+    valid = in_range & kept & (covered == table.dtype.type((1 << n) - 1)).all(axis=1)
     if rules.is_standard or not len(grids):
         return valid
     if tables.pairs is not None:
@@ -119,6 +122,16 @@ def grids_valid(grids: np.ndarray, givens: np.ndarray, shape: Shape, rules: Rule
     if tables.steps is not None:
         valid &= (grids[:, tables.steps[:, 0]] < grids[:, tables.steps[:, 1]]).all(axis=1)
     return valid
+
+
+@cache
+def _digit_bits(n: int) -> np.ndarray:
+    """Each byte value's bit (digit d: bit d - 1; 0 and anything above n: no bit), in the narrowest
+    unsigned type that holds n bits: a look-up, a third of the time of shifting 64-bit words."""
+    import numpy as np
+
+    dtype = next(t for t in (np.uint16, np.uint32, np.uint64) if np.iinfo(t).bits >= n)
+    return np.array([1 << (v - 1) if 1 <= v <= n else 0 for v in range(256)], dtype=dtype)
 
 
 @dataclass(frozen=True)

@@ -275,258 +275,294 @@ def names_a_command(argv: Sequence[str]) -> bool:
     return any(not word.startswith("-") for word in argv)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from .levels import DEFAULT_LEVEL, LEVELS
-    from .models.cnf import AMO_ENCODINGS, ENCODINGS
+def command_word(argv: Sequence[str]) -> str:
+    """The command a command line names: its first word not starting with '-' (no top-level option takes a value)."""
+    return next(word for word in argv if not word.startswith("-"))
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser, or with ``command`` (a name of ``COMMANDS``) that command's parser alone beside
+    the others' names: a command line builds and imports what it parses, not the option tables of
+    eighteen other commands (bench's whole-process rate, benchmarks/results/compiled.md)."""
+    only = command if command in COMMANDS else None
+
+    def wanted(*names: str) -> bool:
+        return only is None or only in names
 
     parser = _Parser(prog="sudokulab", description=DESCRIPTION, epilog=exit_codes())
     commands = _top(parser)
 
-    solve = commands.add_parser("solve", help=COMMANDS["solve"])
-    _puzzle_arguments(solve)
-    solve.add_argument("--canonical", action="store_true",
-                       help="the row-major lexicographically first solution (what the classic backtracker prints)")
-    solve.add_argument("--format", choices=("boj", "compact"), default="boj",
-                       help="boj: numbers separated by spaces (BOJ 2580; the default); compact: digits only "
-                       "(BOJ 2239, boards up to 9x9)")
-    solve.add_argument("--json", action="store_true",
-                       help="one JSON document on stdout instead (status, answer, grid, seconds, stats, solver); "
-                       "the exit code as without it")
-    solve.set_defaults(run=cmd_solve)
+    if wanted("solve"):
+        solve = commands.add_parser("solve", help=COMMANDS["solve"])
+        _puzzle_arguments(solve)
+        solve.add_argument("--canonical", action="store_true",
+                           help="the row-major lexicographically first solution (what the classic backtracker prints)")
+        solve.add_argument("--format", choices=("boj", "compact"), default="boj",
+                           help="boj: numbers separated by spaces (BOJ 2580; the default); compact: digits only "
+                           "(BOJ 2239, boards up to 9x9)")
+        solve.add_argument("--json", action="store_true",
+                           help="one JSON document on stdout instead (status, answer, grid, seconds, stats, solver); "
+                           "the exit code as without it")
+        solve.set_defaults(run=cmd_solve)
 
-    count = commands.add_parser("count", help=COMMANDS["count"])
-    _puzzle_arguments(count)
-    count.add_argument("--limit", type=positive_int, default=1000, metavar="K",
-                       help="stop counting at K solutions (default: 1000)")
-    count.add_argument("--json", action="store_true",
-                       help="one JSON document on stdout instead (count, exact, limit, status, seconds, stats, solver)")
-    _certify_arguments(count)
-    count.set_defaults(run=cmd_count)
+    if wanted("count"):
+        count = commands.add_parser("count", help=COMMANDS["count"])
+        _puzzle_arguments(count)
+        count.add_argument("--limit", type=positive_int, default=1000, metavar="K",
+                           help="stop counting at K solutions (default: 1000)")
+        count.add_argument("--json", action="store_true",
+                           help="one JSON document on stdout instead (count, exact, limit, status, seconds, stats, "
+                           "solver)")
+        _certify_arguments(count)
+        count.set_defaults(run=cmd_count)
 
-    export = commands.add_parser("export", help=COMMANDS["export"])
-    _puzzle_arguments(export, solver=False)
-    export.add_argument("--format", required=True, metavar="NAME",
-                        help="dimacs (SAT), cpsat (CP-SAT), lp or mps (integer programming)")
-    export.add_argument("-o", "--option", action="append", metavar="KEY=VALUE",
-                        help="a model option, e.g. -o encoding=extended (repeatable)")
-    export.add_argument("--encoding", help="shorthand for -o encoding=NAME")
-    export.add_argument("--output", metavar="FILE", help="write here instead of stdout")
-    json_argument(export, "one JSON document on stdout instead (the model text, or the file written)")
-    export.set_defaults(run=cmd_export)
+    if wanted("export"):
+        export = commands.add_parser("export", help=COMMANDS["export"])
+        _puzzle_arguments(export, solver=False)
+        export.add_argument("--format", required=True, metavar="NAME",
+                            help="dimacs (SAT), cpsat (CP-SAT), lp or mps (integer programming)")
+        export.add_argument("-o", "--option", action="append", metavar="KEY=VALUE",
+                            help="a model option, e.g. -o encoding=extended (repeatable)")
+        export.add_argument("--encoding", help="shorthand for -o encoding=NAME")
+        export.add_argument("--output", metavar="FILE", help="write here instead of stdout")
+        json_argument(export, "one JSON document on stdout instead (the model text, or the file written)")
+        export.set_defaults(run=cmd_export)
 
-    decode = commands.add_parser(
-        "decode", help=COMMANDS["decode"],
-        usage="sudokulab decode PUZZLE ANSWER [--encoding NAME] [--amo NAME]\n"
-              "       sudokulab decode ANSWER --cnf FORMULA",
-    )
-    decode.add_argument("first", metavar="PUZZLE", help="puzzle file (or the ANSWER with --cnf); - for stdin")
-    decode.add_argument("answer", nargs="?", metavar="ANSWER",
-                        help="the solver's output: SAT-competition lines, a MiniSat result file, or literals")
-    decode.add_argument("--cnf", metavar="FORMULA",
-                        help="the .cnf written by export: puzzle and encoding from its header")
-    decode.add_argument("--encoding", default="extended", choices=ENCODINGS, metavar="NAME",
-                        help=f"the encoding the formula was exported with: {', '.join(ENCODINGS)} "
-                        "(default: extended)")
-    decode.add_argument("--amo", default="pairwise", choices=AMO_ENCODINGS, metavar="NAME",
-                        help=f"its at-most-one encoding: {', '.join(AMO_ENCODINGS)} (default: pairwise)")
-    decode.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
-    rules_arguments(decode, "of the PUZZLE (with --cnf: the formula's own, from its header)")
-    json_argument(decode, "one JSON document on stdout instead (answer, grid)")
-    decode.set_defaults(run=cmd_decode)
+    if wanted("decode"):
+        from .models.cnf import AMO_ENCODINGS, ENCODINGS
 
-    listing = commands.add_parser("solvers", help=COMMANDS["solvers"])
-    listing.add_argument("--json", action="store_true", help="one JSON document instead of tables")
-    listing.add_argument("--wide", action="store_true", help="every column, however wide the table gets")
-    listing.set_defaults(run=cmd_solvers)
+        decode = commands.add_parser(
+            "decode", help=COMMANDS["decode"],
+            usage="sudokulab decode PUZZLE ANSWER [--encoding NAME] [--amo NAME]\n"
+                  "       sudokulab decode ANSWER --cnf FORMULA",
+        )
+        decode.add_argument("first", metavar="PUZZLE", help="puzzle file (or the ANSWER with --cnf); - for stdin")
+        decode.add_argument("answer", nargs="?", metavar="ANSWER",
+                            help="the solver's output: SAT-competition lines, a MiniSat result file, or literals")
+        decode.add_argument("--cnf", metavar="FORMULA",
+                            help="the .cnf written by export: puzzle and encoding from its header")
+        decode.add_argument("--encoding", default="extended", choices=ENCODINGS, metavar="NAME",
+                            help=f"the encoding the formula was exported with: {', '.join(ENCODINGS)} "
+                            "(default: extended)")
+        decode.add_argument("--amo", default="pairwise", choices=AMO_ENCODINGS, metavar="NAME",
+                            help=f"its at-most-one encoding: {', '.join(AMO_ENCODINGS)} (default: pairwise)")
+        decode.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
+        rules_arguments(decode, "of the PUZZLE (with --cnf: the formula's own, from its header)")
+        json_argument(decode, "one JSON document on stdout instead (answer, grid)")
+        decode.set_defaults(run=cmd_decode)
 
-    compare = commands.add_parser("compare", help=COMMANDS["compare"])
-    _puzzle_arguments(compare, solver=False)
-    _many_solver_arguments(compare, "every installed solver")
-    compare.add_argument("--time-limit", type=positive_float, default=10.0, metavar="SECONDS",
-                         help="per solver (default: 10); a solver that reaches it is reported, not counted")
-    compare.add_argument("--canonical", action="store_true",
-                         help="ask for the lexicographically first solution; all answers must be byte-identical")
-    compare.add_argument("--json", action="store_true", help="print one JSON document on stdout instead")
-    compare.add_argument("--solver-class", action="append", metavar="FILE:CLASS",
-                         help="also run your own solver class, e.g. student.py:StudentSolver (repeatable; "
-                         "docs/grading.md)")
-    _certify_arguments(compare)
-    compare.set_defaults(run=cmd_compare)
+    if wanted("solvers"):
+        listing = commands.add_parser("solvers", help=COMMANDS["solvers"])
+        listing.add_argument("--json", action="store_true", help="one JSON document instead of tables")
+        listing.add_argument("--wide", action="store_true", help="every column, however wide the table gets")
+        listing.set_defaults(run=cmd_solvers)
 
-    verify = commands.add_parser("verify", help=COMMANDS["verify"])
-    verify.add_argument("puzzle", help="puzzle file, or - for stdin")
-    verify.add_argument("answer", help="answer file, or - for stdin")
-    verify.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
-    verify.add_argument("--time-limit", type=positive_float, default=10.0, metavar="SECONDS",
-                        help="for each question to the oracle (default: 10)")
-    verify.add_argument("--no-oracle", action="store_true", help="print the verdict only")
-    rules_arguments(verify, "the answer is judged by")
-    _certify_arguments(verify)
-    json_argument(verify, "one JSON document on stdout instead (verdict, oracle, certificate)")
-    verify.set_defaults(run=cmd_verify)
+    if wanted("compare"):
+        compare = commands.add_parser("compare", help=COMMANDS["compare"])
+        _puzzle_arguments(compare, solver=False)
+        _many_solver_arguments(compare, "every installed solver")
+        compare.add_argument("--time-limit", type=positive_float, default=10.0, metavar="SECONDS",
+                             help="per solver (default: 10); a solver that reaches it is reported, not counted")
+        compare.add_argument("--canonical", action="store_true",
+                             help="ask for the lexicographically first solution; all answers must be byte-identical")
+        compare.add_argument("--json", action="store_true", help="print one JSON document on stdout instead")
+        compare.add_argument("--solver-class", action="append", metavar="FILE:CLASS",
+                             help="also run your own solver class, e.g. student.py:StudentSolver (repeatable; "
+                             "docs/grading.md)")
+        _certify_arguments(compare)
+        compare.set_defaults(run=cmd_compare)
 
-    judge = commands.add_parser(
-        "judge", help=COMMANDS["judge"],
-        usage="sudokulab judge DATASET [options] -- COMMAND [ARG ...]",
-    )
-    judge.add_argument("dataset", help="dataset file (one-line puzzles or BOJ blocks), the name of a fetched set "
-                       "(see 'sudokulab datasets list'), or - for stdin")
-    judge.add_argument("--time-limit", type=positive_float, default=1.0, metavar="SECONDS",
-                       help="wall time per puzzle (default: 1, as BOJ 2580)")
-    judge.add_argument("--memory-limit", type=memory_mb, default=256, metavar="MB",
-                       help="peak memory per run (default: 256, as BOJ 2580; 0: none; Java needs -Xmx or 0)")
-    judge.add_argument("--isolation", choices=("bwrap", "none"), default="bwrap",
-                       help="bwrap: each run inside bubblewrap, no network, no files but its own "
-                       "(default); none: trust the program, it runs with your rights")
-    judge.add_argument("--limit", type=positive_int, metavar="K", help="judge the first K puzzles only")
-    judge.add_argument("--jobs", type=positive_int, default=1, metavar="N", help="runs at once (default: 1)")
-    _cluster_argument(judge, "run the program")
-    judge.add_argument("--shared-fs", action="store_true",
-                       help="with --cluster: send nothing, the workers see the program's files at the same "
-                       "(absolute) paths; by default the files the command names are sent to each worker")
-    judge.add_argument("--show-failures", type=non_negative_int, default=3, metavar="K",
-                       help="show the first K failures beside the oracle's answer (default: 3)")
-    judge.add_argument("--quiet", action="store_true", help="no progress bar")
-    judge.add_argument("--wide", action="store_true", help="tables as wide as they get")
-    rules_arguments(judge, "of every puzzle of the dataset")
-    json_argument(judge, "one JSON Lines row per entry on stdout instead (the tables go to stderr)")
-    judge.set_defaults(run=cmd_judge, program=[])
+    if wanted("verify"):
+        verify = commands.add_parser("verify", help=COMMANDS["verify"])
+        verify.add_argument("puzzle", help="puzzle file, or - for stdin")
+        verify.add_argument("answer", help="answer file, or - for stdin")
+        verify.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
+        verify.add_argument("--time-limit", type=positive_float, default=10.0, metavar="SECONDS",
+                            help="for each question to the oracle (default: 10)")
+        verify.add_argument("--no-oracle", action="store_true", help="print the verdict only")
+        rules_arguments(verify, "the answer is judged by")
+        _certify_arguments(verify)
+        json_argument(verify, "one JSON document on stdout instead (verdict, oracle, certificate)")
+        verify.set_defaults(run=cmd_verify)
 
-    from .results import DEFAULT_TIME_LIMIT
+    if wanted("judge"):
+        judge = commands.add_parser(
+            "judge", help=COMMANDS["judge"],
+            usage="sudokulab judge DATASET [options] -- COMMAND [ARG ...]",
+        )
+        judge.add_argument("dataset", help="dataset file (one-line puzzles or BOJ blocks), the name of a fetched set "
+                           "(see 'sudokulab datasets list'), or - for stdin")
+        judge.add_argument("--time-limit", type=positive_float, default=1.0, metavar="SECONDS",
+                           help="wall time per puzzle (default: 1, as BOJ 2580)")
+        judge.add_argument("--memory-limit", type=memory_mb, default=256, metavar="MB",
+                           help="peak memory per run (default: 256, as BOJ 2580; 0: none; Java needs -Xmx or 0)")
+        judge.add_argument("--isolation", choices=("bwrap", "none"), default="bwrap",
+                           help="bwrap: each run inside bubblewrap, no network, no files but its own "
+                           "(default); none: trust the program, it runs with your rights")
+        judge.add_argument("--limit", type=positive_int, metavar="K", help="judge the first K puzzles only")
+        judge.add_argument("--jobs", type=positive_int, default=1, metavar="N", help="runs at once (default: 1)")
+        _cluster_argument(judge, "run the program")
+        judge.add_argument("--shared-fs", action="store_true",
+                           help="with --cluster: send nothing, the workers see the program's files at the same "
+                           "(absolute) paths; by default the files the command names are sent to each worker")
+        judge.add_argument("--show-failures", type=non_negative_int, default=3, metavar="K",
+                           help="show the first K failures beside the oracle's answer (default: 3)")
+        judge.add_argument("--quiet", action="store_true", help="no progress bar")
+        judge.add_argument("--wide", action="store_true", help="tables as wide as they get")
+        rules_arguments(judge, "of every puzzle of the dataset")
+        json_argument(judge, "one JSON Lines row per entry on stdout instead (the tables go to stderr)")
+        judge.set_defaults(run=cmd_judge, program=[])
 
-    bench = commands.add_parser("bench", help=COMMANDS["bench"])
-    bench.add_argument("datasets", nargs="+", metavar="DATASET",
-                       help="dataset files (one-line puzzles, BOJ blocks) or names of fetched sets, e.g. 17_clue")
-    _many_solver_arguments(bench, "every installed one but backtrack and dimacs, slow on a whole set")
-    bench.add_argument("--time-limit", type=positive_float, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
-                       help=f"per puzzle and solver (default: {DEFAULT_TIME_LIMIT:g})")
-    bench.add_argument("--jobs", type=positive_int, default=1, metavar="N",
-                       help="processes (default: 1, for clean timings)")
-    bench.add_argument("--limit", type=positive_int, metavar="K", help="the first K puzzles of each dataset")
-    _cluster_argument(bench, "solve")
-    bench.add_argument("--batch-size", type=positive_int, metavar="N",
-                       help="puzzles per task handed to a process or cluster worker (default: 512 up to 9x9, "
-                       "fewer on larger boards; on a big cluster give thousands: benchmarks/results/cluster.md)")
-    bench.add_argument("--by-solver", action="store_true",
-                       help="each solver over a whole dataset in turn (its rate alone; default: turns per puzzle)")
-    bench.add_argument("--box", metavar="RxC", help="box shape of the puzzles (default: from the size)")
-    bench.add_argument("--output", action="append", metavar="FILE",
-                       help="write FILE, the format from its name: per-puzzle results as .csv or .jsonl (JSON "
-                       "Lines), the cactus plot as .png, .svg or .pdf (needs matplotlib); repeatable")
-    bench.add_argument("--out", help=argparse.SUPPRESS)  # deprecated: --output FILE.csv
-    bench.add_argument("--plot", help=argparse.SUPPRESS)  # deprecated: --output FILE.png
-    json_argument(bench, "per-puzzle results as JSON Lines on stdout (the tables go to stderr)")
-    bench.add_argument("--quiet", action="store_true", help="no progress bar")
-    rules_arguments(bench, "of every puzzle of the datasets")
-    bench.set_defaults(run=cmd_bench)
+    if wanted("bench"):
+        from .results import DEFAULT_TIME_LIMIT
+        bench = commands.add_parser("bench", help=COMMANDS["bench"])
+        bench.add_argument("datasets", nargs="+", metavar="DATASET",
+                           help="dataset files (one-line puzzles, BOJ blocks) or names of fetched sets, e.g. 17_clue")
+        _many_solver_arguments(bench, "every installed one but backtrack and dimacs, slow on a whole set")
+        bench.add_argument("--time-limit", type=positive_float, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
+                           help=f"per puzzle and solver (default: {DEFAULT_TIME_LIMIT:g})")
+        bench.add_argument("--jobs", type=positive_int, default=1, metavar="N",
+                           help="processes (default: 1, for clean timings)")
+        bench.add_argument("--limit", type=positive_int, metavar="K", help="the first K puzzles of each dataset")
+        _cluster_argument(bench, "solve")
+        bench.add_argument("--batch-size", type=positive_int, metavar="N",
+                           help="puzzles per task handed to a process or cluster worker (default: 512 up to 9x9, "
+                           "fewer on larger boards; on a big cluster give thousands: benchmarks/results/cluster.md)")
+        bench.add_argument("--by-solver", action="store_true",
+                           help="each solver over a whole dataset in turn (its rate alone; default: turns per puzzle)")
+        bench.add_argument("--box", metavar="RxC", help="box shape of the puzzles (default: from the size)")
+        bench.add_argument("--output", action="append", metavar="FILE",
+                           help="write FILE, the format from its name: per-puzzle results as .csv or .jsonl (JSON "
+                           "Lines), the cactus plot as .png, .svg or .pdf (needs matplotlib); repeatable")
+        bench.add_argument("--out", help=argparse.SUPPRESS)  # deprecated: --output FILE.csv
+        bench.add_argument("--plot", help=argparse.SUPPRESS)  # deprecated: --output FILE.png
+        json_argument(bench, "per-puzzle results as JSON Lines on stdout (the tables go to stderr)")
+        bench.add_argument("--quiet", action="store_true", help="no progress bar")
+        rules_arguments(bench, "of every puzzle of the datasets")
+        bench.set_defaults(run=cmd_bench)
 
-    rate = commands.add_parser("rate", help=COMMANDS["rate"])
-    rate.add_argument("datasets", nargs="+", metavar="DATASET",
-                      help="dataset files (one-line puzzles, BOJ blocks), - for stdin, or names of fetched sets")
-    rate.add_argument("--limit", type=positive_int, metavar="N", help="only the first N puzzles of each dataset")
-    rate.add_argument("--sample", type=positive_int, metavar="N", help="N puzzles of each dataset drawn at random")
-    rate.add_argument("--seed", type=seed_int, metavar="S", help="random seed of --sample (default 0)")
-    rate.add_argument("--time-limit", type=positive_float, metavar="SECONDS",
-                      help="per puzzle: stop its explanation there (its rating is then a lower bound)")
-    rate.add_argument("--rows", action="store_true", help="one line per puzzle before the tables")
-    rate.add_argument("--json", action="store_true", help="one JSON document: ratings per puzzle and per dataset")
-    rate.add_argument("--output", dest="plot", metavar="FILE", help="the ratings histogram: .png, .svg or .pdf")
-    rate.add_argument("--plot", dest="plot", help=argparse.SUPPRESS)  # the spelling before --output
-    rate.add_argument("--box", metavar="RxC", help="box shape of the puzzles (default: from the size)")
-    rate.add_argument("--wide", action="store_true", help="tables as wide as they get")
-    rate.add_argument("--quiet", action="store_true", help="no progress bar")
-    rules_arguments(rate, "of every puzzle of the datasets")
-    rate.set_defaults(run=cmd_rate)
+    if wanted("rate"):
+        rate = commands.add_parser("rate", help=COMMANDS["rate"])
+        rate.add_argument("datasets", nargs="+", metavar="DATASET",
+                          help="dataset files (one-line puzzles, BOJ blocks), - for stdin, or names of fetched sets")
+        rate.add_argument("--limit", type=positive_int, metavar="N", help="only the first N puzzles of each dataset")
+        rate.add_argument("--sample", type=positive_int, metavar="N", help="N puzzles of each dataset drawn at random")
+        rate.add_argument("--seed", type=seed_int, metavar="S", help="random seed of --sample (default 0)")
+        rate.add_argument("--time-limit", type=positive_float, metavar="SECONDS",
+                          help="per puzzle: stop its explanation there (its rating is then a lower bound)")
+        rate.add_argument("--rows", action="store_true", help="one line per puzzle before the tables")
+        rate.add_argument("--json", action="store_true", help="one JSON document: ratings per puzzle and per dataset")
+        rate.add_argument("--output", dest="plot", metavar="FILE", help="the ratings histogram: .png, .svg or .pdf")
+        rate.add_argument("--plot", dest="plot", help=argparse.SUPPRESS)  # the spelling before --output
+        rate.add_argument("--box", metavar="RxC", help="box shape of the puzzles (default: from the size)")
+        rate.add_argument("--wide", action="store_true", help="tables as wide as they get")
+        rate.add_argument("--quiet", action="store_true", help="no progress bar")
+        rules_arguments(rate, "of every puzzle of the datasets")
+        rate.set_defaults(run=cmd_rate)
 
-    generate = commands.add_parser(
-        "generate", help=COMMANDS["generate"],
-        description="Random puzzles of any size, one a line (BOJ blocks above 9x9). With variant rules "
-        "(--rules, --regions, --cages, --thermos) the puzzles are made under them, but the output holds "
-        "only the givens: solve them with the same options.")
-    generate.add_argument("--size", type=positive_int, required=True, metavar="N", help="board size n (n x n)")
-    generate.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
-    amount = generate.add_mutually_exclusive_group()
-    amount.add_argument("--clues", type=non_negative_int, metavar="K", help="givens per puzzle")
-    amount.add_argument("--fraction", type=fraction, metavar="F",
-                        help="givens as a share of the cells (default: 0.45; with --unique 0.60 up to 25x25, "
-                        "0.80 up to 36x36, 0.90 above, so that each puzzle takes seconds)")
-    generate.add_argument("--unique", action="store_true",
-                          help="keep only removals that leave exactly one solution (checked with SAT)")
-    generate.add_argument("--count", type=positive_int, default=1, metavar="C", help="puzzles (default: 1)")
-    generate.add_argument("--seed", type=seed_int, metavar="S", help="random seed: the same seed, the same puzzles")
-    generate.add_argument("--per-puzzle-seeds", action="store_true",
-                          help="give puzzle k its own random stream, seeded by 'S/k' (what --cluster does): the "
-                          "same puzzles whatever makes them; without it one stream makes them all in turn")
-    _cluster_argument(generate, "make the puzzles")
-    generate.add_argument("--output", metavar="FILE",
-                          help="write here instead of stdout: the file appears whole when the last puzzle is made "
-                          "(nothing on failure); stdout shows each puzzle as it is made")
-    generate.add_argument("--quiet", action="store_true", help="no progress bar (shown on a terminal only)")
-    rules_arguments(generate, "every puzzle is made under; the output holds the givens only, so give the "
-                    "same options to the commands that read it")
-    json_argument(generate, "one JSON Lines row per puzzle on stdout (with --output the file gets the puzzles)")
-    generate.set_defaults(run=cmd_generate)
+    if wanted("generate"):
+        generate = commands.add_parser(
+            "generate", help=COMMANDS["generate"],
+            description="Random puzzles of any size, one a line (BOJ blocks above 9x9). With variant rules "
+            "(--rules, --regions, --cages, --thermos) the puzzles are made under them, but the output holds "
+            "only the givens: solve them with the same options.")
+        generate.add_argument("--size", type=positive_int, required=True, metavar="N", help="board size n (n x n)")
+        generate.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
+        amount = generate.add_mutually_exclusive_group()
+        amount.add_argument("--clues", type=non_negative_int, metavar="K", help="givens per puzzle")
+        amount.add_argument("--fraction", type=fraction, metavar="F",
+                            help="givens as a share of the cells (default: 0.45; with --unique 0.60 up to 25x25, "
+                            "0.80 up to 36x36, 0.90 above, so that each puzzle takes seconds)")
+        generate.add_argument("--unique", action="store_true",
+                              help="keep only removals that leave exactly one solution (checked with SAT)")
+        generate.add_argument("--count", type=positive_int, default=1, metavar="C", help="puzzles (default: 1)")
+        generate.add_argument("--seed", type=seed_int, metavar="S", help="random seed: the same seed, the same puzzles")
+        generate.add_argument("--per-puzzle-seeds", action="store_true",
+                              help="give puzzle k its own random stream, seeded by 'S/k' (what --cluster does): the "
+                              "same puzzles whatever makes them; without it one stream makes them all in turn")
+        _cluster_argument(generate, "make the puzzles")
+        generate.add_argument("--output", metavar="FILE",
+                              help="write here instead of stdout: the file appears whole when the last puzzle is made "
+                              "(nothing on failure); stdout shows each puzzle as it is made")
+        generate.add_argument("--quiet", action="store_true", help="no progress bar (shown on a terminal only)")
+        rules_arguments(generate, "every puzzle is made under; the output holds the givens only, so give the "
+                        "same options to the commands that read it")
+        json_argument(generate, "one JSON Lines row per puzzle on stdout (with --output the file gets the puzzles)")
+        generate.set_defaults(run=cmd_generate)
 
-    propagate = commands.add_parser(
-        "propagate", help=COMMANDS["propagate"],
-        description="The candidates left in every cell after a level of reasoning, each level including the ones "
-        "before it. With --summary, PUZZLE is a dataset: one row per level, the puzzles it settles without search.")
-    propagate.add_argument("puzzle", nargs="?", default="-",
-                           help="puzzle file (with --summary: dataset file or fetched set's name), or - for stdin")
-    propagate.add_argument("--level", choices=LEVELS, metavar="L", help=f"one of: {', '.join(LEVELS)} (default: "
-                           f"{DEFAULT_LEVEL}; with --summary every level up to L, default all four)")
-    propagate.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
-    propagate.add_argument("--summary", action="store_true", help="PUZZLE is a dataset: the ladder table")
-    propagate.add_argument("--limit", type=positive_int, metavar="K", help="with --summary: the first K puzzles")
-    propagate.add_argument("--json", action="store_true", help="one JSON document on stdout instead")
-    propagate.add_argument("--draw", metavar="FILE", help="the pencil marks as a picture (.png, .svg or .pdf)")
-    propagate.add_argument("--quiet", action="store_true", help="with --summary: no progress bar")
-    rules_arguments(propagate)
-    propagate.set_defaults(run=cmd_propagate)
+    if wanted("propagate"):
+        from .levels import DEFAULT_LEVEL, LEVELS
 
-    from .catalog import names as set_names
+        propagate = commands.add_parser(
+            "propagate", help=COMMANDS["propagate"],
+            description="The candidates left in every cell after a level of reasoning, each level including the ones "
+            "before it. With --summary, PUZZLE is a dataset: one row per level, the puzzles it settles without search.")
+        propagate.add_argument("puzzle", nargs="?", default="-",
+                               help="puzzle file (with --summary: dataset file or fetched set's name), or - for stdin")
+        propagate.add_argument("--level", choices=LEVELS, metavar="L", help=f"one of: {', '.join(LEVELS)} (default: "
+                               f"{DEFAULT_LEVEL}; with --summary every level up to L, default all four)")
+        propagate.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
+        propagate.add_argument("--summary", action="store_true", help="PUZZLE is a dataset: the ladder table")
+        propagate.add_argument("--limit", type=positive_int, metavar="K", help="with --summary: the first K puzzles")
+        propagate.add_argument("--json", action="store_true", help="one JSON document on stdout instead")
+        propagate.add_argument("--draw", metavar="FILE", help="the pencil marks as a picture (.png, .svg or .pdf)")
+        propagate.add_argument("--quiet", action="store_true", help="with --summary: no progress bar")
+        rules_arguments(propagate)
+        propagate.set_defaults(run=cmd_propagate)
 
-    data = commands.add_parser("datasets", help=COMMANDS["datasets"])
-    actions = data.add_subparsers(dest="action", required=True, metavar="ACTION", parser_class=_Parser)
-    listed = actions.add_parser("list", help="every known set: puzzles, source, and where it is stored once fetched")
-    listed.add_argument("--wide", action="store_true", help="every column, however wide the table gets")
-    json_argument(listed)
-    fetch = actions.add_parser("fetch", help="download sets from their public source, check their SHA-256, keep them")
-    fetch.add_argument("names", nargs="+", metavar="NAME", choices=[*set_names(), "all"],
-                       help=f"one or more of: {', '.join(set_names())}; or all")
-    fetch.add_argument("--quiet", action="store_true", help="no progress bar (shown on a terminal only)")
-    json_argument(fetch)
-    where = actions.add_parser("path", help="print where a fetched set is stored")
-    where.add_argument("name", metavar="NAME", choices=set_names(), help="a set's name")
-    json_argument(where)
-    data.set_defaults(run=cmd_datasets)
+    if wanted("datasets"):
+        from .catalog import names as set_names
+        data = commands.add_parser("datasets", help=COMMANDS["datasets"])
+        actions = data.add_subparsers(dest="action", required=True, metavar="ACTION", parser_class=_Parser)
+        listed = actions.add_parser("list",
+                                    help="every known set: puzzles, source, and where it is stored once fetched")
+        listed.add_argument("--wide", action="store_true", help="every column, however wide the table gets")
+        json_argument(listed)
+        fetch = actions.add_parser("fetch",
+                                   help="download sets from their public source, check their SHA-256, keep them")
+        fetch.add_argument("names", nargs="+", metavar="NAME", choices=[*set_names(), "all"],
+                           help=f"one or more of: {', '.join(set_names())}; or all")
+        fetch.add_argument("--quiet", action="store_true", help="no progress bar (shown on a terminal only)")
+        json_argument(fetch)
+        where = actions.add_parser("path", help="print where a fetched set is stored")
+        where.add_argument("name", metavar="NAME", choices=set_names(), help="a set's name")
+        json_argument(where)
+        data.set_defaults(run=cmd_datasets)
 
-    from .explain_command import add_arguments as explain_arguments
+    if wanted("explain"):
+        from .explain_command import add_arguments as explain_arguments
+        explain = commands.add_parser("explain", help=COMMANDS["explain"])
+        _puzzle_arguments(explain, solver=False)
+        explain_arguments(explain)
+        explain.set_defaults(run=cmd_explain)
 
-    explain = commands.add_parser("explain", help=COMMANDS["explain"])
-    _puzzle_arguments(explain, solver=False)
-    explain_arguments(explain)
-    explain.set_defaults(run=cmd_explain)
+    if wanted("encoding", "check-encoding", "check-solver"):
+        from .grading import add_parsers as add_grading_parsers
+        add_grading_parsers(commands, _Parser, positive_int)  # encoding show, check-encoding, check-solver
 
-    from .grading import add_parsers as add_grading_parsers
+    if wanted("solutions"):
+        solutions = commands.add_parser(
+            "solutions", help=COMMANDS["solutions"],
+            description="The solutions of a puzzle in BOJ form, separated by a blank line; exit 1 when there is none. "
+            "Solvers that list: backtrack, backtrack-fast and dlx (in canonical order: row-major lexicographic), "
+            "sat (in its own order; sorted when the list is complete). Stderr says when there are more than --limit.")
+        _puzzle_arguments(solutions)
+        solutions.add_argument("--limit", type=positive_int, default=10, metavar="K",
+                               help="list at most K solutions (default: 10)")
+        json_argument(solutions, "one JSON document on stdout instead (solutions, complete, ordered)")
+        solutions.set_defaults(run=cmd_solutions)
 
-    add_grading_parsers(commands, _Parser, positive_int)  # encoding show, check-encoding, check-solver
+    if wanted("completion"):
+        completion = commands.add_parser("completion", help=COMMANDS["completion"])
+        completion.add_argument("shell", choices=("bash", "zsh"), help="the shell to complete in")
+        json_argument(completion, "one JSON document on stdout instead (shell, script)")
+        completion.set_defaults(run=cmd_completion)
 
-    solutions = commands.add_parser(
-        "solutions", help=COMMANDS["solutions"],
-        description="The solutions of a puzzle in BOJ form, separated by a blank line; exit 1 when there is none. "
-        "Solvers that list: backtrack, backtrack-fast and dlx (in canonical order: row-major lexicographic), "
-        "sat (in its own order; sorted when the list is complete). Stderr says when there are more than --limit.")
-    _puzzle_arguments(solutions)
-    solutions.add_argument("--limit", type=positive_int, default=10, metavar="K",
-                           help="list at most K solutions (default: 10)")
-    json_argument(solutions, "one JSON document on stdout instead (solutions, complete, ordered)")
-    solutions.set_defaults(run=cmd_solutions)
-
-    completion = commands.add_parser("completion", help=COMMANDS["completion"])
-    completion.add_argument("shell", choices=("bash", "zsh"), help="the shell to complete in")
-    json_argument(completion, "one JSON document on stdout instead (shell, script)")
-    completion.set_defaults(run=cmd_completion)
+    unbuilt = _Parser(prog="sudokulab", add_help=False)  # never parsed with: the command line names another
+    for name, text in COMMANDS.items():  # the others by name: a help or a wrong word still lists them all
+        if name not in commands.choices:
+            commands._choices_actions.append(commands._ChoicesPseudoAction(name, (), text))
+            commands.choices[name] = unbuilt
     _complete_files(parser)
     return parser
 
@@ -562,7 +598,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = None
     try:
         arguments, program = split_program(sys.argv[1:] if argv is None else argv)
-        args = (build_parser() if names_a_command(arguments) else top_level_parser()).parse_args(arguments)
+        args = (build_parser(command_word(arguments)) if names_a_command(arguments) else top_level_parser()).parse_args(
+            arguments)
         if program:
             args.program = program
         code = args.run(args)
@@ -685,10 +722,28 @@ def run() -> None:
         os._exit(code)  # then skip interpreter teardown: an engine left mid-search must not be freed
     try:
         _flush_stdout()
+        sys.stderr.flush()
     except (OSError, ValueError):
         _silence_stdout()
         code = code or BROKEN_PIPE
-    sys.exit(code)
+    _exit_without_teardown(code)
+
+
+def _exit_without_teardown(code: int) -> None:
+    """End the process as ``sys.exit`` would, less the interpreter's teardown: the exit handlers run
+    (temporary folders, open SAT solvers; the commands close their files, pools and clusters
+    themselves), then the process ends without freeing every module and object one by one, which
+    took about 20 ms after a bench run (numpy, rich): a tenth of a fast solver's whole run on
+    17_clue (benchmarks/results/compiled.md). The streams were flushed by the caller."""
+    import atexit
+
+    atexit._run_exitfuncs()
+    try:
+        _flush_stdout()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    os._exit(code)
 
 
 if __name__ == "__main__":

@@ -46,10 +46,13 @@ def bench(path: Path, solver: str, limit: int | None, env: dict[str, str] | None
     wall = time.perf_counter() - started
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command)} exited {done.returncode}: {done.stderr.strip()[-300:]}")
+    # the table's columns: two spaces or more apart (report.print_table), or ruled (older tables)
+    split = re.compile(r"\s*[┃│]\s*|\s{2,}")
     header = next(line for line in done.stdout.splitlines() if "puzzles/s" in line)
-    columns = [c.strip() for c in re.split(r"[┃│]", header)]
-    row = next(line for line in done.stdout.splitlines() if re.match(rf"[│|]\s*{re.escape(solver)}\s*[│|]", line))
-    cells = [c.strip() for c in re.split(r"[┃│]", row)]
+    columns = [c for c in split.split(header.strip()) if c]
+    row = next(line for line in done.stdout.splitlines() if split.split(line.strip())[0] == solver
+               or re.match(rf"[│|]\s*{re.escape(solver)}\s*[│|]", line))
+    cells = [c for c in split.split(row.strip()) if c]
     solved = cells[columns.index("solved")].split("/")
     rate = float(cells[columns.index("puzzles/s")].replace(",", ""))
     return int(solved[1]), wall, rate

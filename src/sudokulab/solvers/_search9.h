@@ -23,6 +23,7 @@
  * GCC/Clang vector extensions (SSE2 on x86-64, NEON on ARM, plain code elsewhere); lane 3 stays zero. */
 
 typedef uint32_t v4 __attribute__((vector_size(16)));
+typedef uint64_t v2u64 __attribute__((vector_size(16))); /* the same 128 bits as two words */
 
 struct Board9 {
     v4 digit[9]; /* where each digit may still go; a placed cell stays only in its digit's board */
@@ -36,8 +37,7 @@ typedef struct Board9 Board9;
 #define BOXES9 (1u | 1u << 3 | 1u << 6) /* the first column of each box, in a folded 9-bit row */
 
 static v4 CELL_BIT9[81], PEERS9[81], UNIT_MASK9[27];
-static v4 PEERS_AT9[3][32]; /* PEERS9 by (lane, bit): no cell number on the hot path */
-static uint8_t COUNT9[512];  /* digits in a 9-bit mask (x86-64's baseline has no popcount instruction) */
+static v4 PEERS_AT9[96]; /* PEERS9 by 32 * lane + bit: lanes 0 and 1 read as one 64-bit word index it by its bit */
 static int8_t CELL_AT9[3][32]; /* (lane, bit) -> cell, -1 for a guard or an unused bit */
 static uint8_t UNIT_CELLS9[27][9], CELL_UNITS9[81][3];
 static const v4 ALL9 = {FIELDS9, FIELDS9, FIELDS9, 0};
@@ -71,9 +71,8 @@ static void init_tables9(void) {
         v4 peers = {0, 0, 0, 0};
         for (int k = 0; k < 3; k++) peers |= UNIT_MASK9[CELL_UNITS9[c][k]];
         PEERS9[c] = peers & ~CELL_BIT9[c];
-        PEERS_AT9[c / 27][10 * ((c / 9) % 3) + c % 9] = PEERS9[c];
+        PEERS_AT9[32 * (c / 27) + 10 * ((c / 9) % 3) + c % 9] = PEERS9[c];
     }
-    for (int m = 1; m < 512; m++) COUNT9[m] = (uint8_t)(COUNT9[m >> 1] + (m & 1));
 }
 
 #if defined(__SSE2__)
@@ -171,8 +170,8 @@ INLINE int settle9(Board9 *b, v4 fresh[9]) {
             v4 cells = fresh[d];
             if (!any9(cells)) continue;
             v4 peers = {0, 0, 0, 0};
-            for (int lane = 0; lane < 3; lane++)
-                for (uint32_t m = cells[lane]; m; m &= m - 1) peers |= PEERS_AT9[lane][__builtin_ctz(m)];
+            for (u64 m = ((v2u64)cells)[0]; m; m &= m - 1) peers |= PEERS_AT9[__builtin_ctzll(m)];
+            for (uint32_t m = cells[2]; m; m &= m - 1) peers |= PEERS_AT9[64 + __builtin_ctz(m)];
             if (any9(peers & cells)) return shared_unit9(cells);
             b->digit[d] &= ~peers;
             all |= cells;
@@ -260,12 +259,26 @@ INLINE int branch9(const Board9 *b, int canonical, int weighted, const i64 *weig
         v4 pair = two & ~three;
         if (any9(pair)) return first9(pair);
     }
+    /* every open cell's digit count, bit-sliced: four boards of a binary counter */
+    v4 c1 = {0, 0, 0, 0}, c2 = {0, 0, 0, 0}, c4 = {0, 0, 0, 0}, c8 = {0, 0, 0, 0};
+    for (int d = 0; d < 9; d++) {
+        v4 x = b->digit[d] & open, carry = c1 & x;
+        c1 ^= x;
+        v4 carry2 = c2 & carry;
+        c2 ^= carry;
+        c8 |= c4 & carry2;
+        c4 ^= carry2;
+    }
     int best = -1;
     i64 fewest = 65, heaviest = 1;
-    for (int lane = 0; lane < 3; lane++)
-        for (uint32_t m = open[lane]; m; m &= m - 1) {
-            int cell = CELL_AT9[lane][__builtin_ctz(m)];
-            i64 count = COUNT9[digits_of9(b, cell)];
+    for (int half = 0; half < 2; half++) { /* lanes 0 and 1 as one word, then lane 2 */
+        u64 m = half ? open[2] : ((v2u64)open)[0];
+        u64 p1 = half ? c1[2] : ((v2u64)c1)[0], p2 = half ? c2[2] : ((v2u64)c2)[0];
+        u64 p4 = half ? c4[2] : ((v2u64)c4)[0], p8 = half ? c8[2] : ((v2u64)c8)[0];
+        for (; m; m &= m - 1) {
+            int k = __builtin_ctzll(m);
+            int cell = CELL_AT9[half ? 2 : k >> 5][k & 31];
+            i64 count = (i64)(((p1 >> k) & 1) | ((p2 >> k) & 1) << 1 | ((p4 >> k) & 1) << 2 | ((p8 >> k) & 1) << 3);
             i64 w = weighted ? weight[cell] : 1;
             if (count * heaviest < fewest * w) {
                 fewest = count;
@@ -273,6 +286,7 @@ INLINE int branch9(const Board9 *b, int canonical, int weighted, const i64 *weig
                 best = cell;
             }
         }
+    }
     return best;
 }
 

@@ -52,10 +52,14 @@ terminal: "compiling the search once (about 10 s); later runs load it from <fold
 ``nodes`` counts digits tried at a branching cell; ``backtracks`` counts tries whose propagation
 met a contradiction.
 
-Standard Sudoku runs the same code with tables of the same shape as before rules were data (27
-complete groups, 20 peers a cell, no sums), and the same nodes: measured on 17_clue against the
+In numba, standard Sudoku runs the same code with tables of the same shape as before rules were data
+(27 complete groups, 20 peers a cell, no sums), and the same nodes: measured on 17_clue against the
 standard-only search, within 2-3% (noise on a shared machine) both through ``solve_batch`` and
-``solve``. Sums and thermometers live in a function of their own that standard rules never call.
+``solve``. Sums and thermometers live in a function of their own that standard rules never call. In C,
+standard 9x9 tables take a kernel of their own on digit-major bit boards (``_search9.h``, chosen
+automatically when the tables are exactly rows, columns and boxes), with the general kernel's fixpoint
+and branching, so the same answers and, canonical or fewest-digits, the same nodes: about twice the
+general kernel's rate on 17_clue (benchmarks/results/compiled.md).
 
 Two backends run this search, chosen per call (``backend``; docs/jit.md): the C
 extension ``_search`` (built at install time from ``_search.c`` when a compiler is there; no numpy,

@@ -287,18 +287,18 @@ INLINE int search_impl(SearchObject *s, int canonical, int wdeg, i64 budget, int
 static int grow(SearchObject *s) {
     int capacity = s->capacity * 2;
     if (s->t->standard9) {
-        Board9 *boards = PyMem_Realloc(s->boards, sizeof(Board9) * (size_t)capacity);
+        Board9 *boards = PyMem_RawRealloc(s->boards, sizeof(Board9) * (size_t)capacity);
         if (!boards) return -1;
         s->boards = boards;
     } else {
-        u64 *cands = PyMem_Realloc(s->cands, sizeof(u64) * (size_t)(s->t->cells + 1) * capacity);
+        u64 *cands = PyMem_RawRealloc(s->cands, sizeof(u64) * (size_t)(s->t->cells + 1) * capacity);
         if (!cands) return -1;
         s->cands = cands;
     }
-    i32 *fcell = PyMem_Realloc(s->fcell, sizeof(i32) * capacity);
+    i32 *fcell = PyMem_RawRealloc(s->fcell, sizeof(i32) * capacity);
     if (!fcell) return -1;
     s->fcell = fcell;
-    u64 *frest = PyMem_Realloc(s->frest, sizeof(u64) * capacity);
+    u64 *frest = PyMem_RawRealloc(s->frest, sizeof(u64) * capacity);
     if (!frest) return -1;
     s->frest = frest;
     s->capacity = capacity;
@@ -448,10 +448,10 @@ static PyTypeObject TablesType = {
 /* ---------- Search ---------- */
 
 static void Search_dealloc(SearchObject *self) {
-    PyMem_Free(self->cands);
-    PyMem_Free(self->boards);
-    PyMem_Free(self->fcell);
-    PyMem_Free(self->frest);
+    PyMem_RawFree(self->cands); /* the stack: Raw, as grow() may run without the GIL (batch) */
+    PyMem_RawFree(self->boards);
+    PyMem_RawFree(self->fcell);
+    PyMem_RawFree(self->frest);
     PyMem_Free(self->weight);
     PyMem_Free(self->queue);
     Py_XDECREF(self->t);
@@ -469,11 +469,11 @@ static int Search_init(SearchObject *self, PyObject *args, PyObject *kwds) {
     int capacity = levels < 1 ? 1 : cells + 1 < levels ? cells + 1 : levels; /* grows past it when needed */
     self->capacity = capacity;
     if (self->t->standard9)
-        self->boards = PyMem_Calloc(capacity, sizeof(Board9));
+        self->boards = PyMem_RawCalloc(capacity, sizeof(Board9));
     else
-        self->cands = PyMem_Calloc((size_t)(cells + 1) * capacity, sizeof(u64));
-    self->fcell = PyMem_Calloc(capacity, sizeof(i32));
-    self->frest = PyMem_Calloc(capacity, sizeof(u64));
+        self->cands = PyMem_RawCalloc((size_t)(cells + 1) * capacity, sizeof(u64));
+    self->fcell = PyMem_RawCalloc(capacity, sizeof(i32));
+    self->frest = PyMem_RawCalloc(capacity, sizeof(u64));
     self->weight = PyMem_Calloc(cells, sizeof(i64));
     self->queue = PyMem_Calloc(cells, sizeof(i32));
     if ((!self->cands && !self->boards) || !self->fcell || !self->frest || !self->weight || !self->queue) {
@@ -563,25 +563,27 @@ static PyObject *Search_batch(SearchObject *self, PyObject *args) {
     uint8_t *grids = grb.buf;
     double *wall = wb.buf, *cpu = cb.buf;
     i64 *nodes = nb.buf, *backtracks = bb.buf;
-    double began = clock_seconds(CLOCK_MONOTONIC), began_cpu = clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
-    double slice_end = began + slice_seconds;
-    Py_ssize_t i = start_index;
-    while (i < k) {
-        int code = PAUSED;
-        if (self->mode < 0) {
-            const uint8_t *digits = givens + i * cells;
-            for (int c = 0; c < cells; c++)
-                if (digits[c] > self->t->n) {
-                    PyErr_Format(PyExc_ValueError, "givens must lie in 0..%d", self->t->n);
-                    goto done;
-                }
-            code = start(self, digits) ? PAUSED : EXHAUSTED;
+    for (Py_ssize_t j = start_index * cells; j < k * cells; j++) /* all first: the loop runs without the GIL */
+        if (givens[j] > self->t->n) {
+            PyErr_Format(PyExc_ValueError, "givens must lie in 0..%d", self->t->n);
+            goto done;
         }
+    int out_of_memory = 0;
+    Py_ssize_t i = start_index;
+    double spent, spent_cpu;
+    /* Without the GIL: another thread (bench's bookkeeping of the last batch) runs meanwhile. So the CPU
+     * clock is this thread's, and one Search is not to be used by two threads at once. */
+    Py_BEGIN_ALLOW_THREADS
+    double began = clock_seconds(CLOCK_MONOTONIC), began_cpu = clock_seconds(CLOCK_THREAD_CPUTIME_ID);
+    double slice_end = began + slice_seconds;
+    while (i < k && !out_of_memory) {
+        int code = PAUSED;
+        if (self->mode < 0) code = start(self, givens + i * cells) ? PAUSED : EXHAUSTED;
         while (code == PAUSED) {
             code = search(self, 0, wdeg, check_every);
             if (code < 0) {
-                PyErr_NoMemory();
-                goto done;
+                out_of_memory = 1;
+                break;
             }
             if (code == PAUSED) {
                 double now = clock_seconds(CLOCK_MONOTONIC);
@@ -589,6 +591,7 @@ static PyObject *Search_batch(SearchObject *self, PyObject *args) {
                 if (now >= slice_end) goto slice_done;
             }
         }
+        if (out_of_memory) break;
         if (code == FOUND) {
             status[i] = 0;
             solution(self, grids + i * cells);
@@ -607,7 +610,13 @@ static PyObject *Search_batch(SearchObject *self, PyObject *args) {
 slice_done:;
     /* The CPU clock is a system call (the wall clock is not): read once a slice, and the slice's CPU
      * time shared among its puzzles in proportion to their wall times. */
-    double spent = clock_seconds(CLOCK_MONOTONIC) - began, spent_cpu = clock_seconds(CLOCK_PROCESS_CPUTIME_ID) - began_cpu;
+    spent = clock_seconds(CLOCK_MONOTONIC) - began;
+    spent_cpu = clock_seconds(CLOCK_THREAD_CPUTIME_ID) - began_cpu;
+    Py_END_ALLOW_THREADS
+    if (out_of_memory) {
+        PyErr_NoMemory();
+        goto done;
+    }
     double ratio = spent > 0 ? spent_cpu / spent : 1.0;
     for (Py_ssize_t j = start_index; j < i; j++) cpu[j] = wall[j] * ratio;
     result = PyLong_FromSsize_t(i);
@@ -624,7 +633,7 @@ done:
 
 static PyObject *Search_reset_clock(SearchObject *self, PyObject *unused) {
     self->times[0] = clock_seconds(CLOCK_MONOTONIC);
-    self->times[1] = clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
+    self->times[1] = clock_seconds(CLOCK_THREAD_CPUTIME_ID);
     self->mode = -1;
     Py_RETURN_NONE;
 }

@@ -107,10 +107,11 @@ def test_grids_valid_agrees_with_the_checker(shape):
     assert vectorised.any() and not vectorised.all()
 
 
-def test_grids_valid_at_64x64_where_the_digit_bits_fill_a_whole_word():
-    shape, b = Shape(8, 8), 8
-    n = shape.n
-    solution = [(r * b + r // b + c) % n + 1 for r in range(n) for c in range(n)]  # the shifted-rows pattern
+@pytest.mark.parametrize("shape", [Shape(4, 5), Shape(6, 6), Shape(8, 8)], ids=str)
+def test_grids_valid_on_big_boards_whose_digit_bits_take_wider_words(shape):
+    """20 digits (32-bit words), 36 (64-bit words) and 64, where the digit bits fill a whole word."""
+    rows, cols, n = shape.box_rows, shape.box_cols, shape.n
+    solution = [(r * cols + r // rows + c) % n + 1 for r in range(n) for c in range(n)]  # the shifted-rows pattern
     puzzle = Puzzle(shape, tuple(solution[:100]) + (0,) * (shape.cells - 100))
     repeated = list(solution)
     repeated[200] = repeated[201]

@@ -138,8 +138,6 @@ def release(spec: WorkSpec) -> None:
 
 def run_batch(task: tuple[WorkSpec, Batch]) -> BatchOutcome:
     """Every solver of the spec on every puzzle of the batch, each answer checked (``check_batch``)."""
-    import socket
-
     spec, batch = task
     named = solvers_for(spec)
     answers = []
@@ -155,7 +153,16 @@ def run_batch(task: tuple[WorkSpec, Batch]) -> BatchOutcome:
     verdicts = check_batch(batch.givens, batch.shape, answers, batch.rules)
     for results in answers:
         results.grids = results.grids[:0]  # checked here: no need to send them back
-    return BatchOutcome(list(zip(answers, verdicts)), f"{socket.gethostname()}:{os.getpid()}", skipped or None)
+    return BatchOutcome(list(zip(answers, verdicts)), f"{_host()}:{os.getpid()}", skipped or None)
+
+
+def _host() -> str:
+    """This machine's name, as ``socket.gethostname`` gives it (without importing socket where uname has it)."""
+    if hasattr(os, "uname"):
+        return os.uname().nodename
+    import socket
+
+    return socket.gethostname()
 
 
 def lacks_rules(solver: Solver, rules: Rules) -> str | None:

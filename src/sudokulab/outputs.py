@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
-import tempfile
 import weakref
 from pathlib import Path
 from typing import IO
@@ -60,6 +59,8 @@ class OutputFile:
         prefix = f".{self.path.name}."
         try:
             self._remove_stale(prefix)
+            import tempfile  # here: a command that writes no file does not pay its import (shutil, random)
+
             fd, self._temporary = tempfile.mkstemp(prefix=prefix, suffix=".part", dir=self.path.parent)
             self._fd = fd
             _LIVE.add(self)

@@ -15,7 +15,6 @@ and through one table mechanism; split by command, the parts would share those a
 from __future__ import annotations
 
 import math
-import statistics
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -553,11 +552,13 @@ def render_judge_summary(summary: JudgeSummary, limits: Limits, out: Console) ->
             table.add_row(_text(outcome.value), _text(count), style=style)
     out.print(table)
     if summary.seconds:
+        from statistics import fmean, median  # here: statistics imports fractions and decimal
+
         times = summary.seconds
         memory = f"{limits.memory_mb} MB" if limits.memory_mb else "none"
         out.print(_text(
-            f"runs: {len(times)}  time per run: min {min(times):.3f} s, median {statistics.median(times):.3f} s, "
-            f"mean {statistics.fmean(times):.3f} s, max {max(times):.3f} s; total {sum(times):.2f} s  "
+            f"runs: {len(times)}  time per run: min {min(times):.3f} s, median {median(times):.3f} s, "
+            f"mean {fmean(times):.3f} s, max {max(times):.3f} s; total {sum(times):.2f} s  "
             f"(limit {limits.seconds:g} s)\npeak memory: {summary.peak_rss_kb / 1024:.1f} MB (limit {memory})"
         ), soft_wrap=True)
 

@@ -9,7 +9,6 @@ then a log histogram with bins 1% wide (a few kilobytes, quantiles within 0.5%).
 from __future__ import annotations
 
 import csv
-import json
 import math
 from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -394,6 +393,8 @@ def read_rows(paths: Iterable[str | Path]) -> Iterator[Row]:
                     if raw.get(key):
                         stats[key] = float(raw[key]) if "." in raw[key] else int(raw[key])
                 if raw.get("other_stats"):
+                    import json
+
                     stats.update(json.loads(raw["other_stats"]))
                 yield Row(raw["dataset"], int(raw["index"]), int(raw["line"]), raw["solver"], raw["status"],
                           float(raw["seconds"]), raw["valid"] == "1", stats,

@@ -14,6 +14,8 @@ import sys
 
 import pytest
 
+from sudokulab.errors import UsageError
+
 from .conftest import EXAMPLES, HANG
 
 HEAVY = ("numpy", "numba", "ortools", "matplotlib", "dask", "pysat", "pandas", "scipy")
@@ -62,3 +64,45 @@ def test_the_light_top_level_help_is_the_full_parsers(monkeypatch):
     monkeypatch.setenv("COLUMNS", "100")
     assert cli.top_level_parser().format_help() == cli.build_parser().format_help()
     assert cli.names_a_command(["solve", "-"]) and not cli.names_a_command(["--help"])
+
+
+def test_a_command_parses_with_its_own_options_only():
+    """A command line builds the parser of the command it names (its options and imports), the
+    others by name: a wrong word still lists them all, and each command's options still parse."""
+    from sudokulab import cli
+
+    only = cli.build_parser("bench")
+    commands = next(a for a in only._actions if a.dest == "command")
+    assert list(commands.choices) == list(cli.COMMANDS)
+    assert only.parse_args(["bench", "17_clue", "--quiet"]).quiet
+    assert cli.build_parser("propagate").parse_args(["propagate", "p.txt", "--level", "naked-single"]).level
+    with pytest.raises(UsageError, match="--level"):
+        cli.build_parser("bench").parse_args(["bench", "17_clue", "--level", "naked-single"])  # propagate's
+
+
+EXIT = """
+import atexit, sys
+atexit.register(lambda: print("exit handler ran", file=sys.stderr))
+sys.argv = ["sudokulab", *sys.argv[1:]]
+from sudokulab.cli import run
+run()
+"""
+
+
+@pytest.mark.parametrize("argv, code", [(["solve", SAMPLE], 0), (["solve", "no-such-file.txt"], 2)])
+def test_the_console_script_ends_with_its_code_its_output_and_its_exit_handlers(argv, code):
+    """The command skips the interpreter's teardown, not what a process owes at exit: the exit code,
+    every line written, the exit handlers."""
+    done = subprocess.run([sys.executable, "-c", EXIT, *argv], capture_output=True, text=True, timeout=HANG)
+    assert done.returncode == code
+    assert "exit handler ran" in done.stderr
+    if code == 0:
+        assert done.stdout == open(ANSWER).read()
+
+
+def test_a_profiled_command_still_writes_its_profile(tmp_path):
+    out = tmp_path / "run.prof"
+    done = subprocess.run([sys.executable, "-m", "cProfile", "-o", str(out), "-m", "sudokulab", "solve", SAMPLE],
+                          capture_output=True, text=True, timeout=HANG)
+    assert done.returncode == 0, done.stderr
+    assert out.stat().st_size > 0

@@ -563,6 +563,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         if name not in commands.choices:
             commands._choices_actions.append(commands._ChoicesPseudoAction(name, (), text))
             commands.choices[name] = unbuilt
+    order = {name: i for i, name in enumerate(COMMANDS)}  # as the whole parser lists them
+    commands.choices = dict(sorted(commands.choices.items(), key=lambda item: order.get(item[0], len(order))))
     _complete_files(parser)
     return parser
 
@@ -734,7 +736,10 @@ def _exit_without_teardown(code: int) -> None:
     (temporary folders, open SAT solvers; the commands close their files, pools and clusters
     themselves), then the process ends without freeing every module and object one by one, which
     took about 20 ms after a bench run (numpy, rich): a tenth of a fast solver's whole run on
-    17_clue (benchmarks/results/compiled.md). The streams were flushed by the caller."""
+    17_clue (benchmarks/results/compiled.md). The streams were flushed by the caller. Under a profiler
+    or a tracer (``python -m cProfile``, a debugger) the exit is the usual one, so they can report."""
+    if sys.getprofile() is not None or sys.gettrace() is not None:
+        sys.exit(code)
     import atexit
 
     atexit._run_exitfuncs()

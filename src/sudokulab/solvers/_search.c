@@ -184,52 +184,26 @@ INLINE int start_impl(SearchObject *s, const uint8_t *givens, int n, int cells, 
 
 static int grow(SearchObject *s); /* after _search9.h, which sizes its boards */
 
-/* Up to ``budget`` nodes from the saved state: FOUND, EXHAUSTED, PAUSED, or -1 (out of memory). */
-INLINE int search_impl(SearchObject *s, int canonical, int wdeg, i64 budget, int n, int cells, int width, int nunits) {
-    const TablesObject *t = s->t;
-    const int rows = cells + 1;
+/* The search both kernels share: a stack of boards, one level a branching cell (fcell) with the digits
+ * it has left to try (frest), trying the last one on its own level's board. A kernel gives four
+ * operations, inlined here as constants: choose the cell to branch on (-1: a solution; its digits in
+ * *digits), copy a level's board to the next, try a digit at a cell on a level (SETTLED or the failure)
+ * and charge a failure to dom/wdeg's weights. Up to ``budget`` nodes from the saved state: FOUND,
+ * EXHAUSTED, PAUSED, or -1 (out of memory). */
+typedef int (*choose_fn)(SearchObject *s, i64 depth, int canonical, int weighted, u64 *digits);
+typedef void (*copy_fn)(SearchObject *s, i64 from, i64 to);
+typedef int (*try_fn)(SearchObject *s, i64 level, int cell, u64 bit);
+typedef void (*charge_fn)(SearchObject *s, int failed);
+
+INLINE int drive(SearchObject *s, int canonical, int wdeg, i64 budget, choose_fn choose, copy_fn copy, try_fn try,
+                 charge_fn charge) {
     i64 depth = s->depth, mode = s->mode, nodes = s->nodes, backtracks = s->backtracks;
     i64 spent = 0;
     int code = PAUSED;
-    i64 *weight = s->weight;
     for (;;) {
         if (mode == EXPAND) {
-            u64 *row = s->cands + (size_t)depth * rows;
-            int best = -1;
-            if (row[cells] == (u64)cells) {
-                /* every cell has its digit: a solution */
-            } else if (canonical) {
-                for (int cell = 0; cell < cells; cell++) {
-                    u64 mask = row[cell];
-                    if (mask & (mask - ONE)) { best = cell; break; }
-                }
-            } else if (wdeg && backtracks > 0) {
-                i64 fewest = 65, heaviest = 1;
-                for (int cell = 0; cell < cells; cell++) {
-                    u64 mask = row[cell];
-                    if (mask & (mask - ONE)) {
-                        i64 count = __builtin_popcountll(mask);
-                        if (count * heaviest < fewest * weight[cell]) {
-                            fewest = count;
-                            heaviest = weight[cell];
-                            best = cell;
-                        }
-                    }
-                }
-            } else {
-                int fewest = 65;
-                for (int cell = 0; cell < cells; cell++) {
-                    u64 mask = row[cell];
-                    if (mask & (mask - ONE)) {
-                        int count = __builtin_popcountll(mask);
-                        if (count < fewest) {
-                            fewest = count;
-                            best = cell;
-                            if (count == 2) break;
-                        }
-                    }
-                }
-            }
+            u64 digits = 0;
+            int best = choose(s, depth, canonical, wdeg && backtracks > 0, &digits);
             if (best < 0) {
                 s->solution = depth;
                 depth -= 1;
@@ -238,7 +212,7 @@ INLINE int search_impl(SearchObject *s, int canonical, int wdeg, i64 budget, int
                 break;
             }
             s->fcell[depth] = best;
-            s->frest[depth] = row[best];
+            s->frest[depth] = digits;
             mode = NEXT;
             continue;
         }
@@ -251,25 +225,18 @@ INLINE int search_impl(SearchObject *s, int canonical, int wdeg, i64 budget, int
         if (rest != bit) {
             if (depth + 1 >= s->capacity && grow(s) < 0) { code = -1; break; }
             target = depth + 1;
-            memcpy(s->cands + (size_t)target * rows, s->cands + (size_t)depth * rows, sizeof(u64) * rows);
+            copy(s, depth, target);
         }
         s->frest[depth] = rest ^ bit;
-        int cell = s->fcell[depth];
-        u64 *row = s->cands + (size_t)target * rows;
-        row[cell] = bit;
-        s->queue[0] = cell;
         nodes++;
         spent++;
-        int track = t->track;
-        int failed = propagate(row, s->queue, 1, t, n, cells, width, nunits, track,
-                               track ? t->unit_mask[cell] : 0);
+        int failed = try(s, target, s->fcell[depth], bit);
         if (failed == SETTLED) {
             depth = target;
             mode = EXPAND;
         } else {
             backtracks++;
-            if (wdeg)
-                for (int j = t->group_start[failed]; j < t->group_start[failed + 1]; j++) weight[t->group_cells[j]]++;
+            if (wdeg) charge(s, failed);
             if (target == depth) depth -= 1;
         }
     }
@@ -278,6 +245,69 @@ INLINE int search_impl(SearchObject *s, int canonical, int wdeg, i64 budget, int
     s->nodes = nodes;
     s->backtracks = backtracks;
     return code;
+}
+
+/* The general kernel's four operations (board: a row of cells + 1 masks per level). */
+INLINE int choose_any(SearchObject *s, i64 depth, int canonical, int weighted, u64 *digits) {
+    const int cells = s->t->cells;
+    const u64 *row = s->cands + (size_t)depth * (cells + 1);
+    const i64 *weight = s->weight;
+    int best = -1;
+    if (row[cells] == (u64)cells) {
+        /* every cell has its digit: a solution */
+    } else if (canonical) {
+        for (int cell = 0; cell < cells; cell++) {
+            u64 mask = row[cell];
+            if (mask & (mask - ONE)) { best = cell; break; }
+        }
+    } else if (weighted) {
+        i64 fewest = 65, heaviest = 1;
+        for (int cell = 0; cell < cells; cell++) {
+            u64 mask = row[cell];
+            if (mask & (mask - ONE)) {
+                i64 count = __builtin_popcountll(mask);
+                if (count * heaviest < fewest * weight[cell]) {
+                    fewest = count;
+                    heaviest = weight[cell];
+                    best = cell;
+                }
+            }
+        }
+    } else {
+        int fewest = 65;
+        for (int cell = 0; cell < cells; cell++) {
+            u64 mask = row[cell];
+            if (mask & (mask - ONE)) {
+                int count = __builtin_popcountll(mask);
+                if (count < fewest) {
+                    fewest = count;
+                    best = cell;
+                    if (count == 2) break;
+                }
+            }
+        }
+    }
+    if (best >= 0) *digits = row[best];
+    return best;
+}
+
+INLINE void copy_any(SearchObject *s, i64 from, i64 to) {
+    const size_t rows = (size_t)s->t->cells + 1;
+    memcpy(s->cands + (size_t)to * rows, s->cands + (size_t)from * rows, sizeof(u64) * rows);
+}
+
+INLINE int try_any(SearchObject *s, i64 level, int cell, u64 bit) {
+    const TablesObject *t = s->t;
+    u64 *row = s->cands + (size_t)level * (t->cells + 1);
+    row[cell] = bit;
+    s->queue[0] = cell;
+    return propagate(row, s->queue, 1, t, t->n, t->cells, t->width, t->nunits, t->track,
+                     t->track ? t->unit_mask[cell] : 0);
+}
+
+INLINE void charge_any(SearchObject *s, int failed) {
+    const TablesObject *t = s->t;
+    for (int j = t->group_start[failed]; j < t->group_start[failed + 1]; j++) s->weight[t->group_cells[j]]++;
 }
 
 /* Standard 9x9 tables take the digit-major kernel of _search9.h; every other rule set this one. */
@@ -311,8 +341,8 @@ static int start(SearchObject *s, const uint8_t *g) {
 }
 static int search(SearchObject *s, int canonical, int wdeg, i64 budget) {
     const TablesObject *t = s->t;
-    return t->standard9 ? search9(s, canonical, wdeg, budget)
-                        : search_impl(s, canonical, wdeg, budget, t->n, t->cells, t->width, t->nunits);
+    return t->standard9 ? drive(s, canonical, wdeg, budget, choose9, copy9, try9, charge9)
+                        : drive(s, canonical, wdeg, budget, choose_any, copy_any, try_any, charge_any);
 }
 static void solution(const SearchObject *s, uint8_t *digits) {
     if (s->t->standard9) {

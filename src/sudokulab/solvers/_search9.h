@@ -213,7 +213,8 @@ INLINE int settle9(Board9 *b, v4 fresh[9]) {
     }
 }
 
-INLINE void charge9(i64 *weight, int failed) {
+INLINE void charge9(SearchObject *s, int failed) {
+    i64 *weight = s->weight;
     if (failed >= EMPTY_CELL9) {
         for (int k = 0; k < 3; k++)
             for (int j = 0; j < 9; j++) weight[UNIT_CELLS9[CELL_UNITS9[failed - EMPTY_CELL9][k]][j]]++;
@@ -243,7 +244,7 @@ static int start9(SearchObject *s, const uint8_t *givens) {
     return settle9(b, fresh) == SETTLED;
 }
 
-/* The cell to branch on, or -1 when every cell is placed: the general kernel's choice (search_impl). */
+/* The cell to branch on, or -1 when every cell is placed: the general kernel's choice (choose_any). */
 INLINE int branch9(const Board9 *b, int canonical, int weighted, const i64 *weight) {
     v4 open = ALL9 & ~b->placed;
     if (!any9(open)) return -1;
@@ -290,66 +291,25 @@ INLINE int branch9(const Board9 *b, int canonical, int weighted, const i64 *weig
     return best;
 }
 
-/* search_impl on Board9: up to ``budget`` nodes from the saved state. */
-static int search9(SearchObject *s, int canonical, int wdeg, i64 budget) {
-    i64 depth = s->depth, mode = s->mode, nodes = s->nodes, backtracks = s->backtracks;
-    i64 spent = 0;
-    int code = PAUSED;
-    i64 *weight = s->weight;
-    for (;;) {
-        if (mode == EXPAND) {
-            const Board9 *b = s->boards + depth;
-            int best = branch9(b, canonical, wdeg && backtracks > 0, weight);
-            if (best < 0) {
-                s->solution = depth;
-                depth -= 1;
-                mode = NEXT;
-                code = FOUND;
-                break;
-            }
-            s->fcell[depth] = best;
-            s->frest[depth] = digits_of9(b, best);
-            mode = NEXT;
-            continue;
-        }
-        if (depth < 0) { code = EXHAUSTED; break; }
-        u64 rest = s->frest[depth];
-        if (rest == 0) { depth -= 1; continue; }
-        if (spent >= budget) break;
-        u64 bit = rest & (~rest + ONE);
-        i64 target = depth;
-        if (rest != bit) {
-            if (depth + 1 >= s->capacity && grow(s) < 0) { code = -1; break; }
-            target = depth + 1;
-            s->boards[target] = s->boards[depth];
-        }
-        s->frest[depth] = rest ^ bit;
-        int cell = s->fcell[depth];
-        int d = __builtin_ctzll(bit);
-        Board9 *b = s->boards + target;
-        v4 fresh[9];
-        for (int e = 0; e < 9; e++) {
-            b->digit[e] &= ~CELL_BIT9[cell];
-            fresh[e] = (v4){0, 0, 0, 0};
-        }
-        fresh[d] = CELL_BIT9[cell];
-        nodes++;
-        spent++;
-        int failed = settle9(b, fresh);
-        if (failed == SETTLED) {
-            depth = target;
-            mode = EXPAND;
-        } else {
-            backtracks++;
-            if (wdeg) charge9(weight, failed);
-            if (target == depth) depth -= 1;
-        }
+/* The 9x9 kernel's operations for the shared search (drive, in _search.c). */
+INLINE int choose9(SearchObject *s, i64 depth, int canonical, int weighted, u64 *digits) {
+    const Board9 *b = s->boards + depth;
+    int best = branch9(b, canonical, weighted, s->weight);
+    if (best >= 0) *digits = digits_of9(b, best);
+    return best;
+}
+
+INLINE void copy9(SearchObject *s, i64 from, i64 to) { s->boards[to] = s->boards[from]; }
+
+INLINE int try9(SearchObject *s, i64 level, int cell, u64 bit) {
+    Board9 *b = s->boards + level;
+    v4 fresh[9];
+    for (int e = 0; e < 9; e++) {
+        b->digit[e] &= ~CELL_BIT9[cell];
+        fresh[e] = (v4){0, 0, 0, 0};
     }
-    s->depth = depth;
-    s->mode = mode;
-    s->nodes = nodes;
-    s->backtracks = backtracks;
-    return code;
+    fresh[__builtin_ctzll(bit)] = CELL_BIT9[cell];
+    return settle9(b, fresh);
 }
 
 static void solution9(const Board9 *b, uint8_t *digits) {

@@ -22,7 +22,7 @@ given, so with timeouts the quantiles are lower bounds. ``puzzles/s`` is puzzles
 per-puzzle times: the rate of one process, whatever ``jobs`` is. Each call is also timed in CPU
 seconds of the process (``puzzles/cpu-s``), the steadier figure when other work shares the cores.
 
-(About 450 lines, one module on purpose: the worker side and the run that feeds it share the
+(About 470 lines, one module on purpose: the worker side and the run that feeds it share the
 ``WorkSpec`` and the batch protocol, and splitting them would put one contract in two places.)
 """
 

@@ -8,7 +8,7 @@ every column in full, and every figure is in the JSON and CSV outputs anyway. Ev
 from outside (a program's output, file names, puzzle text, error messages) is shown as data, never
 as markup.
 
-(About 570 lines, one module on purpose: every text a person reads is made here, on one console
+(About 605 lines, one module on purpose: every text a person reads is made here, on one console
 and through one table mechanism; split by command, the parts would share those and little else.)
 """
 
@@ -396,9 +396,9 @@ def _stdout_shares_the_terminal() -> bool:
 
 
 class _NoBar:
-    """What ``progress`` yields when no bar is asked for (``--quiet``): the calls of rich's Progress that
-    the commands make, doing nothing, without importing rich.progress (a sixth of a fast bench run's
-    imports); ``console`` still prints to stderr."""
+    """What ``progress`` yields when no bar is drawn (``--quiet``, or stderr not a terminal): the calls
+    of rich's Progress that the commands make, doing nothing, without importing rich.progress (a sixth
+    of a fast bench run's imports); ``console`` still prints to stderr."""
 
     def __init__(self, label: str) -> None:
         self.task_ids = [0] if label else []

@@ -252,3 +252,53 @@ def test_the_9x9_kernel_is_taken_only_for_standard_tables():
     assert jit.c_tables(standard(Shape(3, 3))).specialised
     for preset in C_PRESETS[1:]:
         assert not jit.c_tables(preset_rules(Shape(3, 3), preset)).specialised, preset
+
+
+@needs_c
+@pytest.mark.parametrize("specialise", [True, False], ids=["9x9 kernel", "general kernel"])
+def test_a_search_paused_every_node_resumes_to_the_same_answers_and_counts(specialise):
+    """The search keeps its state between calls: one node a call gives the solutions, in order, and the
+    counts of one long call (canonical and dom/wdeg, on puzzles that need hundreds of nodes)."""
+    tables = jit.c_tables(standard(Shape(3, 3)), specialise)
+    puzzles = [bytes(p.givens) for p in sample("forum_hardest_1106.txt", 4)] if SETS else []
+    puzzles.append(puzzles_around(7, 22, corrupt=False))  # several solutions
+    for givens in puzzles:
+        for canonical, wdeg in ((True, False), (False, True)):
+            whole = kernel_run(tables, givens, canonical, wdeg, solutions=3)
+            search = jit._search.Search(tables, 4)
+            found = []
+            if search.start(givens):
+                while len(found) < 3:
+                    code = search.run(canonical, wdeg, 1)
+                    if code == jit.FOUND:
+                        found.append(search.solution())
+                    elif code != jit._search.PAUSED:
+                        break
+            assert (found, search.nodes, search.backtracks) == whole
+
+
+@needs_c
+def test_a_batch_cut_into_tiny_slices_answers_as_one_slice():
+    """Slices end mid-puzzle (a time budget of a microsecond): the batch resumes the open puzzle, and
+    answers, nodes and statuses are those of one long slice."""
+    import numpy as np
+
+    lines = (SHARED_DATA / "magictour_top1465.txt").read_text().split()[:60] if SETS else []
+    puzzles = [parse_puzzle(line) for line in lines] or preset_puzzles(Shape(3, 3), "standard")[1:]
+    givens = np.array([p.givens for p in puzzles], dtype=np.uint8)
+    outcomes = []
+    for slice_seconds in (1e-6, 10.0):
+        k = len(givens)
+        status, grids = np.zeros(k, np.int8), np.zeros((k, 81), np.uint8)
+        wall, cpu, nodes, backtracks = np.zeros(k), np.zeros(k), np.zeros(k, np.int64), np.zeros(k, np.int64)
+        search = jit._search.Search(jit.c_tables(standard(Shape(3, 3))), 4)
+        search.reset_clock()
+        i, calls = 0, 0
+        while i < k:
+            i = search.batch(givens, i, True, status, grids, wall, cpu, nodes, backtracks, 0.0, 1, slice_seconds)
+            calls += 1
+        outcomes.append((status.tolist(), grids.tolist(), nodes.tolist(), backtracks.tolist()))
+        assert (wall > 0).all() and (cpu >= 0).all()
+        assert calls >= k if slice_seconds < 1 else calls == 1
+    assert outcomes[0] == outcomes[1]
+    assert all(s == 0 for s in outcomes[0][0])

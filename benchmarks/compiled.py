@@ -11,7 +11,7 @@ and `sat`, in one run, solvers taking turns for `--rounds` rounds (the median ke
 Beside them, in this process and in the same turns: a bare loop of PySAT CaDiCaL ``solve_limited`` calls
 on a prepared formula (``per_call.bare``), the reference the shared README measured tdoku against; and
 the C search's two kernels on standard tables (the digit-major 9x9 kernel that standard Sudoku takes,
-and the general kernel every other rule set takes), puzzles per CPU-second through ``Search.batch``.
+and the general kernel every other rule set takes), puzzles per CPU-second through ``jit.c_solve_batch``.
 
 Then the issue's ratios: C whole / C own (goal >= 50%), C whole / sat own (goal >= 90%), C own / sat own,
 tdoku / C own through the bare loop and through sat (../shared/data/README.md: tdoku ~310,000/s against
@@ -87,26 +87,18 @@ def bare(python: str = sys.executable) -> float:
 def kernels(givens) -> dict[str, float]:
     """Puzzles per CPU-second of the C search's two kernels on standard 9x9 tables (one batch call each,
     as bench makes; every answer checked afterwards)."""
-    import numpy as np
-
     from sudokulab import Shape
     from sudokulab.checking import grids_valid
     from sudokulab.rules import standard
     from sudokulab.solvers import jit
 
-    rules = standard(Shape(3, 3))
+    shape = Shape(3, 3)
     rates = {}
     for label, specialise in (("9x9 kernel", True), ("general kernel", False)):
-        k = len(givens)
-        status, grids = np.zeros(k, np.int8), np.zeros((k, 81), np.uint8)
-        wall, cpu, nodes, backtracks = np.zeros(k), np.zeros(k), np.zeros(k, np.int64), np.zeros(k, np.int64)
-        search = jit._search.Search(jit.c_tables(rules, specialise), jit.STACK_LEVELS)
-        search.reset_clock()
-        started, i = time.process_time(), 0
-        while i < k:
-            i = search.batch(givens, i, True, status, grids, wall, cpu, nodes, backtracks, 0.0, 1000, 1.0)
-        rates[label] = k / (time.process_time() - started)
-        if not (status == 0).all() or not grids_valid(grids, givens, Shape(3, 3)).all():
+        started = time.process_time()
+        results = jit.c_solve_batch(givens, shape, None, True, label, standard(shape), specialise)
+        rates[label] = len(givens) / (time.process_time() - started)
+        if not (results.status == 0).all() or not grids_valid(results.grids, givens, shape).all():
             raise SystemExit(f"{label}: a wrong answer")
     return rates
 
@@ -182,7 +174,7 @@ def measure(rounds: int) -> str:
         f"tdoku's 37.8x is measured against) ran at most 1.16x `sat` (the issue: `sat` at 86-96% of it), so it "
         f"was another loop (its formula and engine are not given): this one cannot carry the 37.8x, and `sat` "
         f"stays the bridge, as the issue asks. "
-        f"C kernels on standard tables, puzzles per CPU-second through `Search.batch` (dom/wdeg), median of the "
+        f"C kernels on standard tables, puzzles per CPU-second through `jit.c_solve_batch` (dom/wdeg), median of the "
         f"rounds: 9x9 kernel {kernel['9x9 kernel']:,.0f}, general kernel {kernel['general kernel']:,.0f}.", "",
         "own = puzzles / the sum of the solver's per-puzzle times (bench's puzzles/s); whole = puzzles / the "
         "bench process's wall time, start to exit (imports, reading, solving, checking, the report). "

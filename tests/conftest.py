@@ -28,6 +28,24 @@ on purpose: tests assert that it stops, never how fast (CI machines are shared a
 measured in benchmarks/."""
 
 
+@pytest.fixture(scope="module")
+def fast():
+    """``backtrack-fast``, the reference the other hand-written searches are held to (one per module)."""
+    from sudokulab import solvers
+
+    with solvers.get("backtrack-fast") as solver:
+        yield solver
+
+
+@pytest.fixture(scope="module")
+def jitted():
+    """``backtrack-jit`` (one per module)."""
+    from sudokulab import solvers
+
+    with solvers.get("backtrack-jit") as solver:
+        yield solver
+
+
 @pytest.fixture
 def sample_text() -> str:
     return (EXAMPLES / "boj2580-sample.txt").read_text()

@@ -40,12 +40,6 @@ def classic():
         yield solver
 
 
-@pytest.fixture(scope="module")
-def fast():
-    with solvers.get("backtrack-fast") as solver:
-        yield solver
-
-
 SHAPES = [Shape(2, 2), Shape(2, 3), Shape(3, 2), Shape(2, 4), Shape(3, 3)]
 
 

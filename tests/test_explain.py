@@ -207,19 +207,15 @@ def test_x_names_a_diagonal():
     assert _named(replayed(puzzle), "diagonal")
 
 
-def test_killer_names_a_cage():
-    puzzle = read_puzzle(EXAMPLES / "killer.txt", cages=EXAMPLES / "killer-cages.txt")
+@pytest.mark.parametrize("puzzle_file, extra, name, technique", [
+    ("killer.txt", {"cages": "killer-cages.txt"}, "cage", "cage sum"),
+    ("thermo-6x6.txt", {"thermos": "thermo-6x6-thermos.txt"}, "thermometer", "thermometer"),
+])
+def test_sums_and_thermometers_are_named_with_minimal_premises(puzzle_file, extra, name, technique):
+    puzzle = read_puzzle(EXAMPLES / puzzle_file, **{key: EXAMPLES / value for key, value in extra.items()})
     steps = replayed(puzzle)
-    assert _named(steps, "cage") and any(s.technique == "cage sum" for s in steps)
-    for step in [s for s in steps if s.technique == "cage sum"][:3]:
-        assert_minimal(puzzle, step)
-
-
-def test_thermo_names_a_thermometer():
-    puzzle = read_puzzle(EXAMPLES / "thermo-6x6.txt", thermos=EXAMPLES / "thermo-6x6-thermos.txt")
-    steps = replayed(puzzle)
-    assert _named(steps, "thermometer") and any(s.technique == "thermometer" for s in steps)
-    for step in [s for s in steps if s.technique == "thermometer"][:3]:
+    assert _named(steps, name) and any(s.technique == technique for s in steps)
+    for step in [s for s in steps if s.technique == technique][:3]:
         assert_minimal(puzzle, step)
 
 

@@ -35,17 +35,6 @@ STUCK = Puzzle.from_rows([[0, 1, 2, 0], [3, 0, 0, 0], [4, 0, 0, 0], [0, 0, 0, 0]
 
 
 @pytest.fixture(scope="module")
-def jitted():
-    with solvers.get("backtrack-jit") as solver:
-        yield solver
-
-
-@pytest.fixture(scope="module")
-def fast():
-    return solvers.get("backtrack-fast")
-
-
-@pytest.fixture(scope="module")
 def classic():
     return solvers.get("backtrack")
 

@@ -63,7 +63,7 @@ def test_the_light_top_level_help_is_the_full_parsers(monkeypatch):
 
     monkeypatch.setenv("COLUMNS", "100")
     assert cli.top_level_parser().format_help() == cli.build_parser().format_help()
-    assert cli.names_a_command(["solve", "-"]) and not cli.names_a_command(["--help"])
+    assert cli.command_word(["--wide", "solve", "-"]) == "solve" and cli.command_word(["--help"]) is None
 
 
 def test_a_command_parses_with_its_own_options_only():

@@ -6,7 +6,7 @@ command prints where (README, "What goes where"): results on standard output; pr
 a terminal), warnings and compare's table on standard error; and every non-zero exit ends with
 exactly one line on standard error, ``sudokulab: <why>``. The exit codes are ``errors.ExitCode``.
 
-(About 755 lines, one module on purpose: it is the one parser tree of every command, whose
+(About 750 lines, one module on purpose: it is the one parser tree of every command, whose
 options share their types and helpers (the rule options, the cluster option, number checks);
 what each command does lives in ``commands``.)
 """
@@ -269,15 +269,10 @@ def top_level_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def names_a_command(argv: Sequence[str]) -> bool:
-    """Whether a command line names a command (a word not starting with '-'); if not, the top-level
-    parser alone answers it."""
-    return any(not word.startswith("-") for word in argv)
-
-
-def command_word(argv: Sequence[str]) -> str:
-    """The command a command line names: its first word not starting with '-' (no top-level option takes a value)."""
-    return next(word for word in argv if not word.startswith("-"))
+def command_word(argv: Sequence[str]) -> str | None:
+    """The command a command line names: its first word not starting with '-' (no top-level option
+    takes a value); None when it names none, and the top-level parser alone answers it."""
+    return next((word for word in argv if not word.startswith("-")), None)
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -600,8 +595,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = None
     try:
         arguments, program = split_program(sys.argv[1:] if argv is None else argv)
-        args = (build_parser(command_word(arguments)) if names_a_command(arguments) else top_level_parser()).parse_args(
-            arguments)
+        command = command_word(arguments)
+        args = (build_parser(command) if command else top_level_parser()).parse_args(arguments)
         if program:
             args.program = program
         code = args.run(args)

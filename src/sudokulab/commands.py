@@ -5,7 +5,7 @@ Each ``cmd_*`` takes the argparse namespace and returns an exit code or raises a
 library modules these call, not here. With ``--json`` each prints its document through
 ``documents`` (docs/json.md).
 
-(About 615 lines, one module on purpose: a short function per command, each the glue between
+(About 630 lines, one module on purpose: a short function per command, each the glue between
 the parsed arguments and the library; a module per command would be a dozen modules of 40 lines
 sharing the same few helpers.)
 """

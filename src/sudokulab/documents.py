@@ -95,11 +95,6 @@ def emit_line(row: Mapping[str, Any], stream: IO[str] | None = None) -> None:
     _target(stream).write(compact(row) + "\n")
 
 
-def emit_lines(rows: Iterable[Mapping[str, Any]], stream: IO[str] | None = None) -> None:
-    for row in rows:
-        emit_line(row, stream)
-
-
 def error_document(message: str, code: int) -> dict[str, Any]:
     """What a failed ``--json`` run prints: the one error line and the exit code."""
     return {"error": message, "exit": int(code)}

@@ -34,7 +34,7 @@ but the tables grow fast with the cage size; the bounds here are what a sum cons
 a CP solver's bounds consistency); hidden singles in partial groups (wrong: a cage need not hold
 every digit).
 
-(About 550 lines, one module on purpose: the general propagation and the unrolled three-group
+(About 555 lines, one module on purpose: the general propagation and the unrolled three-group
 path for standard and jigsaw rules must reach the same fixpoint (a test checks it), and a reader
 should see both side by side; the unrolled path is kept because the general one was about 25%
 slower on standard 17_clue.)

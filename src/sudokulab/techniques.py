@@ -20,7 +20,7 @@ Fallbacks where no pattern applies: "contradiction" (assume a candidate, place s
 cell or a group has nothing left: the place is named) and "search" (assume it and let SAT show no
 solution follows), so every puzzle with one solution gets a full explanation.
 
-(About 610 lines, one module on purpose: the finders share the board, the fact and premise
+(About 615 lines, one module on purpose: the finders share the board, the fact and premise
 helpers and the text formatting, and a reader compares techniques side by side.)
 """
 

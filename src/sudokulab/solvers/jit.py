@@ -295,8 +295,10 @@ def search_run(puzzle: Puzzle, canonical: bool, wdeg: bool) -> Slices:
     return SearchRun(puzzle, canonical, wdeg)
 
 
-def c_solve_batch(givens, shape: Shape, time_limit: float | None, wdeg: bool, name: str, rules: Rules):
-    """The batch loop in C, in slices of ``SLICE_SECONDS`` so Ctrl-C is seen between them."""
+def c_solve_batch(givens, shape: Shape, time_limit: float | None, wdeg: bool, name: str, rules: Rules,
+                  specialise: bool = True):
+    """The batch loop in C, in slices of ``SLICE_SECONDS`` so Ctrl-C is seen between them (``specialise``:
+    as ``c_tables``)."""
     import numpy as np
 
     from ..batch import DIGITS, BatchResults
@@ -308,7 +310,7 @@ def c_solve_batch(givens, shape: Shape, time_limit: float | None, wdeg: bool, na
     nodes, backtracks = np.zeros(k, dtype=np.int64), np.zeros(k, dtype=np.int64)
     limit = 0.0 if time_limit is None else float(time_limit)
     check_every = max(1, (1 << 16) // shape.cells)  # about a millisecond of search on any size
-    search = _search.Search(c_tables(rules), STACK_LEVELS)
+    search = _search.Search(c_tables(rules, specialise), STACK_LEVELS)
     search.reset_clock()
     i = 0
     while i < k:

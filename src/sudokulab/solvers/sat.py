@@ -67,7 +67,7 @@ CaDiCaL's lucky guesses can solve without a decision and ``propagate()`` does no
 root level implies. ``cadical300``'s counters stay 0 under assumptions in this PySAT build, and
 ``kissat404`` has none: neither reports them.
 
-(About 515 lines after the engine went to ``sat_engine.py``: what is left is the four uses of one
+(About 520 lines after the engine went to ``sat_engine.py``: what is left is the four uses of one
 engine session, solve, count, canonical answers and batches, which share its lock, its renewal
 and its Ctrl-C handling.)
 """

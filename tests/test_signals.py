@@ -9,6 +9,7 @@ the target (whole or absent) and any ``.part`` file.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -18,6 +19,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+from sudokulab.errors import Stopped
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLES = ROOT / "examples" / "puzzles-20.txt"
@@ -88,6 +91,112 @@ def test_sigterm_and_sighup_end_a_run_as_ctrl_c_does(tmp_path, big, command, sig
     assert parts(tmp_path) == []
 
 
+POOL_STARTED_UNDER_A_SIGNAL = """
+import json, os, signal, sys, threading
+from multiprocessing.context import SpawnProcess
+
+from sudokulab import cli, executors
+
+
+def main():
+    signum, to = int(sys.argv[1]), sys.argv[2]
+    started = []
+    original = SpawnProcess.start
+    idle = threading.Event()
+    other = threading.Thread(target=idle.wait, daemon=True)  # as numpy's BLAS threads are
+    other.start()
+    arrived, woken = os.pipe()
+    os.set_blocking(woken, False)
+    signal.set_wakeup_fd(woken)  # written by the C-level handler, in whichever thread took the signal
+
+    def start(self):  # the signal lands after the first worker was started, while the pool still starts
+        original(self)
+        started.append(self.pid)
+        if len(started) == 1:
+            if to == "thread":  # the kernel may pick any thread that does not block it
+                signal.pthread_kill(other.ident, signum)
+            else:
+                os.kill(os.getpid(), signum)
+            os.read(arrived, 1)  # taken by a thread before the pool goes on
+
+    SpawnProcess.start = start
+    for stopping in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(stopping, cli._stop)
+    try:
+        executors.ProcessPool(2)
+        raised = None
+    except KeyboardInterrupt as exc:  # Ctrl-C, or errors.Stopped
+        raised = getattr(exc, "signum", signal.SIGINT)
+    left = []
+    for pid in started:
+        try:
+            if os.waitpid(pid, os.WNOHANG) == (0, 0):
+                left.append(pid)
+                os.kill(pid, signal.SIGKILL)
+        except ChildProcessError:  # reaped: the pool stopped it
+            pass
+    print(json.dumps({"raised": raised, "started": len(started), "left": left}), flush=True)
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+@pytest.mark.parametrize("to", ["process", "thread"])
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP", "SIGINT"])
+def test_a_signal_while_a_pool_starts_stops_every_worker_it_started(tmp_path, name, to):
+    """A group signal reaches only the processes that exist when it is sent: a worker started after
+    it, before the parent acts on it, once outlived the command and held its output pipe open (CI saw
+    ``bench --jobs 2`` not exit for 120 s after ``kill -TERM -PGID``). Sent here to the parent alone,
+    between two worker starts, which is where such a worker comes from; or to another thread, where
+    the kernel may deliver it (numpy's BLAS threads) while Python still handles it in the main thread."""
+    signum = getattr(signal, name)
+    script = tmp_path / "pool_start.py"
+    script.write_text(POOL_STARTED_UNDER_A_SIGNAL)
+    done = subprocess.run([sys.executable, str(script), str(int(signum)), to], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    report = json.loads(done.stdout)
+    assert report == {"raised": int(signum), "started": 2, "left": []}
+
+
+POOL_DROPPED_AFTER_ITS_WORKERS_DIED = """
+import os, signal, sys, time
+
+from sudokulab.executors import ProcessPool
+
+
+def main():
+    pool = ProcessPool(2)
+    tasks = pool._pool._inqueue._rlock  # an idle worker holds it while it waits for a task
+    deadline = time.monotonic() + 60
+    while tasks.acquire(block=False):
+        tasks.release()
+        assert time.monotonic() < deadline, "no worker waits for a task"
+        time.sleep(0.01)
+    for worker in pool._pool._pool:
+        os.kill(worker.pid, signal.SIGTERM)  # as a group signal does: one dies holding the lock
+    del pool
+    print("dropped", flush=True)
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_a_pool_nobody_holds_is_stopped_even_when_a_worker_died_holding_a_lock(tmp_path):
+    """``ProcessPool.__del__``: a signal handled just after the pool was made, before its caller
+    kept it, drops the only reference. The Pool's own finaliser would then terminate it, and wait
+    forever for the task queue's lock, which a worker killed by the same signal may hold."""
+    script = tmp_path / "dropped.py"
+    script.write_text(POOL_DROPPED_AFTER_ITS_WORKERS_DIED)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "dropped\n", "")
+
+
 @pytest.mark.parametrize("command", ["bench", "generate"])
 def test_after_sigkill_the_next_run_cleans_up_and_writes_whole(tmp_path, big, command):
     target = tmp_path / ("rows.csv" if command == "bench" else "puzzles.txt")
@@ -141,3 +250,37 @@ def test_a_local_cluster_run_ends_quietly_on_a_signal_to_its_group(tmp_path, big
     assert code == 128 + signum and err == f"sudokulab: {'terminated' if signum == signal.SIGTERM else 'hung up'}\n"
     assert not target.exists()
     assert parts(tmp_path) == []
+
+
+class _TripsAsItIsNamed:
+    """A class attribute whose ``__set_name__`` meets SIGTERM: Python wraps what it raises there."""
+
+    def __init__(self, error: BaseException):
+        self.error = error
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        raise self.error
+
+
+@pytest.mark.parametrize("error, code, line", [
+    (Stopped(signal.SIGTERM), 143, "sudokulab: terminated\n"),
+    (Stopped(signal.SIGHUP), 129, "sudokulab: hung up\n"),
+    (KeyboardInterrupt(), 130, "sudokulab: interrupted\n"),
+], ids=["SIGTERM", "SIGHUP", "SIGINT"])
+def test_a_signal_while_a_module_makes_its_classes_ends_the_run_as_the_signal(monkeypatch, capsys, error, code, line):
+    """Seen in a sweep of SIGTERM times: one that landed while ``batch`` was imported came out of a
+    dataclass's making as a RuntimeError, with a traceback and exit 1."""
+    from sudokulab import cli, commands
+
+    monkeypatch.setattr(commands, "cmd_solve", lambda args: type("Made", (), {"field": _TripsAsItIsNamed(error)}))
+    assert cli.main(["solve", str(ROOT / "examples" / "boj2580-sample.txt")]) == code
+    out, err = capsys.readouterr()
+    assert (out, err) == ("", line)
+
+
+def test_an_error_in_a_class_being_made_without_a_signal_is_not_taken_for_one(monkeypatch):
+    from sudokulab import cli, commands
+
+    monkeypatch.setattr(commands, "cmd_solve", lambda args: type("Made", (), {"field": _TripsAsItIsNamed(KeyError("x"))}))
+    with pytest.raises(RuntimeError):
+        cli.main(["solve", str(ROOT / "examples" / "boj2580-sample.txt")])

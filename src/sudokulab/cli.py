@@ -613,11 +613,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(f"rules: {exc}" if not str(exc).startswith("rules") else str(exc), ExitCode.BAD_INPUT,
                      _asked_for_json(arguments, args), bad_input=True)
     except KeyboardInterrupt as exc:
-        _discard_outputs()
-        if isinstance(exc, Stopped):
-            return _fail("terminated" if exc.signum == signal.SIGTERM else "hung up", 128 + exc.signum,
-                         _asked_for_json(arguments, args))
-        return _fail("interrupted", ExitCode.INTERRUPTED, _asked_for_json(arguments, args))
+        return _interrupted(exc, arguments, args)
     except BrokenPipeError:
         _silence_stdout()
         return BROKEN_PIPE
@@ -628,6 +624,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RecursionError:
         _error("the input is nested too deeply to read", bad_input=True)
         return int(ExitCode.BAD_INPUT)
+    except RuntimeError as exc:
+        interruption = _wrapped_interruption(exc)
+        if interruption is None:
+            raise
+        return _interrupted(interruption, arguments, args)
+
+
+def _interrupted(exc: KeyboardInterrupt, arguments: Sequence[str], args: Any) -> int:
+    """End a run stopped by Ctrl-C, SIGTERM or SIGHUP: its part files dropped, one line, 128 + the signal."""
+    _discard_outputs()
+    if isinstance(exc, Stopped):
+        return _fail("terminated" if exc.signum == signal.SIGTERM else "hung up", 128 + exc.signum,
+                     _asked_for_json(arguments, args))
+    return _fail("interrupted", ExitCode.INTERRUPTED, _asked_for_json(arguments, args))
+
+
+def _wrapped_interruption(exc: BaseException) -> KeyboardInterrupt | None:
+    """The Ctrl-C or signal inside an error Python raised in its place: a signal handled while a class
+    is being made (``__set_name__``, as a module is imported) comes out as a RuntimeError."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return cause
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return None
 
 
 BROKEN_PIPE = int(ExitCode.BROKEN_PIPE)

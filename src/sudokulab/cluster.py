@@ -188,25 +188,18 @@ def _ctrl_c_held() -> Iterator[None]:
     (a worker interrupted while still importing died with a traceback on the terminal).
     """
     import signal
-    import threading as threads
     from multiprocessing import resource_tracker
 
-    if threads.current_thread() is not threads.main_thread() or not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
+    from .executors import quiet_start, signals_held
+
     # multiprocessing starts its resource tracker with the first worker, and afterwards unblocks
     # SIGINT in the thread that started it (Python 3.11, resource_tracker.ensure_running): start it
     # here first, so that Dask's thread keeps the block for the workers it starts.
     # Its only output is a warning about semaphores left when the command exits at once after a
     # Ctrl-C (which it then cleans up itself): it gets no standard error to print that on.
-    from .executors import quiet_start
-
     quiet_start(resource_tracker.ensure_running)
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
+    with signals_held({signal.SIGINT}):  # a Ctrl-C held back is raised as this ends
         yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)  # a Ctrl-C held back is raised here
 
 
 def dask_setup(worker: Any) -> None:

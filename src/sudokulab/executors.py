@@ -80,28 +80,73 @@ class InProcess(_Closing):
             yield item, fn(item)
 
 
-def _ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the parent, which terminates them."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+STOPPING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+"""The signals that end a run (Ctrl-C, ``kill``, a closed terminal)."""
+
+
+def _worker_signals() -> None:
+    """A pool worker's first step: Ctrl-C is the parent's, SIGTERM and SIGHUP end it as usual.
+
+    Workers are born with the three held (``signals_held``). Ctrl-C at a terminal reaches the whole
+    process group: the parent handles it and stops its workers, so here it gets a handler that does
+    nothing (a worker that took it while still importing died with a traceback; a handler rather
+    than SIG_IGN, which a program the judge starts from here would inherit). SIGTERM and SIGHUP go
+    back to their defaults, so that ``Pool.terminate`` (which sends SIGTERM) still stops a worker.
+    """
+    signal.signal(signal.SIGINT, _do_nothing)
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPPING)
+
+
+def _do_nothing(signum: int, frame: Any) -> None:
+    """Ctrl-C in a pool worker (see ``_worker_signals``)."""
 
 
 @contextlib.contextmanager
-def hangups_held() -> Iterator[None]:
-    """SIGHUP held back (blocked) while a pool's (or a local cluster's) processes start, so they
-    inherit the block (it stays across fork and exec) and leave a closed terminal (which sends
-    SIGHUP to the whole process group) to the parent, which stops them; the parent takes a SIGHUP
-    that came meanwhile when the block is lifted. Left to die of it, multiprocessing's resource
-    tracker made the parent warn that resources might leak, with a traceback. Blocked, not ignored:
-    an ignored signal is discarded, and a SIGHUP that came while a local cluster started was lost
-    (the run went on to the end and exited 0). SIGTERM they keep: terminating a pool sends it."""
+def signals_held(signums: Iterable[int]) -> Iterator[None]:
+    """``signums`` held back while processes start: what starts meanwhile (processes, and threads
+    that start more) is born with them blocked (a blocked signal stays blocked across fork and
+    exec), and one that comes meanwhile is acted on here, as the ``with`` statement exits.
+
+    Both halves are needed. A signal to the process group reaches only the processes that exist
+    when it is sent, so a worker started after it, before this thread acted on it, was left running
+    after the command ended, holding the terminal's (or a caller's pipe's) end open: in CI a
+    ``bench --jobs 2`` did not exit for 120 s after ``kill -TERM -PGID``. Blocking the signal in
+    this thread alone does not defer it: the kernel gives it to another thread (numpy's BLAS
+    threads), and Python still runs the handler here, in the middle of the pool's start; so the
+    Python handlers only note it until the end. One the kernel delivers after the end is handled
+    after it, as any signal is: by then the caller holds what was started, and closes it.
+
+    Blocked, not ignored: an ignored signal is discarded, and a SIGHUP that came while a local
+    cluster started was lost (the run went on to the end and exited 0).
+    """
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
         yield
         return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGHUP})
+    signums = set(signums)
+    came: list[int] = []
+    handlers = {signum: signal.getsignal(signum) for signum in signums}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, signums)
+    for signum, handler in handlers.items():
+        if callable(handler):
+            signal.signal(signum, lambda signum, frame: came.append(signum))
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)  # a SIGHUP held back is raised here
+        for signum, handler in handlers.items():
+            if callable(handler):
+                signal.signal(signum, handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)  # one pending on this thread is handled here
+        for signum in dict.fromkeys(came):
+            handler = handlers[signum]
+            if callable(handler):
+                handler(signum, None)  # as it would have run: errors.Stopped, KeyboardInterrupt
+
+
+def hangups_held() -> contextlib.AbstractContextManager[None]:
+    """SIGHUP held back while a local cluster starts (``cluster.connect``; see ``signals_held``)."""
+    return signals_held({signal.SIGHUP})
 
 
 class ProcessPool(_Closing):
@@ -117,14 +162,27 @@ class ProcessPool(_Closing):
 
     def __init__(self, jobs: int):
         import multiprocessing
+        from multiprocessing import resource_tracker
 
         self.workers = jobs
-        with hangups_held():  # what the pool starts inherits the block (see hangups_held)
-            from multiprocessing import resource_tracker
-
-            quiet_start(resource_tracker.ensure_running)
-            self._pool: Any = multiprocessing.get_context("spawn").Pool(jobs, initializer=_ignore_interrupts)
         self._finished = False
+        pool = None
+        try:
+            with hangups_held():  # the tracker ignores SIGINT and SIGTERM itself, and unblocks them here
+                quiet_start(resource_tracker.ensure_running)
+            with signals_held(STOPPING):  # the workers, and the pool's threads that start more, inherit it
+                pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=_worker_signals)
+            self._pool: Any = pool
+        except BaseException:  # a signal held back while the pool started is raised as the block lifts
+            if pool is not None:
+                _stop_now(pool)
+            raise
+
+    def __del__(self) -> None:
+        """A pool nobody holds any more is stopped: a signal handled just after ``ProcessPool()``
+        returned, before the caller kept it, would otherwise leave its workers running."""
+        if getattr(self, "_pool", None) is not None:
+            self.close()
 
     def describe(self) -> str:
         return f"{self.workers} local processes"

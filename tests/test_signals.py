@@ -284,3 +284,35 @@ def test_an_error_in_a_class_being_made_without_a_signal_is_not_taken_for_one(mo
     monkeypatch.setattr(commands, "cmd_solve", lambda args: type("Made", (), {"field": _TripsAsItIsNamed(KeyError("x"))}))
     with pytest.raises(RuntimeError):
         cli.main(["solve", str(ROOT / "examples" / "boj2580-sample.txt")])
+
+
+@pytest.mark.parametrize("name, code, line", [
+    ("SIGTERM", 143, "sudokulab: terminated\n"),
+    ("SIGINT", 130, "sudokulab: interrupted\n"),
+], ids=["SIGTERM", "SIGINT"])
+def test_a_signal_an_extension_replaced_with_its_own_error_still_ends_the_run_as_the_signal(
+        monkeypatch, capsys, name, code, line):
+    """As numpy's import does when SIGTERM lands while its C modules load: the signal's exception
+    is swallowed and an ImportError about a broken install raised, with nothing linking the two."""
+    from sudokulab import cli, commands
+
+    signum = getattr(signal, name)
+
+    def mangled(args):
+        try:
+            signal.raise_signal(signum)  # the handler cli.run installs raises here
+        except KeyboardInterrupt:
+            pass
+        raise ImportError("PyCapsule_Import could not import module")
+
+    saved = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)}
+    monkeypatch.setattr(commands, "cmd_solve", mangled)
+    try:
+        cli.stop_on_signals()
+        assert cli.main(["solve", str(ROOT / "examples" / "boj2580-sample.txt")]) == code
+        assert capsys.readouterr() == ("", line)
+        monkeypatch.undo()
+        assert cli.main(["solve", str(ROOT / "examples" / "boj2580-sample.txt")]) == 0  # the next run starts clean
+    finally:
+        for stopping, handler in saved.items():
+            signal.signal(stopping, handler)

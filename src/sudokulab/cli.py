@@ -593,6 +593,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         printed.begin()  # a new run in this process (tests): nothing printed yet
     arguments: list[str] = []
     args = None
+    _signals_taken.clear()
     try:
         arguments, program = split_program(sys.argv[1:] if argv is None else argv)
         command = command_word(arguments)
@@ -624,8 +625,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RecursionError:
         _error("the input is nested too deeply to read", bad_input=True)
         return int(ExitCode.BAD_INPUT)
-    except RuntimeError as exc:
-        interruption = _wrapped_interruption(exc)
+    except Exception as exc:  # noqa: BLE001 - re-raised unless a signal stands behind it
+        interruption = _signal_behind(exc)
         if interruption is None:
             raise
         return _interrupted(interruption, arguments, args)
@@ -640,9 +641,13 @@ def _interrupted(exc: KeyboardInterrupt, arguments: Sequence[str], args: Any) ->
     return _fail("interrupted", ExitCode.INTERRUPTED, _asked_for_json(arguments, args))
 
 
-def _wrapped_interruption(exc: BaseException) -> KeyboardInterrupt | None:
-    """The Ctrl-C or signal inside an error Python raised in its place: a signal handled while a class
-    is being made (``__set_name__``, as a module is imported) comes out as a RuntimeError."""
+def _signal_behind(exc: BaseException) -> KeyboardInterrupt | None:
+    """The Ctrl-C or signal that an error stands in for, if one came during this run.
+
+    Python and extension modules sometimes raise something else in its place: a signal handled
+    while a class is being made (``__set_name__``) comes out as a RuntimeError that names it as its
+    cause, and one handled while numpy's C modules load, as numpy's ImportError about a broken
+    install, which names nothing (both seen sending SIGTERM at chosen times to ``bench --jobs 2``)."""
     seen: set[int] = set()
     cause: BaseException | None = exc
     while cause is not None and id(cause) not in seen:
@@ -650,7 +655,14 @@ def _wrapped_interruption(exc: BaseException) -> KeyboardInterrupt | None:
             return cause
         seen.add(id(cause))
         cause = cause.__cause__ or cause.__context__
+    if _signals_taken:
+        signum = _signals_taken[0]
+        return KeyboardInterrupt() if signum == signal.SIGINT else Stopped(signum)
     return None
+
+
+_signals_taken: list[int] = []
+"""The stopping signals the handlers below took during this ``main`` (emptied as it starts)."""
 
 
 BROKEN_PIPE = int(ExitCode.BROKEN_PIPE)
@@ -661,7 +673,21 @@ STOPPED = (ExitCode.INTERRUPTED, ExitCode.HANGUP, ExitCode.TERMINATED)
 
 
 def _stop(signum: int, frame: object) -> None:
+    _signals_taken.append(signum)
     raise Stopped(signum)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    """Ctrl-C, as Python's own handler takes it, and noted (see ``_signal_behind``)."""
+    _signals_taken.append(signum)
+    raise KeyboardInterrupt
+
+
+def stop_on_signals() -> None:
+    """The console script's handlers: SIGTERM and SIGHUP end a run as Ctrl-C does, with their own codes."""
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, _stop)
+    signal.signal(signal.SIGINT, _interrupt)
 
 
 def _discard_outputs() -> None:
@@ -726,8 +752,7 @@ def _silence_stdout() -> None:
 
 def run() -> None:
     """The console script: ``main``, then an exit that no native destructor or second Ctrl-C can spoil."""
-    for signum in (signal.SIGTERM, signal.SIGHUP):  # ended as Ctrl-C ends a run, with their own codes
-        signal.signal(signum, _stop)
+    stop_on_signals()
     try:
         code = main()
     except KeyboardInterrupt as exc:  # a second signal while the first was being handled

@@ -281,7 +281,8 @@ def test_a_signal_while_a_module_makes_its_classes_ends_the_run_as_the_signal(mo
 def test_an_error_in_a_class_being_made_without_a_signal_is_not_taken_for_one(monkeypatch):
     from sudokulab import cli, commands
 
-    monkeypatch.setattr(commands, "cmd_solve", lambda args: type("Made", (), {"field": _TripsAsItIsNamed(KeyError("x"))}))
+    trips = _TripsAsItIsNamed(KeyError("x"))
+    monkeypatch.setattr(commands, "cmd_solve", lambda args: type("Made", (), {"field": trips}))
     with pytest.raises(RuntimeError):
         cli.main(["solve", str(ROOT / "examples" / "boj2580-sample.txt")])
 

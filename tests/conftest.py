@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import io
 import re
+import signal
 import sys
 from pathlib import Path
 
@@ -26,6 +27,11 @@ HANG = 60.0
 """Seconds after which a run that should have stopped (a time limit, Ctrl-C) counts as hung. Generous
 on purpose: tests assert that it stops, never how fast (CI machines are shared and slow); speed is
 measured in benchmarks/."""
+
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    # Started in the background by a non-interactive shell (``.ci/run &``), the suite inherits Ctrl-C
+    # ignored, and so would every program it starts; the tests that press Ctrl-C on those need it live.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="module")

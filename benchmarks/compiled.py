@@ -140,12 +140,12 @@ def measure(rounds: int) -> str:
         seconds = statistics.median(wall for _, wall, _ in runs[label])
         whole[label] = puzzles / seconds
         rows.append(f"| {label} | {puzzles:,} | {own[label]:,.0f} | {seconds:.2f} | {whole[label]:,.0f} | "
-                    f"{whole[label] / own[label]:.0%} | {starts[label]:.3f} | {starts[label] - python_pass:.3f} |")
+                    f"{whole[label] / own[label]:.1%} | {starts[label]:.3f} | {starts[label] - python_pass:.3f} |")
     c, numba, sat = "backtrack-jit (C)", "backtrack-jit (numba)", "sat"
     ratios = [
         "| ratio | value | goal |", "| --- | ---: | --- |",
-        f"| C whole / C own | {whole[c] / own[c]:.0%} | >= 50% |",
-        f"| C whole / sat own | {whole[c] / own[sat]:.0%} | >= 90% |",
+        f"| C whole / C own | {whole[c] / own[c]:.1%} | >= 50% |",
+        f"| C whole / sat own | {whole[c] / own[sat]:.1%} | >= 90% |",
         f"| C own / sat own | {own[c] / own[sat]:.1f}x | - |",
         f"| tdoku / C own, through sat (the issue's bridge: tdoku = {TDOKU_OVER_PYSAT:.1f} x the shared README's bare "
         f"PySAT loop, sat taken for that loop) | {TDOKU_OVER_PYSAT * own[sat] / own[c]:.2f}x | <= 1.5x |",

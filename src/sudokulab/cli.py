@@ -6,7 +6,7 @@ command prints where (README, "What goes where"): results on standard output; pr
 a terminal), warnings and compare's table on standard error; and every non-zero exit ends with
 exactly one line on standard error, ``sudokulab: <why>``. The exit codes are ``errors.ExitCode``.
 
-(About 750 lines, one module on purpose: it is the one parser tree of every command, whose
+(About 800 lines, one module on purpose: it is the one parser tree of every command, whose
 options share their types and helpers (the rule options, the cluster option, number checks);
 what each command does lives in ``commands``.)
 """

@@ -26,7 +26,7 @@ worker before any work. Functions run on workers are module-level functions of s
 by reference), and state a worker builds once (solvers, an oracle) lives in that worker process.
 
 dask is an optional extra, imported here only: without it ``connect`` refuses with one line.
-(About 510 lines, kept together: the connection checks, the fault counting and the Ctrl-C
+(About 500 lines, kept together: the connection checks, the fault counting and the Ctrl-C
 handling serve the one executor and share its client.)
 """
 

@@ -106,3 +106,40 @@ def test_a_profiled_command_still_writes_its_profile(tmp_path):
                           capture_output=True, text=True, timeout=HANG)
     assert done.returncode == 0, done.stderr
     assert out.stat().st_size > 0
+
+
+BLAS_PROBE = """
+import atexit, os, sys
+from sudokulab.__main__ import run
+
+def report():
+    import numpy  # loaded now, if the command did not load it
+    tasks = len(os.listdir("/proc/self/task")) if os.path.isdir("/proc/self/task") else 0
+    print("blas", os.environ.get("OPENBLAS_NUM_THREADS"), tasks, file=sys.stderr)
+
+atexit.register(report)
+sys.argv = ["sudokulab", *sys.argv[1:]]
+run()
+"""
+
+
+@pytest.mark.parametrize("chosen, expected", [
+    ({}, "1"),
+    ({"OPENBLAS_NUM_THREADS": "2"}, "2"),
+    ({"OMP_NUM_THREADS": "2"}, "None"),
+])
+def test_the_command_runs_numpy_with_one_blas_thread_unless_the_caller_chose(chosen, expected):
+    """No command does linear algebra, so OpenBLAS gets no thread of its own (it spins on another core
+    when numpy loads); a thread count the caller set, for OpenBLAS or OpenMP, is theirs to keep."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS",
+                                                             "OMP_NUM_THREADS")}
+    done = subprocess.run([sys.executable, "-c", BLAS_PROBE, "solve", SAMPLE], capture_output=True, text=True,
+                          timeout=HANG, env={**env, **chosen})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "1 3 5 4 6 9 2 7 8"
+    _, value, tasks = done.stderr.split()[-3:]
+    assert value == expected
+    if not chosen and tasks != "0":
+        assert tasks == "1", "numpy loaded with OpenBLAS threads beside the main one"

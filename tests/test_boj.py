@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sudokulab import Puzzle, PuzzleFormatError, Shape, UsageError, format_grid, parse_puzzle
-from sudokulab.boj import MAX_INPUT_BYTES, format_line, format_puzzle, parse_box
+from sudokulab.boj import MAX_INPUT_BYTES, decode, format_line, format_puzzle, parse_box
 
 
 def test_boj_form(sample_text, sample):
@@ -125,3 +125,14 @@ def test_a_board_missing_its_last_line_is_named_by_its_lines(n):
         with pytest.raises(PuzzleFormatError) as info:
             parse_puzzle((line + "\n") * (n - 1))
         assert str(info.value) == f"{n} lines expected, found {n - 1}"
+
+
+@pytest.mark.parametrize("code", range(0x21))
+def test_decode_refuses_exactly_the_control_characters_no_text_holds(code):
+    """Below a space only tab, the line ends and form feed are text; the first other one is named with its offset."""
+    data = b"1 2 3\n" + bytes([code]) + b"4\n"
+    if chr(code) in " \t\n\r\f\v":
+        assert decode(data) == data.decode()
+    else:
+        with pytest.raises(PuzzleFormatError, match=rf"^input is not text: control character 0x{code:02x} at offset 6$"):
+            decode(data)

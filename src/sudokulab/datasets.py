@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
-from .boj import MAX_INPUT_BYTES, ONE_LINE_FORMS, one_line_bytes, parse_puzzle, source_name
+from .boj import MAX_INPUT_BYTES, ONE_LINE_FORMS, one_line_bytes, parse_puzzle, refuse_control, source_name
 from .errors import PuzzleFormatError, SudokuError, UsageError
 from .grid import Puzzle, Shape, box_shape
 from .rules import Rules, RulesError, standard
@@ -557,9 +557,7 @@ def _check_text(data: bytes, name: str) -> None:
             raise PuzzleFormatError(f"{name} is not text: byte 0x{data[exc.start]:02x} at offset {exc.start}") \
                 from None
         text = data[: exc.start].decode("utf-8")
-    for offset, char in enumerate(text):
-        if char < " " and char not in "\t\n\r\f\v":
-            raise PuzzleFormatError(f"{name} is not text: control character 0x{ord(char):02x} at offset {offset}")
+    refuse_control(text, name)
 
 
 def puzzle_lines(path: str | Path, limit: int | None = None) -> list[str]:

@@ -134,5 +134,6 @@ def test_decode_refuses_exactly_the_control_characters_no_text_holds(code):
     if chr(code) in " \t\n\r\f\v":
         assert decode(data) == data.decode()
     else:
-        with pytest.raises(PuzzleFormatError, match=rf"^input is not text: control character 0x{code:02x} at offset 6$"):
+        expected = rf"^input is not text: control character 0x{code:02x} at offset 6$"
+        with pytest.raises(PuzzleFormatError, match=expected):
             decode(data)

@@ -164,17 +164,38 @@ def test_tally_add_batch_sums_as_add_does_row_by_row():
     results = [SolveResult("s", Status.SOLVED, grid, 0.5, {"nodes": 3, "engine": "e", "flag": True}),
                SolveResult("s", Status.TIME_LIMIT, None, 2.0, {"nodes": 7, "engine": "e", "flag": False}),
                SolveResult("s", Status.NO_SOLUTION, None, 0.25, {"engine": "e", "depth": 1.5})]
-    packed = pack_results("s", shape, results, [0.1, 0.2, 0.3])
-    valid = np.array([True, True, False])
+    right = SolveResult("s", Status.SOLVED, grid, 0.75, {"nodes": 2, "engine": "e", "flag": True})
     by_rows, by_batch = Tally(), Tally()
-    by_batch.add_batch(packed, valid)
-    for i, r in enumerate(results):
-        by_rows.add(Row("d", i, i + 1, "s", r.status.value, r.seconds, bool(valid[i]), packed.stats_of(i),
-                        cpu_seconds=[0.1, 0.2, 0.3][i]))
-    for slot in Tally.__slots__:
-        mine, theirs = getattr(by_batch, slot), getattr(by_rows, slot)
-        assert (mine.sample() if slot.endswith("times") else mine) == pytest.approx(
-            theirs.sample() if slot.endswith("times") else theirs), slot
+    # a batch of right answers first (the solved times are then the times), then one that is not
+    for batch, valid in (([right, right], [True, True]), (results, [True, True, False])):
+        packed = pack_results("s", shape, batch, [0.1, 0.2, 0.3][:len(batch)])
+        by_batch.add_batch(packed, np.array(valid))
+        for i, r in enumerate(batch):
+            by_rows.add(Row("d", i, i + 1, "s", r.status.value, r.seconds, valid[i], packed.stats_of(i),
+                            cpu_seconds=[0.1, 0.2, 0.3][i]))
+    for name in ("times", "solved_times", "cpu", "counts", "wrong", "sums", "reported"):
+        mine, theirs = getattr(by_batch, name), getattr(by_rows, name)
+        assert (mine.sample() if name.endswith("times") else mine) == pytest.approx(
+            theirs.sample() if name.endswith("times") else theirs), name
+    assert by_batch.solved_times.sample() == (0.5, 0.75, 0.75)
+    assert by_batch.times.sample() == (0.25, 0.5, 0.75, 0.75, 2.0)
+
+
+def test_a_tally_of_right_answers_only_keeps_its_times_once():
+    """Every answer right: the solved times are the times, one object sorted once; a wrong answer
+    later splits them, without changing the times already solved."""
+    shape = Shape(3, 3)
+    grid = random_grid(shape, random.Random(2))
+    tally = Tally()
+    tally.add_batch(pack_results("s", shape, [SolveResult("s", Status.SOLVED, grid, t, {}) for t in (0.3, 0.1)],
+                                 [0.0, 0.0]), np.array([True, True]))
+    assert tally.solved_times is tally.times
+    assert tally.times.ordered() is tally.solved_times.sample()
+    tally.add_batch(pack_results("s", shape, [SolveResult("s", Status.SOLVED, grid, 0.2, {})], [0.0]),
+                    np.array([False]))
+    assert tally.solved_times is not tally.times
+    assert tally.solved_times.sample() == (0.1, 0.3)
+    assert tally.times.sample() == (0.1, 0.2, 0.3)
 
 
 class Raising:

@@ -108,18 +108,19 @@ def grids_valid(grids: np.ndarray, givens: np.ndarray, shape: Shape, rules: Rule
     changed = (givens != 0) & (givens != grids)
     kept = ~changed.any(axis=1) if changed.any() else True
     tables = _tables(rules)
+    by_cell = np.ascontiguousarray(grids.T)  # a cell's digits in every grid, side by side
     if n < 64:  # digit d as bit d, by one shift (rows out of range are refused above, whatever their bits)
         dtype = np.uint16 if n < 16 else np.uint32 if n < 32 else np.uint64
-        bits = np.left_shift(dtype(1), (grids if in_range is True else np.minimum(grids, n)).astype(dtype))
+        bits = np.left_shift(dtype(1), (by_cell if in_range is True else np.minimum(by_cell, n)).astype(dtype))
         full = dtype((1 << (n + 1)) - 2)
     else:  # 64 digits fill a word: digit d as bit d - 1, by look-up
         table = _digit_bits(n)
-        bits = table[grids if grids.dtype == np.uint8 else np.clip(grids, 0, len(table) - 1)]
+        bits = table[by_cell if grids.dtype == np.uint8 else np.clip(by_cell, 0, len(table) - 1)]
         full = table.dtype.type((1 << n) - 1)
-    covered = bits[:, tables.complete[0]]  # the first cell of every group, then OR in the others one by one
+    covered = bits[tables.complete[0]]  # the first cell of every group, then OR in the others one by one
     for cells in tables.complete[1:]:
-        covered |= bits[:, cells]
-    valid = in_range & kept & (covered == full).all(axis=1)
+        covered |= bits[cells]
+    valid = in_range & kept & (covered == full).all(axis=0)
     if rules.is_standard or not len(grids):
         return valid
     if tables.pairs is not None:
@@ -148,9 +149,9 @@ class _Tables:
 
     complete: np.ndarray
     """(n, groups): the i-th cell of every complete group (rows, columns, boxes or regions, diagonals,
-    windows) in row i, so ``grids_valid`` ORs n small (batch, groups) arrays in place instead of
-    gathering one (batch, groups, n) array: under half the time on 9x9 batches between searches
-    (benchmarks/results/compiled.md)."""
+    windows) in row i, so ``grids_valid`` ORs n (groups, batch) arrays, each gathered as whole rows of
+    a cell-major copy, in place, instead of gathering one (batch, groups, n) array: about a third of
+    the time on 9x9 batches between searches (benchmarks/results/compiled.md)."""
     pairs: np.ndarray | None
     """(pairs, 2) cells that must differ: both cells of one partial group, or a differing pair."""
     cages: np.ndarray | None

@@ -14,6 +14,7 @@ import sys
 
 import pytest
 
+from sudokulab.__main__ import YOUNG_OBJECTS
 from sudokulab.errors import UsageError
 
 from .conftest import EXAMPLES, HANG
@@ -115,7 +116,8 @@ from sudokulab.__main__ import run
 def report():
     import numpy  # loaded now, if the command did not load it
     tasks = len(os.listdir("/proc/self/task")) if os.path.isdir("/proc/self/task") else 0
-    print("blas", os.environ.get("OPENBLAS_NUM_THREADS"), tasks, file=sys.stderr)
+    import gc
+    print("blas", os.environ.get("OPENBLAS_NUM_THREADS"), tasks, gc.get_threshold()[0], file=sys.stderr)
 
 atexit.register(report)
 sys.argv = ["sudokulab", *sys.argv[1:]]
@@ -139,7 +141,8 @@ def test_the_command_runs_numpy_with_one_blas_thread_unless_the_caller_chose(cho
                           timeout=HANG, env={**env, **chosen})
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0] == "1 3 5 4 6 9 2 7 8"
-    _, value, tasks = done.stderr.split()[-3:]
+    _, value, tasks, young = done.stderr.split()[-4:]
     assert value == expected
+    assert int(young) == YOUNG_OBJECTS, "the command collects young objects at its own threshold"
     if not chosen and tasks != "0":
         assert tasks == "1", "numpy loaded with OpenBLAS threads beside the main one"

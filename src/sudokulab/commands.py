@@ -381,7 +381,10 @@ def _also_json_lines(on_case: Any, row_of: Any) -> Any:
 # --- bench, generate, datasets, completion -------------------------------------------------------
 
 def _dataset_file(argument: str) -> str:
-    """A dataset argument as a file: a path as it is, a published set's name as its fetched copy."""
+    """A dataset argument as a file: a path as it is, a published set's name as its fetched copy (the
+    catalogue is loaded only for an argument that names no file)."""
+    if argument == "-" or Path(argument).exists():
+        return argument
     from .catalog import resolve
 
     return resolve(argument)

@@ -19,12 +19,18 @@ a bare PySAT loop ~8,200/s, measured together; goal <= 1.5x), the general kernel
 (goal: the general tables cost at most 10% against a specialised path; here the specialised path is the
 fast one, so the row says what a rule set that is not standard pays), numba against C.
 
+`--against REV` also runs the C search's bench process on the tree of commit REV (a temporary git
+worktree, given this tree's compiled C search when the C sources are the same), in the same turns: the
+machine's speed drifts more between runs than a change to the whole path moves it, so such a change
+is judged against its parent within one run (the row "at REV" and the fixed seconds beside the search).
+
 `--fresh-clone` instead clones this repository into a temporary folder, installs it there with the
 README's command into a new venv, and times `sudokulab solve --solver backtrack-jit` twice against
 `python -c pass` (the second run's time is the one that counts: the first may write bytecode).
 
     .venv/bin/python benchmarks/compiled.py                  # writes results/compiled.md
     .venv/bin/python benchmarks/compiled.py --fresh-clone    # appends the fresh-clone check
+    .venv/bin/python benchmarks/compiled.py --against HEAD~3 # beside the whole path of an older tree
 
 Bytecode: children run with PYTHONDONTWRITEBYTECODE unset, as a user's shell would.
 """
@@ -33,11 +39,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -59,10 +67,35 @@ CONFIGS = (  # label, solver, backend variable, puzzles (None: the whole set)
 )
 
 
-def environment(backend: str) -> dict[str, str]:
+def environment(backend: str, source: Path | None = None) -> dict[str, str]:
+    """A child's environment: the JIT backend chosen, bytecode written, and the package imported from
+    ``source`` (another tree's ``src``) when given."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["SUDOKULAB_JIT_BACKEND"] = backend
+    if source is not None:
+        env["PYTHONPATH"] = str(source)
     return env
+
+
+C_SOURCES = ("_search.c", "_search9.h")
+
+
+@contextmanager
+def tree_at(rev: str):
+    """The ``src`` folder of a temporary worktree at ``rev``, with this tree's compiled C search (refused
+    when its C sources differ: build that tree yourself)."""
+    with tempfile.TemporaryDirectory(prefix="sudokulab-against-") as folder:
+        tree = Path(folder) / "tree"
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(tree), rev], check=True)
+        try:
+            here, there = ROOT / "src" / "sudokulab" / "solvers", tree / "src" / "sudokulab" / "solvers"
+            if any((here / name).read_bytes() != (there / name).read_bytes() for name in C_SOURCES):
+                raise SystemExit(f"{rev}: its C search differs from this tree's; build it there and time it by hand")
+            for built in here.glob("_search.*.so"):
+                shutil.copy2(built, there / built.name)
+            yield tree / "src"
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=False)
 
 
 def timed(command: list[str], env: dict[str, str], cwd: Path = ROOT) -> float:
@@ -107,20 +140,25 @@ def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def measure(rounds: int) -> str:
+def measure(rounds: int, against: str | None = None, source: Path | None = None) -> str:
+    """The run, and its report; ``against``: a commit whose tree (``source``, its ``src``) runs the C search
+    beside this one."""
     path = DATA / "17_clue.txt"
     began = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     at_start = load()
-    runs: dict[str, list[tuple[int, float, float]]] = {label: [] for label, *_ in CONFIGS}
+    configs = [(*config, None) for config in CONFIGS]
+    if against is not None:
+        configs.insert(1, (f"backtrack-jit (C) at {against}", "backtrack-jit", "c", None, source))
+    runs: dict[str, list[tuple[int, float, float]]] = {label: [] for label, *_ in configs}
     starts: dict[str, float] = {}
     givens = read_set(DATA, "17_clue", None)
     loop = bare_pysat_loop("cadical195", False)
     bare_rates: list[float] = []
     kernel_rates: list[dict[str, float]] = []
     for r in range(rounds):
-        order = CONFIGS if r % 2 == 0 else CONFIGS[::-1]
-        for label, solver, backend, limit in order:
-            runs[label].append(bench(path, solver, limit, environment(backend)))
+        order = configs if r % 2 == 0 else configs[::-1]
+        for label, solver, backend, limit, tree in order:
+            runs[label].append(bench(path, solver, limit, environment(backend, tree)))
             print(label, runs[label][-1], file=sys.stderr)
         row = loop(givens)
         bare_rates.append(row.puzzles / row.seconds)
@@ -129,22 +167,26 @@ def measure(rounds: int) -> str:
     bare_rate = statistics.median(bare_rates)
     kernel = {label: statistics.median(rates[label] for rates in kernel_rates) for label in kernel_rates[0]}
     python_pass = bare()
-    for label, solver, backend, _ in CONFIGS:
-        starts[label] = startup(solver, environment(backend))
-    rows = ["| solver | puzzles | own puzzles/s | whole s | whole puzzles/s | whole / own | start-up s | "
-            "start-up - `python -c pass` s |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for label, solver, backend, _, tree in configs:
+        starts[label] = startup(solver, environment(backend, tree))
+    rows = ["| solver | puzzles | own puzzles/s | whole s | whole puzzles/s | whole / own | beside the search s | "
+            "start-up s | start-up - `python -c pass` s |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     own, whole = {}, {}
-    for label, *_ in CONFIGS:
+    for label, *_ in configs:
         puzzles = runs[label][0][0]
         own[label] = statistics.median(rate for _, _, rate in runs[label])
         seconds = statistics.median(wall for _, wall, _ in runs[label])
         whole[label] = puzzles / seconds
-        rows.append(f"| {label} | {puzzles:,} | {own[label]:,.0f} | {seconds:.2f} | {whole[label]:,.0f} | "
-                    f"{whole[label] / own[label]:.1%} | {starts[label]:.3f} | {starts[label] - python_pass:.3f} |")
+        rows.append(f"| {label} | {puzzles:,} | {own[label]:,.0f} | {seconds:.3f} | {whole[label]:,.0f} | "
+                    f"{whole[label] / own[label]:.1%} | {seconds - puzzles / own[label]:.3f} | {starts[label]:.3f} | "
+                    f"{starts[label] - python_pass:.3f} |")
     c, numba, sat = "backtrack-jit (C)", "backtrack-jit (numba)", "sat"
     ratios = [
         "| ratio | value | goal |", "| --- | ---: | --- |",
         f"| C whole / C own | {whole[c] / own[c]:.1%} | >= 50% |",
+        *([f"| C whole / C own at {against} (same turns) | {whole[configs[1][0]] / own[configs[1][0]]:.1%} | - |"]
+          if against is not None else []),
         f"| C whole / sat own | {whole[c] / own[sat]:.1%} | >= 90% |",
         f"| C own / sat own | {own[c] / own[sat]:.1f}x | - |",
         f"| tdoku / C own, through sat (the issue's bridge: tdoku = {TDOKU_OVER_PYSAT:.1f} x the shared README's bare "
@@ -162,7 +204,8 @@ def measure(rounds: int) -> str:
     ]
     return "\n".join([
         "# The compiled search as a process (17_clue)", "",
-        f"Made by `benchmarks/compiled.py --rounds {rounds}`; started {began}; 2 cores, shared with other "
+        f"Made by `benchmarks/compiled.py --rounds {rounds}{f' --against {against}' if against else ''}`; "
+        f"started {began}; 2 cores, shared with other "
         f"sessions: load average {at_start} (1, 5, 15 min) at the start, {load()} at the end; Python "
         f"{sys.version.split()[0]}. Read the ratios: every figure of one table comes from the same run, solvers "
         "taking turns (median of the rounds).", "",
@@ -177,7 +220,8 @@ def measure(rounds: int) -> str:
         f"C kernels on standard tables, puzzles per CPU-second through `jit.c_solve_batch` (dom/wdeg), median of the "
         f"rounds: 9x9 kernel {kernel['9x9 kernel']:,.0f}, general kernel {kernel['general kernel']:,.0f}.", "",
         "own = puzzles / the sum of the solver's per-puzzle times (bench's puzzles/s); whole = puzzles / the "
-        "bench process's wall time, start to exit (imports, reading, solving, checking, the report). "
+        "bench process's wall time, start to exit (imports, reading, solving, checking, the report); beside the "
+        "search = whole seconds - puzzles / own. "
         "backtrack-fast ran the first 5,000 puzzles only. start-up: `sudokulab solve --solver S "
         "examples/boj2580-sample.txt`, median of 5 after one warm-up run.", "",
     ])
@@ -235,8 +279,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--fresh-clone", action="store_true", help="replace the fresh-clone check in the results")
+    parser.add_argument("--against", metavar="REV", help="also time the C search's bench on the tree of commit REV")
     args = parser.parse_args()
-    text = fresh_clone() if args.fresh_clone else measure(args.rounds)
+    if args.fresh_clone:
+        text = fresh_clone()
+    elif args.against:
+        with tree_at(args.against) as source:
+            text = measure(args.rounds, args.against, source)
+    else:
+        text = measure(args.rounds)
     write("## Fresh clone" if args.fresh_clone else "measure", text)
     print(text)
 

@@ -7,8 +7,8 @@ ends the process at once with the usual one line and exit 130. Only the command 
 
 The command also runs numpy's OpenBLAS with one thread unless the caller chose a number
 (``BLAS_THREADS``): no command does linear algebra, and OpenBLAS's idle threads spin on the
-other cores each time numpy loads, taking CPU from the search beside them, from a bench run's
-``--jobs`` workers and from the machine's other users (benchmarks/results/compiled.md). The processes a command starts
+other cores each time numpy loads, taking CPU that a bench run's ``--jobs`` workers and the
+machine's other users then lack (benchmarks/results/compiled.md). The processes a command starts
 inherit the setting (pool and cluster workers, and a program judged with ``--isolation none``; the
 sandbox clears the environment).
 

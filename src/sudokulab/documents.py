@@ -19,7 +19,6 @@ each other by ``$id`` (``urn:sudokulab:schema:<name>``); ``validator`` resolves 
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
@@ -49,6 +48,8 @@ def _rows_placeholder(document: Any, rows: list[Any]) -> Any:
 
 def dumps(document: Any) -> str:
     """The document as text: indented, each list of numbers on one line (a grid's row ``[5, 3, 0, ...]``)."""
+    import json  # here, not at the top: every command imports this module, few print JSON
+
     rows: list[Any] = []
     text = json.dumps(_rows_placeholder(document, rows), indent=2, default=str, ensure_ascii=False)
     for i, row in enumerate(rows):
@@ -87,6 +88,8 @@ def emit(document: Mapping[str, Any], stream: IO[str] | None = None) -> None:
 
 def compact(value: Any) -> str:
     """A value as one line of JSON (a JSON Lines row, a CSV cell, a formula's header comment)."""
+    import json
+
     return json.dumps(value, separators=(",", ":"), default=str, ensure_ascii=False)
 
 
@@ -179,6 +182,7 @@ def schema_name(command: Sequence[str] | str) -> str:
 @cache
 def schema(command: str) -> dict[str, Any]:
     """The JSON Schema of a command's document (``schemas/<command>.schema.json``)."""
+    import json
     from importlib.resources import files
 
     return json.loads(files("sudokulab").joinpath("schemas", f"{command}.schema.json").read_text("utf-8"))

@@ -9,6 +9,7 @@ the target (whole or absent) and any ``.part`` file.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -317,3 +318,52 @@ def test_a_signal_an_extension_replaced_with_its_own_error_still_ends_the_run_as
     finally:
         for stopping, handler in saved.items():
             signal.signal(stopping, handler)
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def _running(pid: int) -> bool:
+    """Alive and not a zombie waiting for its reaper."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads the process tree from /proc (Linux)")
+def test_a_pools_workers_end_when_the_command_is_killed_outright(tmp_path):
+    """``kill -9`` of the command alone (an OOM killer, a supervisor's last resort) runs no cleanup in
+    it: its ``--jobs`` workers must end with it, not search on for the rest of their batch. Each of
+    the two puzzles keeps the classic search busy for minutes: row 16 holds 1..15, so r16c16 needs
+    the 16 that column 16 already has, which the row-major search only meets after filling rows 1-15,
+    again and again (as in test_terminal's Ctrl-C during compare)."""
+    rows = [[0] * 16 for _ in range(16)]
+    rows[0][15], rows[15][:15] = 16, list(range(1, 16))
+    puzzle = "".join(" ".join(map(str, row)) + "\n" for row in rows)
+    dataset = tmp_path / "deep-conflicts.txt"
+    dataset.write_text(puzzle + "\n" + puzzle)
+    process = start(["bench", str(dataset), "--solvers", "backtrack", "--jobs", "2", "--time-limit", "600",
+                     "--quiet"], tmp_path)
+    left: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        while len(left) < 3 and time.monotonic() < deadline:  # two workers and the resource tracker
+            time.sleep(0.2)
+            left = _children(process.pid)
+        assert len(left) >= 3, f"the pool did not start: children {left}"
+        time.sleep(2.0)  # both workers searching
+        process.kill()
+        process.communicate(timeout=60)
+        deadline = time.monotonic() + 60
+        while any(map(_running, left)) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not [pid for pid in left if _running(pid)], "processes of the pool outlived the command"
+    finally:
+        for pid in left:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)

@@ -13,7 +13,9 @@ keyed by what configures it (``bench.solvers_for``), so it is reused across item
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
+import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -84,8 +86,38 @@ STOPPING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 """The signals that end a run (Ctrl-C, ``kill``, a closed terminal)."""
 
 
+def _worker_start(parent: int) -> None:
+    """A pool worker's first step: its signals (``_worker_signals``), and its end with ``parent``'s."""
+    _worker_signals()
+    _end_with(parent)
+
+
+def _end_with(parent: int) -> None:
+    """End this worker when ``parent``, the process that started it, ends, even by SIGKILL.
+
+    Why: an idle worker waits on its task queue, whose write end it holds itself, so it never sees
+    the parent go; after a ``kill -9`` of ``bench --jobs N`` its workers waited forever. On Linux the
+    kernel sends it SIGTERM then (``PR_SET_PDEATHSIG``; SIGTERM's default action ends it, see
+    ``_worker_signals``); a parent already gone when this runs is seen by the parent pid. Elsewhere
+    nothing is done. The signal follows the thread that started the worker: the pool's first workers
+    are started by the caller's thread, a replacement for one that died by the pool's own thread,
+    which ends only when the pool is closed, after its last item.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    PR_SET_PDEATHSIG = 1  # noqa: N806 - the kernel's name
+    try:
+        asked = ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return
+    if asked and os.getppid() != parent:  # gone before the request was made: no signal will come
+        os._exit(1)
+
+
 def _worker_signals() -> None:
-    """A pool worker's first step: Ctrl-C is the parent's, SIGTERM and SIGHUP end it as usual.
+    """A pool worker's signals: Ctrl-C is the parent's, SIGTERM and SIGHUP end it as usual.
 
     Workers are born with the three held (``signals_held``). Ctrl-C at a terminal reaches the whole
     process group: the parent handles it and stops its workers, so here it gets a handler that does
@@ -171,7 +203,8 @@ class ProcessPool(_Closing):
             with hangups_held():  # the tracker ignores SIGINT and SIGTERM itself, and unblocks them here
                 quiet_start(resource_tracker.ensure_running)
             with signals_held(STOPPING):  # the workers, and the pool's threads that start more, inherit it
-                pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=_worker_signals)
+                pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=_worker_start,
+                                                                 initargs=(os.getpid(),))
             self._pool: Any = pool
         except BaseException:  # a signal held back while the pool started is raised as the block lifts
             if pool is not None:
@@ -221,9 +254,6 @@ def quiet_start(start: Callable[[], None]) -> None:
     """Run ``start`` with standard error pointing at /dev/null, so what it starts inherits that
     (multiprocessing's resource tracker: its one message, about semaphores an interrupted run left,
     which it then removes itself, is not the person's business)."""
-    import os
-    import sys
-
     try:
         sys.stderr.flush()
         saved = os.dup(2)

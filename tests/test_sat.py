@@ -428,3 +428,28 @@ def test_combined_presets_on_6x6_match_a_plain_search(presets):
         result = solver.solve(puzzle, canonical=True)
     assert result.grid == first_by_search(puzzle)
     assert result.grid is None or is_solution(result.grid, puzzle)
+
+
+ONE_ENGINE = """
+import sys
+from pysat.solvers import Solver
+with Solver(name=sys.argv[1], bootstrap_with=[[1, 2]]) as engine:
+    engine.solve()
+    engine.add_clause([-1])
+    print(bool(engine.solve()) and 2 in (engine.get_model() or ()))
+"""
+
+
+def test_repeated_solves_in_one_child_agree_with_a_child_per_engine():
+    """``sudokulab solvers`` asks every engine in one child process, going on in a new one after an
+    engine that ends its process (kissat404 aborts; an unknown name raises): the answers are those
+    of a process per engine."""
+    from sudokulab.solvers.engines import repeated_solves
+
+    names = [*ENGINES[:3], "no-such-engine", *ENGINES[3:]]
+    alone = {}
+    for name in names:
+        done = subprocess.run([sys.executable, "-c", ONE_ENGINE, name], capture_output=True, text=True, timeout=60)
+        alone[name] = done.returncode == 0 and done.stdout.strip() == "True"
+    assert repeated_solves(names) == alone
+    assert alone["no-such-engine"] is False and any(alone.values())

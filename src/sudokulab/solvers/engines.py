@@ -2,13 +2,13 @@
 
 What an engine supports differs from build to build and version to version, so it is found by
 trying, not kept in a list: ``probe_engine`` runs each on tiny formulas in this process (about a
-millisecond), ``probe_repeated`` in a child process, since an engine that cannot solve twice
+millisecond), ``repeated_solves`` in a child process, since an engine that cannot solve twice
 (``kissat404``) aborts the process that tries.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import cache
 
@@ -41,7 +41,7 @@ def probe_engine(name: str) -> dict[str, bool]:
 
     ``assumptions``: a solve under assumptions that contradict a clause says UNSAT;
     ``time_limit``: a conflict budget and ``solve_limited`` are accepted; ``proofs``: with
-    ``with_proof`` a refutation comes with proof lines. (``probe_repeated`` needs a process of its
+    ``with_proof`` a refutation comes with proof lines. (``repeated_solves`` needs a process of its
     own: an engine that cannot solve twice may abort the process that tries.)
     """
     found: dict[str, bool] = {}
@@ -88,24 +88,45 @@ def _quiet() -> Iterator[None]:
 _REPEATED = """
 import sys
 from pysat.solvers import Solver
-with Solver(name=sys.argv[1], bootstrap_with=[[1, 2]]) as engine:
-    engine.solve()
-    engine.add_clause([-1])
-    print(bool(engine.solve()) and 2 in (engine.get_model() or ()))
+for name in sys.argv[1:]:
+    with Solver(name=name, bootstrap_with=[[1, 2]]) as engine:
+        engine.solve()
+        engine.add_clause([-1])
+        again = bool(engine.solve()) and 2 in (engine.get_model() or ())
+    print(name, again, flush=True)
 """
 
 
-@cache
-def probe_repeated(name: str) -> bool:
-    """Whether the engine solves again after a clause is added, tried in a child process (kissat404 aborts)."""
+def repeated_solves(names: Sequence[str]) -> dict[str, bool]:
+    """For each engine, whether it solves again after a clause is added (and is deleted cleanly).
+
+    Tried in a child process, since an engine that cannot (``kissat404``) aborts the process that
+    tries: one child for all of them, each answer printed as it is known; where a child ends early,
+    the engine it was trying is taken as unable, and a new child goes on with the ones after it. So
+    ``sudokulab solvers`` starts one or two processes, not one per engine.
+    """
     import subprocess
     import sys
 
-    try:
-        done = subprocess.run([sys.executable, "-c", _REPEATED, name], capture_output=True, text=True, timeout=30)
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return done.returncode == 0 and done.stdout.strip() == "True"
+    found: dict[str, bool] = {}
+    left = list(names)
+    while left:
+        try:
+            out = subprocess.run([sys.executable, "-c", _REPEATED, *left], capture_output=True, timeout=30).stdout
+        except subprocess.TimeoutExpired as exc:
+            out = exc.stdout or b""
+        except OSError:
+            out = b""
+        for line in out.decode(errors="replace").splitlines():
+            name, _, answer = line.partition(" ")
+            found[name] = answer == "True"
+        done = 0
+        while done < len(left) and left[done] in found:
+            done += 1
+        if done < len(left):
+            found[left[done]] = False  # the child ended while trying it
+        left = left[done + 1:]
+    return found
 
 
 def canonical_engine(name: str) -> str:

@@ -98,7 +98,7 @@ from .base import (
     list_found,
 )
 from .canonical import smallest_solution
-from .engines import available_engines, canonical_engine, probe_engine, probe_repeated
+from .engines import available_engines, canonical_engine, probe_engine, repeated_solves
 from .sat_engine import (
     COUNTERS,
     NO_PROPAGATE,
@@ -175,8 +175,8 @@ class SatSolver(SolverBase):
     @classmethod
     def describe_backend(cls) -> dict[str, Any]:
         """The engines of this PySAT build and what each can do, probed now, for ``sudokulab solvers``."""
-        return {"engines": {name: {**probe_engine(name), "repeated": probe_repeated(name)}
-                            for name in available_engines()}}
+        again = repeated_solves(available_engines())
+        return {"engines": {name: {**probe_engine(name), "repeated": again[name]} for name in available_engines()}}
 
     def encoding_for(self, n: int) -> str:
         """The encoding used for an n x n board (``auto`` resolved)."""

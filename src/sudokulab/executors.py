@@ -100,9 +100,9 @@ def _end_with(parent: int) -> None:
     a slow solver and a long time limit (an idle one sees its task queue close and ends at once,
     multiprocessing's own doing). On Linux the kernel sends it SIGTERM then (``PR_SET_PDEATHSIG``;
     SIGTERM's default action ends it, see ``_worker_signals``); a parent already gone when this runs
-    is seen by the parent pid. Elsewhere nothing is done. The signal follows the thread that started the worker: the pool's first workers
-    are started by the caller's thread, a replacement for one that died by the pool's own thread,
-    which ends only when the pool is closed, after its last item.
+    is seen by the parent pid. Elsewhere nothing is done. The signal follows the thread that started
+    the worker: the pool's first workers are started by the caller's thread, a replacement for one
+    that died by the pool's own thread, which ends only when the pool is closed, after its last item.
     """
     if not sys.platform.startswith("linux"):
         return

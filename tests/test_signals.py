@@ -335,7 +335,8 @@ def _running(pid: int) -> bool:
         return False
 
 
-@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads the process tree from /proc (Linux)")
+@pytest.mark.skipif(not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists(),
+                    reason="reads the process tree from /proc (Linux, CONFIG_PROC_CHILDREN)")
 def test_a_pools_workers_end_when_the_command_is_killed_outright(tmp_path):
     """``kill -9`` of the command alone (an OOM killer, a supervisor's last resort) runs no cleanup in
     it: its ``--jobs`` workers must end with it, not search on for the rest of their batch. Each of

@@ -147,8 +147,9 @@ def measure(rounds: int, against: str | None = None, source: Path | None = None)
     began = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     at_start = load()
     configs = [(*config, None) for config in CONFIGS]
+    older = f"backtrack-jit (C) at {against}"
     if against is not None:
-        configs.insert(1, (f"backtrack-jit (C) at {against}", "backtrack-jit", "c", None, source))
+        configs.insert(1, (older, "backtrack-jit", "c", None, source))
     runs: dict[str, list[tuple[int, float, float]]] = {label: [] for label, *_ in configs}
     starts: dict[str, float] = {}
     givens = read_set(DATA, "17_clue", None)
@@ -185,7 +186,7 @@ def measure(rounds: int, against: str | None = None, source: Path | None = None)
     ratios = [
         "| ratio | value | goal |", "| --- | ---: | --- |",
         f"| C whole / C own | {whole[c] / own[c]:.1%} | >= 50% |",
-        *([f"| C whole / C own at {against} (same turns) | {whole[configs[1][0]] / own[configs[1][0]]:.1%} | - |"]
+        *([f"| C whole / C own at {against} (same turns) | {whole[older] / own[older]:.1%} | - |"]
           if against is not None else []),
         f"| C whole / sat own | {whole[c] / own[sat]:.1%} | >= 90% |",
         f"| C own / sat own | {own[c] / own[sat]:.1f}x | - |",

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from sudokulab import cli
 from sudokulab.errors import Stopped
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -196,6 +197,86 @@ def test_a_pool_nobody_holds_is_stopped_even_when_a_worker_died_holding_a_lock(t
     script.write_text(POOL_DROPPED_AFTER_ITS_WORKERS_DIED)
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert (done.returncode, done.stdout, done.stderr) == (0, "dropped\n", "")
+
+
+PYSAT_ENGINES_FREED_UNDER_SIGNALS = """
+import os, signal, sys
+
+from pysat.solvers import Solver
+
+from sudokulab import cli
+from sudokulab.errors import Stopped
+
+inside = False
+
+
+def stop(signum, frame):  # the console script's handler, while the loop below can take what it raises
+    if inside:
+        cli._stop(signum, frame)
+
+
+def main():
+    global inside
+    signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, 0.0001, 0.0001)  # a signal every 100 us, wherever it lands
+    sys.stderr = open(os.devnull, "w")  # __init__ stopped at its first line: PySAT's __del__ complains
+    made = stopped = 0
+    while made < int(sys.argv[1]):
+        try:
+            inside = True
+            engine = Solver(name="cadical153", bootstrap_with=[[1, 2], [-1, 2]])
+            engine.solve()
+            engine.delete()
+            inside = False
+            made += 1
+        except Stopped:
+            inside = False
+            stopped += 1
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    print(made, stopped, flush=True)
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_a_signal_while_pysat_frees_an_engine_never_frees_it_twice(tmp_path):
+    """PySAT's ``delete`` frees the engine and only then marks it freed; Stopped raised between the two
+    made ``__del__`` free it again (CI: ``generate --unique`` died with -11 on SIGHUP). The console
+    script's handler holds such a signal until PySAT's teardown returns (``cli._deferred``). Without
+    that, this loop ends in a segmentation fault or an abort within a few hundred engines."""
+    script = tmp_path / "freed.py"
+    script.write_text(PYSAT_ENGINES_FREED_UNDER_SIGNALS)
+    done = subprocess.run([sys.executable, str(script), "20000"], capture_output=True, text=True,
+                          timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, f"exit {done.returncode}"
+    made, stopped = map(int, done.stdout.split())
+    assert made == 20000 and stopped > 100  # the signals did land, over and over
+
+
+def test_a_signal_held_during_pysat_teardown_is_raised_right_after_it(tmp_path, monkeypatch):
+    """Held, not lost: it comes out at the caller's next step, once the teardown has run to its end,
+    and whatever profile hook was there before is back."""
+    library = tmp_path / "site" / "pysat"
+    library.mkdir(parents=True)
+    (library / "teardown.py").write_text(
+        "import sys\n\n\ndef delete(signal_here, done):\n"
+        "    signal_here(sys._getframe())\n    done.append('freed')\n    return done\n")
+    monkeypatch.syspath_prepend(str(library))
+    import teardown
+
+    before = sys.getprofile()
+    done: list[str] = []
+    after: list[str] = []
+    with pytest.raises(Stopped) as raised:
+        teardown.delete(lambda frame: cli._stop(signal.SIGTERM, frame), done)
+        after.append("the caller went on")
+    assert raised.value.signum == signal.SIGTERM
+    assert done == ["freed"] and after == []
+    assert sys.getprofile() is before and cli._held == []
+    with pytest.raises(Stopped):  # outside PySAT's teardown it is raised where it lands, as before
+        cli._stop(signal.SIGHUP, sys._getframe())
 
 
 @pytest.mark.parametrize("command", ["bench", "generate"])

@@ -24,6 +24,7 @@ from .errors import ExitCode, Stopped, SudokuError, UsageError
 
 TYPE_CHECKING = False  # typing itself costs start-up: imported for the type checker only
 if TYPE_CHECKING:
+    from types import FrameType
     from typing import Any
 
 
@@ -672,15 +673,70 @@ STOPPED = (ExitCode.INTERRUPTED, ExitCode.HANGUP, ExitCode.TERMINATED)
 """The exit codes of a run ended by a signal (Ctrl-C, SIGHUP, SIGTERM): all end the same way."""
 
 
-def _stop(signum: int, frame: object) -> None:
+def _stop(signum: int, frame: FrameType | None) -> None:
+    if _deferred(signum, frame):
+        return
     _signals_taken.append(signum)
     raise Stopped(signum)
 
 
-def _interrupt(signum: int, frame: object) -> None:
+def _interrupt(signum: int, frame: FrameType | None) -> None:
     """Ctrl-C, as Python's own handler takes it, and noted (see ``_signal_behind``)."""
+    if _deferred(signum, frame):
+        return
     _signals_taken.append(signum)
     raise KeyboardInterrupt
+
+
+UNSAFE_TEARDOWN = (f"{os.sep}pysat{os.sep}", frozenset({"delete", "__del__", "__exit__"}))
+"""Where an exception raised by a signal handler would free a native object twice: PySAT's ``delete``
+frees its engine, *then* clears the attribute that says it is gone (``cadical153_del(...)``, then
+``self.cadical = None``). A signal handled between the two leaves the attribute set, and the
+wrapper's ``__del__`` frees the engine again: a segmentation fault or an abort. Seen in CI as
+``generate --unique`` dying with -11 on SIGHUP; ``tests/test_signals.py`` makes it happen within
+milliseconds without the hold below."""
+
+_held: list[int] = []
+"""Signals taken while PySAT freed an engine, to be raised once it is done (``_deferred``)."""
+
+
+def _deferred(signum: int, frame: FrameType | None) -> bool:
+    """Whether the signal came while PySAT frees an engine (``UNSAFE_TEARDOWN``); if so it is held, and
+    raised by ``_release`` at the first call or return once no PySAT teardown is left on the stack.
+
+    A profile hook rather than raising the signal again: a signal raised inside the handler is
+    handled at the handler's own next step, still inside PySAT's teardown."""
+    if not _in_unsafe_teardown(frame):
+        return False
+    _held.append(signum)
+    if sys.getprofile() is not _release:
+        _profiles.append(sys.getprofile())
+        sys.setprofile(_release)
+    return True
+
+
+_profiles: list[object] = []
+"""The profile hook ``_deferred`` replaced (a profiler's, or None), put back by ``_release``."""
+
+
+def _in_unsafe_teardown(frame: FrameType | None) -> bool:
+    library, teardown = UNSAFE_TEARDOWN
+    while frame is not None:
+        if frame.f_code.co_name in teardown and library in frame.f_code.co_filename:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _release(frame: FrameType, event: str, arg: object) -> None:
+    """The profile hook while a signal is held: raise it at the first event outside PySAT's teardown."""
+    if _in_unsafe_teardown(frame) or not _held:
+        return
+    sys.setprofile(_profiles.pop() if _profiles else None)
+    signum = _held[0]
+    _held.clear()
+    _signals_taken.append(signum)
+    raise KeyboardInterrupt if signum == signal.SIGINT else Stopped(signum)
 
 
 def stop_on_signals() -> None:

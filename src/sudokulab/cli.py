@@ -705,18 +705,14 @@ def _deferred(signum: int, frame: FrameType | None) -> bool:
     raised by ``_release`` at the first call or return once no PySAT teardown is left on the stack.
 
     A profile hook rather than raising the signal again: a signal raised inside the handler is
-    handled at the handler's own next step, still inside PySAT's teardown."""
+    handled at the handler's own next step, still inside PySAT's teardown. Python unsets a profile
+    hook that raises, so a profiler running the command (cProfile) stops there too; the run is
+    ending anyway."""
     if not _in_unsafe_teardown(frame):
         return False
     _held.append(signum)
-    if sys.getprofile() is not _release:
-        _profiles.append(sys.getprofile())
-        sys.setprofile(_release)
+    sys.setprofile(_release)
     return True
-
-
-_profiles: list[object] = []
-"""The profile hook ``_deferred`` replaced (a profiler's, or None), put back by ``_release``."""
 
 
 def _in_unsafe_teardown(frame: FrameType | None) -> bool:
@@ -732,7 +728,7 @@ def _release(frame: FrameType, event: str, arg: object) -> None:
     """The profile hook while a signal is held: raise it at the first event outside PySAT's teardown."""
     if _in_unsafe_teardown(frame) or not _held:
         return
-    sys.setprofile(_profiles.pop() if _profiles else None)
+    sys.setprofile(None)
     signum = _held[0]
     _held.clear()
     _signals_taken.append(signum)

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from sudokulab import cli
+from sudokulab import stopping
 from sudokulab.errors import Stopped
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -97,7 +97,7 @@ POOL_STARTED_UNDER_A_SIGNAL = """
 import json, os, signal, sys, threading
 from multiprocessing.context import SpawnProcess
 
-from sudokulab import cli, executors
+from sudokulab import executors, stopping
 
 
 def main():
@@ -122,8 +122,8 @@ def main():
             os.read(arrived, 1)  # taken by a thread before the pool goes on
 
     SpawnProcess.start = start
-    for stopping in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(stopping, cli._stop)
+    for taken in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(taken, stopping.stop)
     try:
         executors.ProcessPool(2)
         raised = None
@@ -204,7 +204,7 @@ import signal, sys
 
 from pysat.solvers import Solver
 
-from sudokulab import cli
+from sudokulab import stopping
 from sudokulab.errors import Stopped
 
 inside = False
@@ -212,7 +212,7 @@ inside = False
 
 def stop(signum, frame):  # the console script's handler, while the loop below can take what it raises
     if inside:
-        cli._stop(signum, frame)
+        stopping.stop(signum, frame)
 
 
 def freed():  # a step of our own after delete(): a signal held during it is raised here, in the try
@@ -251,7 +251,7 @@ if __name__ == "__main__":
 def test_a_signal_while_pysat_frees_an_engine_never_frees_it_twice(tmp_path):
     """PySAT's ``delete`` frees the engine and only then marks it freed; Stopped raised between the two
     made ``__del__`` free it again (CI: ``generate --unique`` died with -11 on SIGHUP). The console
-    script's handler holds such a signal until PySAT's teardown returns (``cli._deferred``). Without
+    script's handler holds such a signal until PySAT's teardown returns (``stopping._deferred``). Without
     that, this loop ends in a segmentation fault or an abort within a few hundred engines."""
     script = tmp_path / "freed.py"
     script.write_text(PYSAT_ENGINES_FREED_UNDER_SIGNALS)
@@ -276,13 +276,13 @@ def test_a_signal_held_during_pysat_teardown_is_raised_right_after_it(tmp_path, 
     done: list[str] = []
     after: list[str] = []
     with pytest.raises(Stopped) as raised:
-        teardown.delete(lambda frame: cli._stop(signal.SIGTERM, frame), done)
+        teardown.delete(lambda frame: stopping.stop(signal.SIGTERM, frame), done)
         after.append("the caller went on")
     assert raised.value.signum == signal.SIGTERM
     assert done == ["freed"] and after == []
-    assert sys.getprofile() is None and cli._held == []
+    assert sys.getprofile() is None and stopping.held == []
     with pytest.raises(Stopped):  # outside PySAT's teardown it is raised where it lands, as before
-        cli._stop(signal.SIGHUP, sys._getframe())
+        stopping.stop(signal.SIGHUP, sys._getframe())
 
 
 @pytest.mark.parametrize("command", ["bench", "generate"])
@@ -397,14 +397,14 @@ def test_a_signal_an_extension_replaced_with_its_own_error_still_ends_the_run_as
     saved = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)}
     monkeypatch.setattr(commands, "cmd_solve", mangled)
     try:
-        cli.stop_on_signals()
+        stopping.stop_on_signals()
         assert cli.main(["solve", str(ROOT / "examples" / "boj2580-sample.txt")]) == code
         assert capsys.readouterr() == ("", line)
         monkeypatch.undo()
         assert cli.main(["solve", str(ROOT / "examples" / "boj2580-sample.txt")]) == 0  # the next run starts clean
     finally:
-        for stopping, handler in saved.items():
-            signal.signal(stopping, handler)
+        for number, handler in saved.items():
+            signal.signal(number, handler)
 
 
 def _children(pid: int) -> list[int]:

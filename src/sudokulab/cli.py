@@ -6,7 +6,7 @@ command prints where (README, "What goes where"): results on standard output; pr
 a terminal), warnings and compare's table on standard error; and every non-zero exit ends with
 exactly one line on standard error, ``sudokulab: <why>``. The exit codes are ``errors.ExitCode``.
 
-(About 800 lines, one module on purpose: it is the one parser tree of every command, whose
+(About 750 lines, one module on purpose: it is the one parser tree of every command, whose
 options share their types and helpers (the rule options, the cluster option, number checks);
 what each command does lives in ``commands``.)
 """
@@ -19,12 +19,11 @@ import signal
 import sys
 from collections.abc import Callable, Sequence
 
-from . import __version__
+from . import __version__, stopping
 from .errors import ExitCode, Stopped, SudokuError, UsageError
 
 TYPE_CHECKING = False  # typing itself costs start-up: imported for the type checker only
 if TYPE_CHECKING:
-    from types import FrameType
     from typing import Any
 
 
@@ -594,7 +593,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         printed.begin()  # a new run in this process (tests): nothing printed yet
     arguments: list[str] = []
     args = None
-    _signals_taken.clear()
+    stopping.begin()
     try:
         arguments, program = split_program(sys.argv[1:] if argv is None else argv)
         command = command_word(arguments)
@@ -627,7 +626,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _error("the input is nested too deeply to read", bad_input=True)
         return int(ExitCode.BAD_INPUT)
     except Exception as exc:  # noqa: BLE001 - re-raised unless a signal stands behind it
-        interruption = _signal_behind(exc)
+        interruption = stopping.signal_behind(exc)
         if interruption is None:
             raise
         return _interrupted(interruption, arguments, args)
@@ -642,104 +641,11 @@ def _interrupted(exc: KeyboardInterrupt, arguments: Sequence[str], args: Any) ->
     return _fail("interrupted", ExitCode.INTERRUPTED, _asked_for_json(arguments, args))
 
 
-def _signal_behind(exc: BaseException) -> KeyboardInterrupt | None:
-    """The Ctrl-C or signal that an error stands in for, if one came during this run.
-
-    Python and extension modules sometimes raise something else in its place: a signal handled
-    while a class is being made (``__set_name__``) comes out as a RuntimeError that names it as its
-    cause, and one handled while numpy's C modules load, as numpy's ImportError about a broken
-    install, which names nothing (both seen sending SIGTERM at chosen times to ``bench --jobs 2``)."""
-    seen: set[int] = set()
-    cause: BaseException | None = exc
-    while cause is not None and id(cause) not in seen:
-        if isinstance(cause, KeyboardInterrupt):
-            return cause
-        seen.add(id(cause))
-        cause = cause.__cause__ or cause.__context__
-    if _signals_taken:
-        signum = _signals_taken[0]
-        return KeyboardInterrupt() if signum == signal.SIGINT else Stopped(signum)
-    return None
-
-
-_signals_taken: list[int] = []
-"""The stopping signals the handlers below took during this ``main`` (emptied as it starts)."""
-
-
 BROKEN_PIPE = int(ExitCode.BROKEN_PIPE)
 """Exit code when the reader of standard output went away (``| head -1``): 128 + SIGPIPE, as shells report."""
 
 STOPPED = (ExitCode.INTERRUPTED, ExitCode.HANGUP, ExitCode.TERMINATED)
 """The exit codes of a run ended by a signal (Ctrl-C, SIGHUP, SIGTERM): all end the same way."""
-
-
-def _stop(signum: int, frame: FrameType | None) -> None:
-    if _deferred(signum, frame):
-        return
-    _signals_taken.append(signum)
-    raise Stopped(signum)
-
-
-def _interrupt(signum: int, frame: FrameType | None) -> None:
-    """Ctrl-C, as Python's own handler takes it, and noted (see ``_signal_behind``)."""
-    if _deferred(signum, frame):
-        return
-    _signals_taken.append(signum)
-    raise KeyboardInterrupt
-
-
-UNSAFE_TEARDOWN = (f"{os.sep}pysat{os.sep}", frozenset({"delete", "__del__", "__exit__"}))
-"""Where an exception raised by a signal handler would free a native object twice: PySAT's ``delete``
-frees its engine, *then* clears the attribute that says it is gone (``cadical153_del(...)``, then
-``self.cadical = None``). A signal handled between the two leaves the attribute set, and the
-wrapper's ``__del__`` frees the engine again: a segmentation fault or an abort. Seen in CI as
-``generate --unique`` dying with -11 on SIGHUP; ``tests/test_signals.py`` makes it happen within
-milliseconds without the hold below."""
-
-_held: list[int] = []
-"""Signals taken while PySAT freed an engine, to be raised once it is done (``_deferred``)."""
-
-
-def _deferred(signum: int, frame: FrameType | None) -> bool:
-    """Whether the signal came while PySAT frees an engine (``UNSAFE_TEARDOWN``); if so it is held, and
-    raised by ``_release`` at the first call or return once no PySAT teardown is left on the stack.
-
-    A profile hook rather than raising the signal again: a signal raised inside the handler is
-    handled at the handler's own next step, still inside PySAT's teardown. Python unsets a profile
-    hook that raises, so a profiler running the command (cProfile) stops there too; the run is
-    ending anyway."""
-    if not _in_unsafe_teardown(frame):
-        return False
-    _held.append(signum)
-    sys.setprofile(_release)
-    return True
-
-
-def _in_unsafe_teardown(frame: FrameType | None) -> bool:
-    library, teardown = UNSAFE_TEARDOWN
-    while frame is not None:
-        if frame.f_code.co_name in teardown and library in frame.f_code.co_filename:
-            return True
-        frame = frame.f_back
-    return False
-
-
-def _release(frame: FrameType, event: str, arg: object) -> None:
-    """The profile hook while a signal is held: raise it at the first event outside PySAT's teardown."""
-    if _in_unsafe_teardown(frame) or not _held:
-        return
-    sys.setprofile(None)
-    signum = _held[0]
-    _held.clear()
-    _signals_taken.append(signum)
-    raise KeyboardInterrupt if signum == signal.SIGINT else Stopped(signum)
-
-
-def stop_on_signals() -> None:
-    """The console script's handlers: SIGTERM and SIGHUP end a run as Ctrl-C does, with their own codes."""
-    for signum in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(signum, _stop)
-    signal.signal(signal.SIGINT, _interrupt)
 
 
 def _discard_outputs() -> None:
@@ -804,7 +710,7 @@ def _silence_stdout() -> None:
 
 def run() -> None:
     """The console script: ``main``, then an exit that no native destructor or second Ctrl-C can spoil."""
-    stop_on_signals()
+    stopping.stop_on_signals()
     try:
         code = main()
     except KeyboardInterrupt as exc:  # a second signal while the first was being handled

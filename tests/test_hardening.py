@@ -195,7 +195,7 @@ def test_ctrl_c_in_bench_and_judge(tmp_path):
 # --- 7, 8. what a judged program prints is data; what it leaves behind is killed ---------------------
 
 def test_program_output_is_never_markup(capsys):
-    code, out, err = run(capsys, "judge", SAMPLE, "--quiet", "--wide", "--", sys.executable,
+    code, out, err = run(capsys, "judge", SAMPLE, "--quiet", "--wide", "--time-limit", "60", "--", sys.executable,
                          str(PROGRAMS / "markup.py"))
     assert code == 1 and "runtime error" in out and "Traceback" not in out + err
     assert "[/] [bold red]not markup[/" in out and "[link=file:///etc/passwd]x" in out

@@ -244,6 +244,7 @@ def test_judge_refuses_without_bubblewrap_and_warns_when_trusting(tmp_path):
     assert refused.returncode == 2 and refused.stdout == ""
     assert refused.stderr.count("\n") == 1 and "bubblewrap" in refused.stderr and "--isolation none" in refused.stderr
     trusted = subprocess.run([sys.executable, "-m", "sudokulab", "judge", str(SAMPLE), "--isolation", "none",
-                              "--", *program], capture_output=True, text=True, env=env, timeout=120)
+                              "--time-limit", "60", "--", *program],
+                             capture_output=True, text=True, env=env, timeout=120)
     assert trusted.returncode == 0, trusted.stderr
     assert trusted.stderr.startswith("sudokulab: warning: --isolation none: the program is trusted")

@@ -38,7 +38,7 @@ EXAMPLES: dict[str, list[str]] = {
     "solvers": [],
     "compare": ["{examples}/boj2580-sample.txt", "--solvers", "backtrack,sat", "--certify"],
     "verify": ["{examples}/boj2580-sample.txt", "{examples}/boj2580-sample.out", "--certify"],
-    "judge": ["{tmp}/three.txt", "--isolation", "none", "--quiet", "--", *PYTHON, "solve"],
+    "judge": ["{tmp}/three.txt", "--isolation", "none", "--quiet", "--time-limit", "60", "--", *PYTHON, "solve"],
     "bench": ["{tmp}/three.txt", "--solvers", "backtrack,sat", "--quiet"],
     "generate": ["--size", "4", "--count", "3", "--seed", "7", "--unique"],
     "datasets list": [],

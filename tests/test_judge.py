@@ -188,7 +188,8 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 
 def test_command_accepts_the_correct_program(capsys):
-    code, out, err = run(capsys, "judge", SAMPLE, "--quiet", "--", *python("boj2580_backtrack.py"))
+    code, out, err = run(capsys, "judge", SAMPLE, "--quiet", "--time-limit", "60", "--",
+                         *python("boj2580_backtrack.py"))
     assert code == 0 and err == ""
     assert "accepted" in out and "runs: 1 " in out
 
@@ -210,7 +211,8 @@ def test_command_limit_stops_before_the_bad_line(capsys):
 
 
 def test_command_shows_a_failure_beside_the_oracle(capsys, oracle):
-    code, out, _ = run(capsys, "judge", SAMPLE, "--", *python("wrong_digit.py", str(PROGRAMS / "boj2580_backtrack.py")))
+    code, out, _ = run(capsys, "judge", SAMPLE, "--time-limit", "60", "--",
+                       *python("wrong_digit.py", str(PROGRAMS / "boj2580_backtrack.py")))
     assert code == 1
     assert "wrong answer: row 9 holds 2 twice (columns 1 and 9)" in out
     assert f"oracle ({oracle})" in out and "program output" in out

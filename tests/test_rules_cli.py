@@ -499,15 +499,17 @@ def test_judge_under_the_rules(tmp_path):
     lines = "\n".join(" ".join(answer.split()[r * 6:(r + 1) * 6]) for r in range(6))
     program = tmp_path / "answer.py"
     program.write_text(f"print({lines!r})\n")
-    done = sudokulab("judge", str(data), "--rules", "anti-king", "--quiet", "--", sys.executable, str(program))
+    done = sudokulab("judge", str(data), "--rules", "anti-king", "--quiet", "--time-limit", "60", "--",
+                     sys.executable, str(program))
     assert done.returncode == 0, done.stdout + done.stderr
-    done = sudokulab("judge", str(data), "--quiet", "--", sys.executable, str(program))
+    done = sudokulab("judge", str(data), "--quiet", "--time-limit", "60", "--", sys.executable, str(program))
     assert done.returncode == 0  # the anti-king answer is a standard answer too
     wrong = next(g for g in search(Puzzle(case.puzzle.shape, case.puzzle.givens).rules, case.puzzle.givens, limit=2)
                  if g != case.solution)
     text = "\n".join(" ".join(map(str, wrong[r * 6:(r + 1) * 6])) for r in range(6))
     program.write_text(f"print({text!r})\n")
-    done = sudokulab("judge", str(data), "--rules", "anti-king", "--quiet", "--", sys.executable, str(program))
+    done = sudokulab("judge", str(data), "--rules", "anti-king", "--quiet", "--time-limit", "60", "--",
+                     sys.executable, str(program))
     assert done.returncode == 1 and "wrong answer: anti-king" in done.stdout
     assert " ".join(map(str, case.solution[:6])) in done.stdout  # the oracle's answer beside it, under the rules
 

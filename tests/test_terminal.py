@@ -153,8 +153,8 @@ def test_generate_piped_into_bench_reads_every_puzzle(tmp_path):
 def test_judge_into_a_file_with_its_progress_on_the_terminal(columns, tmp_path):
     out = tmp_path / "report.txt"
     program = [sys.executable, str(ROOT / "tests" / "fixtures" / "programs" / "boj2580_backtrack.py")]
-    shown = in_terminal(command("judge", str(PUZZLES), "--limit", "4", "--", *program) + f" > {out}",
-                        columns, tmp_path)
+    shown = in_terminal(command("judge", str(PUZZLES), "--limit", "4", "--time-limit", "60", "--", *program)
+                        + f" > {out}", columns, tmp_path)
     assert shown.status == 0, shown.raw[-2000:]
     assert "accepted" in out.read_text() and "\x1b" not in out.read_text()
     assert "Traceback" not in shown.raw

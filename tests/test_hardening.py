@@ -217,7 +217,7 @@ def test_a_daemon_does_not_outlive_a_time_limit(tmp_path):
     entries = list(parse_lines(Path(SAMPLE).read_text().splitlines()))
     command = [sys.executable, "-c", "import os, sys, time\nif os.fork() == 0:\n    os.setsid()\n"
                f"    open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n    time.sleep(60)\ntime.sleep(60)"]
-    (case,) = judge_cases(entries, command, Limits(1.0, 256, isolation="none"))
+    (case,) = judge_cases(entries, command, Limits(5.0, 256, isolation="none"))  # room to write the pid file
     assert case.outcome is Outcome.TIME_LIMIT
     assert wait_gone(int(pid_file.read_text()))
 

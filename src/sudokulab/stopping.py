@@ -110,9 +110,9 @@ def _release(frame: FrameType, event: str, arg: object) -> None:
     """The profile hook while a signal is held: raise it at the first event outside PySAT's teardown."""
     if _in_unsafe_teardown(frame) or not held:
         return
-    sys.setprofile(None)
     signum = held[0]
-    held.clear()
+    held.clear()  # first: a signal handled during the next steps must not find this one still held
+    sys.setprofile(None)
     taken.append(signum)
     raise _raised_for(signum)
 

@@ -1,6 +1,6 @@
 """Benchmark of the exact-cover paradigm: ``dlx``'s two formulations, then ``dlx`` beside ``backtrack-fast``.
 
-Both parts run ``sudokulab.bench.run_bench`` with ``by_solver=True`` (one solver over a whole set
+Both parts run ``sudokulab.runs.bench.run_bench`` with ``by_solver=True`` (one solver over a whole set
 at a time, one process), so each figure is the whole path per puzzle: read and parse the line,
 solve, check the answer with the independent checker. Rates are given by wall time and by the
 process's CPU time; on a machine shared with other work the CPU figure is the steadier one.
@@ -33,8 +33,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from sudokulab.bench import run_bench
-from sudokulab.datasets import Dataset
+from sudokulab.datasets.reading.reading import Dataset
+
+from sudokulab.runs.bench import run_bench
 from sudokulab.solvers.dlx import STRUCTURES
 
 ROOT = Path(__file__).resolve().parents[1]

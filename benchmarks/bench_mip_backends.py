@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 from sudokulab import is_solution, parse_puzzle
-from sudokulab.grid import Puzzle
+from sudokulab.core.puzzle import Puzzle
 from sudokulab.models.mip import build_model
 from sudokulab.solvers.mip import MipSolver
 

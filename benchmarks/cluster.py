@@ -34,8 +34,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from sudokulab import bench, cluster, executors  # noqa: E402
-from sudokulab.datasets import Dataset  # noqa: E402
+from sudokulab.datasets.reading.reading import Dataset  # noqa: E402
+
+from sudokulab.execution import cluster, executors  # noqa: E402
+from sudokulab.runs import bench
 
 BIN = Path(sys.executable).parent
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -179,7 +181,7 @@ def client_costs(path: Path, solver: str, puzzles: int) -> dict[str, float]:
     import csv
     import io
 
-    from sudokulab.results import CSV_FIELDS
+    from sudokulab.runs.results import CSV_FIELDS
 
     dataset = Dataset.from_path(path, limit=puzzles)
     started = time.perf_counter()

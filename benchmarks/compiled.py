@@ -121,9 +121,9 @@ def kernels(givens) -> dict[str, float]:
     """Puzzles per CPU-second of the C search's two kernels on standard 9x9 tables (one batch call each,
     as bench makes; every answer checked afterwards)."""
     from sudokulab import Shape
-    from sudokulab.checking import grids_valid
-    from sudokulab.rules import standard
+    from sudokulab.core.rules import standard
     from sudokulab.solvers import jit
+    from sudokulab.verdicts.checking import grids_valid
 
     shape = Shape(3, 3)
     rates = {}

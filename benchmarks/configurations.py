@@ -1,7 +1,7 @@
 """Configurations of one solver side by side: the same puzzles, one process, ``run_bench`` per configuration.
 
 Each study names a solver and a list of its options (as ``sudokulab.solvers`` declares them). For
-each set, every configuration is one ``sudokulab.bench.run_bench`` call with
+each set, every configuration is one ``sudokulab.runs.bench.run_bench`` call with
 ``options={solver: configuration}`` on the same puzzles, the configurations taking turns set by set
 (in reverse order on every other set, so a drift of the machine's load does not always favour the
 same one). ``--rounds 2`` runs every set twice, for a reader who wants to see the noise.
@@ -39,9 +39,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sudokulab import bench
 from sudokulab.errors import ExitCode
-from sudokulab.report import effort, format_seconds
+from sudokulab.runs import bench
+from sudokulab.ui.report import effort, format_seconds
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_DATA = HERE.parent.parent / "shared" / "data"

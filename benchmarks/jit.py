@@ -33,14 +33,15 @@ from pathlib import Path
 
 import numba
 import numpy as np
+from sudokulab.datasets.reading.reading import puzzle_lines
 
 from sudokulab import solvers
-from sudokulab.batch import Batch, BatchResults, solve_batch
-from sudokulab.checking import grids_valid
-from sudokulab.datasets import puzzle_lines
-from sudokulab.grid import Puzzle, Shape
-from sudokulab.rules import standard
+from sudokulab.core.grid import Shape
+from sudokulab.core.puzzle import Puzzle
+from sudokulab.core.rules import standard
 from sudokulab.solvers import jit_kernels, jit_numba
+from sudokulab.solvers.batch import Batch, BatchResults, solve_batch
+from sudokulab.verdicts.checking import grids_valid
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"

@@ -50,9 +50,9 @@ from ortools.sat.python import cp_model_helper as cmh
 from pysat.solvers import Solver
 
 from sudokulab import Puzzle, Shape, is_solution
-from sudokulab.batch import SOLVED
 from sudokulab.models import cnf
 from sudokulab.models.cpsat import Prepared
+from sudokulab.solvers.batch import SOLVED
 from sudokulab.solvers.cpsat import TUNED, CpSatSolver
 from sudokulab.solvers.sat import RENEW_AFTER, SatSolver
 

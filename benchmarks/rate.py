@@ -20,11 +20,12 @@ import sys
 import time
 from pathlib import Path
 
+from sudokulab.datasets.reading.reading import Dataset
+
 from sudokulab import Puzzle, solvers
-from sudokulab.boj import load_puzzle
-from sudokulab.conflicts import why_no_solution
-from sudokulab.datasets import Dataset
-from sudokulab.rating import Distribution, chosen_entries, rate_entries
+from sudokulab.formats.boj import load_puzzle
+from sudokulab.reasoning.conflicts import why_no_solution
+from sudokulab.reasoning.rating import Distribution, chosen_entries, rate_entries
 
 ROOT = Path(__file__).resolve().parents[1]
 SETS = ("17_clue", "magictour_top1465", "forum_hardest_1905_11plus")

@@ -70,7 +70,7 @@ def worker(data: Path, most: int) -> None:
 
     import sudokulab
     from sudokulab import Puzzle, Shape, Status, is_solution, solvers
-    from sudokulab.batch import SOLVED
+    from sudokulab.solvers.batch import SOLVED
 
     shape = Shape(3, 3)
     lines = [line.strip() for line in data.read_text().splitlines() if line.strip()][:most]

@@ -1,4 +1,4 @@
-"""Every figure of the benchmark report, with one command, all measured by ``sudokulab.bench.run_bench``.
+"""Every figure of the benchmark report, with one command, all measured by ``sudokulab.runs.bench.run_bench``.
 
 1. The paradigms: ``--solvers`` (default: every registered solver but the classic ``backtrack``)
    on ``17_clue``, ``magictour_top1465``, ``forum_hardest_1106`` and the first ``--slice`` (2,000)
@@ -16,7 +16,7 @@
 Per-puzzle CSVs of steps 1 and 2 go to ``--csv-dir`` (``benchmarks/out``, not committed); the
 summaries and pictures to ``--out-dir`` (``benchmarks/results``). Datasets are read from ``--data``
 (default ``../shared/data`` beside the repository); a set missing there is fetched from its public
-source (``sudokulab.catalog``, as ``sudokulab datasets fetch`` does; ``--no-fetch`` not to), one that
+source (``sudokulab.datasets.catalog``, as ``sudokulab datasets fetch`` does; ``--no-fetch`` not to), one that
 cannot be had is skipped with a note, and with none at all nothing is measured and the exit code is 2.
 Exit code 4 if any answer was wrong.
 
@@ -35,9 +35,11 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from sudokulab import bench, plots, solvers
+from sudokulab import solvers
 from sudokulab.errors import ExitCode
-from sudokulab.report import bench_markdown, console, render_bench
+from sudokulab.runs import bench
+from sudokulab.ui import plots
+from sudokulab.ui.report import bench_markdown, console, render_bench
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -147,7 +149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def find_datasets(args: argparse.Namespace) -> dict[str, Path]:
-    """The reference sets: from ``--data``, else fetched (or found already fetched) by ``sudokulab.catalog``.
+    """The reference sets: from ``--data``, else fetched (or found already fetched) by ``sudokulab.datasets.catalog``.
 
     When none comes from ``--data``, ``args.data`` becomes the catalog's folder, which the
     configuration study then reads.
@@ -155,7 +157,7 @@ def find_datasets(args: argparse.Namespace) -> dict[str, Path]:
     found = {name: args.data / f"{name}.txt" for name in SETS if (args.data / f"{name}.txt").is_file()}
     missing = [name for name in SETS if name not in found]
     if missing and not args.no_fetch:
-        from sudokulab import catalog
+        from sudokulab.datasets.reading import catalog
         from sudokulab.errors import SudokuError
 
         unreachable: set[str] = set()

@@ -35,11 +35,11 @@ import time
 from pathlib import Path
 
 from pysat.solvers import Solver
+from sudokulab.datasets.reading.reading import read_dataset
 
 from sudokulab import Puzzle, Shape, is_solution, solvers
-from sudokulab.datasets import read_dataset
+from sudokulab.core.rules import Cage, build
 from sudokulab.models import cnf, variables
-from sudokulab.rules import Cage, build
 
 ROOT = Path(__file__).resolve().parents[1]
 SHAPE = Shape(3, 3)

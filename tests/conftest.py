@@ -1,6 +1,6 @@
 """Shared fixtures: the BOJ sample, the shared data folder, and random valid grids.
 
-The random grids are the solver contract's (``sudokulab.contract``): a pattern grid shuffled by the
+The random grids are the solver contract's (``sudokulab.lab.contract``): a pattern grid shuffled by the
 Sudoku symmetries, which is plenty to exercise solvers (the generator module does the uniform-ish
 job for users).
 """
@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from sudokulab import Puzzle, cli, is_solution, parse_puzzle
-from sudokulab.contract import cut, random_grid, random_puzzle  # noqa: F401 - the tests' random puzzles are the contract's
+from sudokulab import Puzzle, is_solution, parse_puzzle
+from sudokulab.cli.main import main as cli
+from sudokulab.lab.contract import cut, random_grid, random_puzzle  # noqa: F401 - the tests' random puzzles are the contract's
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from sudokulab import Puzzle, Shape, Status, is_solution, parse_puzzle, solvers
-from sudokulab.rules import KINDS, Rules, build
+from sudokulab.core.rules import KINDS, Rules, build
 from sudokulab.solvers import SearchCounters
 from sudokulab.solvers.backtracking import classic_search, fast_search
 from sudokulab.solvers.base import Deadline, TimeUp

@@ -9,15 +9,17 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sudokulab.datasets.reading.reading import Dataset, parse_lines
 
-from sudokulab import bench, solvers
-from sudokulab.batch import CODE, STATUSES, Batch, BatchResults, pack_results, pack_stats, solve_batch
-from sudokulab.checking import check_batch, check_results, grids_valid
-from sudokulab.datasets import Dataset, parse_lines
-from sudokulab.generate import random_grid
-from sudokulab.grid import Puzzle, Shape, is_solution, solution_error
-from sudokulab.results import Row, Tally
+from sudokulab import solvers
+from sudokulab.core.grid import Shape
+from sudokulab.core.puzzle import Puzzle, is_solution, solution_error
+from sudokulab.runs import bench
+from sudokulab.runs.generate import random_grid
+from sudokulab.runs.results import Row, Tally
 from sudokulab.solvers.base import SolverBase, SolveResult, Status
+from sudokulab.solvers.batch import CODE, STATUSES, Batch, BatchResults, pack_results, pack_stats, solve_batch
+from sudokulab.verdicts.checking import check_batch, check_results, grids_valid
 
 EASY = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 
@@ -271,7 +273,7 @@ def test_batch_results_give_back_solve_results():
 # --- bounded memory for the quantiles ------------------------------------------------------------------
 
 def test_durations_are_exact_up_to_the_limit_then_within_half_a_bin(monkeypatch):
-    from sudokulab.results import Durations, quantile
+    from sudokulab.runs.results import Durations, quantile
 
     rng = np.random.default_rng(7)
     values = np.exp(rng.normal(-9, 2, 5000))  # log-normal seconds, as solve times are
@@ -296,7 +298,7 @@ def test_durations_are_exact_up_to_the_limit_then_within_half_a_bin(monkeypatch)
 
 def test_a_sampled_cactus_line_spans_every_puzzle_solved(tmp_path):
     pytest.importorskip("matplotlib")
-    from sudokulab import plots
+    from sudokulab.ui import plots
 
     path = plots.cactus_plot({"big": {"s": (0.001, 0.002, 0.01)}}, tmp_path / "c.png", totals={"big": 3_000_000},
                              counts={"big": {"s": 2_500_000}})
@@ -318,7 +320,7 @@ def test_a_batch_refuses_givens_no_puzzle_has():
                                   [EASY[:80], EASY + "1"]])  # as many bytes and line ends as two rows
 @pytest.mark.parametrize("limit", [None, 2, 7, 40])
 def test_the_bulk_prefix_of_a_file_reads_as_the_line_reader_does(tmp_path, monkeypatch, tail, limit):
-    from sudokulab import datasets
+    from sudokulab.datasets.reading import reading as datasets
 
     monkeypatch.setattr(datasets._Bulk, "BLOCK", 200)  # a few lines a block: blocks end mid-file
     variants = [EASY, EASY.replace(".", "0"), EASY[::-1]]
@@ -360,7 +362,7 @@ def test_time_outside_the_per_puzzle_clocks_is_shared_out():
 def _variant_rules(shape: Shape, grid: tuple[int, ...], rng: random.Random):
     """Random rules on a board: some presets, and cages and thermometers drawn from ``grid`` (so that
     it keeps them, whatever the presets say)."""
-    from sudokulab.rules import build
+    from sudokulab.core.rules import build
 
     n = shape.n
     presets = [p for p in ("x", "windoku", "anti-knight", "anti-king") if rng.random() < 0.4]
@@ -395,7 +397,7 @@ def test_grids_valid_under_random_rules_agrees_with_the_checker(shape, seed):
 def test_a_batch_carries_its_rules_by_value():
     import pickle
 
-    from sudokulab.rules import build, standard
+    from sudokulab.core.rules import build, standard
 
     shape = Shape(2, 2)
     rules = build(shape, ["x"])
@@ -431,13 +433,13 @@ class _BatchOnly(SolverBase):
 class _BatchWithRules(_BatchOnly):
     def solve_batch(self, givens, shape, *, time_limit=None, rules=None):
         self.calls.append(f"batch {rules.presets if rules else None}")
-        from sudokulab.batch import solve_each
+        from sudokulab.solvers.batch import solve_each
 
         return solve_each(self, givens, shape, time_limit, rules)
 
 
 def test_solve_batch_gives_variant_rules_only_to_an_entry_point_that_takes_them():
-    from sudokulab.rules import build
+    from sudokulab.core.rules import build
 
     shape = Shape(2, 2)
     rules = build(shape, ["x"])
@@ -452,7 +454,7 @@ def test_solve_batch_gives_variant_rules_only_to_an_entry_point_that_takes_them(
 
 
 def test_a_dataset_under_rules_gives_batches_and_entries_with_them(tmp_path):
-    from sudokulab.datasets import RuleOptions, read_dataset
+    from sudokulab.datasets.reading.reading import RuleOptions, read_dataset
 
     regions = tmp_path / "regions.txt"
     regions.write_text("1 1 2 2\n1 1 2 2\n3 4 4 4\n3 3 3 4\n")

@@ -1,4 +1,4 @@
-"""The batch entry points of ``sat`` and ``cpsat`` (``solve_batch``, see ``sudokulab.batch``): the
+"""The batch entry points of ``sat`` and ``cpsat`` (``solve_batch``, see ``sudokulab.solvers.batch``): the
 same answers as ``solve`` puzzle by puzzle, per-puzzle time limits, stats, and Ctrl-C."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from sudokulab import Puzzle, Shape, Status, is_solution, parse_puzzle
-from sudokulab import batch as batches
+from sudokulab.solvers import batch as batches
 from sudokulab.solvers.cpsat import CpSatSolver
 from sudokulab.solvers.sat import SatSolver
 

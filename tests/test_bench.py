@@ -10,10 +10,13 @@ import json
 
 import pytest
 
-from sudokulab import bench, cli, plots, results, solvers
+from sudokulab import solvers
+from sudokulab.cli.main import main as cli
+from sudokulab.core.puzzle import Puzzle
 from sudokulab.errors import ExitCode
-from sudokulab.grid import Puzzle
+from sudokulab.runs import bench, results
 from sudokulab.solvers.base import SolverBase, SolveResult, Status
+from sudokulab.ui import plots
 
 from .conftest import random_puzzle
 

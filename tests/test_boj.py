@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sudokulab import Puzzle, PuzzleFormatError, Shape, UsageError, format_grid, parse_puzzle
-from sudokulab.boj import MAX_INPUT_BYTES, decode, format_line, format_puzzle, parse_box
+from sudokulab.formats.boj import MAX_INPUT_BYTES, decode, format_line, format_puzzle, parse_box
 
 
 def test_boj_form(sample_text, sample):

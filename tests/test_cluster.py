@@ -25,12 +25,13 @@ import pytest
 pytest.importorskip("distributed")
 
 import cloudpickle  # noqa: E402 - installed with distributed
+from sudokulab.datasets.reading.reading import read_dataset  # noqa: E402
 
-from sudokulab import bench, cluster, judge  # noqa: E402
-from sudokulab import generate as gen  # noqa: E402
-from sudokulab.datasets import read_dataset  # noqa: E402
 from sudokulab.errors import UsageError  # noqa: E402
-from sudokulab.sandbox import Limits  # noqa: E402
+from sudokulab.execution import cluster  # noqa: E402
+from sudokulab.execution.sandbox import Limits  # noqa: E402
+from sudokulab.runs import bench, judge
+from sudokulab.runs import generate as gen  # noqa: E402
 
 from .conftest import EXAMPLES, HANG, ROOT  # noqa: E402
 
@@ -160,7 +161,7 @@ def sudokulab(*argv: str, blocked: str | None = None, cwd: Path | None = None,
     code = "import sys\n"
     if blocked:
         code += f"sys.modules[{blocked!r}] = None\n"
-    code += "from sudokulab.cli import run\nsys.argv = ['sudokulab', *sys.argv[1:]]\nrun()\n"
+    code += "from sudokulab.cli.main import run\nsys.argv = ['sudokulab', *sys.argv[1:]]\nrun()\n"
     return subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True,
                           timeout=timeout, cwd=cwd or ROOT)
 
@@ -502,7 +503,7 @@ def test_ctrl_c_on_a_local_cluster_run_exits_130_and_leaves_no_process(tmp_path,
         "bench": ["bench", str(big), "--solvers", "sat,dlx", "--batch-size", "50", "--output", str(tmp_path / "r.csv")],
         "judge": ["judge", str(big), "--time-limit", "60", "--", sys.executable, str(PROGRAMS / "sleeper.py")],
     }[command]
-    code = "import sys\nfrom sudokulab.cli import run\nsys.argv = ['sudokulab', *sys.argv[1:]]\nrun()\n"
+    code = "import sys\nfrom sudokulab.cli.main import run\nsys.argv = ['sudokulab', *sys.argv[1:]]\nrun()\n"
     mark = f"{os.getpid()}-{time.monotonic_ns()}"  # inherited by every process the run starts
     process = subprocess.Popen([sys.executable, "-c", code, *argv, "--cluster", "local:2"] if command == "bench" else
                                [sys.executable, "-c", code, *argv[:4], "--cluster", "local:2", *argv[4:]],
@@ -559,7 +560,7 @@ def test_a_run_whose_last_worker_dies_stops_with_one_line(own_scheduler, tmp_pat
     big = tmp_path / "big.txt"
     big.write_text("\n".join(PUZZLES_20 * 2000) + "\n")
     env = {**os.environ, "DASK_SUDOKULAB__WORKER_TIMEOUT": "3"}
-    run = subprocess.Popen([sys.executable, "-c", "from sudokulab.cli import run; run()", "bench", str(big),
+    run = subprocess.Popen([sys.executable, "-c", "from sudokulab.cli.main import run; run()", "bench", str(big),
                             "--solvers", "backtrack", "--cluster", place.address, "--quiet"],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True)
     try:
@@ -581,7 +582,7 @@ def test_a_killed_scheduler_is_one_line_and_no_dask_log(own_scheduler, tmp_path)
     place = own_scheduler
     big = tmp_path / "big.txt"
     big.write_text("\n".join(PUZZLES_20 * 2000) + "\n")
-    run = subprocess.Popen([sys.executable, "-c", "from sudokulab.cli import run; run()", "bench", str(big),
+    run = subprocess.Popen([sys.executable, "-c", "from sudokulab.cli.main import run; run()", "bench", str(big),
                             "--solvers", "backtrack", "--cluster", place.address, "--quiet"],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     try:

@@ -10,9 +10,10 @@ import pytest
 from pysat.formula import CNF
 from pysat.solvers import Solver
 
-from sudokulab import Puzzle, Shape, UsageError, cli, is_solution, parse_puzzle, solvers
-from sudokulab.boj import format_grid
-from sudokulab.grid import units
+from sudokulab import Puzzle, Shape, UsageError, is_solution, parse_puzzle, solvers
+from sudokulab.cli.main import main as cli
+from sudokulab.core.grid import units
+from sudokulab.formats.boj import format_grid
 from sudokulab.models import cnf, dimacs
 
 from .conftest import EXAMPLES, latin_squares, random_puzzle
@@ -267,7 +268,7 @@ def test_exported_4x4_reads_back(capsys):
 from hypothesis import HealthCheck, given, settings  # noqa: E402 - the rules tests' own imports
 from hypothesis import strategies as st  # noqa: E402
 
-from sudokulab.rules import build  # noqa: E402
+from sudokulab.core.rules import build  # noqa: E402
 
 S4 = Shape(2, 2)
 GRID4 = (1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1)
@@ -451,7 +452,7 @@ def test_export_and_decode_round_trip_with_rules(name, encoding):
 
 
 def test_rules_made_by_hand_are_spelled_out_and_read_back():
-    from sudokulab.rules import Group, Rules
+    from sudokulab.core.rules import Group, Rules
 
     plain = build(S4)
     odd = Rules(S4, plain.groups + (Group("my corner", (0, 5, 10)),), presets=("standard", "mine"))

@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from sudokulab.datasets.reading.reading import parse_lines
 
-from sudokulab import Puzzle, cli, parse_puzzle, solvers
-from sudokulab.boj import format_grid
-from sudokulab.compare import Agreement, compare, judge_results
-from sudokulab.datasets import parse_lines
-from sudokulab.grid import is_solution
+from sudokulab import Puzzle, parse_puzzle, solvers
+from sudokulab.cli.main import main as cli
+from sudokulab.core.puzzle import is_solution
+from sudokulab.formats.boj import format_grid
+from sudokulab.runs.compare import Agreement, compare, judge_results
 from sudokulab.solvers.base import CountResult, SolverBase, SolveResult, Status
 
 from .conftest import EXAMPLES
@@ -250,9 +251,9 @@ def test_the_set_up_puzzle_keeps_board_and_rules_and_every_solver_refutes_it(exa
     """compare's set-up column times a first call on ``warm_up_puzzle``: the same board and rules (so
     the solver builds its model for them) with givens that break a rule, which every solver that
     honours the rules answers "no solution" without a search."""
-    from sudokulab.compare import warm_up_puzzle
-    from sudokulab.grid import first_conflict
-    from sudokulab.puzzle_files import read_puzzle
+    from sudokulab.core.puzzle import first_conflict
+    from sudokulab.formats.puzzle_files import read_puzzle
+    from sudokulab.runs.compare import warm_up_puzzle
 
     puzzle = read_puzzle(str(EXAMPLES / example), **{k: str(EXAMPLES / v) for k, v in options.items()})
     warm = warm_up_puzzle(puzzle)

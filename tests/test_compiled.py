@@ -12,8 +12,8 @@ import textwrap
 import pytest
 
 from sudokulab import Puzzle, Shape, Status, is_solution, parse_puzzle, solvers
+from sudokulab.core.rules import standard
 from sudokulab.errors import UnsupportedFeature, UsageError
-from sudokulab.rules import standard
 from sudokulab.solvers import jit
 
 from .conftest import HANG, ROOT, SHARED_DATA, cut

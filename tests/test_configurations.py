@@ -6,11 +6,14 @@ import csv
 
 import pytest
 
-from sudokulab import bench, boj, cli, plots
-from sudokulab.compare import Agreement, compare
-from sudokulab.configurations import Configuration, parse_configurations
+from sudokulab.cli.main import main as cli
+from sudokulab.core.puzzle import is_solution
 from sudokulab.errors import UsageError
-from sudokulab.grid import is_solution
+from sudokulab.formats import boj
+from sudokulab.runs import bench
+from sudokulab.runs.compare import Agreement, compare
+from sudokulab.runs.configurations import Configuration, parse_configurations
+from sudokulab.ui import plots
 
 from .conftest import EXAMPLES
 

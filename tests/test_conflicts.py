@@ -11,13 +11,15 @@ import random
 
 import pytest
 
-from sudokulab import documents, solvers
-from sudokulab.conflicts import Conflict, why_no_solution, without
+from sudokulab import solvers
+from sudokulab.core.grid import Shape
+from sudokulab.core.puzzle import Puzzle, is_solution
+from sudokulab.core.rules import Rules, build
 from sudokulab.errors import UsageError
-from sudokulab.generate import random_grid
-from sudokulab.grid import Puzzle, Shape, is_solution
-from sudokulab.puzzle_files import read_puzzle
-from sudokulab.rules import Rules, build
+from sudokulab.formats import documents
+from sudokulab.formats.puzzle_files import read_puzzle
+from sudokulab.reasoning.conflicts import Conflict, why_no_solution, without
+from sudokulab.runs.generate import random_grid
 from sudokulab.solvers.base import Status
 
 from .conftest import EXAMPLES, run_cli

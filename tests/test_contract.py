@@ -1,7 +1,7 @@
 """The contract every registered solver keeps. A solver that joins the registry is tested here
 by every test at once: BOJ sample, other sizes, no solution, time limit, canonical, counting.
 
-The checks themselves are ``sudokulab.contract`` (plain functions that raise ``ContractFailure``
+The checks themselves are ``sudokulab.lab.contract`` (plain functions that raise ``ContractFailure``
 with the reason), so ``sudokulab check-solver`` holds a student's class to exactly these.
 """
 
@@ -14,7 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sudokulab import Shape, UnsupportedFeature, UsageError, contract, solvers
+from sudokulab import Shape, UnsupportedFeature, UsageError, solvers
+from sudokulab.lab import contract
 from sudokulab.solvers.base import SolverBase, check_kinds
 
 NAMES = solvers.names()

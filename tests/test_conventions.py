@@ -9,10 +9,11 @@ import subprocess
 import sys
 
 import pytest
+from sudokulab.cli.main.main import build_parser
 
-from sudokulab import __version__, generate, is_solution
-from sudokulab.cli import build_parser
-from sudokulab.grid import Shape
+from sudokulab import __version__, is_solution
+from sudokulab.core.grid import Shape
+from sudokulab.runs import generate
 from tests.conftest import EXAMPLES, HANG, run_cli
 
 SAMPLE = str(EXAMPLES / "boj2580-sample.txt")
@@ -109,7 +110,7 @@ def test_the_examples_are_what_the_tour_says(capsys):
     code, out, _ = run_cli(capsys, "count", str(EXAMPLES / "no-solution.txt"), "--solver", "sat")
     assert (code, out) == (0, "0\n")
     from sudokulab import parse_puzzle
-    from sudokulab.grid import first_conflict
+    from sudokulab.core.puzzle import first_conflict
 
     puzzle = parse_puzzle((EXAMPLES / "no-solution.txt").read_text())
     assert first_conflict(puzzle.givens, puzzle.shape) is None, "the contradiction is hidden, no given breaks a rule"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sudokulab import Puzzle, Shape, solve
-from sudokulab.drawing import draw_board
+from sudokulab.ui.drawing import draw_board
 
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
@@ -34,8 +34,8 @@ def test_puzzle_alone_draws_only_givens(sample):
 
 @pytest.mark.parametrize("shape", [Shape(2, 2), Shape(2, 3), Shape(3, 3)])
 def test_candidates_picture_marks_a_step(tmp_path, shape):
-    from sudokulab.candidates import Candidates
-    from sudokulab.drawing import draw_candidates
+    from sudokulab.reasoning.candidates import Candidates
+    from sudokulab.ui.drawing import draw_candidates
 
     n = shape.n
     puzzle = Puzzle(shape, (1,) + (0,) * (shape.cells - 1))
@@ -60,8 +60,8 @@ def test_candidates_picture_marks_a_step(tmp_path, shape):
 
 def test_candidates_picture_fills_settled_cells(sample):
     from sudokulab import solve
-    from sudokulab.candidates import Candidates
-    from sudokulab.drawing import draw_candidates
+    from sudokulab.reasoning.candidates import Candidates
+    from sudokulab.ui.drawing import draw_candidates
 
     grid = solve(sample).grid
     marks = Candidates(sample, [1 << (d - 1) for d in grid])

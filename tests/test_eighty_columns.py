@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from sudokulab import cli
+from sudokulab.cli.main import main as cli
 
 from .conftest import EXAMPLES, HANG
 
@@ -56,7 +56,7 @@ def test_the_real_executable_help_fits_80_columns():
 
 
 def test_bench_help_names_the_solvers_it_leaves_out():
-    from sudokulab.bench import LEFT_OUT
+    from sudokulab.runs.bench import LEFT_OUT
 
     text = dict(subcommands(cli.build_parser()))[("bench",)].format_help()
     assert all(name in " ".join(text.split()) for name in LEFT_OUT)
@@ -104,7 +104,7 @@ def test_a_table_never_cuts_a_kept_cell(columns):
     """What ``print_table`` keeps is shown whole: no cell cut with an ellipsis at any width."""
     from rich.console import Console
 
-    from sudokulab.report import Column, print_table
+    from sudokulab.ui.report import Column, print_table
 
     out = Console(width=columns, color_system=None, record=True, file=__import__("io").StringIO())
     rows = [["backtrack-fast", "hand-written search (classic)", "1,234.5", "nodes 12, backtracks 3"]]

@@ -8,7 +8,8 @@ import json
 
 import pytest
 
-from sudokulab import documents, encoding_lab
+from sudokulab.formats import documents
+from sudokulab.lab import encoding_lab
 from sudokulab.models import cnf
 
 from .conftest import run_cli

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sudokulab import cli
+from sudokulab.cli.main import main as cli
 from sudokulab.errors import ExitCode
 
 

@@ -10,13 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sudokulab import documents
-from sudokulab.boj import parse_puzzle
-from sudokulab.explain import Fact, Step, check_step, explain
-from sudokulab.grid import Puzzle, Shape, is_solution
-from sudokulab.puzzle_files import read_puzzle
-from sudokulab.step_check import checker, conclusion
-from sudokulab.techniques import TECHNIQUES, Board, fish, hidden_subset, locked_candidates, naked_subset
+from sudokulab.core.grid import Shape
+from sudokulab.core.puzzle import Puzzle, is_solution
+from sudokulab.formats import documents
+from sudokulab.formats.boj import parse_puzzle
+from sudokulab.formats.puzzle_files import read_puzzle
+from sudokulab.reasoning.explain import Fact, Step, check_step, explain
+from sudokulab.reasoning.step_check import checker, conclusion
+from sudokulab.reasoning.techniques import TECHNIQUES, Board, fish, hidden_subset, locked_candidates, naked_subset
 
 from .conftest import EXAMPLES, brute_force, random_grid, shared_dataset
 from .conftest import run_cli as run
@@ -220,7 +221,7 @@ def test_sums_and_thermometers_are_named_with_minimal_premises(puzzle_file, extr
 
 
 def test_anti_knight_is_named():
-    from sudokulab.rules import build
+    from sudokulab.core.rules import build
 
     puzzle = puzzle_of(ANTI_KNIGHT, build(Shape(3, 3), ["anti-knight"]))
     assert _named(replayed(puzzle), "anti-knight")
@@ -303,8 +304,8 @@ def test_time_limit_stops_with_exit_3(capsys):
 def test_small_boards_against_brute_force(seed, clues, presets):
     """4x4 puzzles under several rule sets: the steps reach the solution exactly when brute force finds
     one solution, stop saying "several solutions" when it finds more, and every step is certified."""
+    from sudokulab.core.rules import build
     from sudokulab.errors import NoSolution
-    from sudokulab.rules import build
 
     shape = Shape(2, 2)
     rules = build(shape, list(presets))

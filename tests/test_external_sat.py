@@ -15,8 +15,8 @@ import pytest
 from sudokulab import Puzzle, Status, is_solution, parse_puzzle, solvers
 from sudokulab.models import cnf, dimacs
 from sudokulab.models.dimacs import parse_answer, read_header
-from sudokulab.proof import certify, check_proof, formula_of, prove
 from sudokulab.solvers.dimacs import KNOWN
+from sudokulab.verdicts.proof import certify, check_proof, formula_of, prove
 
 from .conftest import EXAMPLES, HANG
 from .conftest import run_cli as run
@@ -39,7 +39,7 @@ def hidden_contradiction() -> Puzzle:
             givens[cell] = digit
             puzzle = Puzzle(CLASSIC.shape, tuple(givens))
             if digit != answer[cell] and solvers.get("sat").solve(puzzle).status is Status.NO_SOLUTION:
-                from sudokulab.grid import first_conflict
+                from sudokulab.core.puzzle import first_conflict
 
                 if first_conflict(puzzle.givens, puzzle.shape) is None:
                     return puzzle
@@ -234,7 +234,7 @@ def test_certify_on_the_command_line(capsys, monkeypatch, tmp_path):
     assert code == 0 and out.startswith("1\ncertified: exactly one solution: proof of ")
     code, out, _ = run(capsys, "verify", SAMPLE, str(EXAMPLES / "boj2580-sample.out"), "--certify")
     assert code == 0 and out.splitlines()[-1].startswith("certified: exactly one solution")
-    from sudokulab.boj import format_puzzle
+    from sudokulab.formats.boj import format_puzzle
 
     code, out, err = run(capsys, "count", "--certify", stdin=format_puzzle(hidden_contradiction()).encode(),
                          monkeypatch=monkeypatch)
@@ -247,9 +247,9 @@ def test_certify_on_the_command_line(capsys, monkeypatch, tmp_path):
 # --- rules as data ---------------------------------------------------------------------------------
 
 from sudokulab import Shape  # noqa: E402 - the rules tests' own imports
-from sudokulab.proof import certify_count  # noqa: E402
-from sudokulab.rules import KINDS as RULE_KINDS  # noqa: E402
-from sudokulab.rules import build  # noqa: E402
+from sudokulab.core.rules import KINDS as RULE_KINDS  # noqa: E402
+from sudokulab.core.rules import build  # noqa: E402
+from sudokulab.verdicts.proof import certify_count  # noqa: E402
 
 from .test_cnf import PRESETS4, S4, brute_force  # noqa: E402
 

@@ -13,10 +13,12 @@ import sys
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sudokulab.datasets.reading.reading import parse_lines
 
-from sudokulab import cli, solvers
-from sudokulab.datasets import parse_lines
-from sudokulab.grid import Puzzle, Shape
+from sudokulab import solvers
+from sudokulab.cli.main import main as cli
+from sudokulab.core.grid import Shape
+from sudokulab.core.puzzle import Puzzle
 
 from .conftest import EXAMPLES, random_puzzle
 

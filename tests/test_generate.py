@@ -8,12 +8,15 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sudokulab.datasets.reading.reading import read_dataset
 
-from sudokulab import cli, generate, solvers
-from sudokulab.datasets import read_dataset
+from sudokulab import solvers
+from sudokulab.cli.main import main as cli
+from sudokulab.core.grid import Shape
+from sudokulab.core.puzzle import Puzzle, is_solution
+from sudokulab.core.rules import Rules, build
 from sudokulab.errors import NoSolution
-from sudokulab.grid import Puzzle, Shape, is_solution
-from sudokulab.rules import Rules, build
+from sudokulab.runs import generate
 
 SHAPES = [Shape.of_size(n) for n in (1, 4, 6, 9, 12, 16, 25)] + [Shape(3, 2), Shape(1, 5), Shape(2, 5)]
 

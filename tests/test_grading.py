@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from sudokulab import Puzzle, documents, solvers
-from sudokulab.student_code import load_module
-from sudokulab.templates import encoding_template
+from sudokulab import Puzzle, solvers
+from sudokulab.formats import documents
+from sudokulab.lab.student_code import load_module
+from sudokulab.lab.templates import encoding_template
 
 from .conftest import run_cli
 
@@ -220,7 +221,7 @@ def test_compare_runs_a_students_class(tmp_path, capsys, monkeypatch):
 def test_compare_refuses_a_class_named_as_a_built_in(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(solvers, "REGISTRY", dict(solvers.REGISTRY))
     clash = tmp_path / "clash.py"
-    clash.write_text("from sudokulab.templates.solver_template import StudentSolver\n\n\n"
+    clash.write_text("from sudokulab.lab.templates.solver_template import StudentSolver\n\n\n"
                      "class Clash(StudentSolver):\n    name = 'sat'\n")
     sample = Path(__file__).resolve().parents[1] / "examples" / "boj2580-sample.txt"
     code, out, err = run_cli(capsys, "compare", str(sample), "--solver-class", f"{clash}:Clash")

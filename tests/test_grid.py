@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sudokulab import Puzzle, Shape, first_conflict, is_solution, solution_error
-from sudokulab.grid import box_shape, units
+from sudokulab.core.grid import box_shape, units
 
 from .conftest import random_grid
 

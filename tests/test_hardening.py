@@ -14,12 +14,12 @@ import time
 from pathlib import Path
 
 import pytest
+from sudokulab.datasets.reading.reading import parse_lines
 
 from sudokulab import Puzzle, Shape, Status, is_solution, solvers
-from sudokulab.boj import format_puzzle
-from sudokulab.datasets import parse_lines
-from sudokulab.judge import Outcome, judge_cases
-from sudokulab.sandbox import Limits
+from sudokulab.execution.sandbox import Limits
+from sudokulab.formats.boj import format_puzzle
+from sudokulab.runs.judge import Outcome, judge_cases
 
 from .conftest import EXAMPLES, HANG, random_puzzle
 from .conftest import run_cli as run
@@ -270,7 +270,7 @@ def test_a_failed_run_leaves_no_output_file(capsys, tmp_path, monkeypatch):
         raise KeyboardInterrupt
 
     out = tmp_path / "r.csv"
-    monkeypatch.setattr("sudokulab.bench.run_batch", boom)
+    monkeypatch.setattr("sudokulab.runs.bench.run_batch", boom)
     code, _, err = run(capsys, "bench", SAMPLE, "--solvers", "sat", "--quiet", "--output", str(out))
     assert code == 130 and not out.exists() and list(tmp_path.iterdir()) == []
 

@@ -20,11 +20,11 @@ import uuid
 from pathlib import Path
 
 import pytest
+from sudokulab.datasets.reading.reading import parse_lines
 
-from sudokulab import isolation
-from sudokulab.datasets import parse_lines
-from sudokulab.judge import Outcome, judge_cases
-from sudokulab.sandbox import Limits
+from sudokulab.execution import isolation
+from sudokulab.execution.sandbox import Limits
+from sudokulab.runs.judge import Outcome, judge_cases
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "examples" / "boj2580-sample.txt"

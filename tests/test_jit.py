@@ -20,11 +20,11 @@ from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from sudokulab import Puzzle, Shape, Status, first_conflict, is_solution, parse_puzzle, solvers  # noqa: E402
-from sudokulab import batch as batches  # noqa: E402
-from sudokulab.checking import check_batch  # noqa: E402
-from sudokulab.generate import generate  # noqa: E402
-from sudokulab.rules import KINDS, Cage, Rules, build, standard  # noqa: E402
+from sudokulab.core.rules import KINDS, Cage, Rules, build, standard  # noqa: E402
+from sudokulab.runs.generate import generate  # noqa: E402
+from sudokulab.solvers import batch as batches  # noqa: E402
 from sudokulab.solvers import jit  # noqa: E402
+from sudokulab.verdicts.checking import check_batch  # noqa: E402
 
 from .conftest import HANG, ROOT, brute_force, cut, random_grid, random_puzzle, shared_dataset  # noqa: E402
 
@@ -261,7 +261,7 @@ def test_without_numba_or_the_c_extension_the_solver_is_listed_as_needing_the_ex
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert "name numba" in done.stdout
-    from sudokulab.install import extra_hint
+    from sudokulab.core.install import extra_hint
 
     assert extra_hint("jit") in done.stdout and "installed False" in done.stdout
     assert "pip install -e" in extra_hint("jit") or "sudokulab[jit]" in extra_hint("jit")  # from a clone, or an index

@@ -20,8 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from sudokulab import cli, documents
+from sudokulab.cli.main import main as cli
 from sudokulab.errors import ExitCode
+from sudokulab.formats import documents
 from tests.conftest import EXAMPLES as EXAMPLES_DIR
 from tests.conftest import HANG, ROOT, SHARED_DATA
 

@@ -9,13 +9,15 @@ import time
 from pathlib import Path
 
 import pytest
+from sudokulab.datasets.reading.reading import parse_lines, read_dataset
 
-from sudokulab import cli, judge, parse_puzzle, solvers
-from sudokulab import oracle as oracles
-from sudokulab.datasets import parse_lines, read_dataset
-from sudokulab.judge import Outcome
-from sudokulab.sandbox import OUTPUT_LIMIT, Limits, Run
-from sudokulab.verify import verify
+from sudokulab import parse_puzzle, solvers
+from sudokulab.cli.main import main as cli
+from sudokulab.execution.sandbox import OUTPUT_LIMIT, Limits, Run
+from sudokulab.runs import judge
+from sudokulab.runs.judge import Outcome
+from sudokulab.verdicts import oracle as oracles
+from sudokulab.verdicts.verify import verify
 
 from .conftest import EXAMPLES
 

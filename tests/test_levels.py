@@ -14,16 +14,17 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sudokulab.cli.main.ladder import summarize
 
 from sudokulab import is_solution, solve
-from sudokulab.candidates import Candidates
-from sudokulab.documents import validate
-from sudokulab.generate import generate, random_grid
-from sudokulab.grid import Puzzle, Shape
-from sudokulab.hall import hall_set, hall_sets, hall_violation, maximum_matching
-from sudokulab.ladder import summarize
-from sudokulab.levels import LEVELS, check_level, settle, settle_why
-from sudokulab.rules import build
+from sudokulab.core.grid import Shape
+from sudokulab.core.puzzle import Puzzle
+from sudokulab.core.rules import build
+from sudokulab.formats.documents import validate
+from sudokulab.reasoning.candidates import Candidates
+from sudokulab.reasoning.hall import hall_set, hall_sets, hall_violation, maximum_matching
+from sudokulab.reasoning.levels import LEVELS, check_level, settle, settle_why
+from sudokulab.runs.generate import generate, random_grid
 
 from .conftest import brute_force, run_cli
 from .test_backtracking import rule_sets
@@ -210,7 +211,7 @@ def test_on_a_generated_puzzle_all_different_removes_a_candidate_hidden_singles_
 def test_module_doctests():
     import doctest
 
-    from sudokulab import hall, levels
+    from sudokulab.reasoning import hall, levels
 
     assert doctest.testmod(levels).failed == 0 and doctest.testmod(hall).failed == 0
 
@@ -257,7 +258,7 @@ def test_notebook_02_sets_climb_the_ladder_as_the_issue_says():
 
 
 def test_no_solution_example_is_a_contradiction():
-    from sudokulab.puzzle_files import read_puzzle
+    from sudokulab.formats.puzzle_files import read_puzzle
 
     from .conftest import EXAMPLES
 
@@ -278,7 +279,7 @@ def test_cli_prints_pencil_marks_or_settled(capsys, tmp_path, sample, sample_ans
     hard = tmp_path / "hard.txt"
     hard.write_text("800000000003600000070090200050007000000045700000100030001000068008500010090000400\n")
     code, out, _ = run_cli(capsys, "propagate", str(hard), "--level", "hidden-single")
-    from sudokulab.puzzle_files import read_puzzle
+    from sudokulab.formats.puzzle_files import read_puzzle
 
     assert code == 0 and out == settle(Candidates.start(read_puzzle(str(hard))), "hidden-single").text()
 
@@ -347,8 +348,8 @@ def test_cli_draws_the_pencil_marks(capsys, tmp_path):
 
 
 def test_variant_rules_from_the_command_line(capsys):
-    from sudokulab.boj import format_grid
-    from sudokulab.puzzle_files import read_puzzle
+    from sudokulab.formats.boj import format_grid
+    from sudokulab.formats.puzzle_files import read_puzzle
 
     from .conftest import EXAMPLES
 
@@ -370,7 +371,7 @@ def test_levels_report_a_contradiction_they_start_from():
 
 
 def test_climb_gives_each_level_the_marks_settle_gives():
-    from sudokulab.levels import climb
+    from sudokulab.reasoning.levels import climb
 
     for made in generate(9, 5, clues=25, unique=True, seed=11):
         rungs = climb(Candidates.start(made.puzzle))

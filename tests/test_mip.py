@@ -15,11 +15,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from sudokulab import Puzzle, Shape, Status, UsageError, first_conflict, is_solution, parse_puzzle, solvers
+from sudokulab.core.rules import KINDS
 from sudokulab.errors import UnsupportedFeature
-from sudokulab.generate import generate
 from sudokulab.models import export
 from sudokulab.models.mip import build_model, model_size, rules, to_lp, to_mps, var_index, var_name
-from sudokulab.rules import KINDS
+from sudokulab.runs.generate import generate
 from sudokulab.solvers.mip import MipSolver
 
 from .conftest import random_grid, random_puzzle

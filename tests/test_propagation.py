@@ -12,10 +12,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sudokulab.generate import random_grid
-from sudokulab.grid import Puzzle, Shape
-from sudokulab.propagation import build_propagator, propagator
-from sudokulab.rules import build, standard
+from sudokulab.core.grid import Shape
+from sudokulab.core.puzzle import Puzzle
+from sudokulab.core.rules import build, standard
+from sudokulab.runs.generate import random_grid
+from sudokulab.solvers.propagation import build_propagator, propagator
 
 from .conftest import random_puzzle
 from .test_backtracking import brute_force, rule_sets

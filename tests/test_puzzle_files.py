@@ -17,11 +17,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lzstring import LZString
 
-from sudokulab import boj
+from sudokulab.core.grid import Shape
+from sudokulab.core.puzzle import Puzzle, solution_error
+from sudokulab.core.rules import build, standard
 from sudokulab.errors import PuzzleFormatError, SudokuError, UsageError
-from sudokulab.fpuzzles import MAX_COMPRESSED
-from sudokulab.grid import Puzzle, Shape, solution_error
-from sudokulab.puzzle_files import (
+from sudokulab.formats import boj
+from sudokulab.formats.fpuzzles import MAX_COMPRESSED
+from sudokulab.formats.puzzle_files import (
     parse_cages,
     parse_puzzle_text,
     parse_regions,
@@ -29,7 +31,6 @@ from sudokulab.puzzle_files import (
     read_puzzle,
     read_rules,
 )
-from sudokulab.rules import build, standard
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 NINE, FOUR, SIX = Shape(3, 3), Shape(2, 2), Shape(2, 3)

@@ -8,12 +8,12 @@ from collections import namedtuple
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from sudokulab.datasets.reading.reading import Dataset
 
-from sudokulab import documents
-from sudokulab.datasets import Dataset
-from sudokulab.explain import TECHNIQUES, explain
-from sudokulab.puzzle_files import read_puzzle
-from sudokulab.rating import REFINEMENT, Distribution, chosen_entries, rate, rate_entries, rating_of
+from sudokulab.formats import documents
+from sudokulab.formats.puzzle_files import read_puzzle
+from sudokulab.reasoning.explain import TECHNIQUES, explain
+from sudokulab.reasoning.rating import REFINEMENT, Distribution, chosen_entries, rate, rate_entries, rating_of
 
 from .conftest import EXAMPLES, run_cli, shared_dataset
 

@@ -6,8 +6,9 @@ import pickle
 
 import pytest
 
-from sudokulab.grid import Puzzle, Shape, first_conflict, solution_error
-from sudokulab.rules import PRESETS, RulesError, build, parse_presets, standard, unsupported, windows
+from sudokulab.core.grid import Shape
+from sudokulab.core.puzzle import Puzzle, first_conflict, solution_error
+from sudokulab.core.rules import PRESETS, RulesError, build, parse_presets, standard, unsupported, windows
 
 NINE = Shape(3, 3)
 

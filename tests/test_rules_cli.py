@@ -30,8 +30,9 @@ from pathlib import Path
 import pytest
 
 from sudokulab import solvers
-from sudokulab.grid import Grid, Puzzle, Shape, is_solution
-from sudokulab.rules import Rules, build
+from sudokulab.core.grid import Grid, Shape
+from sudokulab.core.puzzle import Puzzle, is_solution
+from sudokulab.core.rules import Rules, build
 
 from .conftest import ROOT, random_grid, run_cli
 
@@ -180,7 +181,7 @@ class Variant:
 
     def argv(self, folder: Path) -> list[str]:
         """The puzzle file and rule options for the command, files written into ``folder``."""
-        from sudokulab.boj import format_puzzle
+        from sudokulab.formats.boj import format_puzzle
 
         puzzle = folder / f"{self.name}.txt"
         puzzle.write_text(format_puzzle(self.puzzle))
@@ -333,7 +334,7 @@ def test_a_standard_answer_to_an_x_puzzle_is_refused_naming_the_diagonal(tmp_pat
     plain = Puzzle(case.puzzle.shape, case.puzzle.givens)
     other = next(g for g in search(plain.rules, plain.givens, limit=2) if g != case.solution)
     answer = tmp_path / "answer.txt"
-    from sudokulab.boj import format_grid
+    from sudokulab.formats.boj import format_grid
 
     answer.write_text(format_grid(other, 9))
     argv = case.argv(tmp_path)
@@ -386,7 +387,7 @@ def test_count_under_rules_matches_the_independent_search(tmp_path, solver):
     fewer = Puzzle(shape, tuple(v if i % 3 == 0 else 0 for i, v in enumerate(case.puzzle.givens)), case.rules)
     expected = len(search(case.rules, fewer.givens, limit=1000, budget=2_000_000))
     path = tmp_path / "fewer.txt"
-    from sudokulab.boj import format_puzzle
+    from sudokulab.formats.boj import format_puzzle
 
     path.write_text(format_puzzle(fewer))
     done = sudokulab("count", str(path), "--rules", "x", "--solver", solver, "--limit", "1000", "--json")
@@ -457,7 +458,7 @@ def test_bench_runs_under_the_rules_and_skips_who_cannot(tmp_path):
                                                           ("dlx", "skipped")}
     assert all(r["valid"] for r in rows if r["status"] == "solved")
     assert out.read_text().count(",skipped,") == 1
-    from sudokulab.results import read_rows
+    from sudokulab.runs.results import read_rows
 
     assert sorted(r.solver for r in read_rows([out])) == ["backtrack-fast", "backtrack-fast", "sat", "sat"]
 
@@ -477,8 +478,8 @@ def test_bench_catches_an_answer_that_breaks_the_rules(tmp_path):
     standard search's answer is not (checked by the vectorised checker in the worker)."""
     import numpy as np
 
-    from sudokulab.batch import Batch, BatchResults
-    from sudokulab.checking import check_batch
+    from sudokulab.solvers.batch import Batch, BatchResults
+    from sudokulab.verdicts.checking import check_batch
 
     case = variant("x", 9)
     plain = Puzzle(case.puzzle.shape, case.puzzle.givens)

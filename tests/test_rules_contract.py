@@ -31,8 +31,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from sudokulab import Puzzle, Shape, Status, UnsupportedFeature, contract, is_solution, solution_error, solvers
-from sudokulab.rules import Cage, Rules, build
+from sudokulab import Puzzle, Shape, Status, UnsupportedFeature, is_solution, solution_error, solvers
+from sudokulab.core.rules import Cage, Rules, build
+from sudokulab.lab import contract
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 VARIANTS = sorted((FIXTURES / "variants").glob("*.json"))
@@ -304,7 +305,7 @@ def declares(solver, rules: Rules) -> bool:
 
 def assert_refused(solver, puzzle: Puzzle) -> None:
     """A refusal before any work, naming the solver and the kind its capabilities lack: the contract's
-    check (``sudokulab.contract.check_refused``, which check-solver runs too)."""
+    check (``sudokulab.lab.contract.check_refused``, which check-solver runs too)."""
     contract.check_refused(solver, puzzle)
 
 

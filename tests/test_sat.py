@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import sudokulab
-from sudokulab import Puzzle, Shape, Status, UsageError, cli, first_conflict, format_grid, is_solution, parse_puzzle
+from sudokulab import Puzzle, Shape, Status, UsageError, first_conflict, format_grid, is_solution, parse_puzzle
+from sudokulab.cli.main import main as cli
 from sudokulab.errors import UnsupportedFeature
 from sudokulab.models import cnf
 from sudokulab.solvers import sat
@@ -277,7 +278,7 @@ def test_import_sudokulab_does_not_load_pysat():
 
 # --- rules as data ------------------------------------------------------------------------------------
 
-from sudokulab.rules import KINDS, build  # noqa: E402 - the rules tests' own imports
+from sudokulab.core.rules import KINDS, build  # noqa: E402 - the rules tests' own imports
 
 from .test_cnf import PRESETS4, S4, brute_force, random_rules  # noqa: E402
 

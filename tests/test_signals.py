@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from sudokulab import stopping
+from sudokulab.cli.main import stopping
 from sudokulab.errors import Stopped
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,7 +31,7 @@ COUNT = 3000  # generate: far more than a few seconds make
 
 def sudokulab(*args: str) -> list[str]:
     script = Path(sys.executable).parent / "sudokulab"
-    return [str(script)] if script.exists() else [sys.executable, "-c", "from sudokulab.cli import run; run()"]
+    return [str(script)] if script.exists() else [sys.executable, "-c", "from sudokulab.cli.main import run; run()"]
 
 
 def start(args: list[str], cwd: Path) -> subprocess.Popen:
@@ -167,7 +167,7 @@ def test_a_signal_while_a_pool_starts_stops_every_worker_it_started(tmp_path, na
 POOL_DROPPED_AFTER_ITS_WORKERS_DIED = """
 import os, signal, sys, time
 
-from sudokulab.executors import ProcessPool
+from sudokulab.execution.executors import ProcessPool
 
 
 def main():
@@ -367,7 +367,8 @@ class _TripsAsItIsNamed:
 def test_a_signal_while_a_module_makes_its_classes_ends_the_run_as_the_signal(monkeypatch, capsys, error, code, line):
     """Seen in a sweep of SIGTERM times: one that landed while ``batch`` was imported came out of a
     dataclass's making as a RuntimeError, with a traceback and exit 1."""
-    from sudokulab import cli, commands
+    from sudokulab.cli.main import handlers as commands
+    from sudokulab.cli.main import main as cli
 
     monkeypatch.setattr(commands, "cmd_solve", lambda args: type("Made", (), {"field": _TripsAsItIsNamed(error)}))
     assert cli.main(["solve", str(ROOT / "examples" / "boj2580-sample.txt")]) == code
@@ -376,7 +377,8 @@ def test_a_signal_while_a_module_makes_its_classes_ends_the_run_as_the_signal(mo
 
 
 def test_an_error_in_a_class_being_made_without_a_signal_is_not_taken_for_one(monkeypatch):
-    from sudokulab import cli, commands
+    from sudokulab.cli.main import handlers as commands
+    from sudokulab.cli.main import main as cli
 
     trips = _TripsAsItIsNamed(KeyError("x"))
     monkeypatch.setattr(commands, "cmd_solve", lambda args: type("Made", (), {"field": trips}))
@@ -392,7 +394,8 @@ def test_a_signal_an_extension_replaced_with_its_own_error_still_ends_the_run_as
         monkeypatch, capsys, name, code, line):
     """As numpy's import does when SIGTERM lands while its C modules load: the signal's exception
     is swallowed and an ImportError about a broken install raised, with nothing linking the two."""
-    from sudokulab import cli, commands
+    from sudokulab.cli.main import handlers as commands
+    from sudokulab.cli.main import main as cli
 
     signum = getattr(signal, name)
 

@@ -13,11 +13,13 @@ from typing import ClassVar
 import pytest
 
 import sudokulab
-from sudokulab import bench, checking, solvers
-from sudokulab.compare import Agreement, compare
-from sudokulab.generate import generate
-from sudokulab.grid import Puzzle, is_solution
+from sudokulab import solvers
+from sudokulab.core.puzzle import Puzzle, is_solution
+from sudokulab.runs import bench
+from sudokulab.runs.compare import Agreement, compare
+from sudokulab.runs.generate import generate
 from sudokulab.solvers import Capabilities, CountResult, Option, SolveResult, Status
+from sudokulab.verdicts import checking
 
 from .conftest import EXAMPLES
 from .conftest import run_cli as run
@@ -145,7 +147,7 @@ def test_a_constructor_bug_is_not_reported_as_an_unknown_option(monkeypatch):
 
 def test_a_missing_backend_names_its_extra(monkeypatch):
     monkeypatch.setitem(solvers.REGISTRY, "ghost", solvers.SolverEntry("sudokulab_no_such_module:Ghost", extra="ghost"))
-    from sudokulab.install import extra_hint
+    from sudokulab.core.install import extra_hint
 
     missing = rf"solver 'ghost' is not installed \(sudokulab_no_such_module\): {re.escape(extra_hint('ghost'))}$"
     with pytest.raises(sudokulab.UsageError, match=missing):
@@ -163,7 +165,7 @@ def test_the_default_solver_finishes_large_boards(n):
 
 def test_command_and_library_share_the_default(capsys, monkeypatch):
     (made,) = generate(25, 1, fraction=0.45, seed=3)
-    from sudokulab.boj import format_puzzle
+    from sudokulab.formats.boj import format_puzzle
 
     code, out, err = run(capsys, "solve", "--stats", stdin=format_puzzle(made.puzzle).encode(), monkeypatch=monkeypatch)
     assert code == 0 and err.startswith(f"solver: {solvers.default_for(made.puzzle.shape)} ")

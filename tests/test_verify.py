@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from sudokulab import Puzzle, parse_puzzle, solvers
-from sudokulab import oracle as oracles
-from sudokulab.boj import format_grid
-from sudokulab.oracle import Oracle
-from sudokulab.verify import MAX_ANSWER_BYTES, verify
+from sudokulab.formats.boj import format_grid
+from sudokulab.verdicts import oracle as oracles
+from sudokulab.verdicts.oracle import Oracle
+from sudokulab.verdicts.verify import MAX_ANSWER_BYTES, verify
 
 from .conftest import EXAMPLES
 from .conftest import run_cli as run
@@ -207,8 +207,8 @@ def test_oracle_asks_a_solver_that_honours_the_puzzles_rules(monkeypatch):
     can, and a named oracle that cannot refuses rather than answer for other rules."""
     import dataclasses
 
+    from sudokulab.core.rules import build
     from sudokulab.errors import UnsupportedFeature
-    from sudokulab.rules import build
     from sudokulab.solvers.sat import SatSolver
 
     shape = Puzzle.empty(4).shape

@@ -31,12 +31,13 @@ if _TYPE_CHECKING:
     from typing import Any
 
     from . import solvers
-    from .boj import format_grid, load_puzzle, parse_puzzle
+    from .core.grid import Grid, Shape
+    from .core.puzzle import Puzzle, first_conflict, is_solution, solution_error
+    from .core.rules import Rules, RulesError
+    from .core.rules import build as build_rules
     from .errors import ExitCode, NoSolution, PuzzleFormatError, SudokuError, UnsupportedFeature, UsageError
-    from .grid import Grid, Puzzle, Shape, first_conflict, is_solution, solution_error
-    from .puzzle_files import read_puzzle
-    from .rules import Rules, RulesError
-    from .rules import build as build_rules
+    from .formats.boj import format_grid, load_puzzle, parse_puzzle
+    from .formats.puzzle_files import read_puzzle
     from .solvers.base import Capabilities, CountResult, SolveResult, Status
 
 __version__ = "0.1.0"
@@ -74,14 +75,15 @@ __all__ = [
 
 _LAZY = {
     "solvers": ("solvers", None),
-    **{name: ("boj", name) for name in ("format_grid", "load_puzzle", "parse_puzzle")},
+    **{name: ("formats.boj", name) for name in ("format_grid", "load_puzzle", "parse_puzzle")},
     **{name: ("errors", name) for name in ("ExitCode", "NoSolution", "PuzzleFormatError", "SudokuError",
                                             "UnsupportedFeature", "UsageError")},
-    **{name: ("grid", name) for name in ("Grid", "Puzzle", "Shape", "first_conflict", "is_solution",
-                                          "solution_error")},
-    "Rules": ("rules", "Rules"), "RulesError": ("rules", "RulesError"), "build_rules": ("rules", "build"),
+    **{name: ("core.grid", name) for name in ("Grid", "Shape")},
+    **{name: ("core.puzzle", name) for name in ("Puzzle", "first_conflict", "is_solution", "solution_error")},
+    "Rules": ("core.rules", "Rules"), "RulesError": ("core.rules", "RulesError"),
+    "build_rules": ("core.rules", "build"),
     **{name: ("solvers.base", name) for name in ("Capabilities", "CountResult", "SolveResult", "Status")},
-    "read_puzzle": ("puzzle_files", "read_puzzle"),
+    "read_puzzle": ("formats.puzzle_files", "read_puzzle"),
 }
 """Where each public name lives, imported on first use: ``import sudokulab`` (and so the command's
 start-up, ``--help`` included) loads none of them until asked (benchmarks/results/startup.md)."""
@@ -113,7 +115,7 @@ def default_solver(puzzle: Puzzle) -> str:
     rules = puzzle.rules
     if rules.is_standard or rules.kinds <= solvers.solver_class(name).capabilities.kinds:
         return name
-    from .oracle import first_honouring
+    from .verdicts.oracle import first_honouring
 
     return first_honouring(rules.kinds) or name
 

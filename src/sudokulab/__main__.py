@@ -39,7 +39,7 @@ def run() -> None:
         os.environ["OPENBLAS_NUM_THREADS"] = "1"
     gc.set_threshold(YOUNG_OBJECTS, *gc.get_threshold()[1:])
     previous = signal.signal(signal.SIGINT, _interrupted_early)
-    from .cli import run as run_command
+    from .cli.main import run as run_command
 
     signal.signal(signal.SIGINT, previous)
     run_command()

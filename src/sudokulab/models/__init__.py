@@ -10,8 +10,8 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
+from ..core.puzzle import Puzzle
 from ..errors import UsageError
-from ..grid import Puzzle
 
 EXPORTERS: dict[str, str] = {
     "dimacs": "sudokulab.models.dimacs:to_dimacs",

@@ -67,7 +67,7 @@ in a DIMACS file). Only ``reduced`` depends on the givens, so it is a formula pe
 How big a formula will be, before anything is built, is ``models.cnf_size`` (its functions are
 importable from here too); DIMACS text, in and out, is ``models.dimacs``.
 
->>> from sudokulab.grid import Shape
+>>> from sudokulab.core.grid import Shape
 >>> f = rules(Shape(3, 3), "extended")
 >>> f.variables, len(f.clauses), counts(9, "extended")
 (729, 11988, (729, 11988))
@@ -89,9 +89,10 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
+from ..core.grid import Grid, Shape
+from ..core.puzzle import Puzzle
+from ..core.rules import Cage, Rules, Thermo, standard
 from ..errors import UsageError
-from ..grid import Grid, Puzzle, Shape
-from ..rules import Cage, Rules, Thermo, standard
 from . import variables
 from .cnf_size import MAX_CLAUSES as MAX_CLAUSES  # the sizes are re-exported: callers say cnf.counts(...)
 from .cnf_size import amo_cost as amo_cost

@@ -19,10 +19,10 @@ import itertools
 from functools import cache
 from typing import TYPE_CHECKING
 
-from ..grid import Puzzle
+from ..core.puzzle import Puzzle
 
 if TYPE_CHECKING:
-    from ..rules import Rules
+    from ..core.rules import Rules
 
 __all__ = ["MAX_CLAUSES", "amo_cost", "cage_combinations", "check_size", "clause_count", "counts", "kind_counts",
            "reduced_counts", "reduced_group_sizes", "rules_counts"]

@@ -1,4 +1,4 @@
-"""The CP model of Sudoku for OR-Tools CP-SAT, built from a puzzle's rules (``sudokulab.rules``).
+"""The CP model of Sudoku for OR-Tools CP-SAT, built from a puzzle's rules (``sudokulab.core.rules``).
 
 Two models of the same rules, each with one constraint per rule so their sizes follow a formula:
 
@@ -47,9 +47,10 @@ from typing import TYPE_CHECKING, Any
 
 from ortools.sat.python import cp_model_helper as cmh
 
+from ..core.grid import Grid, Shape
+from ..core.puzzle import Puzzle
+from ..core.rules import Rules, standard
 from ..errors import UsageError
-from ..grid import Grid, Puzzle, Shape
-from ..rules import Rules, standard
 from . import variables
 
 if TYPE_CHECKING:

@@ -26,10 +26,11 @@ import json
 import re
 from dataclasses import dataclass
 
-from ..documents import compact
+from ..core.grid import Grid, Shape
+from ..core.puzzle import Puzzle
+from ..core.rules import Cage, Differ, Group, Rules, RulesError, Thermo, build
 from ..errors import PuzzleFormatError
-from ..grid import Grid, Puzzle, Shape
-from ..rules import Cage, Differ, Group, Rules, RulesError, Thermo, build
+from ..formats.documents import compact
 from . import cnf
 
 HEADER = "c sudokulab-export "
@@ -58,7 +59,7 @@ def rules_data(rules: Rules) -> dict:
     [cells, total], thermometers, extra groups); empty for standard Sudoku. Rules that ``build``
     would not make equal (made by hand) are spelled out whole under ``"explicit"``.
 
-    >>> from sudokulab.rules import build
+    >>> from sudokulab.core.rules import build
     >>> rules_data(build(Shape(2, 2), ["x"], cages=[((0, 1), 3)]))
     {'presets': ['x'], 'cages': [[[0, 1], 3]]}
     """
@@ -122,7 +123,7 @@ def rules_from_data(shape: Shape, data: dict) -> Rules:
 def rules_line(rules: Rules) -> str:
     """The comment line that carries the rules (``c sudokulab rules {...}``).
 
-    >>> from sudokulab.rules import build
+    >>> from sudokulab.core.rules import build
     >>> rules_line(build(Shape(2, 2), ["x"]))
     'c sudokulab rules {"presets":["x"]}'
     """

@@ -47,7 +47,7 @@ Perspectives in Computer Science* (Palgrave, 2000), 187-214, arXiv:cs/0011047; s
 ("generalized exact cover") are in the same paper and in *The Art of Computer Programming* 4B
 (2022), 7.2.2.1. The solver that runs it is ``sudokulab.solvers.dlx``.
 
->>> from sudokulab.grid import Puzzle, Shape
+>>> from sudokulab.core.grid import Puzzle, Shape
 >>> shape = Shape(3, 3)
 >>> len(column_names(shape)), [column_name(shape, i) for i in row_columns(shape, 1, 3)]
 (324, ['cell r1c2', 'row 1 has 3', 'column 2 has 3', 'box 1 has 3'])
@@ -61,8 +61,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..grid import Puzzle, Shape
-from ..rules import ALL_DIFFERENT, DIFFER, Rules, standard
+from ..core.grid import Shape
+from ..core.puzzle import Puzzle
+from ..core.rules import ALL_DIFFERENT, DIFFER, Rules, standard
 from . import variables
 
 KINDS = frozenset({ALL_DIFFERENT, DIFFER})
@@ -102,7 +103,7 @@ class Layout:
 def layout(rules: Rules | Shape) -> Layout:
     """The column layout of a rule set (a shape means standard rules), built once per rule set.
 
-    >>> from sudokulab.rules import build
+    >>> from sudokulab.core.rules import build
     >>> x = layout(build(Shape(3, 3), ["x"]))
     >>> x.primary, x.secondary, len(x.bases[0]), len(x.bases[1])
     (342, 0, 4, 3)

@@ -3,7 +3,7 @@
 - **Variables**: ``x[r, c, d] = 1`` when row r, column c holds digit d; n**3 of them, numbered by
   the one variable map (``models.variables.index``; ``var_index`` says it in rows and columns),
   named ``x{r}_{c}_{d}`` 1-based (``x1_1_5``: row 1, column 1 holds 5).
-- **Rows**, from the rules (``sudokulab.rules``), each a linear row over the binaries:
+- **Rows**, from the rules (``sudokulab.core.rules``), each a linear row over the binaries:
 
   - ``cell{r}_{c}``: ``sum_d x[cell, d] = 1`` (a cell holds one digit), n**2 rows;
   - per group and digit: ``sum over the group's cells of x[cell, d] = 1`` for a complete group
@@ -41,9 +41,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from ..core.grid import Shape
+from ..core.puzzle import Puzzle
+from ..core.rules import Group, Rules, standard
 from ..errors import UsageError
-from ..grid import Puzzle, Shape
-from ..rules import Group, Rules, standard
 from . import variables
 
 SENSES = ("=", "<=", ">=")

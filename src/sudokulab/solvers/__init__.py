@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
 
+from ..core.grid import Shape
+from ..core.rules import KINDS, Rules
 from ..errors import UnsupportedFeature, UsageError
-from ..grid import Shape
-from ..rules import KINDS, Rules
 from .base import Capabilities, CountResult, Option, Solver, SolveResult, Status, check_options
 from .search import SearchCounters, SearchSolver
 
@@ -80,7 +80,7 @@ def solver_class(name: str) -> type:
     try:
         return getattr(import_module(module), cls)
     except ImportError as exc:
-        from ..install import extra_hint
+        from ..core.install import extra_hint
 
         hint = extra_hint(entry.extra) if entry.extra else "reinstall sudokulab"
         raise UsageError(f"solver '{name}' is not installed ({exc.name or exc}): {hint}") from None

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..grid import Grid, Puzzle
-from ..propagation import SETTLED, propagator
-from ..rules import KINDS
+from ..core.grid import Grid
+from ..core.puzzle import Puzzle
+from ..core.rules import KINDS
 from .base import Capabilities, Deadline
+from .propagation import SETTLED, propagator
 from .search import SearchCounters, SearchSolver
 
 _CHECK_EVERY = 1024  # nodes between two looks at the clock: cheap, and a few ms at worst
@@ -210,7 +211,7 @@ def fast_search(
     each as the bits of one int. Every elimination updates both, so a naked single (one digit left
     in a cell) and a hidden single (one place left for a digit in a complete group) are seen the
     moment they appear, with no sweep over the board; partial groups and differing pairs remove
-    placed digits, cage sums and thermometers bound their cells (see ``sudokulab.propagation``,
+    placed digits, cage sums and thermometers bound their cells (see ``sudokulab.solvers.propagation``,
     shared with ``generate``). That is what makes it fast in CPython: a few list and int
     operations per affected peer, and C-level ``map``/``min`` to choose a branch.
 

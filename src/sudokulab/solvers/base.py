@@ -23,10 +23,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
-from ..grid import Grid, Puzzle
+from ..core.grid import Grid
+from ..core.puzzle import Puzzle
 
 if TYPE_CHECKING:
-    from ..rules import Rules
+    from ..core.rules import Rules
 
 Stat = int | float | bool | str
 
@@ -158,7 +159,7 @@ class Capabilities:
             if asked and not has:
                 return words
         if rules is not None:
-            from ..rules import unsupported
+            from ..core.rules import unsupported
 
             missing = unsupported(rules, self.kinds)
             if missing:

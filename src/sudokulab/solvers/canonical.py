@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..grid import Grid, Puzzle
+from ..core.grid import Grid
+from ..core.puzzle import Puzzle
 
 TryDigit = Callable[[int, int, Sequence[tuple[int, int]]], Grid | None]
 """``try_digit(cell, digit, fixed)``: a solution with ``cell`` holding ``digit`` and every

@@ -12,7 +12,7 @@ One ``CpSatSolver`` keeps, per rule set (a ``Rules`` value: standard Sudoku of a
 variant), a prepared copy of the model (givens rewritten per puzzle) and one set of CP-SAT
 parameters per kind of run (solve, canonical, count), so solving many puzzles pays the
 model-building and parameter-setting price once. ``solve_batch`` (the batch entry point of
-``sudokulab.batch``) runs a whole batch in one helper thread and returns arrays.
+``sudokulab.solvers.batch``) runs a whole batch in one helper thread and returns arrays.
 
 Model and presolve. By default a solve gives CP-SAT the CP model of this paradigm (``alldiff``:
 one integer per cell, AllDifferent per group) with presolve on, which is what turns each
@@ -74,10 +74,11 @@ from typing import TYPE_CHECKING, ClassVar
 
 from ortools.sat.python import cp_model_helper as cmh
 
+from ..core.grid import Grid, Shape
+from ..core.puzzle import Puzzle
+from ..core.rules import KINDS, Rules
 from ..errors import UnsupportedFeature, UsageError
-from ..grid import Grid, Puzzle, Shape
 from ..models.cpsat import MODELS, Prepared
-from ..rules import KINDS, Rules
 from .base import (
     Capabilities,
     CountResult,
@@ -95,7 +96,7 @@ from .native import interruptible
 if TYPE_CHECKING:
     import numpy as np
 
-    from ..batch import BatchResults
+    from .batch import BatchResults
 
 OPTIMAL, FEASIBLE, INFEASIBLE, UNKNOWN, MODEL_INVALID = (
     cmh.CpSolverStatus.OPTIMAL,
@@ -342,7 +343,7 @@ class CpSatSolver(SolverBase):
 
     def solve_batch(self, givens: np.ndarray, shape: Shape, *, time_limit: float | None = None,
                     rules: Rules | None = None) -> BatchResults:
-        """The batch entry point (``sudokulab.batch``): k puzzles of one shape, answers and stats as arrays.
+        """The batch entry point (``sudokulab.solvers.batch``): k puzzles of one shape, answers and stats as arrays.
 
         ``rules`` (of ``shape``; standard Sudoku when None) are the rules of every puzzle of the batch.
 
@@ -352,7 +353,7 @@ class CpSatSolver(SolverBase):
         """
         import numpy as np
 
-        from .. import batch as batches
+        from . import batch as batches
 
         empty = Puzzle.empty(shape) if rules is None else Puzzle.empty(shape).with_rules(rules)
         check_kinds(self, empty)

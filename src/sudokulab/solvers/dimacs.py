@@ -29,12 +29,13 @@ import time
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from ..core.grid import Grid
+from ..core.puzzle import Puzzle
+from ..core.rules import KINDS
 from ..errors import PuzzleFormatError, UsageError
-from ..grid import Grid, Puzzle
+from ..execution.sandbox import Limits, run_program
 from ..models import cnf, dimacs, variables
 from ..models.dimacs import Exported, decode_model, parse_answer
-from ..rules import KINDS
-from ..sandbox import Limits, run_program
 from .base import (
     Capabilities,
     CountResult,

@@ -67,10 +67,11 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import ClassVar, NamedTuple
 
-from ..grid import Grid, Puzzle
+from ..core.grid import Grid
+from ..core.puzzle import Puzzle
+from ..core.rules import Rules
 from ..models.exact_cover import KINDS, KINDS_WHY, layout, matrix_columns
 from ..models.variables import cell_digit, index
-from ..rules import Rules
 from .base import Capabilities, CountResult, Deadline, Option, SolveResult, check_kinds
 from .search import SearchSolver
 
@@ -589,7 +590,7 @@ _SEARCHES = {"links": _links_search, "sets": _sets_search}
 class DlxSolver(SearchSolver):
     """``dlx``: Knuth's Algorithm X on the exact-cover matrix, fewest-rows column first.
 
-    >>> from sudokulab.grid import Puzzle
+    >>> from sudokulab.core.grid import Puzzle
     >>> DlxSolver().count(Puzzle.empty(4), limit=1000).count, DlxSolver("sets").count(Puzzle.empty(4)).count
     (288, 2)
 

@@ -80,9 +80,10 @@ from functools import lru_cache
 from importlib.util import find_spec
 from typing import ClassVar, NamedTuple
 
+from ..core.grid import Grid, Shape
+from ..core.puzzle import Puzzle
+from ..core.rules import INCREASING, KINDS, SUM, Rules, standard
 from ..errors import UnsupportedFeature, UsageError
-from ..grid import Grid, Puzzle, Shape
-from ..rules import INCREASING, KINDS, SUM, Rules, standard
 from .base import (
     Capabilities,
     CountResult,
@@ -301,7 +302,7 @@ def c_solve_batch(givens, shape: Shape, time_limit: float | None, wdeg: bool, na
     as ``c_tables``)."""
     import numpy as np
 
-    from ..batch import DIGITS, BatchResults
+    from .batch import DIGITS, BatchResults
 
     k = len(givens)
     status = np.zeros(k, dtype=np.int8)
@@ -392,7 +393,7 @@ class JitSolver(SolverBase):
         """Many puzzles of one shape in one compiled loop (see ``batch.py``): a ``BatchResults``.
 
         ``rules`` (standard when None) hold for every puzzle of the batch."""
-        from ..batch import checked_givens  # numpy-only module: imported where batches are made
+        from .batch import checked_givens  # numpy-only module: imported where batches are made
 
         if rules is not None:
             if rules.shape != shape:

@@ -14,8 +14,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..grid import Grid, Puzzle, Shape
-from ..rules import Rules, build, standard
+from ..core.grid import Grid, Shape
+from ..core.puzzle import Puzzle
+from ..core.rules import Rules, build, standard
 from .jit import SLICE_SECONDS, Layout, Slices, layout
 from .jit_kernels import (  # numba's: a missing numba is an ImportError naming it
     BACKTRACKS,
@@ -188,7 +189,7 @@ def warm_up() -> None:
 def solve_batch(givens: np.ndarray, shape: Shape, time_limit: float | None, wdeg: bool, name: str,
                 rules: Rules | None = None):
     """The batch entry point's work: slices of the compiled batch loop, Ctrl-C seen between them."""
-    from ..batch import DIGITS, BatchResults  # numpy-only module: imported where batches are made
+    from .batch import DIGITS, BatchResults  # numpy-only module: imported where batches are made
 
     k = len(givens)
     limit = 0.0 if time_limit is None else float(time_limit)

@@ -49,11 +49,12 @@ from dataclasses import dataclass
 
 from ortools.linear_solver import pywraplp
 
+from ..core.grid import Grid
+from ..core.puzzle import Puzzle
+from ..core.rules import KINDS, Rules
 from ..errors import UnsupportedFeature
-from ..grid import Grid, Puzzle
 from ..models import variables
 from ..models.mip import Constraint, MipModel, build_model, fixed_columns, model_size, rules
-from ..rules import KINDS, Rules
 from .base import (
     Capabilities,
     CountResult,

@@ -43,7 +43,7 @@ Ctrl-C. PySAT's engines catch SIGINT in the main thread and jump out of the engi
 CaDiCaL unusable. The solver turns that into ``KeyboardInterrupt`` and drops the engine without
 touching it again; the next puzzle of the rule set builds a fresh one.
 
-Batches. ``solve_batch`` (the entry point of ``sudokulab.batch``) runs k puzzles of a shape and rule set on the
+Batches. ``solve_batch`` (the entry point of ``sudokulab.solvers.batch``) runs k puzzles of a shape and rule set on the
 same engine, in the same session (lock, Ctrl-C), with what is ours per puzzle cut to a slice of a
 precomputed assumption list, the model read as its true cell literals, and the counters read once;
 decoding and stats are numpy over the whole batch.
@@ -79,10 +79,11 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..core.grid import Grid, Shape
+from ..core.puzzle import Puzzle
+from ..core.rules import KINDS, Rules, standard
 from ..errors import UnsupportedFeature
-from ..grid import Grid, Puzzle, Shape
 from ..models import cnf
-from ..rules import KINDS, Rules, standard
 from .base import (
     Capabilities,
     CountResult,
@@ -111,7 +112,7 @@ from .sat_engine import (
 if TYPE_CHECKING:
     import numpy as np
 
-    from ..batch import BatchResults
+    from .batch import BatchResults
 
 PAIRWISE_CLAUSES = 400_000
 """With ``amo="auto"``, formulas that would pass this many clauses with pairwise AMO use ``seqcounter``."""
@@ -377,7 +378,7 @@ class SatSolver(SolverBase):
 
     def solve_batch(self, givens: np.ndarray, shape: Shape, *, time_limit: float | None = None,
                     rules: Rules | None = None) -> BatchResults:
-        """The batch entry point (``sudokulab.batch``): k puzzles of one shape, answers as arrays.
+        """The batch entry point (``sudokulab.solvers.batch``): k puzzles of one shape, answers as arrays.
 
         ``rules`` are the batch's rules (all its puzzles share them; None: standard Sudoku).
 
@@ -394,7 +395,7 @@ class SatSolver(SolverBase):
         """
         import numpy as np
 
-        from .. import batch as batches
+        from . import batch as batches
 
         rules = standard(shape) if rules is None else rules
         empty = Puzzle(shape, (0,) * shape.cells, rules)  # also checks that the rules fit the shape
@@ -484,7 +485,7 @@ def _decoded(arrays: cnf.LiteralArrays, formula: cnf.Formula, positives: list[li
 def _solve_each(solver: SatSolver, givens: np.ndarray, rules: Rules, time_limit: float | None) -> BatchResults:
     """A batch of puzzles under non-standard rules through ``solve``, one by one (``batch.solve_each``
     builds standard puzzles)."""
-    from .. import batch as batches
+    from . import batch as batches
 
     results, cpu = [], []
     for row in givens.tolist():

@@ -12,7 +12,8 @@ import time
 from collections.abc import Callable, Iterator
 from typing import ClassVar
 
-from ..grid import Grid, Puzzle
+from ..core.grid import Grid
+from ..core.puzzle import Puzzle
 from .base import (
     Capabilities,
     CountResult,

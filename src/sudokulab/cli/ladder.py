@@ -1,0 +1,179 @@
+"""The ``propagate`` command: one puzzle's pencil marks after a level of the ladder, or a dataset's
+ladder table (how many puzzles each level settles without search).
+
+The reasoning itself is ``levels``'s; this module reads the input, runs it and prints (text,
+``--json``, a ``--draw`` picture). A summary climbs the ladder once per puzzle, each level from the
+marks the level below left (the same fixpoint as starting afresh: a level includes the ones below).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.puzzle import Puzzle
+from ..errors import ExitCode, NoSolution, PuzzleFormatError, UsageError
+from ..reasoning.candidates import Candidates
+from ..reasoning.levels import DEFAULT_LEVEL, LEVELS, check_level, climb, settle_why
+
+
+@dataclass(frozen=True)
+class LevelSummary:
+    """One row of the ladder table: a level over a set of puzzles."""
+
+    level: str
+    puzzles: int
+    settled: int
+    contradictions: int
+    candidates_mean: float
+    """Mean candidates left over the whole board (n*n when settled: 81 on 9x9)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"level": self.level, "puzzles": self.puzzles, "settled": self.settled,
+                "contradictions": self.contradictions, "candidates_mean": round(self.candidates_mean, 3)}
+
+
+def summarize(puzzles: Iterable[Puzzle], top: str = LEVELS[-1], on_puzzle: Any = None) -> list[LevelSummary]:
+    """The ladder table of some puzzles: per level up to ``top``, how many it settles (non-decreasing
+    down the ladder), how many it finds contradictory, and the candidates it leaves on average."""
+    levels = LEVELS[: check_level(top) + 1]
+    settled = [0] * len(levels)
+    contradictions = [0] * len(levels)
+    remaining = [0] * len(levels)
+    count = 0
+    for puzzle in puzzles:
+        count += 1
+        for rung, step in enumerate(climb(Candidates.start(puzzle), top)):
+            settled[rung] += step.settled
+            contradictions[rung] += step.contradiction
+            remaining[rung] += step.remaining
+        if on_puzzle is not None:
+            on_puzzle()
+    return [LevelSummary(level, count, settled[i], contradictions[i], remaining[i] / count if count else 0.0)
+            for i, level in enumerate(levels)]
+
+
+def render_summary(rows: list[LevelSummary], name: str) -> str:
+    """The ladder table as text."""
+    lines = [f"propagation ladder of {name}: {rows[0].puzzles if rows else 0} puzzles",
+             f"{'level':15} {'settled':>8} {'share':>7} {'contradictions':>15} {'candidates left (mean)':>23}"]
+    for row in rows:
+        share = f"{100 * row.settled / row.puzzles:.1f}%" if row.puzzles else "-"
+        lines.append(f"{row.level:15} {row.settled:>8} {share:>7} {row.contradictions:>15} "
+                     f"{row.candidates_mean:>23.1f}")
+    return "\n".join(lines) + "\n"
+
+
+def cmd_propagate(args: argparse.Namespace) -> int:
+    """``sudokulab propagate``: see the module docstring. A failure's ``--json`` document is
+    ``cli.main``'s (``documents.emit_error``); a contradiction is reported by the puzzle's own document."""
+    if args.summary:
+        return _summary(args)
+    return _one(args)
+
+
+def _one(args: argparse.Namespace) -> int:
+    from ..core.puzzle import first_conflict
+    from ..formats.boj import format_grid
+    from .handlers import load, out
+
+    if args.limit is not None or args.quiet:
+        raise UsageError("propagate: --limit and --quiet go with --summary")
+    level = args.level or DEFAULT_LEVEL
+    check_level(level)
+    drawing = _draw_target(args.draw)
+    puzzle = load(args)
+    conflict = first_conflict(puzzle.givens, puzzle.rules)
+    if conflict:
+        marks, why = Candidates.start(puzzle, eliminate=False), f"the givens break a rule: {conflict}"
+    else:
+        marks, why = settle_why(Candidates.start(puzzle), level)
+    status = "contradiction" if why is not None else "settled" if marks.settled else "open"
+    if drawing is not None and why is None:
+        _draw(marks, drawing, f"{level}: {status}")
+    if args.json:
+        from ..formats.documents import emit, rules_fields
+
+        n = puzzle.n
+        emit({"size": n, "box": [puzzle.shape.box_rows, puzzle.shape.box_cols], **rules_fields(puzzle.rules),
+              "level": level, "status": status, "reason": why,
+              "candidates": [[marks.digits(r * n + c) for c in range(n)] for r in range(n)],
+              "remaining": marks.remaining,
+              "grid": [list(marks.grid()[r * n:(r + 1) * n]) for r in range(n)],
+              "answer": format_grid(marks.grid(), n) if status == "settled" else None})
+    elif status == "settled":
+        out("settled\n" + format_grid(marks.grid(), puzzle.n))
+    elif status == "open":
+        out(marks.text())
+    if why is not None:
+        raise NoSolution(f"no solution (found at the {level} level): {why}")
+    return ExitCode.OK
+
+
+def _draw_target(path: str | None) -> Any:
+    if path is None:
+        return None
+    from ..formats.outputs import OutputFile
+    from ..ui.plots import PLOT_SUFFIXES, require_matplotlib
+
+    require_matplotlib()
+    return OutputFile(path, suffixes=PLOT_SUFFIXES, what="picture", binary=True)
+
+
+def _draw(marks: Candidates, output: Any, title: str) -> None:
+    """The pencil-mark picture, written whole (``outputs.OutputFile``)."""
+    import io
+
+    from matplotlib.figure import Figure
+
+    from ..ui.drawing import draw_candidates
+
+    n = marks.n
+    figure = Figure(figsize=(0.62 * n + 0.6, 0.62 * n + 0.9), layout="constrained")
+    draw_candidates(marks, figure.add_subplot(), title, fill_settled=True)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, dpi=120, format=output.path.suffix.lstrip(".").lower())
+    with output:
+        output.write(buffer.getvalue())
+
+
+def _summary(args: argparse.Namespace) -> int:
+    from ..datasets.catalog import resolve
+    from ..datasets.reading import read_dataset
+    from ..formats.boj import parse_box, source_name
+    from ..ui.report import progress
+    from .handlers import dataset_rules, out
+
+    if args.draw is not None:
+        raise UsageError("propagate: --draw shows one puzzle; drop it with --summary")
+    top = args.level or LEVELS[-1]
+    check_level(top)
+    path = resolve(args.puzzle)
+    box = parse_box(args.box) if args.box else None
+    name = source_name(path)
+    rules = dataset_rules(args)
+
+    def puzzles() -> Iterable[Puzzle]:
+        for entry in read_dataset(path, box, rules=rules):
+            if args.limit is not None and entry.index >= args.limit:
+                return
+            if entry.puzzle is None:
+                raise PuzzleFormatError(f"{name} line {entry.line}: {entry.error}")
+            yield entry.puzzle
+
+    show = not args.quiet and sys.stderr.isatty()
+    with progress(args.limit, enabled=show, label="puzzles") as bar:
+        task = bar.task_ids[0]
+        rows = summarize(puzzles(), top, on_puzzle=lambda: bar.update(task, advance=1))
+    if not rows or not rows[0].puzzles:
+        raise UsageError(f"propagate: no puzzles in '{name}'")
+    if args.json:
+        from ..formats.documents import emit
+
+        emit({"dataset": name, "puzzles": rows[0].puzzles, "levels": [row.to_json() for row in rows]})
+    else:
+        out(render_summary(rows, name))
+    return ExitCode.OK

@@ -1,0 +1,502 @@
+"""Work on a Dask cluster: ``--cluster tcp://host:8786`` (a running scheduler) or ``--cluster local:N``.
+
+``connect`` returns a ``DaskExecutor``, the ``executors.Executor`` of a cluster: ``imap`` submits
+one task per item (``client.submit(fn, item, pure=False)``), keeps at most ``in_flight`` of them
+unfinished, pulls the next item only when one finishes (backpressure: a ten-million-line dataset is
+never read ahead) and yields each result with its item as it arrives, through
+``distributed.as_completed``. The caller writes it out at once and the task is released, so memory
+stays flat on both sides.
+
+Faults: when a worker dies, the scheduler runs the tasks it held again elsewhere (those it was
+running and those it had finished but whose results had not reached us yet). The scheduler says so
+in a ``remove-worker`` event; the executor counts the tasks named there that it is still waiting
+for (``retried``). Each item's result is yielded once, whoever ran it last, so nothing is lost or
+counted twice. A task that has killed more workers than the scheduler allows
+(``distributed.scheduler.allowed-failures``, 3) stops the run with one line.
+
+Ctrl-C: leaving ``imap`` early cancels every pending task, and ``close`` closes the client. A
+``local:N`` cluster is ours alone: its workers never die of a Ctrl-C at the terminal (see
+``_ctrl_c_held`` and ``dask_setup``), the judge's runs in progress there are stopped, and the
+cluster is shut down before the command exits. On a shared cluster, tasks already running finish
+where they are (a judged run within its time limit) and their results are dropped.
+
+What workers need: ``sudokulab`` importable, with the same Python and dask versions as the client
+(``pip install -e '.[dask]'`` from a clone, in their environment). ``connect`` checks the import on every
+worker before any work. Functions run on workers are module-level functions of sudokulab (pickled
+by reference), and state a worker builds once (solvers, an oracle) lives in that worker process.
+
+dask is an optional extra, imported here only: without it ``connect`` refuses with one line.
+(About 500 lines, kept together: the connection checks, the fault counting and the Ctrl-C
+handling serve the one executor and share its client.)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+import threading
+import time
+import warnings
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeVar
+
+from ..errors import ExitCode, SudokuError, UsageError
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+
+EXTRA = "dask"
+def missing_extra() -> str:
+    """The refusal when dask is not installed, with the install command that works here."""
+    from ..core.install import extra_hint
+
+    return f"--cluster needs the 'dask' extra: {extra_hint('dask')}"
+CONNECT_TIMEOUT = 10.0
+"""Seconds a scheduler has to answer, and to have at least one worker, before ``connect`` gives up."""
+CLOSE_TIMEOUT = 5.0
+
+_ADDRESS = re.compile(r"^(?:(tcp|tls)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(\d{1,5})$")
+_LOCAL = re.compile(r"^local:(\d+)$")
+
+
+class ClusterError(SudokuError):
+    """The cluster failed under the run: the scheduler went away, or a task kept killing workers."""
+
+    exit_code = ExitCode.BAD_INPUT
+
+
+def parse_address(address: str) -> tuple[str, int] | str:
+    """``("local", N)`` for ``local:N``, else the scheduler address as Dask takes it (``tcp://host:port``).
+
+    >>> parse_address("local:2"), parse_address("10.0.0.5:8786"), parse_address("tls://head:8786")
+    (('local', 2), 'tcp://10.0.0.5:8786', 'tls://head:8786')
+    """
+    text = address.strip()
+    local = _LOCAL.match(text)
+    if local:
+        workers = int(local[1])
+        if not 1 <= workers <= 256:
+            raise UsageError(f"--cluster local:N takes 1 to 256 worker processes, not {workers}")
+        return "local", workers
+    match = _ADDRESS.match(text)
+    if not match or not 0 < int(match[3]) < 65536:
+        raise UsageError(f"--cluster '{address[:80]}' is neither local:N nor a scheduler address such as "
+                         "tcp://host:8786")
+    return f"{match[1] or 'tcp'}://{match[2]}:{match[3]}"
+
+
+def _import_distributed() -> Any:
+    try:
+        import distributed
+    except ImportError:
+        raise UsageError(missing_extra()) from None
+    return distributed
+
+
+def connect(address: str, *, timeout: float = CONNECT_TIMEOUT, quiet: bool = True) -> DaskExecutor:
+    """An executor on the cluster at ``address`` (``local:N`` starts N worker processes here).
+
+    Refused with one line (``UsageError``): a bad address, dask not installed, no scheduler
+    answering within ``timeout`` seconds, no worker joining it in that time, or a worker that cannot
+    import sudokulab. ``quiet`` keeps dask's own log lines off standard error (errors are ours).
+    """
+    where = parse_address(address)
+    distributed = _import_distributed()
+    if quiet:
+        _silence_dask_logs()
+    _keep_few_messages()
+    cluster = client = None
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            if isinstance(where, tuple):
+                # Loopback only, random ports: no dashboard, and the HTTP routes Dask serves anyway
+                # (health, metrics) bound to 127.0.0.1 instead of every interface on port 8787.
+                from .executors import hangups_held
+
+                with hangups_held(), _ctrl_c_held():  # the tracker _ctrl_c_held starts must hold SIGHUP too
+                    cluster = distributed.LocalCluster(
+                        n_workers=where[1], threads_per_worker=1, processes=True, host="127.0.0.1",
+                        scheduler_port=0, dashboard_address=None, worker_dashboard_address=None,
+                        scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
+                        silence_logs=logging.CRITICAL if quiet else logging.WARNING,
+                        preload=[__name__],  # dask_setup below: Ctrl-C is this process's to handle
+                    )
+                    client = distributed.Client(cluster, timeout=timeout, set_as_default=False)
+            else:
+                _reachable(where, timeout)
+                try:
+                    client = distributed.Client(where, timeout=timeout, set_as_default=False)
+                except (OSError, TimeoutError) as exc:
+                    raise UsageError(f"no Dask scheduler answers at {where} within {timeout:g} s "
+                                     f"({type(exc).__name__})") from None
+            try:
+                client.wait_for_workers(1, timeout=timeout)
+            except (OSError, TimeoutError):
+                raise UsageError(f"the Dask scheduler at {where} has no workers (none joined within "
+                                 f"{timeout:g} s)") from None
+        _warn_once(caught)
+        executor = DaskExecutor(client, cluster, address.strip())
+        cluster = client = None  # the executor owns them now
+    finally:
+        if client is not None:
+            _quietly(client.close, timeout=CLOSE_TIMEOUT)
+        if cluster is not None:
+            _quietly(cluster.close, timeout=CLOSE_TIMEOUT)
+    try:
+        executor.check_workers()
+    except BaseException:
+        executor.close()
+        raise
+    return executor
+
+
+@contextlib.contextmanager
+def executor_for(cluster: str | Any) -> Iterator[Any]:
+    """An executor for a ``cluster`` argument: an address or ``local:N`` is connected here and closed at
+    the end; an executor (from ``connect``) is used as it is and left open for its owner."""
+    if isinstance(cluster, str):
+        with connect(cluster) as executor:
+            yield executor
+    else:
+        yield cluster
+
+
+def _reachable(address: str, timeout: float) -> None:
+    """Refuse at once when nothing listens at the address (Dask would retry until the timeout)."""
+    import socket
+
+    host, _, port = address.partition("://")[2].rpartition(":")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            pass
+    except OSError as exc:
+        why = "timed out" if isinstance(exc, TimeoutError) else (exc.strerror or str(exc)).lower()
+        raise UsageError(f"no Dask scheduler answers at {address} within {timeout:g} s ({why})") from None
+
+
+@contextlib.contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Hold Ctrl-C back while a local cluster starts, and deliver it once it has started.
+
+    The worker processes are started from Dask's event-loop thread, which this thread creates
+    inside ``LocalCluster()``: with SIGINT blocked here it is born with SIGINT blocked, and so is
+    every worker process it starts then or later (a blocked signal stays blocked across fork and
+    exec). A Ctrl-C at the terminal reaches the whole process group; the workers never see it, and
+    this thread takes it when the block is lifted, as a KeyboardInterrupt that closes the cluster
+    (a worker interrupted while still importing died with a traceback on the terminal).
+    """
+    import signal
+    from multiprocessing import resource_tracker
+
+    from .executors import quiet_start, signals_held
+
+    # multiprocessing starts its resource tracker with the first worker, and afterwards unblocks
+    # SIGINT in the thread that started it (Python 3.11, resource_tracker.ensure_running): start it
+    # here first, so that Dask's thread keeps the block for the workers it starts.
+    # Its only output is a warning about semaphores left when the command exits at once after a
+    # Ctrl-C (which it then cleans up itself): it gets no standard error to print that on.
+    quiet_start(resource_tracker.ensure_running)
+    with signals_held({signal.SIGINT}):  # a Ctrl-C held back is raised as this ends
+        yield
+
+
+def dask_setup(worker: Any) -> None:
+    """Run by each worker of a ``local:N`` cluster as it starts (a Dask preload, in its main thread).
+
+    Ctrl-C at the terminal reaches the whole process group; the command cancels the work and closes
+    the workers, which must not die of it on their own (each with a traceback). They are born with
+    SIGINT blocked (``_ctrl_c_held``); here it gets a handler that does nothing and is unblocked,
+    so that a program the judge starts from this worker gets SIGINT as it would from the command
+    itself: unblocked and at its default (a handler, unlike SIG_IGN, is not inherited by exec).
+    """
+    import signal
+
+    signal.signal(signal.SIGINT, _ignore)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _ignore(signum: int, frame: Any) -> None:
+    """SIGINT in a local worker: nothing to do (see ``dask_setup``)."""
+
+
+def _stop_judge_runs() -> None:
+    """Run on each worker of a ``local:N`` cluster before it is closed (sent by value): end the judge's
+    runs in progress there. A program under judgement runs in a session of its own, and a task
+    cancelled mid-batch would otherwise judge the rest of its batch before the worker could close."""
+    import sys
+
+    judge = sys.modules.get("sudokulab.runs.judge")
+    if judge is not None:
+        judge.stop_runs()
+
+
+MESSAGE_LOG = 16
+"""Messages each Dask connection keeps for debugging (Dask's default: 1,000)."""
+
+
+def _keep_few_messages() -> None:
+    """Keep Dask's per-connection log of recent messages short, in this process and a local cluster's.
+
+    Each connection keeps its last ``distributed.admin.low-level-log-length`` messages under 1 MB
+    whole, and a task message holds its batch: at 1,000 messages of 512-puzzle batches the client
+    and the scheduler each held some 50 MB more than they needed (measured), 400 MB at 4,096 a
+    batch. A scheduler started elsewhere keeps its own setting (see the README).
+    """
+    import dask
+
+    if dask.config.get("distributed.admin.low-level-log-length", MESSAGE_LOG) > MESSAGE_LOG:
+        dask.config.set({"distributed.admin.low-level-log-length": MESSAGE_LOG})
+
+
+def _silence_dask_logs() -> None:
+    """Dask logs worker deaths, retries and shutdown at WARNING and ERROR, and its event loop (tornado,
+    asyncio) logs tracebacks when a scheduler goes away: the run reports all that itself, in one line."""
+    families = ("distributed", "dask", "tornado", "asyncio")
+    # Dask's configuration gives some loggers a level of their own (distributed.client, ...), which a
+    # parent's level does not override: each one is set.
+    for name in [*families, *logging.root.manager.loggerDict]:
+        if name.split(".", 1)[0] in families:
+            logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+
+
+NO_WORKER_TIMEOUT = 60.0
+"""Seconds a run waits for a worker once the cluster has none, unless Dask's configuration says
+otherwise (``DASK_SUDOKULAB__WORKER_TIMEOUT=SECONDS`` in the environment, or ``sudokulab:
+worker-timeout:`` in a Dask configuration file)."""
+
+
+def worker_timeout() -> float:
+    """The seconds a run waits with no worker before it stops (``NO_WORKER_TIMEOUT`` by default)."""
+    import dask
+
+    try:
+        value = float(dask.config.get("sudokulab.worker-timeout", NO_WORKER_TIMEOUT))
+    except (TypeError, ValueError):
+        raise UsageError("DASK_SUDOKULAB__WORKER_TIMEOUT must be a number of seconds") from None
+    if not value > 0:
+        raise UsageError("DASK_SUDOKULAB__WORKER_TIMEOUT must be a positive number of seconds")
+    return value
+
+
+def _warn_once(caught: list[warnings.WarningMessage]) -> None:
+    """Dask's warnings (mismatched versions between client and workers, ...) as one line each."""
+    import sys
+
+    seen = set()
+    for warning in caught:
+        if not issubclass(warning.category, UserWarning):
+            continue  # ResourceWarnings of sockets garbage-collected meanwhile, deprecations: not the user's
+        text = " ".join(str(warning.message).split())
+        if text and text not in seen:
+            seen.add(text)
+            print(f"sudokulab: warning: dask: {text[:300]}", file=sys.stderr)
+
+
+def _quietly(close: Callable[..., Any], **kwargs: Any) -> None:
+    with contextlib.suppress(Exception):
+        close(**kwargs)
+
+
+def _probe_import() -> str:
+    """Run on each worker: '' when sudokulab imports there, else why not (pickled by value, see below)."""
+    try:
+        import sudokulab  # noqa: F401
+    except Exception as exc:  # noqa: BLE001 - any failure is the answer
+        return f"{type(exc).__name__}: {exc}"
+    return ""
+
+
+class DaskExecutor:
+    """The ``Executor`` of a Dask cluster (see the module docstring); made by ``connect``."""
+
+    def __init__(self, client: Any, cluster: Any = None, address: str = ""):
+        self.client = client
+        self.cluster = cluster
+        self.address = address
+        self.retried = 0
+        self._waiting: dict[str, Any] = {}
+        """Key -> future of every task submitted and not yet yielded."""
+        self._lock = threading.Lock()
+        self._closed = False
+        self._workers = 1
+        self._stranded = ""
+        """Why the watchdog stopped the run (no worker for too long), once it has."""
+        client.subscribe_topic("all", self._on_event)
+
+    # --- what the cluster is ---------------------------------------------------------------------
+
+    @property
+    def workers(self) -> int:
+        """Threads over all workers now (the cluster may grow or shrink during a run); after ``close``,
+        the last count seen."""
+        if self._closed:
+            return self._workers
+        try:
+            info = self.client.scheduler_info(n_workers=-1)
+        except TypeError:  # dask releases before n_workers
+            info = self.client.scheduler_info()
+        except (SudokuError, KeyboardInterrupt):
+            raise
+        except Exception:  # noqa: BLE001 - the connection is gone: the last count seen
+            return self._workers
+        self._workers = max(1, sum(w.get("nthreads", 1) for w in info.get("workers", {}).values()))
+        return self._workers
+
+    def describe(self) -> str:
+        """Where the work runs, in words (also after ``close``, for the report)."""
+        n = self.workers
+        if self.cluster is not None:
+            return f"a local Dask cluster of {n} worker process{'es' if n != 1 else ''}"
+        return f"the Dask cluster at {self.address} ({n} worker thread{'s' if n != 1 else ''})"
+
+    def run_on_workers(self, fn: Callable[..., Any], *args: Any) -> dict[str, Any]:
+        """``fn(*args)`` on every worker now: worker address -> result (for checks before a run)."""
+        try:
+            return self.client.run(fn, *args)
+        except (SudokuError, KeyboardInterrupt):
+            raise
+        except Exception as exc:
+            raise _cluster_error(exc) from None
+
+    def check_workers(self) -> None:
+        """Refuse with one line when a worker cannot import sudokulab (it could run none of our tasks)."""
+        # The probe is a module-level function of this module, which the worker could not unpickle
+        # without sudokulab: send a copy of its code instead.
+        probe = _by_value(_probe_import)
+        for worker, problem in sorted(self.run_on_workers(probe).items()):
+            if problem:
+                raise UsageError(f"worker {worker} cannot import sudokulab ({problem[:120]}): install it there "
+                                 "with its dask extra (from a clone: pip install -e '.[dask]')")
+
+    # --- running ---------------------------------------------------------------------------------
+
+    def _on_event(self, event: tuple[float, Any]) -> None:
+        """The scheduler's "all" topic: count our tasks that a lost worker held (they run again)."""
+        _, message = event
+        if not isinstance(message, dict) or message.get("action") != "remove-worker":
+            return
+        held = set(message.get("processing-tasks", ())) | set(message.get("lost-computed-tasks", ()))
+        with self._lock:
+            self.retried += sum(1 for key in held if key in self._waiting)
+
+    def imap(self, fn: Callable[[Item], Result], items: Iterable[Item], *,
+             in_flight: int | None = None) -> Iterator[tuple[Item, Result]]:
+        """Each item with ``fn(item)`` as results arrive; at most ``in_flight`` tasks unfinished (default
+        twice the worker threads). Leaving early (an error, Ctrl-C, ``close()`` of the generator)
+        cancels every task still pending. A ``SudokuError`` raised by ``fn`` on a worker is raised
+        here as it is; anything else that fails on the cluster (another exception in ``fn``, a task
+        that kept killing workers, a lost scheduler) becomes one ``ClusterError`` line."""
+        distributed = _import_distributed()
+        bound = max(1, in_flight or 2 * self.workers)
+        source = iter(items)
+        # with_results: the client's event loop fetches each result as its task finishes, saving
+        # this thread a round trip to the loop per task (3.0 against 4.0 ms a task on 2 cores).
+        done = distributed.as_completed(loop=self.client.loop, with_results=True)
+        items_of: dict[str, Item] = {}
+        stop_watching = threading.Event()
+        watchdog = threading.Thread(target=self._watch_workers, args=(stop_watching, worker_timeout()),
+                                    name="sudokulab-worker-watchdog", daemon=True)
+        watchdog.start()
+
+        def submit() -> bool:
+            for item in source:
+                future = self.client.submit(fn, item, pure=False)
+                with self._lock:
+                    self._waiting[future.key] = future
+                items_of[future.key] = item
+                done.add(future)
+                return True
+            return False
+
+        try:
+            while len(items_of) < bound and submit():
+                pass
+            for future, result in done:  # a task that raised raises here
+                item = items_of.pop(future.key)
+                with self._lock:
+                    self._waiting.pop(future.key, None)
+                if future.status == "cancelled":
+                    raise ClusterError(self._stranded or "cluster: the scheduler dropped a task of this run "
+                                       "(cancelled, or the client lost its connection)")
+                future.release()
+                submit()
+                yield item, result
+        except (SudokuError, KeyboardInterrupt, GeneratorExit, MemoryError):
+            raise
+        except Exception as exc:
+            raise _cluster_error(exc) from None
+        finally:
+            stop_watching.set()
+            if items_of:
+                self._cancel()
+
+    def _watch_workers(self, stop: threading.Event, seconds: float) -> None:
+        """Stop the run, with one line, once the cluster has had no worker for ``seconds``: tasks
+        would otherwise wait forever, silently, for a worker that may never come."""
+        since: float | None = None
+        while not stop.wait(0.25):
+            try:
+                count = len(self.client.scheduler_info().get("workers", {}))  # refreshed by the client
+            except Exception:  # noqa: BLE001 - a client shutting down: the run loop reports it
+                return
+            if count:
+                since = None
+                continue
+            since = since if since is not None else time.monotonic()
+            if time.monotonic() - since >= seconds:
+                self._stranded = (f"cluster: no worker for {seconds:g} s, so the run stopped (wait longer "
+                                  f"with DASK_SUDOKULAB__WORKER_TIMEOUT=SECONDS)")
+                self._cancel()
+                return
+
+    def _cancel(self) -> None:
+        """Cancel every task of ours still pending on the cluster (best effort: it may be gone)."""
+        with self._lock:
+            futures, self._waiting = list(self._waiting.values()), {}
+        if futures:
+            with contextlib.suppress(Exception):
+                self.client.cancel(futures, force=True)
+
+    def close(self) -> None:
+        """Cancel what is pending, close the client, and stop the local cluster if this started one."""
+        if self._closed:
+            return
+        self._closed = True
+        self._cancel()
+        if self.cluster is not None:  # ours alone: nothing of anyone else's runs there
+            with contextlib.suppress(Exception):
+                self.client.run(_by_value(_stop_judge_runs))
+        with contextlib.suppress(Exception):
+            self.client.unsubscribe_topic("all")
+        _quietly(self.client.close, timeout=CLOSE_TIMEOUT)
+        if self.cluster is not None:
+            _quietly(self.cluster.close, timeout=CLOSE_TIMEOUT)
+
+    def __enter__(self) -> DaskExecutor:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def _cluster_error(exc: Exception) -> SudokuError:
+    """What went wrong on the cluster, as one line (the exception types are dask's)."""
+    name = type(exc).__name__
+    if name == "KilledWorker":
+        return ClusterError(f"cluster: a task was given up after it ended a worker each of the times it ran "
+                            f"({' '.join(str(exc).split())[:200]})")
+    if name in ("CancelledError", "FutureCancelledError", "CommClosedError") or isinstance(exc, OSError):
+        return ClusterError(f"cluster: lost the connection to the scheduler or its work ({name}: "
+                            f"{' '.join(str(exc).split())[:160]})")
+    if isinstance(exc, ImportError):
+        return UsageError(f"a worker cannot import what the task needs ({exc}): install sudokulab there")
+    return ClusterError(f"cluster: a task failed on a worker: {name}: {' '.join(str(exc).split())[:200]}")
+
+
+def _by_value(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """A copy of a module-level function that pickles by value (its code travels, not its module's name)."""
+    import types
+
+    return types.FunctionType(fn.__code__, {"__builtins__": __builtins__}, fn.__name__)

@@ -1,0 +1,446 @@
+"""Run one program under limits, as an online judge does: bounded time, memory, output, files and processes.
+
+Isolation (what the program can see and touch) is bubblewrap's job (``isolation``: namespaces, a
+read-only view of the system, a private tmpfs); this module bounds what the run may use and makes
+sure nothing of it survives. No shell; its own session and process group; output read through a
+selector up to a bound; and a launcher in between that sets the limits and is a child subreaper,
+so every descendant of the program (forked, double-forked, or escaped into a session of its own
+with ``setsid``) is killed and reaped when the run ends, at the time limit or when the program
+itself exits (inside bubblewrap the PID namespace ends with its first process, which does the same
+again). See ``_LAUNCHER`` for why the launcher exists at all.
+
+Memory: ``RLIMIT_DATA`` caps the private writable memory a program asks for (heap, anonymous maps),
+and the peak resident memory, which also counts shared maps, is compared with the limit after every
+run, including runs that exit 0. Why not ``RLIMIT_AS`` at the limit: the address-space limit counts
+memory that runtimes reserve and never touch, so at 256 MB Node.js (V8's code range) and the JVM
+cannot even start; it is set far above the limit only as a backstop (``Limits.launcher_settings``).
+Java still needs a heap flag at 256 MB (``java -Xmx128m ...``) or ``--memory-limit 0`` (no limit).
+Processes: a pids control group (cgroup v2 where its pids controller is enabled, else v1's pids
+hierarchy) where the judge may make one, else ``RLIMIT_NPROC`` (which root is exempt from).
+Files: ``RLIMIT_FSIZE`` and, inside bubblewrap, the size of its tmpfs.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import selectors
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import IO
+
+from ..errors import UsageError
+from ..formats.documents import compact
+from .isolation import ISOLATIONS, bwrap_arguments
+
+OUTPUT_LIMIT = 1 << 20
+"""Bytes of a program's standard output read at most by default; more is "output limit exceeded"."""
+
+STDERR_KEPT = 4096
+"""Bytes of a program's standard error kept (the last ones), to name its error."""
+
+_CLEANUP_SECONDS = 2.0
+"""How long the launcher may take to kill and reap the program's descendants before its group is killed."""
+
+_LIVE: set[subprocess.Popen] = set()
+_LIVE_LOCK = threading.Lock()
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The limits of one run, as an online judge sets them (BOJ 2580: 1 s, 256 MB), and its isolation."""
+
+    seconds: float = 1.0
+    memory_mb: int | None = 256
+    """Megabytes of memory: private writable memory is capped (RLIMIT_DATA), and a run whose peak
+    resident memory (shared maps included) passes it is "memory limit exceeded" even when it
+    exits 0. None or 0 for no limit."""
+    output_bytes: int = OUTPUT_LIMIT
+    isolation: str = "bwrap"
+    """``bwrap``: the run happens inside bubblewrap (``isolation``); ``none``: the program is trusted."""
+    files_mb: int = 64
+    """Megabytes the program may write: its private /tmp and its largest file (RLIMIT_FSIZE); 0: no
+    file limit (a trusted program outside bubblewrap)."""
+    processes: int = 64
+    """Processes and threads the program may have at once (a pids control group, else RLIMIT_NPROC);
+    0: no limit and no control group (a trusted program: the group's set-up costs a run ~15 ms)."""
+
+    def __post_init__(self) -> None:
+        if not (self.seconds > 0 and math.isfinite(self.seconds)):
+            raise UsageError(f"the time limit must be a positive number of seconds, not {self.seconds}")
+        if self.isolation not in ISOLATIONS:
+            raise UsageError(f"unknown isolation '{self.isolation}'; choose one of: {', '.join(ISOLATIONS)}")
+
+    def launcher_settings(self) -> str:
+        """What the launcher sets before the program starts, as its JSON argument.
+
+        The address space is capped too, as a backstop that keeps one run from taking the
+        machine's memory: at four times the limit plus 4 GiB, since runtimes reserve address space
+        they never touch (V8's code range, the JVM's class space) and would not start under the
+        limit itself. The verdict comes from the peak resident memory, which counts shared maps.
+        """
+        memory = (self.memory_mb or 0) << 20
+        return compact({"memory": memory, "address_space": 4 * memory + (4 << 30),
+                        "file_bytes": self.files_mb << 20, "processes": self.processes})
+
+
+DEFAULT_LIMITS = Limits()
+"""BOJ 2580's limits: 1 s, 256 MB."""
+
+
+@dataclass(frozen=True)
+class Run:
+    """What one run of a program did, before its output is judged."""
+
+    stdout: bytes
+    stderr: bytes
+    """The last ``STDERR_KEPT`` bytes of standard error."""
+    exit_code: int | None
+    """The exit code, or None when a signal ended the program."""
+    signal: int | None
+    seconds: float
+    """Wall time from the start of the program to its end (the limit when it timed out)."""
+    peak_rss_kb: int
+    """Peak resident memory (ru_maxrss), at least the launcher's ~7 MB; 0 when not known (killed)."""
+    timed_out: bool = False
+    output_overflow: bool = False
+
+
+# The launcher between the judge and the program. A process's peak memory as the kernel reports it
+# (ru_maxrss) includes the memory of the process it was forked from, taken over before exec: run
+# straight from the judge, a 5 MB program reports the judge's 300 MB when the judge runs inside a
+# large process (a test session, a notebook). So a small Python process forks the program and
+# reports its status, peak memory and time on a pipe of its own; its few MB are the floor of every
+# peak figure. It also sets the limits (no preexec_fn in the judge, which is unsafe with threads)
+# and says "go" just before the fork, so the time limit does not count its own start-up.
+#
+# It is a child subreaper (prctl PR_SET_CHILD_SUBREAPER, Linux 3.4+): every descendant orphaned
+# on the way, even one that left the process group with setsid() or double-forked, becomes its
+# child, so when the program ends, or the judge sends SIGTERM at the limit, it kills and reaps
+# every descendant, by pid, until none is left. No root, no container.
+_LAUNCHER = r"""
+import ctypes, json, os, resource, signal, sys, time
+report, settings, command = int(sys.argv[1]), json.loads(sys.argv[2]), sys.argv[3:]
+PR_SET_CHILD_SUBREAPER = 36
+try:
+    subreaper = ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+except (OSError, AttributeError):
+    subreaper = False
+me = os.getpid()
+
+def children():
+    try:
+        with open("/proc/%d/task/%d/children" % (me, me)) as f:
+            return [int(p) for p in f.read().split()]
+    except OSError:
+        return []
+
+def kill_all():
+    while True:
+        for pid in children():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            return
+
+groups = []
+def own_group(controller):
+    # This process's control group in a cgroup v1 hierarchy, from /proc/self/cgroup ("4:memory:/a/b").
+    try:
+        with open("/proc/self/cgroup") as f:
+            for line in f:
+                _, names, path = line.rstrip("\n").split(":", 2)
+                if controller in names.split(","):
+                    return "/sys/fs/cgroup/%s%s" % (controller, path.rstrip("/"))
+    except OSError:
+        pass
+    return None
+
+def make_group(controller, limits):
+    # A control group of the run's own under ours, with its limits written; None where it cannot be made.
+    parent = own_group(controller)
+    if parent is None:
+        return None
+    path = "%s/sudokulab-run-%d" % (parent, me)
+    try:
+        os.mkdir(path)
+    except OSError:
+        return None
+    groups.append(path)
+    try:
+        for name, value in limits:
+            if os.path.exists(path + "/" + name):
+                with open(path + "/" + name, "w") as f:
+                    f.write(str(value))
+    except OSError:
+        release()
+        return None
+    return path
+
+def release():
+    for path in groups:
+        try:
+            os.rmdir(path)
+        except OSError:
+            pass
+    del groups[:]
+
+def peak_kb(path):
+    try:
+        with open(path + "/memory.max_usage_in_bytes") as f:
+            return int(f.read()) >> 10
+    except (OSError, ValueError, TypeError):
+        return 0
+
+def stop(signum, frame):
+    kill_all()
+    release()
+    os._exit(128 + signum)
+
+signal.signal(signal.SIGTERM, stop)
+resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+def cap(kind, value):
+    hard = resource.getrlimit(kind)[1]
+    value = value if hard == resource.RLIM_INFINITY else min(value, hard)
+    resource.setrlimit(kind, (value, value))
+
+memory = settings["memory"]
+if memory:
+    cap(resource.RLIMIT_DATA, memory)
+    cap(resource.RLIMIT_AS, settings["address_space"])
+if settings["file_bytes"]:
+    cap(resource.RLIMIT_FSIZE, settings["file_bytes"])
+pids = make_group("pids", [("pids.max", settings["processes"])]) if settings["processes"] else None
+mem = make_group("memory", [("memory.limit_in_bytes", memory), ("memory.memsw.limit_in_bytes", memory)]) \
+    if memory else None
+os.write(report, b"go ")
+started = time.perf_counter()
+pid = os.fork()
+if not pid:
+    os.close(report)
+    for number in (signal.SIGTERM, signal.SIGHUP):  # as a program started by hand has them, whoever started us
+        signal.signal(number, signal.SIG_DFL)
+    try:
+        for path in groups:
+            with open(path + "/cgroup.procs", "w") as f:
+                f.write(str(os.getpid()))
+        if pids is None and settings["processes"] and os.geteuid() != 0:
+            cap(resource.RLIMIT_NPROC, settings["processes"] + len(os.listdir("/proc")))
+        os.execvp(command[0], command)
+    except OSError as exc:
+        os.write(2, ("cannot run %r: %s\n" % (command[0], exc.strerror)).encode())
+    os._exit(127)
+_, status, usage = os.wait4(pid, 0)
+seconds = time.perf_counter() - started
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+kill_all()
+peak = max(usage.ru_maxrss, peak_kb(mem))
+release()
+os.write(report, b"%d %d %.6f %d" % (status, peak, seconds, subreaper))
+os._exit(0)
+"""
+_LAUNCHER_GRACE = 5.0  # seconds the launcher may take to start before the time limit runs anyway
+
+
+def run_program(command: Sequence[str], stdin: bytes, limits: Limits = DEFAULT_LIMITS) -> Run:
+    """Run a command once without a shell, in its own session, within the limits.
+
+    Returns when the program ends, at the time limit, or as soon as its output passes the limit,
+    whichever comes first; every process the program started, in its group or not, is killed and
+    reaped by then (the launcher is their subreaper), so nothing it forked outlives the run.
+    """
+    if not command or shutil.which(command[0]) is None:
+        raise UsageError(f"cannot run '{command[0] if command else ''}': no such program, or not executable")
+    if limits.isolation == "bwrap":
+        command = bwrap_arguments(command, files_mb=limits.files_mb)
+    report_fd, report_end = os.pipe()
+    launcher = [sys.executable, "-I", "-S", "-c", _LAUNCHER, str(report_end), limits.launcher_settings()]
+    try:
+        process = subprocess.Popen(
+            [*launcher, *command], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            start_new_session=True, close_fds=True, pass_fds=(report_end,),
+        )
+    except OSError as exc:
+        os.close(report_fd)
+        raise UsageError(f"cannot start the judge's launcher: {exc.strerror or exc}") from None
+    finally:
+        os.close(report_end)
+    with _LIVE_LOCK:
+        _LIVE.add(process)
+    deadline = time.perf_counter() + limits.seconds + _LAUNCHER_GRACE
+    stdin_fd, stdout_fd, stderr_fd = (s.fileno() for s in (process.stdin, process.stdout, process.stderr))  # type: ignore[union-attr]
+    out, err, report = bytearray(), bytearray(), bytearray()
+    buffers = {stdout_fd: out, stderr_fd: err, report_fd: report}
+    pending = memoryview(stdin)
+    exit_fd = _pidfd(process.pid)
+    timed_out = ended = going = False
+    selector = selectors.DefaultSelector()
+    try:
+        for fd in (stdin_fd, stdout_fd, stderr_fd, report_fd):
+            os.set_blocking(fd, False)
+        selector.register(stdin_fd, selectors.EVENT_WRITE)
+        for fd in buffers:
+            selector.register(fd, selectors.EVENT_READ)
+        if exit_fd is not None:
+            selector.register(exit_fd, selectors.EVENT_READ)
+        while not ended and len(out) <= limits.output_bytes:
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                timed_out = True
+                break
+            # Without a pidfd nothing signals the end of the program: look every 5 ms.
+            for key, _ in selector.select(remaining if exit_fd is not None else min(remaining, 0.005)):
+                if key.fd == exit_fd:
+                    ended = True
+                elif key.fd == stdin_fd:
+                    pending = _feed(selector, process.stdin, pending)  # type: ignore[arg-type]
+                elif not _read(key.fd, buffers[key.fd], tail=key.fd == stderr_fd, budget=1 << 16):
+                    selector.unregister(key.fd)
+            if not going and report.startswith(b"go "):
+                going = True
+                deadline = time.perf_counter() + limits.seconds
+            ended = ended or (exit_fd is None and _has_ended(process.pid))
+        if ended:  # take what the program left in the pipes, without waiting for its stragglers
+            _read(stdout_fd, out, tail=False, budget=limits.output_bytes + 1 - len(out))
+            _read(stderr_fd, err, tail=True, budget=OUTPUT_LIMIT)
+    finally:
+        _stop(process)
+        status = _reap(process)
+        with _LIVE_LOCK:
+            _LIVE.discard(process)
+        _read(report_fd, report, tail=False, budget=256)
+        selector.close()
+        for fd in (report_fd, exit_fd):
+            if fd is not None:
+                os.close(fd)
+        for stream in (process.stdin, process.stdout, process.stderr):
+            try:
+                stream.close()  # type: ignore[union-attr]
+            except OSError:
+                pass
+    fields = report.split()
+    peak, seconds = 0, limits.seconds
+    if len(fields) == 5 and not timed_out:  # "go STATUS PEAK SECONDS SUBREAPER": the program ended by itself
+        status, peak, seconds = int(fields[1]), int(fields[2]), float(fields[3])
+    code = -signal.SIGKILL if timed_out else os.waitstatus_to_exitcode(status)  # the launcher kills at the limit
+    if limits.isolation == "bwrap" and 128 < code < 128 + signal.NSIG:
+        code = 128 - code  # bubblewrap reports a signal as 128 + its number, as a shell does
+    return Run(
+        stdout=bytes(out[: limits.output_bytes + 1]), stderr=bytes(err[-STDERR_KEPT:]),
+        exit_code=code if code >= 0 else None, signal=-code if code < 0 else None,
+        seconds=seconds, peak_rss_kb=peak,
+        timed_out=timed_out, output_overflow=not timed_out and len(out) > limits.output_bytes,
+    )
+
+
+def _pidfd(pid: int) -> int | None:
+    """A descriptor that turns readable when the process ends (Linux 5.3+), else None: then poll."""
+    try:
+        return os.pidfd_open(pid)  # type: ignore[attr-defined]
+    except (AttributeError, OSError):
+        return None
+
+
+def _has_ended(pid: int) -> bool:
+    """Whether the process has ended, without reaping it: its pid, which is also its process group
+    id, stays taken until the group is killed and the leader reaped, so the kill hits no stranger."""
+    try:
+        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:
+        return True
+
+
+def _feed(selector: selectors.BaseSelector, stream: IO[bytes], pending: memoryview) -> memoryview:
+    """Write what the pipe takes of the input; close it (end of file for the program) when done."""
+    fd = stream.fileno()
+    try:
+        pending = pending[os.write(fd, pending):]
+    except BlockingIOError:
+        return pending
+    except OSError:  # BrokenPipeError: the program exited or closed its input; fine
+        pending = pending[len(pending):]
+    if not pending:
+        selector.unregister(fd)
+        stream.close()
+    return pending
+
+
+def _read(fd: int, buffer: bytearray, *, tail: bool, budget: int) -> bool:
+    """Read up to ``budget`` bytes of what a non-blocking pipe holds now; False at end of file.
+
+    The budget bounds the work, so a program that writes without pause cannot keep the judge
+    reading past its deadline. With ``tail`` only the last ``STDERR_KEPT`` bytes are kept.
+    """
+    while budget > 0:
+        try:
+            chunk = os.read(fd, min(budget, 1 << 16))
+        except BlockingIOError:
+            return True
+        except OSError:
+            return False
+        if not chunk:
+            return False
+        budget -= len(chunk)
+        buffer += chunk
+        if tail and len(buffer) > 2 * STDERR_KEPT:
+            del buffer[:-STDERR_KEPT]
+    return True
+
+
+def _kill_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _stop(process: subprocess.Popen) -> None:
+    """End a run: the launcher kills every descendant (SIGTERM asks it to), then the group goes.
+
+    The launcher has not been reaped yet, so its pid (also its group id) cannot name a stranger.
+    """
+    if process.returncode is None and not _has_ended(process.pid):
+        try:
+            os.kill(process.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        _wait_ended(process.pid, _CLEANUP_SECONDS)
+    _kill_group(process.pid)
+
+
+def _wait_ended(pid: int, seconds: float) -> None:
+    """Wait until a child has ended (not reaped), at most ``seconds``."""
+    deadline = time.perf_counter() + seconds
+    while not _has_ended(pid) and time.perf_counter() < deadline:
+        time.sleep(0.001)
+
+
+def stop_all() -> None:
+    """Stop every run in progress at once (Ctrl-C): their ``run_program`` calls return promptly."""
+    with _LIVE_LOCK:
+        running = list(_LIVE)
+    for process in running:
+        try:
+            os.kill(process.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+
+
+def _reap(process) -> int:
+    """Wait for the (ended or killed) launcher and take its exit status."""
+    _, status = os.waitpid(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)  # so Popen never waits on a reused pid
+    return status
+
+

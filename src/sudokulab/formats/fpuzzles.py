@@ -1,0 +1,282 @@
+"""f-puzzles exports, plain JSON or lz-string compressed, read into what a puzzle declares.
+
+(see below);
+- any other JSON object is a **sudokulab JSON puzzle** (``schemas/puzzle.schema.json``);
+- one word of base64 text (or an f-puzzles link, ``https://f-puzzles.com/?load=WORD``) that
+  lz-string decompresses to a JSON object is a **compressed f-puzzles export** (base64 or lz-string's
+  URI-safe form; at most ``MAX_COMPRESSED`` characters, as its output grows with the square of its input);
+- anything else is one of the **BOJ formats** (``boj.parse_puzzle``: standard rules, as before).
+
+Then the options add to whatever the file declared: ``rules`` (``--rules x,anti-knight``, the
+names of ``rules.PRESETS``), ``regions``, ``cages`` and ``thermos`` (files, formats below). The
+whole is built by ``rules.build``, which checks it. ``read_rules`` is the same without a puzzle
+file, for datasets of standard-format puzzles that share one rule set.
+
+Every error is one line naming the file and the place: ``cages.txt: line 3: 'r10c1' is off the
+9x9 board``, ``puzzle.json: cages[2].sum: ...``; input that is no puzzle raises
+``PuzzleFormatError``, a bad option ``UsageError`` (both exit 2).
+
+**Text rule files.** Blank lines and lines starting with ``#`` are skipped. Cells are written
+``rNcM``, 1-based (``r1c1`` is the top left; case does not matter). Cells on one line are
+separated by spaces or commas.
+
+- ``--regions FILE`` (a jigsaw: the regions replace the boxes): n lines of n region labels, the
+  board's layout. Labels are any words without spaces (``1 1 2 ...`` or ``a a b ...``), or, when
+  every line is one word of n characters, one character per cell (``112223333``). Each label
+  must cover n cells, and there must be n labels.
+- ``--cages FILE`` (killer): one cage per line, its total, a colon, its cells:
+  ``15: r1c1 r1c2 r2c1``. A cage's digits differ and add up to its total; no cell is in two cages.
+  Cells need not be next to each other. A file with no cage is an error. Or the cages drawn: n lines
+  of n cage labels as in a regions file (``.`` for a cell in no cage), and ``label=total`` items
+  (``a=15 b=7``) on lines of their own; cages are numbered in the order their labels first appear.
+- ``--thermos FILE`` (thermometers): one thermometer per line, its cells from the bulb to the tip,
+  each a neighbour of the one before (diagonals too): ``r1c1 r2c2 r3c3``. Digits strictly increase
+  from the bulb. Thermometers may share cells. A file with no thermometer is an error.
+
+``--regions`` replaces regions only when the puzzle file has none (both is an error); presets,
+cages and thermometers from options are added to the file's.
+
+**sudokulab JSON puzzle** (the schema, ``schemas/puzzle.schema.json``, is the reference)::
+
+    {"size": 9, "box": [3, 3], "givens": "..5..3..." or [[0, 0, 5, ...], ...],
+     "rules": ["x", "anti-knight"], "regions": [[1, 1, 2, ...], ...] or ["112...", ...],
+     "cages": [{"cells": ["r1c1", "r1c2"], "sum": 15}], "thermometers": [["r1c1", "r2c2"]],
+     "groups": [["r1c1", "r2c3", ...]], "title": "...", "author": "...", "source": "...",
+     "solution": "..."}
+
+``size`` and ``givens`` are required; ``box`` defaults to the most square split (``grid.box_shape``);
+``givens`` is n rows of n numbers (0 blank) or, for n <= 9, one string of n*n characters
+(``0`` or ``.`` blank; spaces and line breaks ignored). ``groups`` are extra all-different groups
+("group 1", ...). ``title``, ``author``, ``source`` and ``solution`` are for people: ``solution``
+is checked for form (a full grid) but not used.
+
+(the JSON behind f-puzzles.com links; sudokupad and most variant solvers read
+it): ``size``; ``grid``, n rows of n cells ``{"value": 5, "given": true, "region": 0}``;
+``diagonal+`` (bottom left to top right) and ``diagonal-`` (top left to bottom right), ``antiknight``,
+``antiking`` (true/false); ``killercage``, ``[{"cells": ["R1C1", ...], "value": "15"}]`` (a cage
+without a value is an all-different cage with no sum); ``thermometer``,
+``[{"lines": [["R1C1", ...], ...]}]`` (each line a thermometer from its bulb); ``extraregion``,
+``[{"cells": [...]}]`` (an extra all-different group). Only cells with ``"given": true`` are givens:
+a value without it is a solver's pencilled-in answer, not part of the puzzle. A cell's ``region``
+(0-based) replaces its box; when every cell's region is its box, the board is standard; a cell in
+no region (``"region": null``) is refused. Both diagonals make the ``x`` preset; one alone is an
+extra group ("group 1"). ``title``, ``author``, ``ruleset``, ``solution``, ``highlightConflicts``,
+``activeConstraints``, ``disabledlogic`` and ``truecandidatesoptions`` are notes and settings of the
+site, not rules, and are ignored, as are cell colours and pencil marks, and cosmetic ``cage`` entries
+with no cells (notes such as "title: ..."). Any other non-empty key (``arrow``, ``littlekillersum``,
+``odd``, ``difference``, ``xv``, ``nonconsecutive``, a cosmetic ``line``, ``text`` or ``cage``
+that may draw a rule, ...) and any cell's ``givenPencilMarks`` are refused with one line naming every
+such key: a puzzle read without one of its constraints would have other answers.
+
+Called by ``puzzle_files.read_puzzle``, which tells a file's kind by its text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.parse
+from typing import Any
+
+from ..core.grid import Shape, box_shape
+from ..errors import PuzzleFormatError, UsageError
+from . import boj
+from .puzzle_files import Declared, _is_int, _json_cells, _list, _no_constant
+from .rule_files import _cell_word, _check_cage, _check_thermo, _region_numbers, _shown
+
+_BASE64 = re.compile(r"[A-Za-z0-9+/=$-]+\Z")
+MAX_COMPRESSED = 1 << 14
+"""The longest compressed f-puzzles word read (16 KiB; real exports are a few kilobytes): lz-string's
+output can grow with the square of its input (5,000 characters can hold 4 MB), so a longer word is
+refused before it is decompressed rather than filling the memory."""
+
+
+def looks_compressed(text: str) -> bool:
+    """One long word of base64 letters, mixed case: what a compressed export looks like, not a typo'd grid."""
+    return (len(text) >= 16 and _BASE64.match(text) is not None and any(c.isupper() for c in text)
+            and any(c.islower() for c in text))
+
+
+_FPUZZLES_IGNORED = {"title", "author", "ruleset", "solution", "highlightConflicts", "disabledlogic",
+                     "truecandidatesoptions", "activeConstraints"}
+"""Keys of an f-puzzles export that are settings of the site or notes for people, never rules."""
+_FPUZZLES_CELL_IGNORED = {"value", "given", "region", "c", "highlight", "centerPencilMarks", "cornerPencilMarks"}
+_FPUZZLES_READ = {"size", "grid", "diagonal+", "diagonal-", "antiknight", "antiking", "killercage",
+                  "thermometer", "extraregion", "cage"}
+
+
+def decompressed(text: str, name: str) -> Any:
+    """The JSON object in an lz-string compressed base64 word (or an f-puzzles link), else None.
+
+    A word that does not decompress to a JSON object is left to the BOJ reader (``abc`` is a bad
+    grid, not a bad export); a link (``...?load=WORD``) that does not is an error here.
+    """
+    if any(ch.isspace() for ch in text):
+        return None
+    link = "?load=" in text
+    word = urllib.parse.unquote(text.split("?load=", 1)[1].split("&", 1)[0]) if link else text
+    if not _BASE64.match(word) or word.isdigit():
+        if link:
+            raise PuzzleFormatError(f"{name}: the link's ?load= data is not lz-string compressed base64")
+        return None
+    if len(word) > MAX_COMPRESSED:
+        raise PuzzleFormatError(
+            f"{name}: a compressed f-puzzles word of {len(word)} characters is longer than the {MAX_COMPRESSED} read; "
+            "save the export as plain JSON instead")
+    document = _lz_json(word, name)
+    if document is None and link:
+        raise PuzzleFormatError(f"{name}: the link's ?load= data does not decompress to an f-puzzles export")
+    return document
+
+
+def _lz_json(word: str, name: str) -> dict | None:
+    """lz-string's base64 (or URI-safe, with ``-`` and ``$``) decompression of a word, parsed as a JSON object."""
+    try:
+        from lzstring import LZString
+    except ImportError:  # pragma: no cover - a declared dependency
+        if not looks_compressed(word):
+            return None  # a short word ("abc") is a bad grid for the BOJ reader to name
+        raise UsageError(
+            "reading a compressed f-puzzles export needs the lzstring package (pip install lzstring)") from None
+    try:
+        if "-" in word or "$" in word:
+            plain = LZString().decompressFromEncodedURIComponent(word)
+        else:
+            plain = LZString().decompressFromBase64(word)
+    except Exception:  # lz-string's decoder fails in many ways on words it did not write (IndexError,
+        return None  # KeyError, UnboundLocalError, ...): any of them means "not a compressed export"
+    if not isinstance(plain, str) or not plain.lstrip().startswith("{"):
+        return None
+    if len(plain) > boj.MAX_INPUT_BYTES:
+        raise PuzzleFormatError(
+            f"{name}: the decompressed f-puzzles export is larger than {boj.MAX_INPUT_BYTES} characters")
+    try:
+        document = json.loads(plain, parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        return None
+    return document if isinstance(document, dict) else None
+
+
+def _empty(value: Any) -> bool:
+    return value is None or value is False or value == "" or value == [] or value == {}
+
+
+def from_export(doc: dict, name: str, box: tuple[int, int] | None) -> tuple[Shape, tuple[int, ...], Declared]:
+    """An f-puzzles export: givens, regions and the constraint kinds of ``rules``; anything else refused."""
+    name = f"{name} (f-puzzles)"
+    if "grid" not in doc:
+        raise PuzzleFormatError(f"{name}: 'grid' is missing: not an f-puzzles export")
+    unsupported = sorted(str(key) for key, value in doc.items()
+                         if key not in _FPUZZLES_READ and key not in _FPUZZLES_IGNORED and not _empty(value))
+    notes = doc.get("cage")  # cosmetic cages; those with no cells only carry notes (sudokupad's title: ...)
+    if not _empty(notes) and not (isinstance(notes, list)
+                                  and all(isinstance(c, dict) and _empty(c.get("cells")) for c in notes)):
+        unsupported = sorted(unsupported + ["cage"])
+    if unsupported:
+        raise PuzzleFormatError(f"{name}: unsupported constraint{'s' if len(unsupported) > 1 else ''}: "
+                                f"{', '.join(_shown(u) for u in unsupported)}")
+    n = doc.get("size")
+    if not _is_int(n) or not 1 <= n <= boj.MAX_SIZE:
+        raise PuzzleFormatError(f"{name}: size: a whole number 1..{boj.MAX_SIZE} expected")
+    if box is not None and box[0] * box[1] != n:
+        raise UsageError(f"box {box[0]}x{box[1]} does not fit a {n}x{n} board")
+    shape = Shape(*(box or box_shape(n)))
+    rows = _list(doc.get("grid"), name, "grid")
+    if len(rows) != n:
+        raise PuzzleFormatError(f"{name}: grid: {n} rows expected, found {len(rows)}")
+    givens: list[int] = []
+    labels: list[int] = []
+    pencilled = []
+    for r, row in enumerate(rows):
+        row = _list(row, name, f"grid[{r}]")
+        if len(row) != n:
+            raise PuzzleFormatError(f"{name}: grid[{r}]: {n} cells expected, found {len(row)}")
+        for c, cell in enumerate(row):
+            at = f"grid[{r}][{c}] (r{r + 1}c{c + 1})"
+            if cell is None:
+                cell = {}
+            if not isinstance(cell, dict):
+                raise PuzzleFormatError(f"{name}: {at}: a cell is an object")
+            if not _empty(cell.get("givenPencilMarks")):
+                pencilled.append(f"r{r + 1}c{c + 1}")
+            given = cell.get("given", False)
+            if not isinstance(given, bool):
+                raise PuzzleFormatError(f"{name}: {at}: 'given' is true or false")
+            value = cell.get("value")
+            digit = 0
+            if given:
+                digit = _fpuzzles_number(value, name, f"{at}.value")
+                if not 1 <= digit <= n:
+                    raise PuzzleFormatError(f"{name}: {at}: the given {digit} is outside 1..{n}")
+            givens.append(digit)
+            region = cell["region"] if "region" in cell else shape.box_of(r, c)
+            if region is None:
+                raise PuzzleFormatError(f"{name}: {at}: the cell is in no region: unsupported constraint")
+            if not _is_int(region):
+                raise PuzzleFormatError(f"{name}: {at}.region: a whole number expected")
+            labels.append(region)
+    if pencilled:
+        raise PuzzleFormatError(f"{name}: unsupported constraint: givenPencilMarks ({', '.join(pencilled[:3])}"
+                                f"{', ...' if len(pencilled) > 3 else ''})")
+    declared = Declared()
+    if any(label != shape.box_of(*divmod(cell, n)) for cell, label in enumerate(labels)):
+        declared.regions = _region_numbers(labels, shape, f"{name}: grid regions")
+    flags = {}
+    for key in ("diagonal+", "diagonal-", "antiknight", "antiking"):
+        flags[key] = doc.get(key) or False
+        if not isinstance(flags[key], bool):
+            raise PuzzleFormatError(f"{name}: {key}: true or false expected")
+    plus, minus = flags["diagonal+"], flags["diagonal-"]
+    if plus and minus:
+        declared.presets.append("x")
+    elif minus:
+        declared.groups.append(tuple(i * n + i for i in range(n)))
+    elif plus:
+        declared.groups.append(tuple((n - 1 - i) * n + i for i in range(n)))
+    if flags["antiknight"]:
+        declared.presets.append("anti-knight")
+    if flags["antiking"]:
+        declared.presets.append("anti-king")
+    caged: dict[int, int] = {}
+    for index, cage in enumerate(_list(doc.get("killercage") or [], name, "killercage")):
+        at = f"killercage[{index}]"
+        if not isinstance(cage, dict):
+            raise PuzzleFormatError(f"{name}: {at}: a cage is an object")
+        cells = _fpuzzles_cells(cage.get("cells"), n, name, f"{at}.cells")
+        for cell in cells:
+            if cell in caged:
+                raise PuzzleFormatError(f"{name}: {at}: {_cell_word(cell, n)} is in killercage[{caged[cell]}] too")
+            caged[cell] = index
+        if _empty(cage.get("value")):
+            declared.groups.append(cells)
+            continue
+        total = _fpuzzles_number(cage.get("value"), name, f"{at}.value")
+        _check_cage(cells, total, n, f"{name}: {at}")
+        declared.cages.append((cells, total))
+    for index, thermo in enumerate(_list(doc.get("thermometer") or [], name, "thermometer")):
+        at = f"thermometer[{index}]"
+        if not isinstance(thermo, dict):
+            raise PuzzleFormatError(f"{name}: {at}: a thermometer is an object with 'lines'")
+        for line_index, line in enumerate(_list(thermo.get("lines"), name, f"{at}.lines")):
+            cells = _fpuzzles_cells(line, n, name, f"{at}.lines[{line_index}]")
+            _check_thermo(cells, n, f"{name}: {at}.lines[{line_index}]")
+            declared.thermos.append(cells)
+    for index, region in enumerate(_list(doc.get("extraregion") or [], name, "extraregion")):
+        at = f"extraregion[{index}]"
+        if not isinstance(region, dict):
+            raise PuzzleFormatError(f"{name}: {at}: an extra region is an object with 'cells'")
+        declared.groups.append(_fpuzzles_cells(region.get("cells"), n, name, f"{at}.cells"))
+    return shape, tuple(givens), declared
+
+
+def _fpuzzles_number(value: Any, name: str, at: str) -> int:
+    """A number f-puzzles writes as a number or a string of digits ("15")."""
+    if isinstance(value, str) and boj.INTEGER.match(value.strip()) and boj.small_number(value.strip()) is not None:
+        return int(value.strip())
+    if _is_int(value) and abs(value) < 10**9:
+        return value
+    raise PuzzleFormatError(f"{name}: {at}: a whole number expected")
+
+
+def _fpuzzles_cells(value: Any, n: int, name: str, at: str) -> tuple[int, ...]:
+    return _json_cells(value, n, name, at)

@@ -1,0 +1,116 @@
+"""Loading a student's own Python file for the graders, and calling into it with one-line failures.
+
+``check-encoding`` and ``check-solver`` import the student's file in this process (``importlib``
+from its path) and call its functions: it is the student's own code on their own machine, trusted
+as any script they run. (The judge's sandbox is for untrusted programs; this is not that.) A file
+that does not import, lacks what the interface asks for, or raises, is one line naming the file,
+the function and the line (``StudentError``, exit 2), never a traceback.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from ..errors import UsageError
+
+
+class StudentError(UsageError):
+    """The student's file cannot be used: it does not import, lacks a function, or raised (exit 2)."""
+
+
+def _where(exc: BaseException, path: Path) -> str:
+    """", line N" of the deepest frame in the student's file, if the exception passed through it."""
+    line = getattr(exc, "lineno", None) if isinstance(exc, SyntaxError) else None
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if Path(frame.filename).resolve() == path:
+            line = frame.lineno
+    return f", line {line}" if line else ""
+
+
+def load_module(path_text: str) -> ModuleType:
+    """Import a student's file by its path (its folder on ``sys.path`` meanwhile, for its own helpers)."""
+    path = Path(path_text)
+    if not path.is_file():
+        raise StudentError(f"{path_text}: no such file")
+    path = path.resolve()
+    name = f"sudokulab_student_{path.stem}".replace("-", "_")
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise StudentError(f"{path_text}: not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # as an import would: dataclasses and pickling look a class's module up
+    sys.path.insert(0, str(path.parent))
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:  # noqa: BLE001 - whatever the student's file raises, one line
+        del sys.modules[name]
+        raise StudentError(f"{path_text}{_where(exc, path)}: cannot import it: {type(exc).__name__}: {exc}") from None
+    finally:
+        sys.path.remove(str(path.parent))
+    module.__sudokulab_path__ = path  # type: ignore[attr-defined]
+    return module
+
+
+def load_class(target: str) -> type:
+    """``file.py:Class`` (a student's file) or ``package.module:Class`` (an installed module)."""
+    where, colon, class_name = target.rpartition(":")
+    if not colon or not where or not class_name:
+        raise StudentError(f"'{target}': expected FILE.py:CLASS or module:CLASS, e.g. student.py:StudentSolver")
+    if where.endswith(".py") or Path(where).is_file():
+        module = load_module(where)
+    else:
+        try:
+            module = importlib.import_module(where)
+        except ImportError as exc:
+            raise StudentError(f"'{target}': cannot import module '{where}': {exc}") from None
+    found = getattr(module, class_name, None)
+    if not isinstance(found, type):
+        raise StudentError(f"'{target}': {where} defines no class {class_name}")
+    return found
+
+
+def function(module: ModuleType, name: str) -> Callable[..., Any] | None:
+    found = getattr(module, name, None)
+    return found if callable(found) else None
+
+
+def call(module: ModuleType, name: str, func: Callable[..., Any], *args: Any) -> Any:
+    """Call the student's function; anything it raises becomes one line naming it (StudentError)."""
+    try:
+        return func(*args)
+    except StudentError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the student's code may raise anything
+        path = getattr(module, "__sudokulab_path__", None)
+        where = _where(exc, path) if path else ""
+        label = path.name if path else module.__name__
+        raise StudentError(f"{label}{where}: {name} raised {type(exc).__name__}: {exc}") from None
+
+
+def register_classes(targets: list[str], names: list[str] | None) -> list[str] | None:
+    """Register student solver classes (``FILE.py:CLASS``) for this run under their ``name``, and add them
+    to the names asked for (None: every installed solver, theirs now included).
+
+    The registry takes a class as an entry (``solvers.REGISTRY[name] = cls``); this is that, with a
+    clash against a built-in name refused.
+    """
+    from .. import solvers
+
+    added = []
+    for target in targets:
+        cls = load_class(target)
+        name = getattr(cls, "name", None)
+        if not isinstance(name, str) or not name or name == "base":
+            raise StudentError(f"'{target}': the class needs a name of its own (a class attribute name = \"...\")")
+        if name in solvers.REGISTRY and solvers.REGISTRY[name] is not cls:
+            raise StudentError(f"'{target}': its name '{name}' is a registered solver's; give the class another name")
+        solvers.REGISTRY[name] = cls
+        added.append(name)
+    return None if names is None else names + [name for name in added if name not in names]

@@ -1,0 +1,183 @@
+"""Certifying an explanation's step with SAT: its premises and named rules entail its conclusion.
+
+A step is *certified* when the clauses of the rule constraints it names ("row 4", "cage 7 (sum 15)",
+"anti-knight"), the clauses "each cell holds exactly one digit", its premises as unit assumptions
+and the negation of its conclusion (one clause: some placed digit is not there, or some struck
+candidate is) are unsatisfiable, and the premises with those constraints alone are satisfiable (a
+contradictory premise set would entail anything). The premises are made *minimal* by deletion:
+drop one, re-check, keep it out when the step still follows (after first shrinking to the
+solver's unsatisfiable core, which makes the deletion loop short); named constraints that are not
+needed are then dropped the same way, which keeps the premises minimal (fewer constraints only
+admit more models).
+
+One incremental solver holds every constraint of a rule set once, each named constraint's clauses
+behind an activation literal, so a check is one ``solve`` under assumptions. The variables are
+``models.variables`` (cell literals 1..n**3); the clauses of each kind are ``models.cnf``'s
+(``cage_clauses``, ``thermo_clauses``, ``differ_clauses``): the same encodings the SAT solvers use,
+not a second copy. pysat is imported here, inside ``Checker``, never at ``import sudokulab``.
+"""
+
+from __future__ import annotations
+
+import atexit
+import itertools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from ..core.rules import Rules
+from ..models import cnf, variables
+
+if TYPE_CHECKING:
+    from ..core.puzzle import Puzzle
+    from .explain import Fact, Step
+
+
+def fact_literal(n: int, fact: Fact) -> int:
+    """The SAT literal of a fact: "r4c5=7" is the cell variable, "r4c5≠7" its negation."""
+    lit = variables.literal(n, fact.cell, fact.digit)
+    return lit if fact.holds else -lit
+
+
+@dataclass
+class Checker:
+    """Every constraint of one rule set in one incremental solver, each name behind its own switch."""
+
+    rules: Rules
+    solver: Any
+    switch: dict[str, int]
+    pool: Any
+
+    @classmethod
+    def of(cls, rules: Rules) -> Checker:
+        from pysat.solvers import Solver
+
+        n = rules.n
+        pool = cnf._Pool(n)  # the formula builder's one variable counter: cells first, then every auxiliary
+        solver = Solver(name="minisat22")
+        lit = variables.literal
+        for cell in range(n * n):  # each cell holds exactly one digit: always on
+            solver.add_clause([lit(n, cell, d) for d in range(1, n + 1)])
+            for a, b in itertools.combinations(range(1, n + 1), 2):
+                solver.add_clause([-lit(n, cell, a), -lit(n, cell, b)])
+        switch: dict[str, int] = {}
+
+        def guarded(name: str, clauses: Iterable[Sequence[int]]) -> None:
+            if name not in switch:
+                switch[name] = pool.fresh()
+            on = switch[name]
+            for clause in clauses:
+                solver.add_clause([-on, *clause])
+
+        for group in rules.groups:
+            complete = len(group.cells) == n
+            for d in range(1, n + 1):
+                lits = [lit(n, cell, d) for cell in group.cells]
+                guarded(group.name, ([lits] if complete else []) + cnf.at_most_one(lits, "pairwise", 0)[0])
+        for differ in rules.differ:
+            guarded(differ.name, cnf.differ_clauses(n, differ.pairs))
+        for thermo in rules.thermos:
+            guarded(thermo.name, cnf.thermo_clauses(n, thermo))
+        for cage in rules.cages:
+            guarded(cage.name, cnf.cage_clauses(n, cage, pool, "pairwise"))
+        return cls(rules, solver, switch, pool)
+
+    def switches(self, names: Iterable[str]) -> list[int]:
+        try:
+            return [self.switch[name] for name in names]
+        except KeyError as exc:
+            raise ValueError(f"no rule constraint is called {exc.args[0]!r}") from None
+
+    def _negation(self, conclusion: Sequence[Fact]) -> int:
+        """A fresh literal that, assumed, says "the conclusion does not hold"."""
+        n = self.rules.n
+        on = self.pool.fresh()
+        self.solver.add_clause([-on] + [-fact_literal(n, fact) for fact in conclusion])
+        return on
+
+    def _retire(self, on: int) -> None:
+        self.solver.add_clause([-on])
+
+    def entails(self, premises: Sequence[Fact], groups: Sequence[str], conclusion: Sequence[Fact]) -> bool:
+        """True when the premises and the named constraints make the conclusion certain."""
+        n = self.rules.n
+        assumed = self.switches(groups) + [fact_literal(n, f) for f in premises]
+        on = self._negation(conclusion)
+        try:
+            return not self.solver.solve(assumptions=assumed + [on])
+        finally:
+            self._retire(on)
+
+    def consistent(self, facts: Sequence[Fact], groups: Sequence[str] | None = None) -> bool:
+        """True when the facts can all hold under the named constraints (every constraint: None)."""
+        names = self.switch if groups is None else groups
+        assumed = self.switches(names) + [fact_literal(self.rules.n, f) for f in facts]
+        return bool(self.solver.solve(assumptions=assumed))
+
+    def minimise(self, premises: Sequence[Fact], groups: Sequence[str], conclusion: Sequence[Fact]
+                 ) -> tuple[tuple[Fact, ...], tuple[str, ...]] | None:
+        """Premises none of which can be dropped, and the named constraints still needed; None when
+        the premises do not entail the conclusion in the first place."""
+        n = self.rules.n
+        solver = self.solver
+        on = self._negation(conclusion)
+        named = list(dict.fromkeys(groups))
+        try:
+            by_literal = {fact_literal(n, f): f for f in premises}
+            base = self.switches(named) + [on]
+            if solver.solve(assumptions=base + list(by_literal)):
+                return None
+            core = set(solver.get_core() or by_literal)
+            kept = [lit for lit in by_literal if lit in core]
+            i = 0
+            while i < len(kept):
+                trial = kept[:i] + kept[i + 1:]
+                if not solver.solve(assumptions=base + trial):
+                    core = set(solver.get_core() or trial)
+                    kept = [lit for lit in trial if lit in core]
+                else:
+                    i += 1
+            needed = list(named)
+            for name in named:
+                trial_names = [g for g in needed if g != name]
+                if not solver.solve(assumptions=self.switches(trial_names) + [on] + kept):
+                    needed = trial_names
+            return tuple(by_literal[lit] for lit in kept), tuple(needed)
+        finally:
+            self._retire(on)
+
+    def refutes(self, facts: Sequence[Fact], assumption: Fact) -> bool:
+        """True when no completion of the facts under every constraint has the assumption (a search)."""
+        n = self.rules.n
+        assumed = self.switches(self.switch) + [fact_literal(n, f) for f in (*facts, assumption)]
+        return not self.solver.solve(assumptions=assumed)
+
+
+@lru_cache(maxsize=8)
+def checker(rules: Rules) -> Checker:
+    """The checker of a rule set, built once (its solver grows one retired clause per check)."""
+    return Checker.of(rules)
+
+
+atexit.register(checker.cache_clear)  # the solvers go while pysat is still there to free them
+
+
+def conclusion(step: Step) -> tuple[Fact, ...]:
+    """A step's conclusion as facts: each placed digit holds, each struck candidate does not."""
+    from .explain import Fact
+
+    return (tuple(Fact(cell, digit, True) for cell, digit in step.placed)
+            + tuple(Fact(cell, digit, False) for cell, digit in step.removed))
+
+
+def check_step(puzzle: Puzzle, step: Step) -> bool:
+    """True when the step's premises and named constraints are consistent and entail its conclusion."""
+    if not step.placed and not step.removed:
+        return False
+    check = checker(puzzle.rules)
+    try:
+        return check.consistent(step.premises, step.groups) and check.entails(step.premises, step.groups,
+                                                                               conclusion(step))
+    except ValueError:
+        return False

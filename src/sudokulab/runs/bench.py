@@ -1,0 +1,470 @@
+"""Run solvers over puzzle sets and report what they did, the way solver competitions do.
+
+Every answer goes through the independent checker (``checking.check_batch``, the rule of
+``checking.check_results`` over a batch): a wrong grid, a "no solution" contradicted by another
+solver's checked grid, or a solver that raises is a *wrong* answer, reported on stderr with its
+puzzle, never folded into a statistic.
+
+Puzzles travel in batches of one board shape (``batch.Batch``): a solver with a batch entry point
+answers a whole batch with no Python per puzzle, and the check is vectorised, so microsecond
+solvers are not drowned by the harness. Memory stays flat however long the dataset: puzzles are
+streamed, a bounded number of batches is in flight, rows are written as they come (``results.py``
+keeps the sums). Each process builds one instance per solver and reuses it over all batches, so a
+paradigm that prepares per board shape pays for it once.
+
+Each batch carries the rules of its puzzles (``Batch.rules``: from the command line, standard by
+default). A solver that cannot honour them is skipped for that batch, never run: the run says so
+once per dataset and solver (a warning line, a note under the tables, and one row of status
+"skipped" in the CSV and JSON Lines outputs), and its summary row is left out.
+
+Times are the solvers' own ``seconds`` (wall time). A timed-out puzzle counts with the time it was
+given, so with timeouts the quantiles are lower bounds. ``puzzles/s`` is puzzles over the sum of
+per-puzzle times: the rate of one process, whatever ``jobs`` is. Each call is also timed in CPU
+seconds of the process (``puzzles/cpu-s``), the steadier figure when other work shares the cores.
+
+(About 470 lines, one module on purpose: the worker side and the run that feeds it share the
+``WorkSpec`` and the batch protocol, and splitting them would put one contract in two places.)
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from .. import solvers as registry
+from ..core.grid import Shape
+from ..core.puzzle import Puzzle
+from ..core.rules import Rules
+from ..datasets.reading import Dataset, Entry
+from ..errors import UsageError
+from ..execution import executors
+from ..execution.executors import Executor
+from ..formats.boj import format_line, format_puzzle, source_name
+from ..formats.documents import emit_line
+from ..formats.outputs import OutputFile
+from ..solvers.base import Solver, SolveResult
+from ..solvers.batch import STATUSES, Batch, BatchResults, solve_batch
+from ..ui.report import bar_shown
+from ..ui.report import progress as report_progress
+from ..verdicts.checking import BatchVerdicts, check_batch
+from .configurations import Configuration, plain
+from .results import (
+    CSV_FIELDS,
+    DEFAULT_TIME_LIMIT,
+    SKIPPED,
+    BenchReport,
+    BenchSummary,
+    Row,
+    Tally,
+    read_rows,
+    solved_times,
+)
+
+__all__ = ["DEFAULT_TIME_LIMIT", "BenchReport", "BenchSummary", "Dataset", "Row", "WorkSpec", "batch_size_for",
+           "default_solvers", "read_rows", "run_bench", "run_batch", "solved_times"]
+
+LEFT_OUT = {
+    "backtrack": "the classic search needs more than 10 s on many published puzzles",
+    "dimacs": "it starts a SAT program per puzzle (and per step of canonical answers and counts)",
+}
+"""Solvers a bench leaves out unless named, and why."""
+
+
+def default_solvers() -> list[str]:
+    """Every installed solver but those ``LEFT_OUT`` (ask for them by name, with a slice)."""
+    return [name for name in registry.names() if name not in LEFT_OUT and registry.installed(name)]
+
+
+# --- workers: the same function here, in a local pool, or on a cluster -------------------------
+
+@dataclass(frozen=True)
+class WorkSpec:
+    """What configures a worker's solvers: hashable, so each process builds them once per spec."""
+
+    configs: tuple[Configuration, ...]
+    time_limit: float | None
+
+    @classmethod
+    def of(cls, names: Sequence[str], options: Mapping[str, Mapping[str, Any]], time_limit: float | None) -> WorkSpec:
+        """Solvers by name, each with its ``options``."""
+        return cls(plain(names, options), time_limit)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The row names: a solver's, or a configuration's ("sat encoding=minimal")."""
+        return tuple(config.name for config in self.configs)
+
+    def only(self, names: Sequence[str]) -> WorkSpec:
+        """The same spec for some of its rows (``by_solver`` runs one at a time)."""
+        return WorkSpec(tuple(c for c in self.configs if c.name in names), self.time_limit)
+
+
+@dataclass
+class BatchOutcome:
+    """What a worker sends back for one batch: each solver's answers (grids dropped) and verdicts."""
+
+    answers: list[tuple[BatchResults, BatchVerdicts]]
+    worker: str
+    skipped: dict[str, str] | None = None
+    """Solver -> why it was not run on this batch (it cannot honour the batch's rules)."""
+
+
+_SOLVERS: dict[WorkSpec, list[tuple[str, Solver]]] = {}
+"""This process's solver instances, per spec, built on first use and kept (a cluster worker keeps
+them across runs too; the oldest spec's are closed past ``_KEEP``)."""
+_KEEP = 8
+
+
+def solvers_for(spec: WorkSpec) -> list[tuple[str, Solver]]:
+    named = _SOLVERS.get(spec)
+    if named is None:
+        while len(_SOLVERS) >= _KEEP:
+            _close(_SOLVERS.pop(next(iter(_SOLVERS))))
+        named = _SOLVERS[spec] = _open_solvers(spec.configs, spec.time_limit)
+    return named
+
+
+def release(spec: WorkSpec) -> None:
+    """Close this process's solvers for ``spec`` (the run that built them here is over)."""
+    named = _SOLVERS.pop(spec, None)
+    if named:
+        _close(named)
+
+
+def run_batch(task: tuple[WorkSpec, Batch]) -> BatchOutcome:
+    """Every solver of the spec on every puzzle of the batch, each answer checked (``check_batch``)."""
+    spec, batch = task
+    named = solvers_for(spec)
+    answers = []
+    skipped: dict[str, str] = {}
+    for name, solver in named:
+        missing = lacks_rules(solver, batch.rules)
+        if missing:
+            skipped[name] = missing
+            continue
+        results = solve_batch(solver, batch, spec.time_limit)
+        results.solver = name
+        answers.append(results)
+    verdicts = check_batch(batch.givens, batch.shape, answers, batch.rules)
+    for results in answers:
+        results.grids = results.grids[:0]  # checked here: no need to send them back
+    return BatchOutcome(list(zip(answers, verdicts)), f"{_host()}:{os.getpid()}", skipped or None)
+
+
+def _host() -> str:
+    """This machine's name, as ``socket.gethostname`` gives it (without importing socket where uname has it)."""
+    if hasattr(os, "uname"):
+        return os.uname().nodename
+    import socket
+
+    return socket.gethostname()
+
+
+def lacks_rules(solver: Solver, rules: Rules) -> str | None:
+    """Why a solver cannot take puzzles under ``rules`` ("cannot honour ..."), or None when it can."""
+    if rules.is_standard:
+        return None
+    missing = solver.capabilities.lacks(rules=rules)
+    return f"cannot {missing}" if missing else None
+
+
+def _open_solvers(configs: Sequence[Configuration], time_limit: float | None) -> list[tuple[str, Solver]]:
+    """One instance per configuration; one that cannot honour a time limit runs without (the report notes it)."""
+    opened: list[tuple[str, Solver]] = []
+    try:
+        for config in configs:
+            solver = registry.get(config.solver, **config.options_dict())
+            if time_limit is not None and not solver.capabilities.time_limit:
+                solver = _Unlimited(solver)
+            opened.append((config.name, solver))
+    except BaseException:
+        _close(opened)
+        raise
+    return opened
+
+
+class _Unlimited:
+    """A solver that cannot honour a time limit, asked without one."""
+
+    def __init__(self, solver: Solver):
+        self.solver = solver
+        self.name = solver.name
+        self.capabilities = solver.capabilities
+
+    def solve(self, puzzle: Puzzle, *, time_limit: float | None = None, canonical: bool = False) -> SolveResult:
+        return self.solver.solve(puzzle, canonical=canonical)
+
+    def close(self) -> None:
+        self.solver.close()
+
+
+def _close(named: Sequence[tuple[str, Solver]]) -> None:
+    for _, solver in named:
+        solver.close()
+
+
+BATCH_9X9 = 512
+"""Puzzles per batch up to 9x9 (see ``batch_size_for``)."""
+BATCH_CELLS = 4096
+"""Cells per batch above 9x9: big boards take long enough each that a few make a batch."""
+
+
+def batch_size_for(shape: Shape) -> int:
+    """Puzzles per batch: enough to hide the cost of a task (about a millisecond on a Dask
+    scheduler, less in a local pool) behind puzzles of tens of microseconds, few enough on big
+    boards that the work still spreads and progress moves (see benchmarks/README.md)."""
+    return BATCH_9X9 if shape.n <= 9 else max(1, BATCH_CELLS // shape.cells)
+
+
+# --- the run -------------------------------------------------------------------------------------
+
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def _puzzle_text(puzzle: Puzzle) -> str:
+    return format_line(puzzle) if puzzle.n <= 9 else "\n" + format_puzzle(puzzle).rstrip("\n")
+
+
+def _unique_names(datasets: Sequence[Dataset]) -> list[Dataset]:
+    seen: dict[str, int] = {}
+    out = []
+    for dataset in datasets:
+        seen[dataset.name] = seen.get(dataset.name, 0) + 1
+        if seen[dataset.name] > 1:
+            dataset = Dataset(f"{dataset.name}#{seen[dataset.name]}", dataset.path, dataset.puzzles,
+                              dataset.box, dataset.limit)
+        out.append(dataset)
+    return out
+
+
+def run_bench(
+    datasets: Sequence[Dataset | str | Path],
+    solver_names: Sequence[str] | None = None,
+    *,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    jobs: int = 1,
+    options: Mapping[str, Mapping[str, Any]] | None = None,
+    csv_path: str | Path | None = None,
+    json_path: str | Path | None = None,
+    json_lines: IO[str] | None = None,
+    progress: bool = True,
+    warn: Callable[[str], None] = _stderr,
+    by_solver: bool = False,
+    cluster: str | None = None,
+    batch_size: int | None = None,
+    configs: Sequence[Configuration] | None = None,
+) -> BenchReport:
+    """Run each solver on each puzzle of each dataset and sum it up (see the module docstring).
+
+    ``options`` maps a solver name to its keyword options. Each per-puzzle row goes to the CSV file
+    ``csv_path``, the JSON Lines file ``json_path`` and the stream ``json_lines`` (``bench --json``:
+    standard output), those given. ``warn`` receives each wrong answer
+    (with its puzzle) and each dataset's bad-entry count as one message.
+
+    Work goes in batches of puzzles of one shape (``batch_size``, default ``batch_size_for``) to
+    this process (``jobs`` 1), a pool of ``jobs`` local processes, or the Dask cluster at
+    ``cluster`` (an address, or ``local:N``; ``cluster.connect``). Rows are written as batches
+    come back, each with its dataset index: with several workers the files are not in dataset
+    order, and sort back by (dataset, index, solver).
+
+    By default the solvers take turns on each batch, so a change of load hits them alike and a
+    "no solution" is held against the other solvers' grids. ``by_solver`` runs each solver over a
+    whole dataset in turn (the file is read once per solver; not from stdin), for the rate each
+    reaches alone: taking turns, each call finds the CPU caches full of the other solvers' data
+    (measured on 17_clue, turns per puzzle: ``sat`` 2,892 puzzles/s beside two others, 7,674/s
+    alone). Every grid is still checked; a "no solution" then stands unless it is a wrong grid.
+
+    ``configs`` (``configurations.Configuration``, instead of ``solver_names`` and ``options``)
+    runs solvers under option sets of their own, one solver under several among them: each is a
+    row named after its options, in the same turns as different solvers.
+    """
+    if configs:
+        if solver_names or options:
+            raise UsageError("give configurations (--configs) or solvers with options (--solvers, -o), not both")
+        chosen = tuple(configs)
+    else:
+        chosen = plain(list(solver_names) if solver_names else default_solvers(), options)
+    for config in chosen:
+        registry.solver_class(config.solver)  # unknown names fail before any work
+    names = [config.name for config in chosen]
+    if len(set(names)) != len(names):
+        raise UsageError(f"a configuration is named twice in {', '.join(names)}")
+    if jobs < 1:
+        raise UsageError(f"jobs must be a positive whole number, not {jobs}")
+    if cluster is not None and jobs > 1:
+        raise UsageError("--jobs is for this machine and --cluster for a cluster: give one of them")
+    if batch_size is not None and batch_size < 1:
+        raise UsageError(f"batch size must be a positive whole number, not {batch_size}")
+    sets = _unique_names([d if isinstance(d, Dataset) else Dataset.from_path(d) for d in datasets])
+    for dataset in sets:
+        if dataset.path is not None and str(dataset.path) != "-" and not dataset.path.is_file():
+            raise UsageError(f"cannot read '{source_name(dataset.path)}': no such file")
+
+    notes = []
+    for config in chosen:
+        if time_limit is not None and not registry.solver_class(config.solver).capabilities.time_limit:
+            notes.append(f"{config.name} cannot honour a time limit: it runs without one")
+    outputs = [OutputFile(path, what=what) for path, what in ((csv_path, "CSV"), (json_path, "JSON Lines"))
+               if path is not None]  # checked before any work
+    csv_stream = None
+    json_streams: list[Any] = [json_lines] if json_lines is not None else []
+    for out in outputs:
+        out.open()
+    if csv_path is not None:
+        csv_stream = outputs[0]
+    if json_path is not None:
+        json_streams.append(outputs[-1])
+    writer = csv.DictWriter(csv_stream, CSV_FIELDS) if csv_stream else None  # type: ignore[arg-type]
+    if writer:
+        writer.writeheader()
+    tallies: dict[tuple[str, str], Tally] = {}
+    totals: dict[str, int] = {}
+    bad: dict[str, int] = {}
+    skipped: dict[str, dict[str, str]] = {}  # dataset -> solver -> why (said once each)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    started = time.perf_counter()
+
+    def record(batch: Batch, outcome: BatchOutcome, first: bool) -> None:
+        if first:
+            totals[batch.dataset] = totals.get(batch.dataset, 0) + len(batch)
+        for results, verdicts in outcome.answers:
+            tallies[batch.dataset, results.solver].add_batch(results, verdicts.valid)
+        for name, why in (outcome.skipped or {}).items():
+            said = skipped.setdefault(batch.dataset, {})
+            if name in said:
+                continue
+            said[name] = why
+            warn(f"sudokulab: skipped {name} on {batch.dataset}: {why}")
+            row = Row(batch.dataset, -1, 0, name, SKIPPED, 0.0, True, {}, why)
+            if writer:
+                writer.writerow(row.as_csv())
+            for stream in json_streams:
+                emit_line(row.as_json(), stream)
+        if writer or json_streams:
+            for row in _rows(batch, outcome):
+                if writer:
+                    writer.writerow(row.as_csv())
+                for stream in json_streams:
+                    emit_line(row.as_json(), stream)
+        for results, verdicts in outcome.answers:
+            for i, problem in sorted(verdicts.problems.items()):
+                warn(f"WRONG: solver {results.solver} on {batch.dataset} line {int(batch.line[i])} "
+                     f"(puzzle {int(batch.index[i]) + 1}): {problem}; puzzle: {_puzzle_text(batch.puzzle(i))}")
+
+    specs: list[WorkSpec] = []
+    committed = False
+    executor: Executor | None = None
+    try:
+        whole = WorkSpec(chosen, time_limit)
+        specs.append(whole)
+        solvers_for(whole)  # in this process: checks the options before any work (and serves jobs 1)
+        if cluster is not None or jobs > 1:
+            release(whole)
+            specs.clear()
+        executor = _executor(cluster, jobs)
+        with report_progress(enabled=progress) as bar:
+            for dataset in sets:
+                totals.setdefault(dataset.name, 0)
+                for name in names:
+                    tallies.setdefault((dataset.name, name), Tally())
+                # counted for the bar, or to spread the work: not for a silent run in this process
+                estimate = dataset.estimate() if bar_shown(bar) or executor.workers > 1 else None
+                task = bar.add_task(dataset.name, total=None if estimate is None else estimate * len(names))
+                rereadable = dataset.path is None or str(dataset.path) != "-"
+                groups = [[name] for name in names] if by_solver and rereadable else [names]
+                for turn, group in enumerate(groups):
+                    spec = whole if len(group) == len(names) else whole.only(group)
+                    if isinstance(executor, executors.InProcess) and spec not in specs:  # built here: closed here
+                        specs.append(spec)
+                    size = _sizer(batch_size, estimate, executor.workers)
+                    tasks = _tasks(dataset, spec, size, bad if turn == 0 else {},
+                                   warn if turn == 0 else (lambda _message: None))
+                    for (_, batch), outcome in executor.imap(run_batch, tasks):
+                        record(batch, outcome, first=turn == 0)
+                        bar.advance(task, len(batch) * len(group))
+                bar.update(task, completed=totals[dataset.name] * len(names), total=totals[dataset.name] * len(names))
+                if bad.get(dataset.name):
+                    warn(f"{dataset.name}: {bad[dataset.name]} bad entries skipped (not puzzles)")
+                if not totals[dataset.name]:  # no rate to give: not "0 puzzles, inf puzzles/s"
+                    where = source_name(dataset.path) if dataset.path is not None else dataset.name
+                    raise UsageError(f"'{where}' holds no puzzle" + (
+                        f" ({bad[dataset.name]} bad entries)" if bad.get(dataset.name) else ""))
+        for out in outputs:
+            out.commit()
+        committed = True
+    finally:
+        for spec in specs:
+            release(spec)
+        if executor is not None:
+            executor.close()
+        if not committed:
+            for out in outputs:
+                out.discard()
+
+    for ds, said in skipped.items():
+        for name, why in said.items():
+            notes.append(f"{name} skipped on {ds}: {why}")
+    summaries = tuple(BenchSummary.of(ds, name, tally) for (ds, name), tally in tallies.items()
+                      if len(tally.times) or name not in skipped.get(ds, {}))
+    solved, counts = {}, {}
+    for (ds, name), tally in tallies.items():
+        if not len(tally.times) and name in skipped.get(ds, {}):
+            continue
+        solved.setdefault(ds, {})[name] = tally.solved_times.sample()
+        counts.setdefault(ds, {})[name] = len(tally.solved_times)
+    return BenchReport(summaries, solved, totals, bad, tuple(names), time_limit, jobs, os.cpu_count(), load,
+                       time.perf_counter() - started, by_solver, tuple(notes), executor.describe(),
+                       executor.retried, batch_size, counts, skipped, configured=bool(configs))
+
+
+def _executor(cluster: str | None, jobs: int) -> Executor:
+    if cluster is None:
+        return executors.local(jobs)
+    from ..execution.cluster import connect
+
+    return connect(cluster)
+
+
+def _sizer(asked: int | None, estimate: int | None, workers: int) -> Callable[[Shape], int]:
+    """Puzzles per batch for a shape: as asked, or ``batch_size_for`` it, cut so that a small set
+    still gives every worker a few batches."""
+    def size(shape: Shape) -> int:
+        if asked is not None:
+            return asked
+        chosen = batch_size_for(shape)
+        if workers > 1 and estimate:
+            chosen = min(chosen, max(1, -(-estimate // (4 * workers))))
+        return chosen
+    return size
+
+
+def _tasks(dataset: Dataset, spec: WorkSpec, size: Callable[[Shape], int], bad: dict[str, int],
+           warn: Callable[[str], None]) -> Iterator[tuple[WorkSpec, Batch]]:
+    """The dataset's batches, read lazily; the bad entries are counted, and the first few named."""
+    for item in dataset.batches(size):
+        if isinstance(item, Entry):
+            bad[dataset.name] = bad.get(dataset.name, 0) + 1
+            if bad[dataset.name] <= 3:
+                warn(f"{dataset.name}: bad entry skipped: {item.error}")
+            continue
+        yield spec, item
+
+
+def _rows(batch: Batch, outcome: BatchOutcome) -> Iterator[Row]:
+    """A batch's rows, puzzle by puzzle and the solvers in turn on each (the order of one process)."""
+    statuses = [status.value for status in STATUSES]
+    for i in range(len(batch)):
+        index, line = int(batch.index[i]), int(batch.line[i])
+        for results, verdicts in outcome.answers:
+            yield Row(batch.dataset, index, line, results.solver, statuses[int(results.status[i])],
+                      float(results.seconds[i]), bool(verdicts.valid[i]), results.stats_of(i),
+                      verdicts.problems.get(i), float(results.cpu_seconds[i]))
+
+

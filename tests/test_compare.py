@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from sudokulab.datasets.reading.reading import parse_lines
+from sudokulab.datasets.reading import parse_lines
 
 from sudokulab import Puzzle, parse_puzzle, solvers
 from sudokulab.cli.main import main as cli

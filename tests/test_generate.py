@@ -8,7 +8,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sudokulab.datasets.reading.reading import read_dataset
+from sudokulab.datasets.reading import read_dataset
 
 from sudokulab import solvers
 from sudokulab.cli.main import main as cli

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from sudokulab.datasets.reading.reading import parse_lines, read_dataset
+from sudokulab.datasets.reading import parse_lines, read_dataset
 
 from sudokulab import parse_puzzle, solvers
 from sudokulab.cli.main import main as cli

@@ -13,9 +13,9 @@ import os
 import sys
 from typing import Any
 
+from ..core.cells import cell_label
 from ..core.puzzle import Puzzle
 from ..errors import ExitCode, NoSolution, SolverBug
-from ..reasoning.candidates import cell_label
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -37,6 +37,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 
+from .cells import cell_words
 from .grid import Grid, Shape
 
 ALL_DIFFERENT, DIFFER, SUM, INCREASING = "all-different", "differ", "sum", "increasing"
@@ -52,12 +53,6 @@ NEEDS_DATA = {"jigsaw": "--regions FILE", "killer": "--cages FILE", "thermo": "-
 
 class RulesError(ValueError):
     """Rules that do not make sense for the board (an unknown preset, a region of the wrong size, ...)."""
-
-
-def cell_name(cell: int, n: int) -> str:
-    """A cell in a person's words, 1-based: ``row 2 column 5``."""
-    row, col = divmod(cell, n)
-    return f"row {row + 1} column {col + 1}"
 
 
 @dataclass(frozen=True)
@@ -207,7 +202,7 @@ class Rules:
         for differ in self.differ:
             for a, b in differ.pairs:
                 if grid[a] and grid[a] == grid[b]:
-                    return f"{differ.name}: {cell_name(a, n)} and {cell_name(b, n)} both hold {grid[a]}"
+                    return f"{differ.name}: {cell_words(a, n)} and {cell_words(b, n)} both hold {grid[a]}"
         for cage in self.cages:
             digits = [grid[cell] for cell in cage.cells]
             total = sum(digits)
@@ -219,12 +214,12 @@ class Rules:
             placed = [(i, grid[cell], cell) for i, cell in enumerate(thermo.cells) if grid[cell]]
             for (i, a, cell_a), (j, b, cell_b) in zip(placed, placed[1:]):
                 if b - a < j - i:
-                    return (f"{thermo.name} does not increase: {cell_name(cell_a, n)} holds {a}, "
-                            f"{cell_name(cell_b, n)} holds {b}")
+                    return (f"{thermo.name} does not increase: {cell_words(cell_a, n)} holds {a}, "
+                            f"{cell_words(cell_b, n)} holds {b}")
             for i, digit, cell in placed:
                 if digit < i + 1 or digit > n - (len(thermo.cells) - 1 - i):
                     place = f"place {i + 1} of {len(thermo.cells)}"
-                    return f"{thermo.name} cannot hold {digit} at {cell_name(cell, n)} ({place})"
+                    return f"{thermo.name} cannot hold {digit} at {cell_words(cell, n)} ({place})"
         return None
 
 
@@ -234,7 +229,7 @@ def _positions(group: Group, first: int, second: int, n: int) -> str:
         return f"columns {first + 1} and {second + 1}"
     if group.kind == "column":
         return f"rows {first + 1} and {second + 1}"
-    return f"{cell_name(group.cells[first], n)} and {cell_name(group.cells[second], n)}"
+    return f"{cell_words(group.cells[first], n)} and {cell_words(group.cells[second], n)}"
 
 
 # --- Building rule sets. ---------------------------------------------------------------------------
@@ -309,7 +304,7 @@ def regions_from_labels(labels: Sequence[int], shape: Shape) -> list[Group]:
     groups = []
     for index, cells in enumerate(order.values()):
         if len(cells) != n:
-            where = cell_name(cells[0], n)
+            where = cell_words(cells[0], n)
             raise RulesError(f"regions: region {index + 1} (from {where}) has {len(cells)} cells, not {n}")
         groups.append(Group(f"region {index + 1}", tuple(cells)))
     return groups
@@ -371,7 +366,7 @@ def build(
             raise RulesError(f"{name}: {k} different digits of 1..{n} add up to {low}..{high}, never {total}")
         for cell in cells:
             if cell in caged:
-                raise RulesError(f"{name}: {cell_name(cell, n)} is in {caged[cell]} too")
+                raise RulesError(f"{name}: {cell_words(cell, n)} is in {caged[cell]} too")
             caged[cell] = name
         cage_list.append(Cage(name, cells, int(total)))
         groups.append(Group(name, cells))
@@ -384,7 +379,7 @@ def build(
         for a, b in zip(cells, cells[1:]):
             (ra, ca), (rb, cb) = divmod(a, n), divmod(b, n)
             if max(abs(ra - rb), abs(ca - cb)) != 1:
-                raise RulesError(f"{name}: {cell_name(a, n)} and {cell_name(b, n)} are not neighbours")
+                raise RulesError(f"{name}: {cell_words(a, n)} and {cell_words(b, n)} are not neighbours")
         thermo_list.append(Thermo(name, cells))
     differ = []
     together: set[frozenset[int]] = set()  # pairs already in a common group: made only when needed (1 s on 64x64)

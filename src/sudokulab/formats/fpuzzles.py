@@ -78,11 +78,12 @@ import re
 import urllib.parse
 from typing import Any
 
+from ..core.cells import cell_label
 from ..core.grid import Shape, box_shape
 from ..errors import PuzzleFormatError, UsageError
 from . import boj
 from .puzzle_files import Declared, _is_int, _json_cells, _list, _no_constant
-from .rule_files import _cell_word, _check_cage, _check_thermo, _region_numbers, _shown
+from .rule_files import _check_cage, _check_thermo, _region_numbers, _shown
 
 _BASE64 = re.compile(r"[A-Za-z0-9+/=$-]+\Z")
 MAX_COMPRESSED = 1 << 14
@@ -245,7 +246,7 @@ def from_export(doc: dict, name: str, box: tuple[int, int] | None) -> tuple[Shap
         cells = _fpuzzles_cells(cage.get("cells"), n, name, f"{at}.cells")
         for cell in cells:
             if cell in caged:
-                raise PuzzleFormatError(f"{name}: {at}: {_cell_word(cell, n)} is in killercage[{caged[cell]}] too")
+                raise PuzzleFormatError(f"{name}: {at}: {cell_label(cell, n)} is in killercage[{caged[cell]}] too")
             caged[cell] = index
         if _empty(cage.get("value")):
             declared.groups.append(cells)

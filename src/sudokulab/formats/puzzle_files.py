@@ -69,6 +69,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.cells import cell_label
 from ..core.grid import Shape, box_shape
 from ..core.puzzle import Puzzle
 from ..core.rules import NEEDS_DATA, PRESETS, Rules, RulesError, build, parse_presets, standard
@@ -76,7 +77,6 @@ from ..errors import PuzzleFormatError, UsageError
 from . import boj
 from .rule_files import (
     CageData,
-    _cell_word,
     _cells,
     _check_cage,
     _check_thermo,
@@ -414,7 +414,7 @@ def _json_cages(value: Any, n: int, name: str) -> list[CageData]:
         _check_cage(cells, total, n, f"{name}: {at}")
         for cell in cells:
             if cell in caged:
-                raise PuzzleFormatError(f"{name}: {at}: {_cell_word(cell, n)} is in cages[{caged[cell]}] too")
+                raise PuzzleFormatError(f"{name}: {at}: {cell_label(cell, n)} is in cages[{caged[cell]}] too")
             caged[cell] = index
         found.append((cells, total))
     return found

@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..core.cells import cell_label
 from ..core.grid import Shape
 from ..core.rules import RulesError, regions_from_labels
 from ..errors import PuzzleFormatError
@@ -149,7 +150,7 @@ def parse_cages(text: str, shape: Shape, name: str = "cages") -> list[CageData]:
         _check_cage(cells, total, n, f"{name}: {at}")
         for cell in cells:
             if cell in caged:
-                raise PuzzleFormatError(f"{name}: {at}: {_cell_word(cell, n)} is in the cage of line {caged[cell]} too")
+                raise PuzzleFormatError(f"{name}: {at}: {cell_label(cell, n)} is in the cage of line {caged[cell]} too")
             caged[cell] = number
         found.append((cells, total))
     if not found:
@@ -237,9 +238,4 @@ def _check_thermo(cells: tuple[int, ...], n: int, where: str) -> None:
     for a, b in zip(cells, cells[1:]):
         (ra, ca), (rb, cb) = divmod(a, n), divmod(b, n)
         if max(abs(ra - rb), abs(ca - cb)) != 1:
-            raise PuzzleFormatError(f"{where}: {_cell_word(a, n)} and {_cell_word(b, n)} are not neighbours")
-
-
-def _cell_word(cell: int, n: int) -> str:
-    row, col = divmod(cell, n)
-    return f"r{row + 1}c{col + 1}"
+            raise PuzzleFormatError(f"{where}: {cell_label(a, n)} and {cell_label(b, n)} are not neighbours")

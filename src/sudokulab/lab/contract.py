@@ -233,12 +233,12 @@ def check_canonical_empty_boards(solver: Solver, baseline: Solver) -> None:
 
 
 def _first_difference(grid: Grid | None, expected: Grid, n: int) -> str:
-    from ..reasoning.candidates import cell_label as cell_name
+    from ..core.cells import cell_label
 
     if grid is None:
         return "no grid"
     cell = next((i for i, (a, b) in enumerate(zip(grid, expected)) if a != b), 0)
-    return f"{cell_name(cell, n)}: {grid[cell] if cell < len(grid) else '-'} instead of {expected[cell]}"
+    return f"{cell_label(cell, n)}: {grid[cell] if cell < len(grid) else '-'} instead of {expected[cell]}"
 
 
 def check_counting(solver: Solver, baseline: Solver) -> None:

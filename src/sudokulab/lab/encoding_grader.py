@@ -31,9 +31,9 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+from ..core.cells import cell_label
 from ..core.grid import Grid, Shape
 from ..core.puzzle import Puzzle
-from ..reasoning.candidates import cell_label as cell_name
 from . import contract
 from .student_code import StudentError, call, function
 
@@ -228,16 +228,16 @@ def what_is_wrong(grid: Grid, puzzle: Puzzle) -> str | None:
     n = puzzle.n
     for cell, digit in enumerate(grid):
         if not 1 <= digit <= n:
-            return f"{cell_name(cell, n)} without a digit (your decode gives {digit})"
+            return f"{cell_label(cell, n)} without a digit (your decode gives {digit})"
     for cell, (given, digit) in enumerate(zip(puzzle.givens, grid)):
         if given and given != digit:
-            return f"{cell_name(cell, n)} = {digit} where the puzzle gives {given}"
+            return f"{cell_label(cell, n)} = {digit} where the puzzle gives {given}"
     for group in puzzle.rules.groups:
         seen: dict[int, int] = {}
         for cell in group.cells:
             digit = grid[cell]
             if digit in seen:
-                return (f"{cell_name(seen[digit], n)} = {digit} and {cell_name(cell, n)} = {digit} together, "
+                return (f"{cell_label(seen[digit], n)} = {digit} and {cell_label(cell, n)} = {digit} together, "
                         f"both in {group.name}")
             seen[digit] = cell
     conflict = puzzle.rules.first_conflict(grid)

@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any
 
 from ortools.sat.python import cp_model_helper as cmh
 
+from ..core.cells import cell_label
 from ..core.grid import Grid, Shape
 from ..core.puzzle import Puzzle
 from ..core.rules import Rules, standard
@@ -69,13 +70,12 @@ def rule_set(what: Rules | Shape) -> Rules:
 
 
 def cell_name(shape: Shape, cell: int) -> str:
-    """The variable name of a cell, 1-based: ``r1c1`` is the top-left corner.
+    """The name of a cell's variable in the model: its ``cell_label`` (``r1c1`` is the top-left corner).
 
     >>> cell_name(Shape(3, 3), 80)
     'r9c9'
     """
-    row, col = divmod(cell, shape.n)
-    return f"r{row + 1}c{col + 1}"
+    return cell_label(cell, shape.n)
 
 
 def model_name(what: Rules | Shape) -> str:

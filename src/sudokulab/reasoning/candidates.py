@@ -17,12 +17,6 @@ from ..core.grid import Grid
 from ..core.puzzle import Puzzle
 
 
-def cell_label(cell: int, n: int) -> str:
-    """``r4c5``: the short 1-based name of a cell that solvers' explanations use."""
-    row, col = divmod(cell, n)
-    return f"r{row + 1}c{col + 1}"
-
-
 def digits_of(mask: int) -> list[int]:
     """The digits of a mask, smallest first (bit ``d - 1`` is digit ``d``)."""
     found = []

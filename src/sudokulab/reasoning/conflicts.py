@@ -32,9 +32,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.cells import cell_label
 from ..core.puzzle import Puzzle
 from ..errors import UsageError
-from .candidates import cell_label
 
 Given = tuple[int, int]
 """A given as (cell, digit): cell row-major from 0, digit 1..n."""

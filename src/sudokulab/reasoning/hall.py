@@ -18,8 +18,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..core.cells import cell_label
 from ..core.rules import Group
-from .candidates import Candidates, cell_label, digits_of
+from .candidates import Candidates, digits_of
 
 
 def maximum_matching(masks: Sequence[int]) -> tuple[list[int], int]:

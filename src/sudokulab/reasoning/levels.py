@@ -47,9 +47,10 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from ..core.cells import cell_label
 from ..core.rules import Rules
 from ..errors import UsageError
-from .candidates import Candidates, cell_label, digits_of
+from .candidates import Candidates, digits_of
 from .hall import HallSet, hall_set, hall_sets, hall_violation, maximum_matching, unsupported, violation
 
 __all__ = ["DEFAULT_LEVEL", "LEVELS", "HallSet", "Rung", "check_level", "climb", "hall_set", "hall_sets",

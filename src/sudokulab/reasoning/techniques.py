@@ -31,9 +31,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from ..core.cells import cell_label
 from ..core.puzzle import Puzzle
 from ..core.rules import Group, Rules
-from .candidates import Candidates, cell_label, digits_of
+from .candidates import Candidates, digits_of
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,28 @@
+"""Cell names, 1-based: the two forms sudokulab writes a cell in, each made here and nowhere else.
+
+- ``cell_label``, ``r4c5``: the puzzle setters' notation, in rule files, explanations, answers
+  compared cell by cell and the variable names of the CP-SAT model;
+- ``cell_words``, ``row 4 column 5``: in the sentence that says which rule a grid breaks.
+"""
+
+from __future__ import annotations
+
+
+def cell_label(cell: int, n: int) -> str:
+    """The 0-based ``cell`` of an n x n board in setters' notation.
+
+    >>> cell_label(0, 9), cell_label(13, 9), cell_label(80, 9)
+    ('r1c1', 'r2c5', 'r9c9')
+    """
+    row, col = divmod(cell, n)
+    return f"r{row + 1}c{col + 1}"
+
+
+def cell_words(cell: int, n: int) -> str:
+    """The 0-based ``cell`` of an n x n board in words.
+
+    >>> cell_words(13, 9)
+    'row 2 column 5'
+    """
+    row, col = divmod(cell, n)
+    return f"row {row + 1} column {col + 1}"

@@ -33,7 +33,7 @@ rules keyed by shape alone as before (what made every variant an edit of 8 to 12
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 
@@ -360,10 +360,7 @@ def build(
     for index, (cells, total) in enumerate(cages):
         name = f"cage {index + 1} (sum {total})"
         cells = _checked_cells(cells, size, name, n)
-        k = len(cells)
-        low, high = k * (k + 1) // 2, k * (2 * n - k + 1) // 2
-        if not low <= total <= high:
-            raise RulesError(f"{name}: {k} different digits of 1..{n} add up to {low}..{high}, never {total}")
+        _named(name, check_cage, cells, total, n)
         for cell in cells:
             if cell in caged:
                 raise RulesError(f"{name}: {cell_words(cell, n)} is in {caged[cell]} too")
@@ -374,12 +371,7 @@ def build(
     for index, cells in enumerate(thermos):
         name = f"thermometer {index + 1}"
         cells = _checked_cells(cells, size, name, n)
-        if len(cells) < 2:
-            raise RulesError(f"{name}: a thermometer needs at least 2 cells")
-        for a, b in zip(cells, cells[1:]):
-            (ra, ca), (rb, cb) = divmod(a, n), divmod(b, n)
-            if max(abs(ra - rb), abs(ca - cb)) != 1:
-                raise RulesError(f"{name}: {cell_words(a, n)} and {cell_words(b, n)} are not neighbours")
+        _named(name, check_thermo, cells, n)
         thermo_list.append(Thermo(name, cells))
     differ = []
     together: set[frozenset[int]] = set()  # pairs already in a common group: made only when needed (1 s on 64x64)
@@ -391,6 +383,46 @@ def build(
             differ.append(Differ(name, pairs))
     shown = ("standard",) + ordered if "jigsaw" not in ordered else ordered
     return Rules(shape, tuple(groups), tuple(differ), tuple(cage_list), tuple(thermo_list), shown)
+
+
+def check_cage(cells: Sequence[int], total: int, n: int) -> None:
+    """Refuse a cage total that k different digits of 1..n cannot reach (``RulesError``, naming no cage:
+    the caller says which, by its name or by the line of a file).
+
+    >>> check_cage((0, 1), 18, 9)
+    Traceback (most recent call last):
+    ...
+    sudokulab.core.rules.RulesError: 2 different digits of 1..9 add up to 3..17, never 18
+    """
+    k = len(cells)
+    low, high = k * (k + 1) // 2, k * (2 * n - k + 1) // 2
+    if not low <= total <= high:
+        raise RulesError(f"{k} different digits of 1..{n} add up to {low}..{high}, never {total}")
+
+
+def check_thermo(cells: Sequence[int], n: int, named: Callable[[int, int], str] = cell_words) -> None:
+    """Refuse a thermometer of fewer than 2 cells, or with a cell that is no neighbour of the one before
+    (diagonals count). ``named`` writes a cell in the caller's words (a rule file's are ``r1c1``).
+
+    >>> check_thermo((0, 10, 3), 9)
+    Traceback (most recent call last):
+    ...
+    sudokulab.core.rules.RulesError: row 2 column 2 and row 1 column 4 are not neighbours
+    """
+    if len(cells) < 2:
+        raise RulesError("a thermometer needs at least 2 cells")
+    for a, b in zip(cells, cells[1:]):
+        (ra, ca), (rb, cb) = divmod(a, n), divmod(b, n)
+        if max(abs(ra - rb), abs(ca - cb)) != 1:
+            raise RulesError(f"{named(a, n)} and {named(b, n)} are not neighbours")
+
+
+def _named(name: str, check: Callable[..., None], *args: object) -> None:
+    """``check(*args)``, its ``RulesError`` prefixed with the constraint's name ("cage 2 (sum 15): ...")."""
+    try:
+        check(*args)
+    except RulesError as exc:
+        raise RulesError(f"{name}: {exc}") from None
 
 
 def _checked_cells(cells: Sequence[int], size: int, name: str, n: int) -> tuple[int, ...]:

@@ -80,10 +80,11 @@ from typing import Any
 
 from ..core.cells import cell_label
 from ..core.grid import Shape, box_shape
+from ..core.rules import check_cage, check_thermo
 from ..errors import PuzzleFormatError, UsageError
 from . import boj
-from .puzzle_files import Declared, _is_int, _json_cells, _list, _no_constant
-from .rule_files import _check_cage, _check_thermo, _region_numbers, _shown
+from .declared import Declared, is_int, json_cells, json_list, no_constant
+from .rule_files import region_numbers, reported_at, shown
 
 _BASE64 = re.compile(r"[A-Za-z0-9+/=$-]+\Z")
 MAX_COMPRESSED = 1 << 14
@@ -152,7 +153,7 @@ def _lz_json(word: str, name: str) -> dict | None:
         raise PuzzleFormatError(
             f"{name}: the decompressed f-puzzles export is larger than {boj.MAX_INPUT_BYTES} characters")
     try:
-        document = json.loads(plain, parse_constant=_no_constant)
+        document = json.loads(plain, parse_constant=no_constant)
     except (ValueError, RecursionError):
         return None
     return document if isinstance(document, dict) else None
@@ -175,21 +176,21 @@ def from_export(doc: dict, name: str, box: tuple[int, int] | None) -> tuple[Shap
         unsupported = sorted(unsupported + ["cage"])
     if unsupported:
         raise PuzzleFormatError(f"{name}: unsupported constraint{'s' if len(unsupported) > 1 else ''}: "
-                                f"{', '.join(_shown(u) for u in unsupported)}")
+                                f"{', '.join(shown(u) for u in unsupported)}")
     n = doc.get("size")
-    if not _is_int(n) or not 1 <= n <= boj.MAX_SIZE:
+    if not is_int(n) or not 1 <= n <= boj.MAX_SIZE:
         raise PuzzleFormatError(f"{name}: size: a whole number 1..{boj.MAX_SIZE} expected")
     if box is not None and box[0] * box[1] != n:
         raise UsageError(f"box {box[0]}x{box[1]} does not fit a {n}x{n} board")
     shape = Shape(*(box or box_shape(n)))
-    rows = _list(doc.get("grid"), name, "grid")
+    rows = json_list(doc.get("grid"), name, "grid")
     if len(rows) != n:
         raise PuzzleFormatError(f"{name}: grid: {n} rows expected, found {len(rows)}")
     givens: list[int] = []
     labels: list[int] = []
     pencilled = []
     for r, row in enumerate(rows):
-        row = _list(row, name, f"grid[{r}]")
+        row = json_list(row, name, f"grid[{r}]")
         if len(row) != n:
             raise PuzzleFormatError(f"{name}: grid[{r}]: {n} cells expected, found {len(row)}")
         for c, cell in enumerate(row):
@@ -213,7 +214,7 @@ def from_export(doc: dict, name: str, box: tuple[int, int] | None) -> tuple[Shap
             region = cell["region"] if "region" in cell else shape.box_of(r, c)
             if region is None:
                 raise PuzzleFormatError(f"{name}: {at}: the cell is in no region: unsupported constraint")
-            if not _is_int(region):
+            if not is_int(region):
                 raise PuzzleFormatError(f"{name}: {at}.region: a whole number expected")
             labels.append(region)
     if pencilled:
@@ -221,7 +222,7 @@ def from_export(doc: dict, name: str, box: tuple[int, int] | None) -> tuple[Shap
                                 f"{', ...' if len(pencilled) > 3 else ''})")
     declared = Declared()
     if any(label != shape.box_of(*divmod(cell, n)) for cell, label in enumerate(labels)):
-        declared.regions = _region_numbers(labels, shape, f"{name}: grid regions")
+        declared.regions = region_numbers(labels, shape, f"{name}: grid regions")
     flags = {}
     for key in ("diagonal+", "diagonal-", "antiknight", "antiking"):
         flags[key] = doc.get(key) or False
@@ -239,11 +240,11 @@ def from_export(doc: dict, name: str, box: tuple[int, int] | None) -> tuple[Shap
     if flags["antiking"]:
         declared.presets.append("anti-king")
     caged: dict[int, int] = {}
-    for index, cage in enumerate(_list(doc.get("killercage") or [], name, "killercage")):
+    for index, cage in enumerate(json_list(doc.get("killercage") or [], name, "killercage")):
         at = f"killercage[{index}]"
         if not isinstance(cage, dict):
             raise PuzzleFormatError(f"{name}: {at}: a cage is an object")
-        cells = _fpuzzles_cells(cage.get("cells"), n, name, f"{at}.cells")
+        cells = json_cells(cage.get("cells"), n, name, f"{at}.cells")
         for cell in cells:
             if cell in caged:
                 raise PuzzleFormatError(f"{name}: {at}: {cell_label(cell, n)} is in killercage[{caged[cell]}] too")
@@ -252,21 +253,23 @@ def from_export(doc: dict, name: str, box: tuple[int, int] | None) -> tuple[Shap
             declared.groups.append(cells)
             continue
         total = _fpuzzles_number(cage.get("value"), name, f"{at}.value")
-        _check_cage(cells, total, n, f"{name}: {at}")
+        with reported_at(f"{name}: {at}"):
+            check_cage(cells, total, n)
         declared.cages.append((cells, total))
-    for index, thermo in enumerate(_list(doc.get("thermometer") or [], name, "thermometer")):
+    for index, thermo in enumerate(json_list(doc.get("thermometer") or [], name, "thermometer")):
         at = f"thermometer[{index}]"
         if not isinstance(thermo, dict):
             raise PuzzleFormatError(f"{name}: {at}: a thermometer is an object with 'lines'")
-        for line_index, line in enumerate(_list(thermo.get("lines"), name, f"{at}.lines")):
-            cells = _fpuzzles_cells(line, n, name, f"{at}.lines[{line_index}]")
-            _check_thermo(cells, n, f"{name}: {at}.lines[{line_index}]")
+        for line_index, line in enumerate(json_list(thermo.get("lines"), name, f"{at}.lines")):
+            cells = json_cells(line, n, name, f"{at}.lines[{line_index}]")
+            with reported_at(f"{name}: {at}.lines[{line_index}]"):
+                check_thermo(cells, n, cell_label)
             declared.thermos.append(cells)
-    for index, region in enumerate(_list(doc.get("extraregion") or [], name, "extraregion")):
+    for index, region in enumerate(json_list(doc.get("extraregion") or [], name, "extraregion")):
         at = f"extraregion[{index}]"
         if not isinstance(region, dict):
             raise PuzzleFormatError(f"{name}: {at}: an extra region is an object with 'cells'")
-        declared.groups.append(_fpuzzles_cells(region.get("cells"), n, name, f"{at}.cells"))
+        declared.groups.append(json_cells(region.get("cells"), n, name, f"{at}.cells"))
     return shape, tuple(givens), declared
 
 
@@ -274,10 +277,6 @@ def _fpuzzles_number(value: Any, name: str, at: str) -> int:
     """A number f-puzzles writes as a number or a string of digits ("15")."""
     if isinstance(value, str) and boj.INTEGER.match(value.strip()) and boj.small_number(value.strip()) is not None:
         return int(value.strip())
-    if _is_int(value) and abs(value) < 10**9:
+    if is_int(value) and abs(value) < 10**9:
         return value
     raise PuzzleFormatError(f"{name}: {at}: a whole number expected")
-
-
-def _fpuzzles_cells(value: Any, n: int, name: str, at: str) -> tuple[int, ...]:
-    return _json_cells(value, n, name, at)

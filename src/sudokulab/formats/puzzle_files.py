@@ -66,42 +66,26 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.cells import cell_label
 from ..core.grid import Shape, box_shape
 from ..core.puzzle import Puzzle
-from ..core.rules import NEEDS_DATA, PRESETS, Rules, RulesError, build, parse_presets, standard
-from ..errors import PuzzleFormatError, UsageError
-from . import boj
-from .rule_files import (
-    CageData,
-    _cells,
-    _check_cage,
-    _check_thermo,
-    _region_numbers,
-    _shown,
-    parse_cages,
-    parse_regions,
-    parse_thermos,
+from ..core.rules import (
+    NEEDS_DATA,
+    PRESETS,
+    Rules,
+    RulesError,
+    build,
+    check_cage,
+    check_thermo,
+    parse_presets,
+    standard,
 )
-
-
-@dataclass
-class Declared:
-    """What a puzzle file and the rule files declare, gathered before ``rules.build`` combines it.
-
-    Cells are 0-based indices; ``regions`` has one region number per cell; ``groups`` are extra
-    all-different groups.
-    """
-
-    presets: list[str] = field(default_factory=list)
-    regions: list[int] | None = None
-    cages: list[CageData] = field(default_factory=list)
-    thermos: list[tuple[int, ...]] = field(default_factory=list)
-    groups: list[tuple[int, ...]] = field(default_factory=list)
-
+from ..errors import PuzzleFormatError, UsageError
+from . import boj, fpuzzles
+from .declared import Declared, is_int, json_cells, json_list, no_constant
+from .rule_files import CageData, parse_cages, parse_regions, parse_thermos, region_numbers, reported_at, shown
 
 # --- The public interface. ------------------------------------------------------------------------
 
@@ -161,8 +145,6 @@ def parse_declared(
     text: str, name: str = "input", box: tuple[int, int] | None = None
 ) -> tuple[Shape, tuple[int, ...], Declared]:
     """The shape, givens and declared rule data of a puzzle file's text (any kind), not yet combined."""
-    from . import fpuzzles  # it builds on this module's JSON helpers
-
     stripped = text.strip().removeprefix("\ufeff")
     if stripped.startswith("{"):
         document = _load_json(stripped, name)
@@ -246,7 +228,7 @@ def _build(shape: Shape, declared: Declared, name: str | None) -> Rules:
 
 def _load_json(text: str, name: str) -> Any:
     try:
-        return json.loads(text, parse_constant=_no_constant)
+        return json.loads(text, parse_constant=no_constant)
     except json.JSONDecodeError as exc:
         raise PuzzleFormatError(f"{name}: line {exc.lineno}, column {exc.colno}: not JSON: {exc.msg}") from None
     except RecursionError:
@@ -255,17 +237,11 @@ def _load_json(text: str, name: str) -> Any:
         raise PuzzleFormatError(f"{name}: not JSON: {exc}") from None
 
 
-def _no_constant(word: str) -> Any:
-    raise ValueError(f"{word} is not a JSON number")
-
-
 def _from_document(document: Any, name: str, box: tuple[int, int] | None) -> tuple[Shape, tuple[int, ...], Declared]:
     if not isinstance(document, dict):
         raise PuzzleFormatError(f"{name}: a JSON puzzle is an object")
     if "grid" in document and "givens" not in document:
-        from .fpuzzles import from_export
-
-        return from_export(document, name, box)
+        return fpuzzles.from_export(document, name, box)
     return _from_sudokulab(document, name, box)
 
 
@@ -273,21 +249,17 @@ _SUDOKULAB_KEYS = ("$schema", "size", "box", "givens", "rules", "regions", "cage
                    "title", "author", "source", "solution")
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _from_sudokulab(doc: dict, name: str, box: tuple[int, int] | None) -> tuple[Shape, tuple[int, ...], Declared]:
     """A sudokulab JSON puzzle (``schemas/puzzle.schema.json``), checked by hand with one-line errors."""
     for key in doc:
         if key not in _SUDOKULAB_KEYS:
             raise PuzzleFormatError(
-                f"{name}: unknown key '{_shown(key)}'; a puzzle has: {', '.join(_SUDOKULAB_KEYS[1:])}")
+                f"{name}: unknown key '{shown(key)}'; a puzzle has: {', '.join(_SUDOKULAB_KEYS[1:])}")
     for key in ("size", "givens"):
         if key not in doc:
             raise PuzzleFormatError(f"{name}: '{key}' is missing")
     n = doc["size"]
-    if not _is_int(n) or not 1 <= n <= boj.MAX_SIZE:
+    if not is_int(n) or not 1 <= n <= boj.MAX_SIZE:
         raise PuzzleFormatError(f"{name}: size: a whole number 1..{boj.MAX_SIZE} expected")
     for key in ("title", "author", "source"):
         if key in doc and not isinstance(doc[key], str):
@@ -297,7 +269,7 @@ def _from_sudokulab(doc: dict, name: str, box: tuple[int, int] | None) -> tuple[
     split = box_shape(n)
     if "box" in doc:
         value = doc["box"]
-        if not (isinstance(value, list) and len(value) == 2 and all(_is_int(v) and v >= 1 for v in value)):
+        if not (isinstance(value, list) and len(value) == 2 and all(is_int(v) and v >= 1 for v in value)):
             raise PuzzleFormatError(f"{name}: box: [rows, columns] expected, e.g. [2, 3]")
         if value[0] * value[1] != n:
             raise PuzzleFormatError(f"{name}: box: {value[0]}x{value[1]} boxes do not fit a {n}x{n} board")
@@ -322,7 +294,7 @@ def _from_sudokulab(doc: dict, name: str, box: tuple[int, int] | None) -> tuple[
         for index, word in enumerate(value):
             if word.strip().lower() not in PRESETS:
                 raise PuzzleFormatError(
-                    f"{name}: rules[{index}]: unknown rules '{_shown(word)}'; choose from: {', '.join(PRESETS)}")
+                    f"{name}: rules[{index}]: unknown rules '{shown(word)}'; choose from: {', '.join(PRESETS)}")
         declared.presets = [word.strip().lower() for word in value]
     if "regions" in doc:
         declared.regions = _json_regions(doc["regions"], shape, name)
@@ -330,17 +302,11 @@ def _from_sudokulab(doc: dict, name: str, box: tuple[int, int] | None) -> tuple[
         declared.cages = _json_cages(doc["cages"], n, name)
     if "thermometers" in doc:
         declared.thermos = [_json_thermo(cells, n, name, f"thermometers[{i}]")
-                            for i, cells in enumerate(_list(doc["thermometers"], name, "thermometers"))]
+                            for i, cells in enumerate(json_list(doc["thermometers"], name, "thermometers"))]
     if "groups" in doc:
-        declared.groups = [_json_cells(cells, n, name, f"groups[{i}]")
-                           for i, cells in enumerate(_list(doc["groups"], name, "groups"))]
+        declared.groups = [json_cells(cells, n, name, f"groups[{i}]")
+                           for i, cells in enumerate(json_list(doc["groups"], name, "groups"))]
     return shape, givens, declared
-
-
-def _list(value: Any, name: str, at: str) -> list:
-    if not isinstance(value, list):
-        raise PuzzleFormatError(f"{name}: {at}: a list expected")
-    return value
 
 
 def _grid(value: Any, n: int, name: str, at: str) -> tuple[int, ...]:
@@ -352,16 +318,16 @@ def _grid(value: Any, n: int, name: str, at: str) -> tuple[int, ...]:
         if len(chars) != n * n:
             raise PuzzleFormatError(f"{name}: {at}: {n * n} characters expected, found {len(chars)}")
         return tuple(boj.one_line_values(chars, n, f"{name}: {at}: character"))
-    rows = _list(value, name, at)
+    rows = json_list(value, name, at)
     if len(rows) != n:
         raise PuzzleFormatError(f"{name}: {at}: {n} rows expected, found {len(rows)}")
     values = []
     for r, row in enumerate(rows):
-        row = _list(row, name, f"{at}[{r}]")
+        row = json_list(row, name, f"{at}[{r}]")
         if len(row) != n:
             raise PuzzleFormatError(f"{name}: {at}[{r}]: {n} numbers expected, found {len(row)}")
         for c, v in enumerate(row):
-            if not _is_int(v) or not 0 <= v <= n:
+            if not is_int(v) or not 0 <= v <= n:
                 raise PuzzleFormatError(f"{name}: {at}[{r}][{c}]: a number 0..{n} expected (0 for a blank)")
             values.append(v)
     return tuple(values)
@@ -369,7 +335,7 @@ def _grid(value: Any, n: int, name: str, at: str) -> tuple[int, ...]:
 
 def _json_regions(value: Any, shape: Shape, name: str) -> list[int]:
     n = shape.n
-    rows = _list(value, name, "regions")
+    rows = json_list(value, name, "regions")
     if len(rows) != n:
         raise PuzzleFormatError(f"{name}: regions: {n} rows expected, found {len(rows)}")
     labels: list[object] = []
@@ -377,41 +343,34 @@ def _json_regions(value: Any, shape: Shape, name: str) -> list[int]:
         at = f"regions[{r}]"
         if isinstance(row, str):
             row = list(row)
-        row = _list(row, name, at)
+        row = json_list(row, name, at)
         if len(row) != n:
             raise PuzzleFormatError(f"{name}: {at}: {n} labels expected, found {len(row)}")
         for c, label in enumerate(row):
-            if not (_is_int(label) or isinstance(label, str)):
+            if not (is_int(label) or isinstance(label, str)):
                 raise PuzzleFormatError(f"{name}: {at}[{c}]: a label is a number or a string")
             labels.append(label)
-    return _region_numbers(labels, shape, name + ": regions")
-
-
-def _json_cells(value: Any, n: int, name: str, at: str) -> tuple[int, ...]:
-    tokens = _list(value, name, at)
-    for index, token in enumerate(tokens):
-        if not isinstance(token, str):
-            raise PuzzleFormatError(f"{name}: {at}[{index}]: a cell is a string such as \"r1c1\"")
-    return _cells(tokens, n, at, name)
+    return region_numbers(labels, shape, name + ": regions")
 
 
 def _json_cages(value: Any, n: int, name: str) -> list[CageData]:
     found: list[CageData] = []
     caged: dict[int, int] = {}
-    for index, cage in enumerate(_list(value, name, "cages")):
+    for index, cage in enumerate(json_list(value, name, "cages")):
         at = f"cages[{index}]"
         if not isinstance(cage, dict):
             raise PuzzleFormatError(f"{name}: {at}: a cage is {{\"cells\": [...], \"sum\": 15}}")
         for key in cage:
             if key not in ("cells", "sum"):
-                raise PuzzleFormatError(f"{name}: {at}: unknown key '{_shown(key)}'; a cage has cells and sum")
+                raise PuzzleFormatError(f"{name}: {at}: unknown key '{shown(key)}'; a cage has cells and sum")
         if "cells" not in cage or "sum" not in cage:
             raise PuzzleFormatError(f"{name}: {at}: a cage has both 'cells' and 'sum'")
-        cells = _json_cells(cage["cells"], n, name, f"{at}.cells")
+        cells = json_cells(cage["cells"], n, name, f"{at}.cells")
         total = cage["sum"]
-        if not _is_int(total):
+        if not is_int(total):
             raise PuzzleFormatError(f"{name}: {at}.sum: a whole number expected")
-        _check_cage(cells, total, n, f"{name}: {at}")
+        with reported_at(f"{name}: {at}"):
+            check_cage(cells, total, n)
         for cell in cells:
             if cell in caged:
                 raise PuzzleFormatError(f"{name}: {at}: {cell_label(cell, n)} is in cages[{caged[cell]}] too")
@@ -421,7 +380,8 @@ def _json_cages(value: Any, n: int, name: str) -> list[CageData]:
 
 
 def _json_thermo(value: Any, n: int, name: str, at: str) -> tuple[int, ...]:
-    cells = _json_cells(value, n, name, at)
-    _check_thermo(cells, n, f"{name}: {at}")
+    cells = json_cells(value, n, name, at)
+    with reported_at(f"{name}: {at}"):
+        check_thermo(cells, n, cell_label)
     return cells
 

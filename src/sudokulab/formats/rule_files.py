@@ -25,11 +25,12 @@ too (``puzzle_files``, ``fpuzzles``).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from ..core.cells import cell_label
 from ..core.grid import Shape
-from ..core.rules import RulesError, regions_from_labels
+from ..core.rules import RulesError, check_cage, check_thermo, regions_from_labels
 from ..errors import PuzzleFormatError
 from . import boj
 
@@ -38,6 +39,15 @@ _SEPARATORS = re.compile(r"[\s,]+")
 
 CageData = tuple[tuple[int, ...], int]
 """A cage as read: its cells (0-based) and its total."""
+
+
+@contextmanager
+def reported_at(where: str) -> Iterator[None]:
+    """A ``RulesError`` of a check in ``core.rules`` as the one-line ``PuzzleFormatError`` ``where: why``."""
+    try:
+        yield
+    except RulesError as exc:
+        raise PuzzleFormatError(f"{where}: {exc}") from None
 
 
 def _lines(text: str) -> list[tuple[int, str]]:
@@ -58,19 +68,19 @@ def parse_cell(token: str, n: int) -> int:
     """
     match = _CELL.match(token)
     if not match:
-        raise ValueError(f"'{_shown(token)}' is not a cell (write r1c1 for row 1, column 1)")
+        raise ValueError(f"'{shown(token)}' is not a cell (write r1c1 for row 1, column 1)")
     row, col = int(match[1]), int(match[2])
     if not (1 <= row <= n and 1 <= col <= n):
-        raise ValueError(f"'{_shown(token)}' is off the {n}x{n} board")
+        raise ValueError(f"'{shown(token)}' is off the {n}x{n} board")
     return (row - 1) * n + col - 1
 
 
-def _shown(word: object) -> str:
+def shown(word: object) -> str:
     """A word from the input for a one-line message: cut to 20 characters, unprintable ones escaped."""
     return boj.clip(str(word))
 
 
-def _cells(tokens: Sequence[str], n: int, at: str, name: str) -> tuple[int, ...]:
+def parse_cells(tokens: Sequence[str], n: int, at: str, name: str) -> tuple[int, ...]:
     """Cells from ``rNcM`` words, checked to be on the board, distinct and at most n."""
     cells = []
     for token in tokens:
@@ -82,7 +92,7 @@ def _cells(tokens: Sequence[str], n: int, at: str, name: str) -> tuple[int, ...]
         raise PuzzleFormatError(f"{name}: {at}: no cells")
     if len(set(cells)) != len(cells):
         twice = next(t for i, t in enumerate(tokens) if cells.index(cells[i]) != i)
-        raise PuzzleFormatError(f"{name}: {at}: '{_shown(twice)}' is named twice")
+        raise PuzzleFormatError(f"{name}: {at}: '{shown(twice)}' is named twice")
     if len(cells) > n:
         raise PuzzleFormatError(f"{name}: {at}: {len(cells)} cells, more than the {n} digits")
     return tuple(cells)
@@ -111,10 +121,10 @@ def parse_regions(text: str, shape: Shape, name: str = "regions") -> list[int]:
         if len(tokens) != n:
             raise PuzzleFormatError(f"{name}: line {number}: {n} labels expected, found {len(tokens)}")
         labels.extend(tokens)
-    return _region_numbers(labels, shape, name)
+    return region_numbers(labels, shape, name)
 
 
-def _region_numbers(labels: Sequence[object], shape: Shape, name: str) -> list[int]:
+def region_numbers(labels: Sequence[object], shape: Shape, name: str) -> list[int]:
     """Labels to region numbers in order of first appearance, checked by ``rules.regions_from_labels``."""
     numbers: dict[object, int] = {}
     result = [numbers.setdefault(label, len(numbers)) for label in labels]
@@ -146,8 +156,9 @@ def parse_cages(text: str, shape: Shape, name: str = "cages") -> list[CageData]:
         if not colon:
             raise PuzzleFormatError(f"{name}: {at}: a cage is 'total: cells', e.g. '15: r1c1 r1c2 r2c1'")
         total = _total(total_text, f"{name}: {at}")
-        cells = _cells(_SEPARATORS.split(rest.strip()) if rest.strip() else [], n, at, name)
-        _check_cage(cells, total, n, f"{name}: {at}")
+        cells = parse_cells(_SEPARATORS.split(rest.strip()) if rest.strip() else [], n, at, name)
+        with reported_at(f"{name}: {at}"):
+            check_cage(cells, total, n)
         for cell in cells:
             if cell in caged:
                 raise PuzzleFormatError(f"{name}: {at}: {cell_label(cell, n)} is in the cage of line {caged[cell]} too")
@@ -161,7 +172,7 @@ def parse_cages(text: str, shape: Shape, name: str = "cages") -> list[CageData]:
 def _total(text: str, where: str) -> int:
     text = text.strip()
     if not boj.INTEGER.match(text) or boj.small_number(text) is None:
-        raise PuzzleFormatError(f"{where}: the total '{_shown(text)}' is not a number")
+        raise PuzzleFormatError(f"{where}: the total '{shown(text)}' is not a number")
     return int(text)
 
 
@@ -177,9 +188,9 @@ def _cage_grid(lines: list[tuple[int, str]], shape: Shape, name: str) -> list[Ca
         for item in _SEPARATORS.split(line):
             label, equals, total = item.partition("=")
             if not equals or not label:
-                raise PuzzleFormatError(f"{name}: line {number}: '{_shown(item)}' is not label=total, e.g. a=15")
+                raise PuzzleFormatError(f"{name}: line {number}: '{shown(item)}' is not label=total, e.g. a=15")
             if label in totals:
-                raise PuzzleFormatError(f"{name}: line {number}: cage '{_shown(label)}' has a total already")
+                raise PuzzleFormatError(f"{name}: line {number}: cage '{shown(label)}' has a total already")
             totals[label] = (_total(total, f"{name}: line {number}"), number)
     if n > 1 and all(len(tokens) == 1 for _, tokens in rows):
         rows = [(number, list(tokens[0])) for number, tokens in rows]
@@ -194,24 +205,18 @@ def _cage_grid(lines: list[tuple[int, str]], shape: Shape, name: str) -> list[Ca
                 cells.setdefault(label, []).append(r * n + c)
     found: list[CageData] = []
     for label, members in cells.items():
-        where = f"{name}: cage '{_shown(label)}'"
+        where = f"{name}: cage '{shown(label)}'"
         if label not in totals:
-            raise PuzzleFormatError(f"{where} has no total (write {_shown(label)}=15 on a line of its own)")
+            raise PuzzleFormatError(f"{where} has no total (write {shown(label)}=15 on a line of its own)")
         if len(members) > n:
             raise PuzzleFormatError(f"{where}: {len(members)} cells, more than the {n} digits")
-        _check_cage(tuple(members), totals[label][0], n, where)
+        with reported_at(where):
+            check_cage(members, totals[label][0], n)
         found.append((tuple(members), totals[label][0]))
     for label, (_, number) in totals.items():
         if label not in cells:
-            raise PuzzleFormatError(f"{name}: line {number}: cage '{_shown(label)}' is not in the grid")
+            raise PuzzleFormatError(f"{name}: line {number}: cage '{shown(label)}' is not in the grid")
     return found
-
-
-def _check_cage(cells: tuple[int, ...], total: int, n: int, where: str) -> None:
-    k = len(cells)
-    low, high = k * (k + 1) // 2, k * (2 * n - k + 1) // 2
-    if not low <= total <= high:
-        raise PuzzleFormatError(f"{where}: {k} different digits of 1..{n} add up to {low}..{high}, never {total}")
 
 
 def parse_thermos(text: str, shape: Shape, name: str = "thermos") -> list[tuple[int, ...]]:
@@ -224,18 +229,10 @@ def parse_thermos(text: str, shape: Shape, name: str = "thermos") -> list[tuple[
     found = []
     for number, line in _lines(text):
         at = f"line {number}"
-        cells = _cells(_SEPARATORS.split(line), n, at, name)
-        _check_thermo(cells, n, f"{name}: {at}")
+        cells = parse_cells(_SEPARATORS.split(line), n, at, name)
+        with reported_at(f"{name}: {at}"):
+            check_thermo(cells, n, cell_label)
         found.append(cells)
     if not found:
         raise PuzzleFormatError(f"{name}: no thermometers: one a line expected, cells from the bulb, e.g. 'r1c1 r2c2'")
     return found
-
-
-def _check_thermo(cells: tuple[int, ...], n: int, where: str) -> None:
-    if len(cells) < 2:
-        raise PuzzleFormatError(f"{where}: a thermometer needs at least 2 cells")
-    for a, b in zip(cells, cells[1:]):
-        (ra, ca), (rb, cb) = divmod(a, n), divmod(b, n)
-        if max(abs(ra - rb), abs(ca - cb)) != 1:
-            raise PuzzleFormatError(f"{where}: {cell_label(a, n)} and {cell_label(b, n)} are not neighbours")

@@ -332,10 +332,7 @@ def build(
     (('standard', 'x'), 29, 'diagonal 2', True)
     """
     n, size = shape.n, shape.cells
-    names = [p.strip().lower() for p in presets if p.strip()]
-    for name in names:
-        if name not in PRESETS:
-            raise RulesError(f"unknown rules '{name}'; choose from: {', '.join(PRESETS)}")
+    names = parse_presets([*presets])
     if regions is not None and "jigsaw" not in names:
         names.append("jigsaw")
     if cages and "killer" not in names:
@@ -445,9 +442,15 @@ def standard(shape: Shape) -> Rules:
     return build(shape)
 
 
-def parse_presets(text: str) -> list[str]:
-    """Preset names from ``--rules x,anti-knight`` (commas or spaces), checked against ``PRESETS``."""
-    names = [part.strip().lower() for part in text.replace(",", " ").split() if part.strip()]
+def parse_presets(text: str | Iterable[str]) -> list[str]:
+    """Preset names in lower case, checked against ``PRESETS``: from the text of ``--rules x,anti-knight``
+    (names between commas or spaces), or from names one by one (a blank one skipped).
+
+    >>> parse_presets("X, anti-knight windoku"), parse_presets([" x ", ""])
+    (['x', 'anti-knight', 'windoku'], ['x'])
+    """
+    words = text.replace(",", " ").split() if isinstance(text, str) else [word.strip() for word in text]
+    names = [word.lower() for word in words if word]
     for name in names:
         if name not in PRESETS:
             raise RulesError(f"unknown rules '{name}'; choose from: {', '.join(PRESETS)}")

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from ..core.grid import Shape, box_shape
 from ..core.puzzle import Puzzle
-from ..core.rules import Rules, RulesError, standard
+from ..core.rules import Rules, RulesError, parse_presets, standard
 from ..errors import PuzzleFormatError, SudokuError, UsageError
 from ..formats.boj import MAX_INPUT_BYTES, ONE_LINE_FORMS, one_line_bytes, parse_puzzle, refuse_control, source_name
 
@@ -58,8 +58,6 @@ class RuleOptions:
     @classmethod
     def of(cls, rules: str | Iterable[str] | None = None, regions: str | None = None, cages: str | None = None,
            thermos: str | None = None) -> RuleOptions:
-        from ..core.rules import parse_presets
-
         presets = parse_presets(rules) if isinstance(rules, str) else tuple(rules or ())
         return cls(tuple(presets), *(None if path is None else str(path) for path in (regions, cages, thermos)))
 
@@ -80,7 +78,7 @@ class RuleOptions:
 def _rules_for(options: RuleOptions, shape: Shape) -> Rules:
     from ..formats.puzzle_files import read_rules
 
-    return read_rules(shape, rules=",".join(options.presets) or None, regions=options.regions, cages=options.cages,
+    return read_rules(shape, rules=options.presets or None, regions=options.regions, cages=options.cages,
                       thermos=options.thermos)
 
 

@@ -93,12 +93,13 @@ def read_puzzle(
     source: str | os.PathLike,
     *,
     box: tuple[int, int] | None = None,
-    rules: str | None = None,
+    rules: str | Sequence[str] | None = None,
     regions: str | os.PathLike | None = None,
     cages: str | os.PathLike | None = None,
     thermos: str | os.PathLike | None = None,
 ) -> Puzzle:
-    """A puzzle file (or ``-`` for stdin) of any accepted kind, with the options' rules added.
+    """A puzzle file (or ``-`` for stdin) of any accepted kind, with the options' rules added: ``rules`` is
+    the text of ``--rules`` or the preset names (``rules.parse_presets`` reads both), the others are files.
 
     The file's kind is told by its text (JSON object, compressed f-puzzles word, or BOJ); see the
     module docstring. Every error is one line naming the file and where.
@@ -120,7 +121,7 @@ def read_puzzle(
 def read_rules(
     shape: Shape,
     *,
-    rules: str | None = None,
+    rules: str | Sequence[str] | None = None,
     regions: str | os.PathLike | None = None,
     cages: str | os.PathLike | None = None,
     thermos: str | os.PathLike | None = None,
@@ -166,7 +167,7 @@ def parse_declared(
 
 def _declared_by_options(
     shape: Shape,
-    rules: str | None,
+    rules: str | Sequence[str] | None,
     regions: str | os.PathLike | None,
     cages: str | os.PathLike | None,
     thermos: str | os.PathLike | None,

@@ -31,7 +31,7 @@ from functools import cache
 
 from ..errors import UsageError
 from ..models import cnf
-from ..models.cnf_size import amo_cost
+from ..models.cnf_encodings import amo_cost
 
 MAX_LITERALS = 32
 """The largest k shown: beyond it the clause list is no lesson (and the networks run to thousands)."""

@@ -64,8 +64,9 @@ a formula once per (Rules, encoding, amo) and a puzzle's givens are assumptions 
 in a DIMACS file). Only ``reduced`` depends on the givens, so it is a formula per puzzle, built by
 ``reduced_formula``.
 
-How big a formula will be, before anything is built, is ``models.cnf_size`` (its functions are
-importable from here too); DIMACS text, in and out, is ``models.dimacs``.
+The encodings' names and the at-most-one clauses are ``models.cnf_encodings``; how big a formula
+will be, before anything is built, is ``models.cnf_size`` (both importable from here too); DIMACS
+text, in and out, is ``models.dimacs``.
 
 >>> from sudokulab.core.grid import Shape
 >>> f = rules(Shape(3, 3), "extended")
@@ -82,7 +83,6 @@ sizes live in ``cnf_size`` and DIMACS text in ``dimacs``.)
 from __future__ import annotations
 
 import gc
-import itertools
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -94,30 +94,22 @@ from ..core.puzzle import Puzzle
 from ..core.rules import Cage, Rules, Thermo, standard
 from ..errors import UsageError
 from . import variables
-from .cnf_size import MAX_CLAUSES as MAX_CLAUSES  # the sizes are re-exported: callers say cnf.counts(...)
-from .cnf_size import amo_cost as amo_cost
-from .cnf_size import cage_combinations as cage_combinations
+
+# The encodings' names and the formulas' sizes are read here too (cnf.ENCODINGS, cnf.counts(...)); they are
+# defined in cnf_encodings and cnf_size, which import nothing from this module.
+from .cnf_encodings import AMO_ENCODINGS as AMO_ENCODINGS
+from .cnf_encodings import ENCODINGS as ENCODINGS
+from .cnf_encodings import Clause, amo_cost, at_most_one, check_options
+from .cnf_size import MAX_CLAUSES as MAX_CLAUSES
+from .cnf_size import cage_combinations, reduced_group_sizes
 from .cnf_size import check_size as check_size
 from .cnf_size import clause_count as clause_count
 from .cnf_size import counts as counts
 from .cnf_size import kind_counts as kind_counts
-from .cnf_size import reduced_counts as reduced_counts
-from .cnf_size import reduced_group_sizes as reduced_group_sizes
 from .cnf_size import rules_counts as rules_counts
-
-ENCODINGS = ("minimal", "efficient", "extended", "reduced")
-"""Every encoding, weakest first."""
-
-AMO_ENCODINGS = (
-    "pairwise", "seqcounter", "ladder", "bitwise", "kmtotalizer", "totalizer", "mtotalizer", "sortnetwrk",
-    "cardnetwrk",
-)
-"""At-most-one encodings: ``pairwise`` built here, the others by ``pysat.card`` under these names."""
 
 if TYPE_CHECKING:
     import numpy as np
-
-Clause = list[int]
 
 
 # --- The literal map (``models.variables``) in (row, col) words. ---------------------------------
@@ -260,27 +252,7 @@ def grid_from_model(
     return tuple(grid)
 
 
-# --- Groups and at-most-one encodings. -----------------------------------------------------------
-
-def check_options(encoding: str, amo: str) -> None:
-    """Refuse an unknown encoding or AMO encoding, naming the valid ones."""
-    if encoding not in ENCODINGS:
-        raise UsageError(f"unknown encoding '{encoding}'; choose one of: {', '.join(ENCODINGS)}")
-    if amo not in AMO_ENCODINGS:
-        raise UsageError(f"unknown at-most-one encoding '{amo}'; choose one of: {', '.join(AMO_ENCODINGS)}")
-
-
-def at_most_one(lits: Sequence[int], amo: str, top: int) -> tuple[list[Clause], int]:
-    """Clauses saying at most one of ``lits`` holds, and the new top variable (aux vars after top)."""
-    if amo == "pairwise":
-        return [[a, b] for a, b in itertools.combinations([-lit for lit in lits], 2)], top
-    if len(lits) < 2:
-        return [], top
-    from pysat.card import CardEnc, EncType  # a model needs pysat.card only off the default path
-
-    cnf = CardEnc.atmost(list(lits), bound=1, top_id=top, encoding=getattr(EncType, amo))
-    return cnf.clauses, max(top, cnf.nv)
-
+# --- Groups and at-most-one encodings (``cnf_encodings``). -----------------------------------------
 
 class _Pool:
     """Where a formula's variables come from: the cells' (``models.variables``: 1..n**3), then every
@@ -560,3 +532,18 @@ def formula(puzzle: Puzzle, encoding: str = "extended", amo: str = "pairwise") -
     if encoding == "reduced":
         return reduced_formula(puzzle, amo), []
     return rules(puzzle.rules, encoding, amo), literal_table(puzzle.n).assumptions(puzzle.givens)
+
+
+def reduced_counts(puzzle: Puzzle, amo: str = "pairwise") -> tuple[int, int]:
+    """(variables occurring, clauses) of ``reduced_formula``: per group of k, one ALO and an AMO of k,
+    from the closed forms (``cnf_size``) for standard rules; other rules' measured from the built formula.
+    """
+    if not puzzle.rules.is_standard:
+        built = reduced_formula(puzzle, amo)
+        return built.variables, len(built.clauses)
+    sizes = reduced_group_sizes(puzzle)
+    if sizes is None:
+        return 0, 1
+    costs = [amo_cost(amo, k) for k in sizes]
+    free = sum(sizes[: puzzle.blanks])  # each free literal is in exactly one cell group
+    return free + sum(aux for _, aux in costs), len(sizes) + sum(clauses for clauses, _ in costs)

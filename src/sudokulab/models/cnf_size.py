@@ -5,12 +5,14 @@ spending seconds and gigabytes on it; the closed forms are asserted against the 
 the tests. The at-most-one encodings other than pairwise are counted by ``pysat.card`` itself
 where no closed form is used (once per group size).
 
-Standard Sudoku has closed forms in n alone (``counts``), and ``reduced_counts`` follows the groups
-its givens leave. Any other rule set is sized per constraint kind (``rules_counts``, exact for the
-shape-wide encodings: each group, pair, thermometer and cage has its closed form, ``kind_counts``);
-its ``reduced`` formula is sized by that of ``extended`` (an upper bound: the reduction only drops
-clauses and literals) before it is built, and measured from the built formula after
-(``reduced_counts``).
+Standard Sudoku has closed forms in n alone (``counts``), and ``reduced_group_sizes`` follows the
+groups its givens leave (``cnf.reduced_counts`` adds them up). Any other rule set is sized per
+constraint kind (``rules_counts``, exact for the shape-wide encodings: each group, pair, thermometer
+and cage has its closed form, ``kind_counts``); its ``reduced`` formula is sized by that of
+``extended`` (an upper bound: the reduction only drops clauses and literals) before it is built, and
+measured from the built formula after (``cnf.reduced_counts``).
+
+The at-most-one's cost (``amo_cost``) and the check of the encodings' names are ``cnf_encodings``'.
 """
 
 from __future__ import annotations
@@ -20,43 +22,14 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from ..core.puzzle import Puzzle
+from ..errors import UnsupportedFeature
+from .cnf_encodings import amo_cost, check_options
 
 if TYPE_CHECKING:
     from ..core.rules import Rules
 
-__all__ = ["MAX_CLAUSES", "amo_cost", "cage_combinations", "check_size", "clause_count", "counts", "kind_counts",
-           "reduced_counts", "reduced_group_sizes", "rules_counts"]
-
-
-def amo_cost(amo: str, k: int) -> tuple[int, int]:
-    """(clauses, auxiliary variables) of one at-most-one over k literals, in closed form.
-
-    Pairwise: C(k, 2) clauses. For k >= 3, the ``pysat.card`` encodings used here cost: sequential
-    counter (Sinz 2005) 3k-4 clauses and k-1 variables; ladder 4k and k+1; bitwise k*ceil(log2 k)
-    and ceil(log2 k); kmtotalizer 4k-4 and 2k-2. Below 3 literals every encoding is the one
-    binary clause (or nothing). Totalizer and the sorting networks have no simple closed form
-    here: their cost is measured from ``pysat.card`` (once per k).
-    """
-    if amo == "pairwise" or k < 3:
-        return k * (k - 1) // 2, 0
-    if amo == "seqcounter":
-        return 3 * k - 4, k - 1
-    if amo == "ladder":
-        return 4 * k, k + 1
-    if amo == "bitwise":
-        bits = (k - 1).bit_length()
-        return k * bits, bits
-    if amo == "kmtotalizer":
-        return 4 * k - 4, 2 * k - 2
-    return _measured_amo_cost(amo, k)
-
-
-@cache
-def _measured_amo_cost(amo: str, k: int) -> tuple[int, int]:
-    from .cnf import at_most_one  # imported here: cnf imports this module
-
-    clauses, top = at_most_one(range(1, k + 1), amo, k)
-    return len(clauses), top - k
+__all__ = ["MAX_CLAUSES", "cage_combinations", "check_size", "clause_count", "counts", "kind_counts",
+           "reduced_group_sizes", "rules_counts"]
 
 
 def counts(n: int, encoding: str, amo: str = "pairwise") -> tuple[int, int]:
@@ -69,8 +42,6 @@ def counts(n: int, encoding: str, amo: str = "pairwise") -> tuple[int, int]:
     >>> counts(9, "minimal"), counts(9, "efficient"), counts(9, "extended")
     ((729, 8829), (729, 11745), (729, 11988))
     """
-    from .cnf import check_options  # imported here: cnf imports this module
-
     check_options(encoding, amo)
     alo, amo_groups = {"minimal": (n * n, 3 * n * n), "efficient": (n * n, 4 * n * n)}.get(
         encoding, (4 * n * n, 4 * n * n)
@@ -116,8 +87,6 @@ def rules_counts(rules: Rules, encoding: str, amo: str = "pairwise") -> tuple[in
     kinds (``kind_counts``). ``reduced`` is sized as ``extended``, its upper bound. For standard
     rules this is ``counts``.
     """
-    from .cnf import check_options  # imported here: cnf imports this module
-
     check_options(encoding, amo)
     n = rules.n
     cell_clauses, cell_aux = amo_cost(amo, n)
@@ -138,7 +107,7 @@ def reduced_group_sizes(puzzle: Puzzle) -> list[int] | None:
     """The sizes of the groups ``candidate_groups`` would build, without building them (None when
     the givens break a rule): bit masks of the digits each unit holds, so sizing a 64x64 formula
     before deciding to build it takes a fraction of a second. Standard rules only (the closed
-    form of ``reduced_counts``); other rules are sized by ``rules_counts``.
+    form of ``cnf.reduced_counts``); other rules are sized by ``rules_counts``.
     """
     if not puzzle.rules.is_standard:
         raise ValueError("reduced_group_sizes sizes standard Sudoku only; use rules_counts")
@@ -195,29 +164,9 @@ def clause_count(puzzle: Puzzle, encoding: str, amo: str, sizes: list[int] | Non
 
 def check_size(puzzle: Puzzle, encoding: str, amo: str, solver: str) -> None:
     """Refuse, before building it, a formula over ``MAX_CLAUSES`` (``UnsupportedFeature``, one line)."""
-    from ..errors import UnsupportedFeature
-
     clauses = clause_count(puzzle, encoding, amo)
     if clauses > MAX_CLAUSES:
         raise UnsupportedFeature(
             f"the {encoding} formula of this {puzzle.n}x{puzzle.n} puzzle would have {clauses:,} clauses "
             f"(the {solver} solver's limit is {MAX_CLAUSES:,}); use the backtrack-fast or cpsat solver"
         )
-
-
-def reduced_counts(puzzle: Puzzle, amo: str = "pairwise") -> tuple[int, int]:
-    """(variables occurring, clauses) of ``reduced_formula``: per group of k, one ALO and an AMO of k.
-
-    Rules other than standard: measured from the built formula.
-    """
-    if not puzzle.rules.is_standard:
-        from .cnf import reduced_formula  # imported here: cnf imports this module
-
-        built = reduced_formula(puzzle, amo)
-        return built.variables, len(built.clauses)
-    sizes = reduced_group_sizes(puzzle)
-    if sizes is None:
-        return 0, 1
-    costs = [amo_cost(amo, k) for k in sizes]
-    free = sum(sizes[: puzzle.blanks])  # each free literal is in exactly one cell group
-    return free + sum(aux for _, aux in costs), len(sizes) + sum(clauses for clauses, _ in costs)

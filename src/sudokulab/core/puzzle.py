@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .cells import cell_words
 from .grid import Grid, Shape
 from .rules import Rules, standard
 
@@ -92,11 +93,10 @@ def solution_error(grid: Grid | None, puzzle: Puzzle) -> str | None:
     if len(grid) != n * n:
         return f"{n * n} cells expected, found {len(grid)}"
     for cell, (given, value) in enumerate(zip(puzzle.givens, grid)):
-        r, c = divmod(cell, n)
         if not 1 <= value <= n:
-            return f"row {r + 1}, column {c + 1} holds {value}, outside 1..{n}"
+            return f"{cell_words(cell, n, comma=True)} holds {value}, outside 1..{n}"
         if given and given != value:
-            return f"row {r + 1}, column {c + 1} is given {given} but the answer has {value}"
+            return f"{cell_words(cell, n, comma=True)} is given {given} but the answer has {value}"
     return puzzle.rules.first_conflict(grid)
 
 

@@ -24,6 +24,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from typing import IO, TYPE_CHECKING, Any
 
+from ..core.cells import cell_label
+
 if TYPE_CHECKING:
     from ..core.puzzle import Puzzle
     from ..core.rules import Rules
@@ -144,7 +146,7 @@ def rules_fields(rules: Rules) -> dict[str, Any]:
     n = rules.n
 
     def cells(indices: tuple[int, ...]) -> list[str]:
-        return [f"r{cell // n + 1}c{cell % n + 1}" for cell in indices]
+        return [cell_label(cell, n) for cell in indices]
 
     document: dict[str, Any] = {"rules": list(rules.presets)}
     regions = [group for group in rules.groups if group.kind == "region"]

@@ -194,13 +194,13 @@ def from_export(doc: dict, name: str, box: tuple[int, int] | None) -> tuple[Shap
         if len(row) != n:
             raise PuzzleFormatError(f"{name}: grid[{r}]: {n} cells expected, found {len(row)}")
         for c, cell in enumerate(row):
-            at = f"grid[{r}][{c}] (r{r + 1}c{c + 1})"
+            at = f"grid[{r}][{c}] ({cell_label(r * n + c, n)})"
             if cell is None:
                 cell = {}
             if not isinstance(cell, dict):
                 raise PuzzleFormatError(f"{name}: {at}: a cell is an object")
             if not _empty(cell.get("givenPencilMarks")):
-                pencilled.append(f"r{r + 1}c{c + 1}")
+                pencilled.append(cell_label(r * n + c, n))
             given = cell.get("given", False)
             if not isinstance(given, bool):
                 raise PuzzleFormatError(f"{name}: {at}: 'given' is true or false")

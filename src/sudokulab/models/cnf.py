@@ -89,6 +89,7 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
+from ..core.cells import cell_words
 from ..core.grid import Grid, Shape
 from ..core.puzzle import Puzzle
 from ..core.rules import Cage, Rules, Thermo, standard
@@ -246,8 +247,7 @@ def grid_from_model(
             continue
         digits = [d for d in range(1, n + 1) if variables.literal(n, cell, d) in true]
         if len(digits) != 1:
-            row, col = divmod(cell, n)
-            raise ValueError(f"the model gives row {row + 1}, column {col + 1} the digits {digits}")
+            raise ValueError(f"the model gives {cell_words(cell, n, comma=True)} the digits {digits}")
         grid.append(digits[0])
     return tuple(grid)
 

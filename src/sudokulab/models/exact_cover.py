@@ -47,7 +47,8 @@ Perspectives in Computer Science* (Palgrave, 2000), 187-214, arXiv:cs/0011047; s
 ("generalized exact cover") are in the same paper and in *The Art of Computer Programming* 4B
 (2022), 7.2.2.1. The solver that runs it is ``sudokulab.solvers.dlx``.
 
->>> from sudokulab.core.grid import Puzzle, Shape
+>>> from sudokulab.core.grid import Shape
+>>> from sudokulab.core.puzzle import Puzzle
 >>> shape = Shape(3, 3)
 >>> len(column_names(shape)), [column_name(shape, i) for i in row_columns(shape, 1, 3)]
 (324, ['cell r1c2', 'row 1 has 3', 'column 2 has 3', 'box 1 has 3'])
@@ -61,6 +62,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..core.cells import cell_label
 from ..core.grid import Shape
 from ..core.puzzle import Puzzle
 from ..core.rules import ALL_DIFFERENT, DIFFER, Rules, standard
@@ -179,8 +181,7 @@ def column_name(rules: Rules | Shape, column: int) -> str:
         raise ValueError(f"a {n}x{n} board under these rules has columns 0..{table.columns - 1}, not {column}")
     cells = rules.shape.cells
     if column < cells:
-        r, c = divmod(column, n)
-        return f"cell r{r + 1}c{c + 1}"
+        return f"cell {cell_label(column, n)}"
     if column < table.primary:
         g, d = divmod(column - cells, n)
         return f"{rules.complete_groups[g].name} has {d + 1}"
@@ -188,13 +189,8 @@ def column_name(rules: Rules | Shape, column: int) -> str:
     if k < len(rules.partial_groups):
         return f"{rules.partial_groups[k].name} has {d + 1} at most once"
     k -= len(rules.partial_groups)
-    a, b = (_short(cell, n) for cell in rules.pairs[k])
+    a, b = (cell_label(cell, n) for cell in rules.pairs[k])
     return f"{a} and {b} not both {d + 1} ({table.pair_names[k]})"
-
-
-def _short(cell: int, n: int) -> str:
-    r, c = divmod(cell, n)
-    return f"r{r + 1}c{c + 1}"
 
 
 def column_names(rules: Rules | Shape) -> list[str]:
@@ -204,7 +200,7 @@ def column_names(rules: Rules | Shape) -> list[str]:
 
 def row_name(shape: Shape | Rules, cell: int, digit: int) -> str:
     """The 1-based name of a row, e.g. ``r1c2=3``."""
-    return f"{_short(cell, shape.n)}={digit}"
+    return f"{cell_label(cell, shape.n)}={digit}"
 
 
 @dataclass(frozen=True)

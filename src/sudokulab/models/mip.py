@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from ..core.cells import cell_label
 from ..core.grid import Shape
 from ..core.puzzle import Puzzle
 from ..core.rules import Group, Rules, standard
@@ -145,11 +146,6 @@ def _stem(group: Group, index: int) -> str:
     return f"{SHORT.get(kind, kind) or 'group'}{number}"
 
 
-def _cell(n: int, cell: int) -> str:
-    row, col = divmod(cell, n)
-    return f"r{row + 1}c{col + 1}"
-
-
 def rules(what: Rules | Shape) -> Program:
     """The variables and rows of a rule set, built once per ``Rules`` value (a Shape: its standard rules).
 
@@ -176,7 +172,7 @@ def _program(rules: Rules) -> Program:
         for d in digits:
             made.append(Constraint(f"{stem}_d{d}", tuple(var(n, cell, d) for cell in group.cells), sense))
     for a, b in rules.pairs:
-        stem = f"differ_{_cell(n, a)}_{_cell(n, b)}"
+        stem = f"differ_{cell_label(a, n)}_{cell_label(b, n)}"
         for d in digits:
             made.append(Constraint(f"{stem}_d{d}", (var(n, a, d), var(n, b, d)), "<="))
     for index, cage in enumerate(rules.cages):

@@ -181,7 +181,7 @@ def random_grid(shape: Shape | int, rng: random.Random, rules: Rules | None = No
     never ends: once the restarts have spent ``FILL_CHECK_NODES``, the fast search decides within
     ``FILL_CHECK_SECONDS`` whether any grid exists (``TimeLimitReached`` when it cannot tell).
 
-    >>> from sudokulab.core.grid import is_solution
+    >>> from sudokulab.core.puzzle import is_solution
     >>> grid = random_grid(9, random.Random(1))
     >>> is_solution(grid, Puzzle.empty(9)), grid == random_grid(9, random.Random(1))
     (True, True)

@@ -590,7 +590,7 @@ _SEARCHES = {"links": _links_search, "sets": _sets_search}
 class DlxSolver(SearchSolver):
     """``dlx``: Knuth's Algorithm X on the exact-cover matrix, fewest-rows column first.
 
-    >>> from sudokulab.core.grid import Puzzle
+    >>> from sudokulab.core.puzzle import Puzzle
     >>> DlxSolver().count(Puzzle.empty(4), limit=1000).count, DlxSolver("sets").count(Puzzle.empty(4)).count
     (288, 2)
 

@@ -18,6 +18,7 @@ from functools import cache
 from typing import Any
 
 from .. import solvers
+from ..core.cells import cell_words
 from ..core.grid import Grid
 from ..core.puzzle import Puzzle
 from ..core.rules import Rules
@@ -60,7 +61,7 @@ class OracleReport:
         n = math.isqrt(len(self.canonical))
         cell = next(i for i, (a, b) in enumerate(zip(answer, self.canonical)) if a != b)
         return (
-            f"no, first difference at row {cell // n + 1}, column {cell % n + 1}: "
+            f"no, first difference at {cell_words(cell, n, comma=True)}: "
             f"the canonical solution has {self.canonical[cell]}, the answer {answer[cell]}"
         )
 

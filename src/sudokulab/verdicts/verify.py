@@ -50,7 +50,7 @@ class Verdict:
 def verify(puzzle: Puzzle, answer: str | bytes) -> Verdict:
     """Judge an answer text against the puzzle as BOJ 2580's special judge does.
 
-    >>> from sudokulab.core.grid import Puzzle
+    >>> from sudokulab.core.puzzle import Puzzle
     >>> p = Puzzle.from_rows([[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 0]])
     >>> str(verify(p, "1 2 3 4\\n3 4 1 2\\n2 1 4 3\\n4 3 2 1  \\r\\n\\n"))
     'accepted'

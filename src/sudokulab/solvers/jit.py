@@ -4,8 +4,8 @@ Why: the pure-Python searches spend their time in the interpreter, not in the se
 same idea answers a 9x9 puzzle in microseconds, so a whole benchmark set runs as one batch.
 
 The board is one ``uint64`` mask of candidate digits per cell, so any n up to 64 and any box split.
-The search knows the rules only as tables built from ``puzzle.rules`` (``layout``, once per rule
-set), so one compiled code serves every rule set and every kind of ``rules.KINDS``. After every
+The search knows the rules only as tables built from ``puzzle.rules`` (``jit_layout.layout``, once
+per rule set), so one compiled code serves every rule set and every kind of ``rules.KINDS``. After every
 placement, singles are propagated to a fixpoint: a cell left with one digit removes it from its
 peers (naked single; peers are group mates and differing partners, ``Rules.peers``), and a digit
 with one place left in a complete group (rows, columns, boxes or jigsaw regions, diagonals,
@@ -28,7 +28,7 @@ preallocated array of board states, one row per level; trying a cell's last digi
 level's row. Nothing is allocated in the hot loop; the stack grows (in Python, rarely) only past
 its initial depth.
 
-Compiled code cannot be interrupted, so the search is resumable (``Slices``): it runs for a budget of nodes and
+Compiled code cannot be interrupted, so the search is resumable (``jit_layout.Slices``): it runs for a budget of nodes and
 returns, keeping its state in arrays; the Python driver checks the ``Deadline`` and lets Ctrl-C
 through between slices, and adapts the budget so a slice lasts about 20 ms on any board size. The
 batch kernel loops over the puzzles inside compiled code and reads the clocks itself
@@ -66,7 +66,7 @@ extension ``_search`` (built at install time from ``_search.c`` when a compiler 
 no numba, so a process starts solving in milliseconds) and the numba kernels (``jit_numba``,
 ``jit_kernels``: the ``jit`` extra), the fallback where the extension was not built and the path for
 cage sums and thermometers, which the C search leaves out. ``$SUDOKULAB_JIT_BACKEND`` (``c`` or
-``numba``) forces one. Both run the same algorithm on the same tables (``layout``) and reach the
+``numba``) forces one. Both run the same algorithm on the same tables (``jit_layout.layout``) and reach the
 same fixpoints; the C search may charge a contradiction to another group, so after a first failure
 dom/wdeg's node counts may differ a little.
 """
@@ -78,7 +78,7 @@ import time
 from array import array
 from functools import lru_cache
 from importlib.util import find_spec
-from typing import ClassVar, NamedTuple
+from typing import ClassVar
 
 from ..core.grid import Grid, Shape
 from ..core.puzzle import Puzzle
@@ -96,6 +96,7 @@ from .base import (
     check_kinds,
     check_limit,
 )
+from .jit_layout import SLICE_SECONDS, Slices, layout
 
 try:
     from . import _search  # the C extension, built at install time where a compiler exists
@@ -105,8 +106,6 @@ except ImportError:
 if _search is None and find_spec("numba") is None:  # neither backend: the registry names the extra
     raise ImportError("backtrack-jit needs its C extension or numba", name="numba")
 
-SLICE_SECONDS = 0.02
-"""Aimed length of one slice of compiled search: Ctrl-C and the deadline are seen at least this often."""
 BACKEND_VARIABLE = "SUDOKULAB_JIT_BACKEND"
 """The environment variable that forces a backend: ``c`` or ``numba`` (unset or empty: chosen)."""
 STACK_LEVELS = 64
@@ -136,84 +135,6 @@ def backend(rules: Rules) -> str:
     return "numba"
 
 
-class Layout(NamedTuple):
-    """The index tables of one rule set as flat lists: all the compiled search knows of the rules.
-
-    Groups, numbered as the search charges failures to them: the complete all-different groups
-    first (group u < len(units) // n is a unit), then the partial ones, then one group per differing
-    pair, per cage whose digits may repeat and per thermometer (so a failure there is charged to its
-    cells). Each backend turns these into its own arrays once (``_search.Tables``, ``jit_numba._tables``).
-    """
-
-    n: int
-    width: int
-    """The most peers a cell has: each cell's row of ``peers`` and ``peer_group`` is this long."""
-    peers: list[int]
-    """(cells * width): each cell's peers (``rules.peers``, sorted), padded with -1."""
-    peer_count: list[int]
-    peer_group: list[int]
-    """(cells * width): a group the peer shares with the cell (where a contradiction is charged)."""
-    units: list[int]
-    """(complete groups * n): the groups that hold every digit once (they give hidden singles)."""
-    group_start: list[int]
-    """Offsets of each group's cells in ``group_cells`` (groups + 1 of them)."""
-    group_cells: list[int]
-    cages: list[tuple[int, int, int]]
-    """Per cage: its group, its total, 1 when its digits differ."""
-    thermos: list[int]
-    """Per thermometer: its group."""
-    weight0: list[int]
-    """Each cell's starting weight for dom/wdeg: the number of groups it is in."""
-
-
-@lru_cache(maxsize=64)
-def layout(rules: Rules) -> Layout:
-    """The tables of a rule set, built once per ``Rules`` (hashable, with a cached hash)."""
-    n, cells = rules.n, rules.shape.cells
-    order = sorted(range(len(rules.groups)), key=lambda i: len(rules.groups[i].cells) < n)  # complete first, stable
-    where = {index: position for position, index in enumerate(order)}
-    members: list[tuple[int, ...]] = [rules.groups[i].cells for i in order]
-    complete = sum(len(cs) == n for cs in members)
-    pair_group = {}
-    for a, b in rules.pairs:
-        pair_group[a, b] = len(members)
-        members.append((a, b))
-    width = max((len(p) for p in rules.peers), default=0)
-    peers = [-1] * (cells * width)
-    peer_group = [-1] * (cells * width)
-    for cell in range(cells):
-        charged: dict[int, int] = {}
-        for index in rules.cell_groups[cell]:  # in rules order: rows, columns, boxes, ... (the first shared one)
-            for mate in rules.groups[index].cells:
-                charged.setdefault(mate, where[index])
-        for j, mate in enumerate(sorted(rules.peers[cell])):
-            peers[cell * width + j] = mate
-            group = charged.get(mate)
-            peer_group[cell * width + j] = pair_group[min(cell, mate), max(cell, mate)] if group is None else group
-    cages = []
-    for cage in rules.cages:
-        same = [i for i, g in enumerate(rules.groups) if set(g.cells) == set(cage.cells)]
-        if same:
-            cages.append((where[same[0]], cage.total, 1))
-        else:  # a hand-made Rules whose cage digits may repeat: only its sum is known
-            cages.append((len(members), cage.total, 0))
-            members.append(cage.cells)
-    thermos = []
-    for thermo in rules.thermos:
-        thermos.append(len(members))
-        members.append(thermo.cells)
-    group_start = [0]
-    for cs in members:
-        group_start.append(group_start[-1] + len(cs))
-    weight0 = [0] * cells
-    for cs in members:
-        for c in cs:
-            weight0[c] += 1
-    return Layout(n, width, peers, [len(p) for p in rules.peers], peer_group,
-                  [c for cs in members[:complete] for c in cs], group_start, [c for cs in members for c in cs],
-                  cages, thermos, weight0)
-
-
 @lru_cache(maxsize=64)
 def c_tables(rules: Rules, specialise: bool = True):
     """The C extension's copy of a rule set's tables (``_search.Tables``). Standard 9x9 tables run on the
@@ -223,48 +144,6 @@ def c_tables(rules: Rules, specialise: bool = True):
     return _search.Tables(t.n, rules.shape.cells, t.width, array("i", t.peer_count), array("i", t.peers),
                           array("i", t.peer_group), array("i", t.units), array("i", t.group_start),
                           array("i", t.group_cells), array("q", t.weight0), specialise)
-
-
-class Slices:
-    """A resumable search run in slices of a node budget: ``next`` checks the ``Deadline`` and lets
-    Ctrl-C through between slices, and adapts the budget so that a slice lasts about ``SLICE_SECONDS``
-    on any board size. A backend implements ``step``."""
-
-    backend: ClassVar[str]
-
-    def __init__(self, canonical: bool, wdeg: bool) -> None:
-        self.canonical = canonical
-        self.wdeg = wdeg and not canonical
-        self.budget = 64
-        self.slices = 0
-        self.done = False
-
-    def step(self, budget: int) -> Grid | bool | None:
-        """Up to ``budget`` nodes: a solution, True when the search is exhausted, else False or None."""
-        raise NotImplementedError
-
-    def stats(self) -> dict[str, int]:
-        raise NotImplementedError
-
-    def next(self, deadline: Deadline | None) -> Grid | None:
-        """The next solution in search order, or None; raises ``TimeUp`` past the deadline."""
-        while not self.done:
-            if deadline is not None and self.slices:
-                deadline.check()
-            self.slices += 1
-            began = time.perf_counter()
-            got = self.step(self.budget)
-            if isinstance(got, tuple):
-                return got
-            if got:
-                self.done = True
-            else:
-                spent = time.perf_counter() - began
-                if spent < SLICE_SECONDS / 2:
-                    self.budget = min(self.budget * 2, 1 << 40)
-                elif spent > SLICE_SECONDS * 2:
-                    self.budget = max(1, self.budget // 2)
-        return None
 
 
 class CRun(Slices):

@@ -17,7 +17,6 @@ import numpy as np
 from ..core.grid import Grid, Shape
 from ..core.puzzle import Puzzle
 from ..core.rules import Rules, build, standard
-from .jit import SLICE_SECONDS, Layout, Slices, layout
 from .jit_kernels import (  # numba's: a missing numba is an ImportError naming it
     BACKTRACKS,
     DEPTH,
@@ -32,6 +31,7 @@ from .jit_kernels import (  # numba's: a missing numba is an ImportError naming 
     _search,
     _start,
 )
+from .jit_layout import SLICE_SECONDS, Layout, Slices, layout
 
 
 class _Tables(NamedTuple):
@@ -76,7 +76,7 @@ def _pack(tables: Layout) -> np.ndarray:
 
 @lru_cache(maxsize=64)
 def _tables(rules: Rules) -> _Tables:
-    """The numpy tables of a rule set, built once per ``Rules`` from its ``jit.layout``."""
+    """The numpy tables of a rule set, built once per ``Rules`` from its ``jit_layout.layout``."""
     t = layout(rules)
     cells = len(t.peer_count)
     return _Tables(np.array(t.peers, dtype=np.int32).reshape(cells, t.width),

@@ -16,8 +16,9 @@ counted twice. A task that has killed more workers than the scheduler allows
 
 Ctrl-C: leaving ``imap`` early cancels every pending task, and ``close`` closes the client. A
 ``local:N`` cluster is ours alone: its workers never die of a Ctrl-C at the terminal (see
-``_ctrl_c_held`` and ``dask_setup``), the judge's runs in progress there are stopped, and the
-cluster is shut down before the command exits. On a shared cluster, tasks already running finish
+``_ctrl_c_held`` and ``dask_setup``), what the work asked to have stopped there is stopped
+(``DaskExecutor.on_close``: the judge's runs in progress), and the cluster is shut down before the
+command exits. On a shared cluster, tasks already running finish
 where they are (a judged run within its time limit) and their results are dropped.
 
 What workers need: ``sudokulab`` importable, with the same Python and dask versions as the client
@@ -221,17 +222,6 @@ def _ignore(signum: int, frame: Any) -> None:
     """SIGINT in a local worker: nothing to do (see ``dask_setup``)."""
 
 
-def _stop_judge_runs() -> None:
-    """Run on each worker of a ``local:N`` cluster before it is closed (sent by value): end the judge's
-    runs in progress there. A program under judgement runs in a session of its own, and a task
-    cancelled mid-batch would otherwise judge the rest of its batch before the worker could close."""
-    import sys
-
-    judge = sys.modules.get("sudokulab.runs.judge")
-    if judge is not None:
-        judge.stop_runs()
-
-
 MESSAGE_LOG = 16
 """Messages each Dask connection keeps for debugging (Dask's default: 1,000)."""
 
@@ -323,6 +313,8 @@ class DaskExecutor:
         self._workers = 1
         self._stranded = ""
         """Why the watchdog stopped the run (no worker for too long), once it has."""
+        self._on_close: list[Callable[[], Any]] = []
+        """Run on every worker of a local cluster before it is closed (``on_close``)."""
         client.subscribe_topic("all", self._on_event)
 
     # --- what the cluster is ---------------------------------------------------------------------
@@ -359,6 +351,14 @@ class DaskExecutor:
             raise
         except Exception as exc:
             raise _cluster_error(exc) from None
+
+    def on_close(self, fn: Callable[[], Any]) -> None:
+        """Run ``fn``, a module-level function, on every worker before a local cluster is closed: work a
+        cancelled task leaves behind is ended there (the judge's programs run in sessions of their own,
+        and a task cancelled mid-batch would judge the rest of its batch first). Not on a shared
+        cluster, where tasks already running finish where they are."""
+        if fn not in self._on_close:
+            self._on_close.append(fn)
 
     def check_workers(self) -> None:
         """Refuse with one line when a worker cannot import sudokulab (it could run none of our tasks)."""
@@ -466,8 +466,9 @@ class DaskExecutor:
         self._closed = True
         self._cancel()
         if self.cluster is not None:  # ours alone: nothing of anyone else's runs there
-            with contextlib.suppress(Exception):
-                self.client.run(_by_value(_stop_judge_runs))
+            for fn in self._on_close:
+                with contextlib.suppress(Exception):
+                    self.client.run(fn)
         with contextlib.suppress(Exception):
             self.client.unsubscribe_topic("all")
         _quietly(self.client.close, timeout=CLOSE_TIMEOUT)

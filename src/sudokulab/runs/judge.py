@@ -360,7 +360,8 @@ _STOPPED = threading.Event()
 
 
 def stop_runs() -> None:
-    """End every run in progress in this process, and start no more (a local cluster being closed)."""
+    """End every run in progress in this process, and start no more: run on each worker of a local cluster
+    before it is closed (``DaskExecutor.on_close``)."""
     _STOPPED.set()
     stop_all()
 
@@ -385,6 +386,9 @@ def _judge_on_cluster(entries: Iterable[Entry], command: Sequence[str], limits: 
 
     program = pack_program(command, shared_fs=shared_fs)
     with executor_for(cluster) as executor:
+        on_close = getattr(executor, "on_close", None)
+        if on_close is not None:  # a local cluster closed mid-run ends the runs in progress on its workers
+            on_close(stop_runs)
         run_on_workers = getattr(executor, "run_on_workers", None)
         if run_on_workers is not None:
             for _, problem in sorted(run_on_workers(program_problem, program, limits.isolation).items()):

@@ -38,6 +38,7 @@ if _TYPE_CHECKING:
     from .errors import ExitCode, NoSolution, PuzzleFormatError, SudokuError, UnsupportedFeature, UsageError
     from .formats.boj import format_grid, load_puzzle, parse_puzzle
     from .formats.puzzle_files import read_puzzle
+    from .solvers import default_solver
     from .solvers.base import Capabilities, CountResult, SolveResult, Status
 
 __version__ = "0.1.0"
@@ -75,6 +76,7 @@ __all__ = [
 
 _LAZY = {
     "solvers": ("solvers", None),
+    "default_solver": ("solvers", "default_solver"),
     **{name: ("formats.boj", name) for name in ("format_grid", "load_puzzle", "parse_puzzle")},
     **{name: ("errors", name) for name in ("ExitCode", "NoSolution", "PuzzleFormatError", "SudokuError",
                                             "UnsupportedFeature", "UsageError")},
@@ -105,21 +107,6 @@ def __dir__() -> list[str]:
     return sorted({*globals(), *__all__})
 
 
-def default_solver(puzzle: Puzzle) -> str:
-    """The solver used when none is named: ``solvers.default_for(puzzle.shape)`` when it honours the
-    puzzle's rules, else the first installed one that does (``oracle.PREFERENCE`` order; when none
-    does, the default, which then refuses naming the kind)."""
-    from . import solvers
-
-    name = solvers.default_for(puzzle.shape)
-    rules = puzzle.rules
-    if rules.is_standard or rules.kinds <= solvers.solver_class(name).capabilities.kinds:
-        return name
-    from .verdicts.oracle import first_honouring
-
-    return first_honouring(rules.kinds) or name
-
-
 def solve(
     puzzle: Puzzle,
     solver: str | None = None,
@@ -131,13 +118,13 @@ def solve(
     """Solve one puzzle with a named solver (options go to the solver, e.g. ``engine=``), under the
     puzzle's rules: a solver that cannot honour them raises ``UnsupportedFeature`` before any work.
 
-    The default solver is the command's: ``default_solver(puzzle)``. For many puzzles,
+    The default solver is the command's: ``solvers.default_solver(puzzle)``. For many puzzles,
     keep one solver from ``solvers.get(name)`` instead: paradigms that prepare per board shape
     (SAT, CP-SAT) then pay that price once.
     """
     from . import solvers
 
-    with solvers.get(solver or default_solver(puzzle), **options) as engine:
+    with solvers.get(solver or solvers.default_solver(puzzle), **options) as engine:
         solvers.require(engine, canonical=canonical, time_limit=time_limit is not None, rules=puzzle.rules)
         return engine.solve(puzzle, time_limit=time_limit, canonical=canonical)
 
@@ -154,6 +141,6 @@ def count(
     ``solve``)."""
     from . import solvers
 
-    with solvers.get(solver or default_solver(puzzle), **options) as engine:
+    with solvers.get(solver or solvers.default_solver(puzzle), **options) as engine:
         solvers.require(engine, count=True, time_limit=time_limit is not None, rules=puzzle.rules)
         return engine.count(puzzle, limit=limit, time_limit=time_limit)

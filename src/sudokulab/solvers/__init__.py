@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.grid import Shape
 from ..core.rules import KINDS, Rules
@@ -19,9 +19,13 @@ from ..errors import UnsupportedFeature, UsageError
 from .base import Capabilities, CountResult, Option, Solver, SolveResult, Status, check_options
 from .search import SearchCounters, SearchSolver
 
+if TYPE_CHECKING:
+    from ..core.puzzle import Puzzle
+
 __all__ = [
-    "REGISTRY", "Capabilities", "CountResult", "Option", "SearchCounters", "SearchSolver", "SolveResult", "Solver",
-    "SolverEntry", "Status", "default_for", "describe", "get", "names", "parse_options", "require", "solver_class",
+    "PREFERENCE", "REGISTRY", "Capabilities", "CountResult", "Option", "SearchCounters", "SearchSolver", "SolveResult",
+    "Solver", "SolverEntry", "Status", "default_for", "default_solver", "describe", "first_honouring", "get", "names",
+    "parse_options", "require", "solver_class",
 ]
 
 
@@ -47,14 +51,41 @@ REGISTRY: dict[str, SolverEntry | str | type] = {
 DEFAULT_SMALL, DEFAULT_LARGE, DEFAULT_SWITCH = "backtrack-fast", "sat", 16
 """The default solver: the fast search up to 16x16, SAT above (see ``default_for``)."""
 
+PREFERENCE = ("sat", "cpsat", "backtrack-fast", "backtrack-jit", "mip", "dlx", "backtrack")
+"""The order solvers are tried in when the default one cannot honour a puzzle's rules, by ``default_solver``
+and by the oracle (fastest at counting first; registered solvers not listed come last)."""
+
 
 def default_for(shape: Shape | None = None) -> str:
-    """The solver used when none is named: ``backtrack-fast`` up to 16x16, ``sat`` above.
+    """The solver used for standard Sudoku when none is named: ``backtrack-fast`` up to 16x16, ``sat`` above.
 
     Chosen by measurement (README, "The default solver"): the fast search starts in no time and
-    wins on 9x9 sets, but has a heavy tail on 25x25 boards, where SAT finishes in seconds.
+    wins on 9x9 sets, but has a heavy tail on 25x25 boards, where SAT does not.
     """
     return DEFAULT_LARGE if shape is not None and shape.n > DEFAULT_SWITCH else DEFAULT_SMALL
+
+
+def default_solver(puzzle: Puzzle) -> str:
+    """The solver used when none is named: ``default_for(puzzle.shape)`` when it honours the puzzle's
+    rules, else the first installed one that does (``PREFERENCE`` order; when none does, the default,
+    which then refuses naming the kind)."""
+    name = default_for(puzzle.shape)
+    rules = puzzle.rules
+    if rules.is_standard or rules.kinds <= solver_class(name).capabilities.kinds:
+        return name
+    return first_honouring(rules.kinds) or name
+
+
+def first_honouring(kinds: frozenset[str], preferred: tuple[str, ...] = PREFERENCE, **asked: bool) -> str | None:
+    """The first installed solver (``preferred`` ones first, then the registry's order) that honours
+    every constraint kind in ``kinds`` and has the capabilities ``asked`` (``canonical=True``, ...)."""
+    for name in dict.fromkeys((*preferred, *names())):
+        if name not in REGISTRY or not installed(name):
+            continue
+        capabilities = solver_class(name).capabilities
+        if kinds <= capabilities.kinds and capabilities.lacks(**asked) is None:
+            return name
+    return None
 
 
 def names() -> list[str]:

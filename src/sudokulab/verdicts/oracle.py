@@ -66,14 +66,9 @@ class OracleReport:
         )
 
 
-PREFERENCE = ("sat", "cpsat", "backtrack-fast", "backtrack-jit", "mip", "dlx", "backtrack")
-"""The order ``oracle_for`` tries solvers in when SAT cannot honour a puzzle's rules (fastest at
-counting first; registered solvers not listed come last)."""
-
-
 def oracle_for(rules: Rules, time_limit: bool = True) -> str:
     """The solver the default oracle asks about puzzles under ``rules``: SAT when it honours them,
-    else the first installed solver (in ``PREFERENCE`` order) that counts, gives canonical answers
+    else the first installed solver (in ``solvers.PREFERENCE`` order) that counts, gives canonical answers
     and honours them.
 
     >>> from sudokulab.core.grid import Shape
@@ -91,19 +86,7 @@ def oracle_for(rules: Rules, time_limit: bool = True) -> str:
 
 @cache
 def _oracle_for_kinds(kinds: frozenset[str], time_limit: bool) -> str | None:
-    return first_honouring(kinds, PREFERENCE, canonical=True, count=True, time_limit=time_limit)
-
-
-def first_honouring(kinds: frozenset[str], preferred: tuple[str, ...] = PREFERENCE, **asked: bool) -> str | None:
-    """The first installed solver (``preferred`` ones first, then the registry's order) that honours
-    every constraint kind in ``kinds`` and has the capabilities ``asked`` (``canonical=True``, ...)."""
-    for name in dict.fromkeys((*preferred, *solvers.names())):
-        if name not in solvers.REGISTRY or not solvers.installed(name):
-            continue
-        capabilities = solvers.solver_class(name).capabilities
-        if kinds <= capabilities.kinds and capabilities.lacks(**asked) is None:
-            return name
-    return None
+    return solvers.first_honouring(kinds, canonical=True, count=True, time_limit=time_limit)
 
 
 class Oracle:

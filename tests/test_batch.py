@@ -9,14 +9,15 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sudokulab.datasets.reading import Dataset, parse_lines
 
 from sudokulab import solvers
 from sudokulab.core.grid import Shape
 from sudokulab.core.puzzle import Puzzle, is_solution, solution_error
+from sudokulab.datasets.reading import Dataset, parse_lines
 from sudokulab.runs import bench
 from sudokulab.runs.generate import random_grid
-from sudokulab.runs.results import Row, Tally
+from sudokulab.runs.results import BenchTally as Tally
+from sudokulab.runs.results import Row
 from sudokulab.solvers.base import SolverBase, SolveResult, Status
 from sudokulab.solvers.batch import CODE, STATUSES, Batch, BatchResults, pack_results, pack_stats, solve_batch
 from sudokulab.verdicts.checking import check_batch, check_results, grids_valid

@@ -60,8 +60,8 @@ from .results import (
     SKIPPED,
     BenchReport,
     BenchSummary,
+    BenchTally,
     Row,
-    Tally,
     read_rows,
     solved_times,
 )
@@ -324,7 +324,7 @@ def run_bench(
     writer = csv.DictWriter(csv_stream, CSV_FIELDS) if csv_stream else None  # type: ignore[arg-type]
     if writer:
         writer.writeheader()
-    tallies: dict[tuple[str, str], Tally] = {}
+    tallies: dict[tuple[str, str], BenchTally] = {}
     totals: dict[str, int] = {}
     bad: dict[str, int] = {}
     skipped: dict[str, dict[str, str]] = {}  # dataset -> solver -> why (said once each)
@@ -373,7 +373,7 @@ def run_bench(
             for dataset in sets:
                 totals.setdefault(dataset.name, 0)
                 for name in names:
-                    tallies.setdefault((dataset.name, name), Tally())
+                    tallies.setdefault((dataset.name, name), BenchTally())
                 # counted for the bar, or to spread the work: not for a silent run in this process
                 estimate = dataset.estimate() if bar_shown(bar) or executor.workers > 1 else None
                 task = bar.add_task(dataset.name, total=None if estimate is None else estimate * len(names))

@@ -219,7 +219,7 @@ class Durations:
         return tuple(values)
 
 
-class Tally:
+class BenchTally:
     """What one (dataset, solver) keeps: times for the quantiles, counts and running sums."""
 
     __slots__ = ("times", "_solved", "cpu", "counts", "wrong", "sums", "reported")
@@ -340,7 +340,7 @@ class BenchSummary:
         return self.puzzles / self.cpu_seconds if self.cpu_seconds > 0 else math.inf
 
     @classmethod
-    def of(cls, dataset: str, solver: str, tally: Tally) -> BenchSummary:
+    def of(cls, dataset: str, solver: str, tally: BenchTally) -> BenchSummary:
         times = tally.times
         ordered = None if times.approximate else times.ordered()
         spread = ((quantile(ordered, 0.5), quantile(ordered, 0.9), quantile(ordered, 0.99)) if ordered is not None

@@ -1,74 +1,10 @@
-"""f-puzzles exports, plain JSON or lz-string compressed, read into what a puzzle declares.
+"""f-puzzles exports, plain JSON or lz-string compressed (one word, or an f-puzzles link), read into
+what a puzzle declares.
 
-(see below);
-- any other JSON object is a **sudokulab JSON puzzle** (``schemas/puzzle.schema.json``);
-- one word of base64 text (or an f-puzzles link, ``https://f-puzzles.com/?load=WORD``) that
-  lz-string decompresses to a JSON object is a **compressed f-puzzles export** (base64 or lz-string's
-  URI-safe form; at most ``MAX_COMPRESSED`` characters, as its output grows with the square of its input);
-- anything else is one of the **BOJ formats** (``boj.parse_puzzle``: standard rules, as before).
-
-Then the options add to whatever the file declared: ``rules`` (``--rules x,anti-knight``, the
-names of ``rules.PRESETS``), ``regions``, ``cages`` and ``thermos`` (files, formats below). The
-whole is built by ``rules.build``, which checks it. ``read_rules`` is the same without a puzzle
-file, for datasets of standard-format puzzles that share one rule set.
-
-Every error is one line naming the file and the place: ``cages.txt: line 3: 'r10c1' is off the
-9x9 board``, ``puzzle.json: cages[2].sum: ...``; input that is no puzzle raises
-``PuzzleFormatError``, a bad option ``UsageError`` (both exit 2).
-
-**Text rule files.** Blank lines and lines starting with ``#`` are skipped. Cells are written
-``rNcM``, 1-based (``r1c1`` is the top left; case does not matter). Cells on one line are
-separated by spaces or commas.
-
-- ``--regions FILE`` (a jigsaw: the regions replace the boxes): n lines of n region labels, the
-  board's layout. Labels are any words without spaces (``1 1 2 ...`` or ``a a b ...``), or, when
-  every line is one word of n characters, one character per cell (``112223333``). Each label
-  must cover n cells, and there must be n labels.
-- ``--cages FILE`` (killer): one cage per line, its total, a colon, its cells:
-  ``15: r1c1 r1c2 r2c1``. A cage's digits differ and add up to its total; no cell is in two cages.
-  Cells need not be next to each other. A file with no cage is an error. Or the cages drawn: n lines
-  of n cage labels as in a regions file (``.`` for a cell in no cage), and ``label=total`` items
-  (``a=15 b=7``) on lines of their own; cages are numbered in the order their labels first appear.
-- ``--thermos FILE`` (thermometers): one thermometer per line, its cells from the bulb to the tip,
-  each a neighbour of the one before (diagonals too): ``r1c1 r2c2 r3c3``. Digits strictly increase
-  from the bulb. Thermometers may share cells. A file with no thermometer is an error.
-
-``--regions`` replaces regions only when the puzzle file has none (both is an error); presets,
-cages and thermometers from options are added to the file's.
-
-**sudokulab JSON puzzle** (the schema, ``schemas/puzzle.schema.json``, is the reference)::
-
-    {"size": 9, "box": [3, 3], "givens": "..5..3..." or [[0, 0, 5, ...], ...],
-     "rules": ["x", "anti-knight"], "regions": [[1, 1, 2, ...], ...] or ["112...", ...],
-     "cages": [{"cells": ["r1c1", "r1c2"], "sum": 15}], "thermometers": [["r1c1", "r2c2"]],
-     "groups": [["r1c1", "r2c3", ...]], "title": "...", "author": "...", "source": "...",
-     "solution": "..."}
-
-``size`` and ``givens`` are required; ``box`` defaults to the most square split (``grid.box_shape``);
-``givens`` is n rows of n numbers (0 blank) or, for n <= 9, one string of n*n characters
-(``0`` or ``.`` blank; spaces and line breaks ignored). ``groups`` are extra all-different groups
-("group 1", ...). ``title``, ``author``, ``source`` and ``solution`` are for people: ``solution``
-is checked for form (a full grid) but not used.
-
-(the JSON behind f-puzzles.com links; sudokupad and most variant solvers read
-it): ``size``; ``grid``, n rows of n cells ``{"value": 5, "given": true, "region": 0}``;
-``diagonal+`` (bottom left to top right) and ``diagonal-`` (top left to bottom right), ``antiknight``,
-``antiking`` (true/false); ``killercage``, ``[{"cells": ["R1C1", ...], "value": "15"}]`` (a cage
-without a value is an all-different cage with no sum); ``thermometer``,
-``[{"lines": [["R1C1", ...], ...]}]`` (each line a thermometer from its bulb); ``extraregion``,
-``[{"cells": [...]}]`` (an extra all-different group). Only cells with ``"given": true`` are givens:
-a value without it is a solver's pencilled-in answer, not part of the puzzle. A cell's ``region``
-(0-based) replaces its box; when every cell's region is its box, the board is standard; a cell in
-no region (``"region": null``) is refused. Both diagonals make the ``x`` preset; one alone is an
-extra group ("group 1"). ``title``, ``author``, ``ruleset``, ``solution``, ``highlightConflicts``,
-``activeConstraints``, ``disabledlogic`` and ``truecandidatesoptions`` are notes and settings of the
-site, not rules, and are ignored, as are cell colours and pencil marks, and cosmetic ``cage`` entries
-with no cells (notes such as "title: ..."). Any other non-empty key (``arrow``, ``littlekillersum``,
-``odd``, ``difference``, ``xv``, ``nonconsecutive``, a cosmetic ``line``, ``text`` or ``cage``
-that may draw a rule, ...) and any cell's ``givenPencilMarks`` are refused with one line naming every
-such key: a puzzle read without one of its constraints would have other answers.
-
-Called by ``puzzle_files.read_puzzle``, which tells a file's kind by its text.
+``puzzle_files.read_puzzle`` tells a file's kind by its text and hands an export here. What is read,
+what is ignored and what is refused: docs/formats.md, "f-puzzles exports". A key that may draw a
+constraint sudokulab cannot honour is refused with one line naming it: a puzzle read without one of
+its constraints would have other answers.
 """
 
 from __future__ import annotations
@@ -89,8 +25,8 @@ from .rule_files import region_numbers, reported_at, shown
 _BASE64 = re.compile(r"[A-Za-z0-9+/=$-]+\Z")
 MAX_COMPRESSED = 1 << 14
 """The longest compressed f-puzzles word read (16 KiB; real exports are a few kilobytes): lz-string's
-output can grow with the square of its input (5,000 characters can hold 4 MB), so a longer word is
-refused before it is decompressed rather than filling the memory."""
+output can grow with the square of its input, so a longer word is refused before it is decompressed
+rather than filling the memory."""
 
 
 def looks_compressed(text: str) -> bool:

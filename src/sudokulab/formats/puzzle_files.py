@@ -1,60 +1,14 @@
-"""Reading variant puzzles: a puzzle file and the rule files beside it, turned into one ``Puzzle``.
+"""A puzzle file and the rule options beside it, turned into one ``Puzzle``.
 
-``read_puzzle`` reads a file (or ``-`` for standard input, at most ``boj.MAX_INPUT_BYTES``) and
-tells its kind by its text:
+``read_puzzle`` reads a file (or ``-`` for standard input, at most ``boj.MAX_INPUT_BYTES``), tells
+its kind by its text (a sudokulab JSON puzzle, read here; an f-puzzles export, plain or compressed,
+``fpuzzles``; else a BOJ form, ``boj``) and adds what the options declare: ``--rules`` presets and
+the ``--regions``, ``--cages`` and ``--thermos`` files (``rule_files``). ``rules.build`` combines and
+checks the whole. ``read_rules`` is the same without a puzzle file, for datasets that share one rule
+set. The formats, and how a file's kind is told: docs/formats.md.
 
-- a JSON object with a ``"grid"`` key is an **f-puzzles export** (see below);
-- any other JSON object is a **sudokulab JSON puzzle** (``schemas/puzzle.schema.json``);
-- one word of base64 text (or an f-puzzles link, ``https://f-puzzles.com/?load=WORD``) that
-  lz-string decompresses to a JSON object is a **compressed f-puzzles export** (base64 or lz-string's
-  URI-safe form; at most ``fpuzzles.MAX_COMPRESSED`` characters, as its output grows with the square of its input);
-- anything else is one of the **BOJ formats** (``boj.parse_puzzle``: standard rules, as before).
-
-Then the options add to whatever the file declared: ``rules`` (``--rules x,anti-knight``, the
-names of ``rules.PRESETS``), ``regions``, ``cages`` and ``thermos`` (files, formats below). The
-whole is built by ``rules.build``, which checks it. ``read_rules`` is the same without a puzzle
-file, for datasets of standard-format puzzles that share one rule set.
-
-Every error is one line naming the file and the place: ``cages.txt: line 3: 'r10c1' is off the
-9x9 board``, ``puzzle.json: cages[2].sum: ...``; input that is no puzzle raises
-``PuzzleFormatError``, a bad option ``UsageError`` (both exit 2).
-
-**Text rule files** (``--regions``, ``--cages``, ``--thermos``): ``rule_files``.
-
-``--regions`` replaces regions only when the puzzle file has none (both is an error); presets,
-cages and thermometers from options are added to the file's.
-
-**sudokulab JSON puzzle** (the schema, ``schemas/puzzle.schema.json``, is the reference)::
-
-    {"size": 9, "box": [3, 3], "givens": "..5..3..." or [[0, 0, 5, ...], ...],
-     "rules": ["x", "anti-knight"], "regions": [[1, 1, 2, ...], ...] or ["112...", ...],
-     "cages": [{"cells": ["r1c1", "r1c2"], "sum": 15}], "thermometers": [["r1c1", "r2c2"]],
-     "groups": [["r1c1", "r2c3", ...]], "title": "...", "author": "...", "source": "...",
-     "solution": "..."}
-
-``size`` and ``givens`` are required; ``box`` defaults to the most square split (``grid.box_shape``);
-``givens`` is n rows of n numbers (0 blank) or, for n <= 9, one string of n*n characters
-(``0`` or ``.`` blank; spaces and line breaks ignored). ``groups`` are extra all-different groups
-("group 1", ...). ``title``, ``author``, ``source`` and ``solution`` are for people: ``solution``
-is checked for form (a full grid) but not used.
-
-**f-puzzles export** (the JSON behind f-puzzles.com links; sudokupad and most variant solvers read
-it): ``size``; ``grid``, n rows of n cells ``{"value": 5, "given": true, "region": 0}``;
-``diagonal+`` (bottom left to top right) and ``diagonal-`` (top left to bottom right), ``antiknight``,
-``antiking`` (true/false); ``killercage``, ``[{"cells": ["R1C1", ...], "value": "15"}]`` (a cage
-without a value is an all-different cage with no sum); ``thermometer``,
-``[{"lines": [["R1C1", ...], ...]}]`` (each line a thermometer from its bulb); ``extraregion``,
-``[{"cells": [...]}]`` (an extra all-different group). Only cells with ``"given": true`` are givens:
-a value without it is a solver's pencilled-in answer, not part of the puzzle. A cell's ``region``
-(0-based) replaces its box; when every cell's region is its box, the board is standard; a cell in
-no region (``"region": null``) is refused. Both diagonals make the ``x`` preset; one alone is an
-extra group ("group 1"). ``title``, ``author``, ``ruleset``, ``solution``, ``highlightConflicts``,
-``activeConstraints``, ``disabledlogic`` and ``truecandidatesoptions`` are notes and settings of the
-site, not rules, and are ignored, as are cell colours and pencil marks, and cosmetic ``cage`` entries
-with no cells (notes such as "title: ..."). Any other non-empty key (``arrow``, ``littlekillersum``,
-``odd``, ``difference``, ``xv``, ``nonconsecutive``, a cosmetic ``line``, ``text`` or ``cage``
-that may draw a rule, ...) and any cell's ``givenPencilMarks`` are refused with one line naming every
-such key: a puzzle read without one of its constraints would have other answers.
+Every error is one line naming the file and the place (``puzzle.json: cages[2].sum: ...``); input
+that is no puzzle raises ``PuzzleFormatError``, a bad option ``UsageError`` (both exit 2).
 
 Roads not taken: guessing a file's kind from its name (``.json``) rather than its text (standard
 input has no name); a JSON Schema validator at run time (one more dependency for messages no

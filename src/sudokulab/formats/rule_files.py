@@ -1,25 +1,10 @@
-"""Text rule files beside a puzzle: ``--regions``, ``--cages`` and ``--thermos``.
+"""Text rule files beside a puzzle: ``--regions``, ``--cages`` and ``--thermos`` (docs/formats.md, "Rule files").
 
-Blank lines and lines starting with ``#`` are skipped. Cells are written
-``rNcM``, 1-based (``r1c1`` is the top left; case does not matter). Cells on one line are
-separated by spaces or commas.
-
-- ``--regions FILE`` (a jigsaw: the regions replace the boxes): n lines of n region labels, the
-  board's layout. Labels are any words without spaces (``1 1 2 ...`` or ``a a b ...``), or, when
-  every line is one word of n characters, one character per cell (``112223333``). Each label
-  must cover n cells, and there must be n labels.
-- ``--cages FILE`` (killer): one cage per line, its total, a colon, its cells:
-  ``15: r1c1 r1c2 r2c1``. A cage's digits differ and add up to its total; no cell is in two cages.
-  Cells need not be next to each other. A file with no cage is an error. Or the cages drawn: n lines
-  of n cage labels as in a regions file (``.`` for a cell in no cage), and ``label=total`` items
-  (``a=15 b=7``) on lines of their own; cages are numbered in the order their labels first appear.
-- ``--thermos FILE`` (thermometers): one thermometer per line, its cells from the bulb to the tip,
-  each a neighbour of the one before (diagonals too): ``r1c1 r2c2 r3c3``. Digits strictly increase
-  from the bulb. Thermometers may share cells. A file with no thermometer is an error.
-
-Every error is one line naming the file and the line (``cages.txt: line 3: 'r10c1' is off the
-9x9 board``), raised as ``PuzzleFormatError``. The cell and cage checks here serve the JSON readers
-too (``puzzle_files``, ``fpuzzles``).
+A file is parsed here and its cells (``rNcM``) checked line by line; what the rules require (a
+cage's total within reach, a thermometer's cells neighbours) is checked by ``core.rules`` alone,
+and its complaint becomes one line naming the file and the line (``cages.txt: line 3: 'r10c1' is
+off the 9x9 board``), raised as ``PuzzleFormatError``. The cell parsing and that mapping serve the
+JSON readers too (``declared``, ``puzzle_files``, ``fpuzzles``).
 """
 
 from __future__ import annotations

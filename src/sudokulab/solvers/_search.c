@@ -1,19 +1,19 @@
 /* The compiled search of ``backtrack-jit`` as a CPython extension: the same search as the numba
  * kernels (jit_kernels.py), ahead of time, so a process that solves imports neither numpy nor numba.
  *
- * Why C: a process using the numba kernels spends ~1 s before its first puzzle (importing numba,
- * loading cached machine code); this module loads in a millisecond. The algorithm is the one
+ * Why C: a process using the numba kernels spends most of a second before its first puzzle (importing
+ * numba, loading cached machine code; docs/jit.md); this module loads at once. The algorithm is the one
  * jit.py's docstring describes (bit-set candidates, naked and hidden singles to a fixpoint, dom/wdeg
  * or canonical branching), on the general rule tables (peers, complete groups, every group for
  * failure weights). Cage sums and thermometers are not here: jit.py sends such rules to numba.
  *
  * Standard Sudoku's tables (exactly the rows, columns and boxes of 9x9) take another board and kernel,
- * digit-major bit boards (_search9.h, included below), with the same fixpoint and branching: about twice
- * this kernel's rate on 17_clue. Every other rule set runs here. Hidden singles are swept only in the
- * complete groups whose cells changed (at most 64 groups; more: all).
+ * digit-major bit boards (_search9.h, included below), with the same fixpoint and branching, faster
+ * (benchmarks/results/compiled.md). Every other rule set runs here. Hidden singles are swept only in
+ * the complete groups whose cells changed (at most 64 groups; more: all).
  *
- * (About 680 lines, one file on purpose: an extension module is one translation unit, and the batch
- * loop and the Python types serve both kernels.)
+ * One file: an extension module is one translation unit, and the batch loop and the Python types
+ * serve both kernels.
  *
  * Python interface (all tables and arrays through the buffer protocol; bytes, array.array or numpy):
  *   Tables(n, cells, width, peer_count, peers, peer_group, units, group_start, group_cells, weight0[, specialise])

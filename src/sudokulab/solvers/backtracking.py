@@ -16,7 +16,7 @@ from .base import Capabilities, Deadline
 from .propagation import SETTLED, propagator
 from .search import SearchCounters, SearchSolver
 
-_CHECK_EVERY = 1024  # nodes between two looks at the clock: cheap, and a few ms at worst
+_CHECK_EVERY = 1024  # nodes between two looks at the clock: cheap, and soon enough past a deadline
 
 
 def classic_search(
@@ -31,8 +31,8 @@ def classic_search(
 
     Rules of exactly three complete groups per cell (standard Sudoku, jigsaw) keep the classic
     three tables; any other rule set goes through ``_classic_any`` (``puzzle.rules``), which runs
-    standard Sudoku at about half the speed (measured: 1,660 against 3,400 puzzles/s, 300 9x9
-    puzzles with 36 clues, CPU time), hence the two paths.
+    standard Sudoku at about half the speed (docs/solvers.md, "Behind the hand-written searches"),
+    hence the two paths.
     """
     rules = puzzle.rules
     if rules.partial_groups or rules.pairs or rules.cages or rules.thermos or any(
@@ -219,11 +219,10 @@ def fast_search(
     "dom/wdeg" (Boussemart, Hemery, Lecoutre and Sais, ECAI 2004): each group starts at weight 1
     and gains 1 whenever a contradiction surfaces in it, and the cell with the smallest
     ``digits / (summed weight of its groups)`` is chosen, the first one on a tie. The search
-    so learns where the puzzle is hard and goes there first: on forum_hardest_1106 it makes 48%
-    fewer guesses than the first cell with the fewest digits (85 against 162 a puzzle); on twelve
-    25x25 boards with 45% given, near the hardness peak of random puzzles, it solved 10 within
-    20 s (median 0.5 s) where plain fewest-digits solved 6. The rest stay out of reach: with no
-    learning beyond these weights, a depth-first search has a heavy tail there (SAT does not).
+    so learns where the puzzle is hard and goes there first: fewer guesses on hard puzzles, and
+    more large boards solved, than the first cell with the fewest digits (docs/solvers.md, "Behind
+    the hand-written searches"). With no learning beyond these weights, a depth-first search still
+    has a heavy tail on large boards near the hardness peak (SAT does not).
 
     Each guess is binary: "cell = digit", then, once that subtree is done, "cell != digit"
     propagated in the parent, so a refuted guess still narrows the parent. The two sides
@@ -237,13 +236,12 @@ def fast_search(
     ``nodes`` counts guesses ("cell = digit" tried); ``backtracks`` counts dead ends, guesses or
     exclusions whose propagation met a contradiction.
 
-    Roads not taken, measured on forum_hardest_1106: branching also on a unit-digit when it has
-    fewer places than the smallest cell has digits (Knuth's column choice in Algorithm X) made
-    more guesses here, not fewer (122 against 85 with dom/wdeg, 203 against 162 without);
-    locked candidates (pointing and claiming) checked after each fixpoint cut guesses by about a
-    quarter but cost a third more time; Algorithm X on dicts of sets does several set operations
+    Roads not taken (measured: docs/solvers.md): branching also on a unit-digit when it has fewer
+    places than the smallest cell has digits (Knuth's column choice in Algorithm X) made more
+    guesses, not fewer; locked candidates (pointing and claiming) after each fixpoint cut guesses
+    but cost more time than they saved; Algorithm X on dicts of sets does several set operations
     per candidate per placement, more than the handful of int operations here; restarts (keeping
-    the weights) only moved the heavy tail of 25x25 puzzles to other puzzles.
+    the weights) only moved the heavy tail of large puzzles to other puzzles.
     """
     n = puzzle.n
     size = n * n

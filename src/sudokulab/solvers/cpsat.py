@@ -15,38 +15,27 @@ model-building and parameter-setting price once. ``solve_batch`` (the batch entr
 ``sudokulab.solvers.batch``) runs a whole batch in one helper thread and returns arrays.
 
 Model and presolve. By default a solve gives CP-SAT the CP model of this paradigm (``alldiff``:
-one integer per cell, AllDifferent per group) with presolve on, which is what turns each
-AllDifferent into Boolean exactly-ones. ``model="booleans"`` gives CP-SAT those exactly-ones
-directly (``models.cpsat.boolean_rules``: n**3 Booleans, exactly-one per cell and per unit and
-digit) with presolve off, since on that model presolve took more than half of CP-SAT's own time
-(``response.wall_time``; 17_clue at 651 against 1,391 puzzles/s on a quiet machine). Against the
-AllDifferent model with presolve (both with ``TUNED``), CP-SAT's own time per puzzle was 1.3-3.7x
-shorter on the first 2,000 puzzles of 17_clue, 3.4-4.9x on 500 of magictour_top1465 and
-2.3-4.7x on forum_hardest_1106, in six runs on a shared machine (``benchmarks/per_call.py
---study``, ``benchmarks/results/per-call.md``). It stays an option, not the default: ``cpsat``
-stands for constraint programming with AllDifferent in every comparison (the Boolean model is the
-SAT encoding given to CP-SAT's SAT core, which the ``sat`` solver already covers), and the
-notebooks teach that model. On the Boolean model without presolve, CP-SAT's defaults for
-``TUNED``'s parameters were slower everywhere; SAT inprocessing, linearization 1 and symmetry 2
-were slower or no faster over the three sets.
+one integer per cell, AllDifferent per group) with presolve on: its propagation and probing alone
+solve the 17-clue puzzles, and it turns each AllDifferent into Boolean exactly-ones (with it off
+there, CP-SAT was slower). ``model="booleans"`` gives CP-SAT those exactly-ones directly
+(``models.cpsat.boolean_rules``: n**3 Booleans, exactly-one per cell and per unit and digit) with
+presolve off, since on that model presolve took more than half of CP-SAT's own time; CP-SAT's own
+time per puzzle is then shorter on every set measured (docs/cpsat.md). It stays an option, not the
+default: ``cpsat`` stands for constraint programming with AllDifferent in every comparison (the
+Boolean model is the SAT encoding given to CP-SAT's SAT core, which the ``sat`` solver already
+covers), and the notebooks teach that model.
 
-Around the search, ``solve_batch`` keeps 81-85% of a batch's wall time inside CP-SAT's own
-clock; a bare loop of ``SolveWrapper.solve`` calls kept 84-86%: the rest is CP-SAT's own set-up
-and answer outside its clock, and reading the grid (a call into the compiled layer per value
-read, so the Boolean model's grid is read sparingly, ``Prepared.decode``). ``solve`` hands each
-call to the kept helper thread of ``native.interruptible`` (for Ctrl-C); when that started a
-thread per call, ``solve`` made 602 puzzles/s against 1,123 for ``solve_batch`` on a quiet machine
-(``benchmarks/results/per-call.md``), and the kept thread took ``solve`` from 707 to 1,011.
+Around the search, the time outside CP-SAT's own clock is its set-up and answer, and reading the
+grid: a call into the compiled layer per value read, so the Boolean model's grid is read sparingly
+(``Prepared.decode``). ``solve`` hands each call to the kept helper thread of
+``native.interruptible`` (for Ctrl-C), where a thread per call cost more than the search of an easy
+puzzle (``benchmarks/results/per-call.md``).
 
 Parameters. ``num_workers=1`` by default: one search thread gives reproducible answers and stats,
-and on small models extra workers mostly add start-up time. Measured on 17_clue and the forum
-hardest set (``benchmarks/configurations.py``), a few changes to CP-SAT's defaults help these tiny
-models: no LP relaxation (``linearization_level=0``), no symmetry detection (``symmetry_level=0``),
-no SAT inprocessing, one presolve pass and lighter probing: against CP-SAT's defaults (one worker)
-1.13x the puzzles/s on 17_clue and 1.84x on forum_hardest_1106 (``benchmarks/results/cpsat-tuning.md``).
-On the AllDifferent model presolve stays on: its propagation and probing alone solve the 17-clue
-puzzles (0 branches) and it turns each AllDifferent into Boolean exactly-ones; with it off there,
-CP-SAT was slower (273 against 323 puzzles/s on 17_clue).
+and on small models extra workers mostly add start-up time. ``TUNED`` changes a few of CP-SAT's
+defaults that help these tiny models, on both models: no LP relaxation (``linearization_level=0``),
+no symmetry detection (``symmetry_level=0``), no SAT inprocessing, one presolve pass and lighter
+probing (measured by ``benchmarks/configurations.py``: ``benchmarks/results/cpsat-tuning.md``).
 
 Canonical answers (the row-major lexicographically first solution) come from a fixed search:
 first unfixed cell in row-major order, smallest value first, with presolve, symmetry reasoning and
@@ -54,16 +43,16 @@ parallel workers off, since each of those may reach another solution first. Conf
 keeps this exact: learned clauses are implied by the rules, so they never cut the first solution.
 
 Counting enumerates with a solution callback that stops at the limit, always on one worker: with
-several workers OR-Tools 9.15 reports some solutions twice and, worse, misses others while still
-answering OPTIMAL (the empty 4x4 board: 168 of its 288 grids with 2 workers).
+several workers OR-Tools reports some solutions twice and, worse, misses others while still
+answering OPTIMAL.
 
 Start-up. The solver talks to CP-SAT through ``ortools.sat.python.cp_model_helper``, the compiled
 layer that ``cp_model`` itself is written on: the model is a ``CpModelProto`` (``models.cpsat.rules``),
 the settings a ``SatParameters``, and each run one ``SolveWrapper``, which is what
 ``cp_model.CpSolver.solve`` creates and calls. Importing ``cp_model`` also imports pandas and numpy,
-which this solver never uses: 0.3 s of a 0.4 s cold ``sudokulab solve --solver cpsat`` on an idle
-machine, over a second under load (README, "Start-up time"). The helper's protos and
-``SolveWrapper`` are those of OR-Tools 9.15, hence the ``ortools`` bounds in ``pyproject.toml``.
+which this solver never uses, and that was most of a cold start (docs/startup.md). The helper's
+protos and ``SolveWrapper`` are those of OR-Tools 9.15, hence the ``ortools`` bounds in
+``pyproject.toml``.
 """
 
 from __future__ import annotations
@@ -131,9 +120,8 @@ KEPT = 16
 SLOW_LOAD_ABOVE = 49
 """Boards larger than this take CP-SAT seconds to load before it first looks at the clock."""
 SLOW_LOAD_MIN_LIMIT = 10.0
-"""The shortest time limit honoured on such boards: on an empty 64x64 board CP-SAT's own wall time
-was 4.5-7.3 s whatever the limit below it (presolve on or off; ``stop_search`` did not cut it
-short), on a 2-core machine under load."""
+"""The shortest time limit honoured on such boards: CP-SAT's loading is not cut short by a shorter one
+(docs/solvers.md, "The largest boards")."""
 
 
 def _check_parameters(text: str) -> str:

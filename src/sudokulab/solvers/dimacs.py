@@ -120,7 +120,7 @@ class DimacsSolver(SolverBase):
             with open(formula, "w", encoding="ascii") as stream:
                 stream.write(text)
             command = [word.replace("{cnf}", formula).replace("{out}", result) for word in self.command]
-            # the user's own tool: no sandbox, no control groups (their set-up cost a run ~15 ms)
+            # the user's own tool: no sandbox, no control groups (their set-up costs every run time)
             trusted = Limits(remaining, None, 256 << 20, isolation="none", processes=0, files_mb=0)
             run = run_program(command, b"", trusted)
             stats["runs"] = stats.get("runs", 0) + 1

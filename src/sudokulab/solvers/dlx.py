@@ -26,22 +26,16 @@ Two formulations, the option ``structure``:
   links; a covered column gets a huge size instead of leaving a header list, so ``min(size)`` and
   ``size.index`` choose a column in C. When every row fills exactly four primary columns
   (standard Sudoku, jigsaw) the three mates are unrolled (``_four_links_search``); other rules
-  run ``_general_links_search``, a loop over the mates. The general search on standard Sudoku
-  solved about 22% fewer puzzles a CPU second (a sample of 17_clue, every 25th puzzle, eight
-  alternated rounds, 2026-11-24: a median of 1,368 against 1,752), so the unrolled one stays.
+  run ``_general_links_search``, a loop over the mates, which is slower on standard Sudoku
+  (``benchmarks/results/dlx.md``), so the unrolled one stays.
 - ``sets``: a set of rows per column, as in Ali Assaf's "Algorithm X in 30 lines!": covering
   removes a row from its other columns' sets, uncovering adds it back. Same size list, same
   column choice; only the order of noted columns differs, so the paths may differ slightly.
 
-Why ``links`` is the default: it solved 1.27 to 1.30 times as many puzzles per CPU second as
-``sets`` on each shared set, with the same nodes within 0.2% (forum_hardest_1106, all 375: 91.2
-against 70.0 a second; 17_clue, first 2,000: 2,339 against 1,813; magictour_top1465, first 500:
-384 against 301). A set's remove or add is a method call and a hash per update, a link update
-four list stores. Measured by ``benchmarks/bench_dlx.py`` at commit 5334a3d (``run_bench``, one
-solver at a time, whole path parse + solve + check, CPU time of one process, two rounds each in
-the order links, sets, sets, links; 2 cores with a load average near 5 from other work, so wall
-rates were about half); ``benchmarks/results/dlx.md`` has the table. ``sets`` stays as the
-shorter code to read; its speed does not justify deleting it.
+Why ``links`` is the default: it solved more puzzles per CPU second than ``sets`` on every shared
+set, with the same nodes (``benchmarks/bench_dlx.py``, ``benchmarks/results/dlx.md``): a set's
+remove or add is a method call and a hash per update, a link update four list stores. ``sets``
+stays as the shorter code to read; its speed does not justify deleting it.
 
 Effort: ``nodes`` counts rows tried (Knuth's nodes); ``updates`` one per node unlinked and one
 per column covered (Knuth's "updates"). The givens are covered before the search, counted in neither.
@@ -51,14 +45,12 @@ open cell in reading order, digits ascending. A forced row is in every solution 
 solutions still come in row-major lexicographic order and the first is the classic ``backtrack``
 answer under the same rules. Each call copies the rule set's matrix (built once per ``Rules``),
 so one instance serves many threads; an explicit stack replaces recursion (a 36x36 board is
-1,296 levels deep). There is no learning: on 25x25 boards with 45% given, near the hardness peak,
-some take seconds and some far longer; on an empty 9x9 anti-knight board the fewest-rows choice
-found no grid in 10 seconds where the canonical order finds one in a tenth of a second.
+1,296 levels deep). There is no learning: near the hardness peak some large puzzles take far
+longer than others, and on some variant boards the fewest-rows choice is slower than the canonical
+order (``benchmarks/results/dlx.md``, notes).
 
-(About 620 lines, one module on purpose: the general search (any number of columns per row,
-secondary columns) and the unrolled four-column search for standard and jigsaw rules run on one
-dancing-links structure and must count alike (a test checks it); the unrolled one is kept
-because the general one was about 22% slower on standard 17_clue.)
+One module: the general search and the unrolled four-column one run on one dancing-links structure
+and must count alike (a test checks it).
 """
 
 from __future__ import annotations
@@ -159,7 +151,7 @@ def _links_search(puzzle: Puzzle, deadline: Deadline, counters: DlxCounters, can
 
     Rows of exactly four primary columns (standard Sudoku, jigsaw) run the unrolled search below;
     any other rule set the general one (``_general_links_search``), which also takes secondary
-    columns. The general one on standard Sudoku was measured slower (see the module docstring).
+    columns. The general one is slower on standard Sudoku (see the module docstring).
     """
     table = _links(puzzle.rules)
     if not table.four:
@@ -453,8 +445,8 @@ def _sets(rules: Rules) -> _Sets:
 
     When every row fills four primary columns, column ``j`` is always the ``j // n²``-th of its
     rows (cell, then the three groups of a cell in the order rows, columns, boxes or regions), so
-    ``others[j]`` is one tuple indexed by row shared by the n² columns of that kind, as fast as it
-    was before rules were data; otherwise it is a dict per column.
+    ``others[j]`` is one tuple indexed by row shared by the n² columns of that kind, the fast case;
+    otherwise it is a dict per column.
     """
     matrix = matrix_columns(rules)
     table = layout(rules)

@@ -37,7 +37,7 @@ def available_engines() -> tuple[str, ...]:
 
 @cache
 def probe_engine(name: str) -> dict[str, bool]:
-    """What an engine of this PySAT build can do, found by trying it on tiny formulas (about 1 ms).
+    """What an engine of this PySAT build can do, found by trying it on tiny formulas (once per engine).
 
     ``assumptions``: a solve under assumptions that contradict a clause says UNSAT;
     ``time_limit``: a conflict budget and ``solve_limited`` are accepted; ``proofs``: with

@@ -2,12 +2,10 @@
 
 Why a module of its own: this is the code numba compiles and caches on disk, written in the subset
 of Python it compiles (arrays, integers, no objects), with the two intrinsics it needs (popcount,
-lowest bit, and ``clock_gettime`` for per-puzzle times inside the batch loop). ``jit.py`` drives it
-from Python: tables per shape, resumable runs, time limits, Ctrl-C, results. The algorithm is
-described there.
-
-(About 465 lines, one module on purpose: numba compiles and caches these kernels together, and
-they call each other inside compiled code; the Python driver is ``jit.py``.)
+lowest bit, and ``clock_gettime`` for per-puzzle times inside the batch loop). ``jit_numba`` drives
+it from Python: tables per rule set, resumable runs, time limits, Ctrl-C, results. The algorithm is
+described in ``jit.py``. One module: numba compiles and caches these kernels together, and they call
+each other inside compiled code.
 """
 
 from __future__ import annotations

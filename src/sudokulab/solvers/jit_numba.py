@@ -3,7 +3,8 @@
 Why a module of its own: ``jit.py`` chooses a backend without importing numpy or numba, so the C
 extension (``_search.c``) runs in a process that never loads them; this is the fallback where no
 compiler built that extension, and the path for cage sums and thermometers, which the C search
-leaves out. The search itself is described in ``jit.py``.
+leaves out. The search itself is described in ``jit.py``; the tables and the slice driver both
+backends share are ``jit_layout``'s.
 """
 
 from __future__ import annotations
@@ -39,9 +40,8 @@ class _Tables(NamedTuple):
 
     The peers are padded to the longest list, with a count; the complete groups (all n long) are
     one matrix; everything read only on a failure or for sums and thermometers is packed into one
-    array, ``more`` (``_pack``), since each array argument costs a compiled call about 0.2 µs of
-    dispatch. Measured on 17_clue: with peers and complete groups as flat lists with offsets (CSR)
-    the standard search ran at 0.72 of the rectangular tables' rate; padded, as fast.
+    array, ``more`` (``_pack``), since each array argument adds to a compiled call's dispatch; padded
+    tables ran faster than flat lists with offsets (docs/jit.md, "Behind the design").
     """
 
     peers: np.ndarray
@@ -143,8 +143,7 @@ class SearchRun(Slices):
 
 
 COMPILE_SECONDS = 10
-"""About how long compiling the kernels takes, as the compile message says (8-15 s on the 2-core
-machine of benchmarks/results/jit.md, by load)."""
+"""About how long compiling the kernels takes, as the compile message says (docs/jit.md, "Behind the design")."""
 ENTRY_KERNELS = (_search, _start, _digits, _batch)
 """The kernels Python calls (the others are compiled into them and cached with them)."""
 

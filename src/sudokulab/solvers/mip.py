@@ -1,13 +1,9 @@
 """The 0-1 integer programming paradigm: SCIP (as OR-Tools ships it) runs ``sudokulab.models.mip``.
 
-Backend, chosen by measurement (``benchmarks/bench_mip_backends.py``, results in
-``benchmarks/results/mip-backends.md``): SCIP through OR-Tools' ``pywraplp``. It adds no dependency
-(OR-Tools is already installed for ``cpsat``) and is the fastest of the four measured on hard
-puzzles: on 100 of forum_hardest_1106 about 41 ms a puzzle against 217 ms for HiGHS (``highspy``
-1.14; 228 ms through OR-Tools) and 800 ms for CBC, one node against 11-13; on 200 17-clue puzzles
-all but OR-Tools' HiGHS take 2-4 ms (``highspy`` 0.6 ms less than SCIP). ``highspy`` would add a
-2.6 MB wheel and an upper bound (1.15 cannot be imported beside OR-Tools 9.15) for no speed where
-it counts. CBC stays as ``backend="cbc"``, for comparison. SCIP 10 as built into OR-Tools 9.15.
+Backend: SCIP through OR-Tools' ``pywraplp``, the fastest of the four measured on hard puzzles
+(``benchmarks/results/mip-backends.md``) and no new dependency (OR-Tools is there for ``cpsat``);
+``highspy`` would add a wheel and a version bound for no speed where it counts. CBC stays as
+``backend="cbc"``, for comparison.
 
 Every rule kind is honoured (``rules.KINDS``): the model's rows come from the puzzle's rules
 (``models.mip``: equalities for complete groups, ``<= 1`` rows for partial groups and differing
@@ -23,10 +19,10 @@ every call, hence ``threads="serialised"``.
   larger one and re-solve; a solution found has a smaller digit there (take it and probe again),
   "infeasible" proves the digit minimal, and the cell is fixed to it. Digits a fixed peer (under
   the puzzle's rules: ``Rules.peers``) already holds are skipped without a solve, so most cells
-  cost none: measured, 16 solves and 32 ms a 17-clue puzzle, 14 solves and 100 ms a hard one
-  (quiet machine). Road not taken: one lexicographic objective (weight n**(cells-i) on cell i) is
-  exact only while the weights fit a double's 53 bits, which a 9x9 board's n**81 does not, and
-  MIP gap tolerances would stop short anyway.
+  cost none (the solves a puzzle takes: ``benchmarks/results/mip-backends.md``). Road not taken:
+  one lexicographic objective (weight n**(cells-i) on cell i) is exact only while the weights fit
+  a double's 53 bits, which a 9x9 board's n**81 does not, and MIP gap tolerances would stop short
+  anyway.
 - **Counting** adds a no-good cut per solution found (the blanks may not all repeat it) to a
   fresh model of the puzzle, until infeasible or the limit.
 - **Time limits**: each solve gets SCIP's own limit, the rest of a ``Deadline`` shared by the
@@ -36,9 +32,8 @@ every call, hence ``threads="serialised"``.
   ``root_integral``: whether the LP relaxation at the root (solved once more, by GLOP, as SCIP's
   own root LP is not exposed) gave an integral vertex, i.e. the linear relaxation alone solved the
   puzzle. Every puzzle that naked and hidden singles solve has it (its relaxation has one feasible
-  point: the equalities carry the same propagation); 189 of the first 200 17-clue puzzles do, none
-  of the hard ones. Its cost, one LP per call (2-4 ms on 9x9, nearly doubling an easy solve), is
-  paid only with ``root_lp=True`` (the default).
+  point: the equalities carry the same propagation). Its cost, one LP per call (nearly doubling an
+  easy solve), is paid only with ``root_lp=True`` (the default).
 """
 
 from __future__ import annotations
@@ -96,7 +91,7 @@ KEPT = 8
 """Models a solver keeps (per rule set); the oldest goes first beyond this."""
 
 MAX_SIZE = 36
-"""Larger boards are refused before the model is built: the 49x49 model took 1.26 GB (36x36: 519 MB)."""
+"""Larger boards are refused before the model is built, for its memory (docs/solvers.md, "The largest boards")."""
 
 
 def _bounds(solver: pywraplp.Solver, constraint: Constraint) -> tuple[float, float]:

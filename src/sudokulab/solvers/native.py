@@ -21,8 +21,8 @@ _STOP_WAIT = 1.0
 
 
 class _Helper:
-    """One helper thread kept for every call: starting a thread per call cost 30-110 µs, a hand-off
-    through a queue a few; CP-SAT on 17-clue puzzles answers in about a millisecond."""
+    """One helper thread kept for every call: starting a thread per call costs far more than a hand-off
+    through a queue, and is a large part of an easy CP-SAT solve (``benchmarks/results/per-call.md``)."""
 
     def __init__(self) -> None:
         self.jobs: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()

@@ -21,9 +21,8 @@ order (canonical), and both sides of a binary guess still partition the solution
 
 ``propagator(rules)`` builds the tables once per rule set (``Rules`` hashes fast). Rule sets made
 of exactly three complete groups per cell and nothing else (standard Sudoku, jigsaw) get the
-specialised three-unit code, unrolled as it was before rules became data: the general loops over
-any number of groups took about a quarter more time on 9x9 (``fast_search`` over the first 3,000
-17-clue puzzles, 2,300 against 2,900 puzzles/s on 2 busy cores).
+specialised three-unit code, unrolled: the general loops over any number of groups are slower on
+9x9 (docs/rules.md, "Each paradigm").
 
 A contradiction is reported as the group where it surfaced (``g*n`` for group ``g``), which the
 fast search uses to weight its choices (dom/wdeg), or ``UNKNOWN`` when no group is to blame;
@@ -34,10 +33,8 @@ but the tables grow fast with the cage size; the bounds here are what a sum cons
 a CP solver's bounds consistency); hidden singles in partial groups (wrong: a cage need not hold
 every digit).
 
-(About 555 lines, one module on purpose: the general propagation and the unrolled three-group
-path for standard and jigsaw rules must reach the same fixpoint (a test checks it), and a reader
-should see both side by side; the unrolled path is kept because the general one was about 25%
-slower on standard 17_clue.)
+One module: the general propagation and the unrolled three-group path must reach the same fixpoint
+(a test checks it), and a reader should see both side by side.
 """
 
 from __future__ import annotations

@@ -23,17 +23,16 @@ only for boards above 16x16, where the shape-wide formula gets too big (see ``Sa
 Engines (any PySAT name or alias) and what each lacks:
 
 - ``cadical195``, the default: fast from Python. Its ``interrupt()`` is not implemented, so time
-  limits are budget slices (``solve_limited``) of about 20 ms with a look at the clock between
+  limits are budget slices (``solve_limited``; ``sat_engine``) with a look at the clock between
   them. Every engine that has ``solve_limited`` is run the same way; engines that also take a
   propagation budget (the MiniSat and Glucose families) get one per slice too, since on large
-  boards a single conflict can take seconds there (glucose3 once ran one 200-conflict slice for
-  11 s on an empty 25x25 board).
+  boards a single conflict can take seconds there.
 - ``lingeling`` has no limited solve: a time limit is refused.
 - ``kissat404`` ignores assumptions and cannot solve twice: it is run without incrementality, a
   fresh engine per puzzle with the givens as unit clauses, and refused for canonical answers,
   counting and time limits, which all need more than one call on one engine.
 
-Size. The formula is sized before it is built (``cnf.counts``, ``cnf.reduced_counts``): with
+Size. The formula is sized before it is built (``cnf.counts``, ``cnf.clause_count``): with
 ``amo="auto"`` pairwise at-most-ones are used while the formula stays under ``PAIRWISE_CLAUSES``
 clauses, the sequential counter (Sinz 2005) above; a formula still over ``cnf.MAX_CLAUSES`` is refused
 with one line before anything is allocated (an empty 64x64 board: 3.1 million clauses even with
@@ -47,10 +46,6 @@ Batches. ``solve_batch`` (the entry point of ``sudokulab.solvers.batch``) runs k
 same engine, in the same session (lock, Ctrl-C), with what is ours per puzzle cut to a slice of a
 precomputed assumption list, the model read as its true cell literals, and the counters read once;
 decoding and stats are numpy over the whole batch.
-
-This module is over 500 lines because every pitfall above is handled where the engine is called,
-for the one-puzzle and the batch path alike; splitting the engine wrapper from the solver would put
-the pitfalls and their handling in two places.
 
 Stats: the engine's decisions, conflicts, propagations and restarts for this puzzle (deltas of
 its accumulated counters, since the engine is shared), the formula's variables and clauses,
@@ -67,9 +62,8 @@ CaDiCaL's lucky guesses can solve without a decision and ``propagate()`` does no
 root level implies. ``cadical300``'s counters stay 0 under assumptions in this PySAT build, and
 ``kissat404`` has none: neither reports them.
 
-(About 520 lines after the engine went to ``sat_engine.py``: what is left is the four uses of one
-engine session, solve, count, canonical answers and batches, which share its lock, its renewal
-and its Ctrl-C handling.)
+One module: solve, count, canonical answers and batches are the four uses of one engine session
+(``sat_engine``) and share its lock, its renewal and its Ctrl-C handling.
 """
 
 from __future__ import annotations
@@ -385,9 +379,9 @@ class SatSolver(SolverBase):
         Why: around a 17-clue 9x9, whose engine call takes tens of microseconds, each Python step
         counts. Here the assumptions of the whole batch come from one numpy lookup, each model is
         read as its true cell literals and decoded for all puzzles at once, and the counters are
-        read once per puzzle and differenced as arrays: over the whole 17_clue set 75-81% of a bare
-        loop's puzzles per CPU-second against 65-68% for ``solve`` (``benchmarks/results/per-call.md``);
-        reading the model (``get_model``, 729 values) alone costs about a fifth of a bare call.
+        read once per puzzle and differenced as arrays: nearer a bare loop's rate than ``solve``
+        (``benchmarks/results/per-call.md``), where reading the whole model (``get_model``) is a
+        large part of a bare call.
         The engine, lock, time limits and Ctrl-C are those of ``solve`` (the lock is held for the
         whole batch). Shapes without a shared engine (``reduced``, engines without assumptions) go
         through ``solve`` puzzle by puzzle.

@@ -28,11 +28,8 @@ RENEW_AFTER = 5_000
 """Solves after which a shared engine is replaced by a fresh one (checked before each puzzle or batch).
 
 What tens of thousands of puzzles leave in a CaDiCaL engine (learned clauses, its schedules) slows
-every later call more than it helps: over the whole 17_clue set a bare loop of ``solve_limited``
-calls ran 10,000-11,300 puzzles per CPU-second on one engine and 15,000-15,800 with a fresh engine
-every 5,000 puzzles (every 2,000 and 10,000 about as fast); on the first 12,000 of
-forum_hardest_1905_11plus 723-757 against 895-925 (``benchmarks/results/per-call.md``). Loading the
-9x9 rules again takes a few milliseconds."""
+every later call more than it helps; a fresh engine every few thousand puzzles is faster, and
+loading the rules again is cheap (docs/sat.md)."""
 
 def _interrupted(exc: Exception) -> bool:
     """Whether PySAT's error is its report of a Ctrl-C caught inside the engine."""

@@ -28,7 +28,7 @@ encoding in each model that can express it, and its name in those solvers' ``Cap
 
 Roads not taken: constraints as one list of objects with a polymorphic ``encode`` method (each
 model would then live inside the rules module, and a model could not be read in one place); and
-rules keyed by shape alone as before (what made every variant an edit of 8 to 12 files).
+rules keyed by shape alone (every variant would then be an edit of many files).
 """
 
 from __future__ import annotations
@@ -371,7 +371,7 @@ def build(
         _named(name, check_thermo, cells, n)
         thermo_list.append(Thermo(name, cells))
     differ = []
-    together: set[frozenset[int]] = set()  # pairs already in a common group: made only when needed (1 s on 64x64)
+    together: set[frozenset[int]] = set()  # pairs already in a common group: made only when needed (slow on 64x64)
     for name, steps in (("anti-knight", KNIGHT), ("anti-king", KING)):
         if name in ordered:
             together = together or {frozenset((a, b)) for g in groups

@@ -15,9 +15,8 @@ A dataset holds givens only; the rules its puzzles are solved under come from th
 and each ``Batch``. Rules that do not fit a puzzle's board (regions for another size) make that
 entry a bad one, named with its line.
 
-(About 590 lines, one module on purpose: the line reader, the bulk reader of one-line 9x9 files
-and the batching number entries and lines with one scheme, and the bulk reader hands over to the
-line reader in the middle of a file; split apart, that numbering would be kept in two places.)
+One module: the line reader, the bulk reader of one-line files and the batching number entries and
+lines with one scheme, and the bulk reader hands over to the line reader in the middle of a file.
 """
 
 from __future__ import annotations
@@ -346,7 +345,7 @@ ONE_LINE_BYTES = b"0123456789.\n"
 def _count_one_line_file(path: Path, most: int = 1 << 26) -> int | None:
     """The lines of a file of up to ``most`` bytes holding only one-line puzzles (digits, dots and
     newlines, no blank line), counted without a Python step per line; None for any other file, which
-    ``Dataset.estimate`` then reads line by line (on 17_clue that took a tenth of a fast bench run)."""
+    ``Dataset.estimate`` then reads line by line, a Python step per line."""
     try:
         if path.stat().st_size > most:
             return None

@@ -27,8 +27,8 @@ worker before any work. Functions run on workers are module-level functions of s
 by reference), and state a worker builds once (solvers, an oracle) lives in that worker process.
 
 dask is an optional extra, imported here only: without it ``connect`` refuses with one line.
-(About 500 lines, kept together: the connection checks, the fault counting and the Ctrl-C
-handling serve the one executor and share its client.)
+One module: the connection checks, the fault counting and the Ctrl-C handling serve the one
+executor and share its client.
 """
 
 from __future__ import annotations
@@ -230,9 +230,9 @@ def _keep_few_messages() -> None:
     """Keep Dask's per-connection log of recent messages short, in this process and a local cluster's.
 
     Each connection keeps its last ``distributed.admin.low-level-log-length`` messages under 1 MB
-    whole, and a task message holds its batch: at 1,000 messages of 512-puzzle batches the client
-    and the scheduler each held some 50 MB more than they needed (measured), 400 MB at 4,096 a
-    batch. A scheduler started elsewhere keeps its own setting (see the README).
+    whole, and a task message holds its batch, so Dask's default of 1,000 messages held tens of
+    megabytes more than needed on each side (docs/cluster.md). A scheduler started elsewhere keeps
+    its own setting (see the README).
     """
     import dask
 
@@ -392,7 +392,7 @@ class DaskExecutor:
         bound = max(1, in_flight or 2 * self.workers)
         source = iter(items)
         # with_results: the client's event loop fetches each result as its task finishes, saving
-        # this thread a round trip to the loop per task (3.0 against 4.0 ms a task on 2 cores).
+        # this thread a round trip to the loop per task (docs/cluster.md, "How the work goes").
         done = distributed.as_completed(loop=self.client.loop, with_results=True)
         items_of: dict[str, Item] = {}
         stop_watching = threading.Event()

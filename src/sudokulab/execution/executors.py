@@ -144,8 +144,8 @@ def signals_held(signums: Iterable[int]) -> Iterator[None]:
 
     Both halves are needed. A signal to the process group reaches only the processes that exist
     when it is sent, so a worker started after it, before this thread acted on it, was left running
-    after the command ended, holding the terminal's (or a caller's pipe's) end open: in CI a
-    ``bench --jobs 2`` did not exit for 120 s after ``kill -TERM -PGID``. Blocking the signal in
+    after the command ended, holding the terminal's (or a caller's pipe's) end open, and whatever
+    read the command's output waited on after ``kill -TERM -PGID``. Blocking the signal in
     this thread alone does not defer it: the kernel gives it to another thread (numpy's BLAS
     threads), and Python still runs the handler here, in the middle of the pool's start; so the
     Python handlers only note it until the end. One the kernel delivers after the end is handled

@@ -19,7 +19,7 @@ package ``bubblewrap``). Each run gets
 - a shell as the namespace's first process (``INIT``), the program its child: when the program
   ends, the shell exits with its status and the kernel ends everything left in the namespace, and
   the program's peak memory reaches the launcher's ``wait4`` (with bubblewrap's own init in between
-  it did not: a 100 MB program read 9 MB).
+  it did not: the peak read was the init's, not the program's).
 
 The process limit comes from a pids control group where the launcher can make one
 (``sandbox``); ``RLIMIT_NPROC`` otherwise, which root is exempt from (tried here: dropping to

@@ -69,7 +69,7 @@ class Limits:
     file limit (a trusted program outside bubblewrap)."""
     processes: int = 64
     """Processes and threads the program may have at once (a pids control group, else RLIMIT_NPROC);
-    0: no limit and no control group (a trusted program: the group's set-up costs a run ~15 ms)."""
+    0: no limit and no control group (a trusted program: the group's set-up costs every run time)."""
 
     def __post_init__(self) -> None:
         if not (self.seconds > 0 and math.isfinite(self.seconds)):
@@ -107,15 +107,15 @@ class Run:
     seconds: float
     """Wall time from the start of the program to its end (the limit when it timed out)."""
     peak_rss_kb: int
-    """Peak resident memory (ru_maxrss), at least the launcher's ~7 MB; 0 when not known (killed)."""
+    """Peak resident memory (ru_maxrss), at least the launcher's own few MB; 0 when not known (killed)."""
     timed_out: bool = False
     output_overflow: bool = False
 
 
 # The launcher between the judge and the program. A process's peak memory as the kernel reports it
 # (ru_maxrss) includes the memory of the process it was forked from, taken over before exec: run
-# straight from the judge, a 5 MB program reports the judge's 300 MB when the judge runs inside a
-# large process (a test session, a notebook). So a small Python process forks the program and
+# straight from the judge, a small program reports the judge's own peak when the judge runs inside
+# a large process (a test session, a notebook). So a small Python process forks the program and
 # reports its status, peak memory and time on a pipe of its own; its few MB are the floor of every
 # peak figure. It also sets the limits (no preexec_fn in the judge, which is unsafe with threads)
 # and says "go" just before the fork, so the time limit does not count its own start-up.

@@ -50,14 +50,10 @@ The other constraint kinds, the same in every encoding (``cnf_size`` gives each 
   models and grids correspond one to one.
   Chosen over PySAT's pseudo-Boolean encodings (``pysat.pb.PBEnc.equals`` over
   sum d * x[c, d] = T, through the ``pindakaas`` package, not installed by default) because it
-  was measured smaller and much faster, and needs no extra package: on 40 9x9 killer puzzles
-  (``benchmarks/sum_encodings.py``, ``benchmarks/results/sum-encodings.md``) the whole formula
-  had 14,820 clauses and 876 variables on average against 25,300-43,500 clauses and 2,300-7,000
-  variables for the PB encoders (best, BDD, adder), and CaDiCaL found a first solution in a
-  median 15 ms against 420-1,690 ms: a selector fixes a whole digit set, which unit propagation
-  then uses in every cell of the cage, where a PB encoding only propagates partial sums. Its size
-  grows with the number of digit sets (at most 126 for a 5-cell 9x9 cage), fine for cages of
-  Sudoku size.
+  is smaller and much faster on killer puzzles (``benchmarks/results/sum-encodings.md``) and needs
+  no extra package: a selector fixes a whole digit set, which unit propagation then uses in every
+  cell of the cage, where a PB encoding only propagates partial sums. Its size grows with the
+  number of digit sets (at most 126 for a 5-cell 9x9 cage), fine for cages of Sudoku size.
 
 The rules of a puzzle are data (``rules.Rules``, hashable with a cached hash), so ``rules`` builds
 a formula once per (Rules, encoding, amo) and a puzzle's givens are assumptions (or unit clauses
@@ -75,9 +71,8 @@ text, in and out, is ``models.dimacs``.
 >>> decode_literal(9, literal(9, 8, 8, 9))
 (8, 8, 9)
 
-(About 560 lines, one module on purpose: the literal tables, the four encodings and the clauses
-of each rule kind are one formula builder sharing ``at_most_one`` and one variable counter; its
-sizes live in ``cnf_size`` and DIMACS text in ``dimacs``.)
+One module: the literal tables, the four encodings and the clauses of each rule kind are one
+formula builder sharing one variable counter.
 """
 
 from __future__ import annotations

@@ -143,9 +143,9 @@ def reduced_group_sizes(puzzle: Puzzle) -> list[int] | None:
 
 
 MAX_CLAUSES = 800_000
-"""Formulas larger than this are refused before they are built: an empty 36x36 board (544,320 clauses
-with the sequential counter) builds and loads in under 2 s and 200 MB, the 25x25 extended pairwise
-rules (752,500) in about a second; an empty 49x49 (1.4 million) took 9 s and 540 MB."""
+"""Formulas larger than this are refused before they are built: the limit sits between what builds
+and loads in a second or two and what takes many seconds and half a gigabyte (docs/solvers.md, "The
+largest boards")."""
 
 
 def clause_count(puzzle: Puzzle, encoding: str, amo: str, sizes: list[int] | None = None) -> int:

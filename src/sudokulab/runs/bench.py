@@ -22,8 +22,8 @@ given, so with timeouts the quantiles are lower bounds. ``puzzles/s`` is puzzles
 per-puzzle times: the rate of one process, whatever ``jobs`` is. Each call is also timed in CPU
 seconds of the process (``puzzles/cpu-s``), the steadier figure when other work shares the cores.
 
-(About 470 lines, one module on purpose: the worker side and the run that feeds it share the
-``WorkSpec`` and the batch protocol, and splitting them would put one contract in two places.)
+One module: the worker side and the run that feeds it share the ``WorkSpec`` and the batch
+protocol, one contract in one place.
 """
 
 from __future__ import annotations
@@ -278,8 +278,7 @@ def run_bench(
     "no solution" is held against the other solvers' grids. ``by_solver`` runs each solver over a
     whole dataset in turn (the file is read once per solver; not from stdin), for the rate each
     reaches alone: taking turns, each call finds the CPU caches full of the other solvers' data
-    (measured on 17_clue, turns per puzzle: ``sat`` 2,892 puzzles/s beside two others, 7,674/s
-    alone). Every grid is still checked; a "no solution" then stands unless it is a wrong grid.
+    (docs/bench.md). Every grid is still checked; a "no solution" then stands unless it is a wrong grid.
 
     ``configs`` (``configurations.Configuration``, instead of ``solver_names`` and ``options``)
     runs solvers under option sets of their own, one solver under several among them: each is a

@@ -41,9 +41,8 @@ made anywhere in any order: on a cluster (``cluster=``, which implies it) chunks
 made on the workers, and the output is the same for a seed whatever ran it, one process or any
 number of workers, and however the work was cut.
 
-(About 460 lines, one module on purpose: the grid search, the clue removal and the seeding that
-makes both reproducible in one process or on a cluster are one recipe, and a tenth of the module is
-this note; the propagation it leans on is ``propagation``'s.)
+One module: the grid search, the clue removal and the seeding that makes both reproducible in one
+process or on a cluster are one recipe; the propagation it leans on is ``propagation``'s.
 """
 
 from __future__ import annotations
@@ -70,10 +69,8 @@ DEFAULT_FRACTION = 0.45
 UNIQUE_FRACTIONS = ((16, 0.45), (25, 0.60), (36, 0.80))
 """With ``unique``, the default share by board size (up to n: fraction; larger boards: 0.90).
 
-Each removal is a SAT count, and counts get hard fast as the givens thin out on large boards: one
-25x25 puzzle took 48 s at 0.45 and 2-6 s at 0.55-0.60; 36x36 took 9-10 s at 0.80 and 15 s at 0.70;
-9x9 and 16x16 stay under half a second at 0.45 (2 cores, whole process). From 49x49 on, making the
-complete grid alone takes half a minute (28 s at 49x49), whatever the fraction."""
+Each removal is a SAT count, and counts get hard fast as the givens thin out on large boards
+(the times behind these shares: docs/generate.md)."""
 
 LARGE_UNIQUE_FRACTION = 0.90
 
@@ -329,8 +326,7 @@ def generate(shape: Shape | int, count: int = 1, *, clues: int | None = None, fr
     """``count`` random puzzles of a shape, the same ones for the same seed.
 
     ``rules`` (standard when None) is the fixed rule set every grid keeps and every puzzle carries
-    (``Generated.puzzle.rules``); standard rules make exactly the puzzles they made before rules
-    existed. A rule set that admits no grid raises ``NoSolution`` (see ``random_grid``).
+    (``Generated.puzzle.rules``). A rule set that admits no grid raises ``NoSolution`` (see ``random_grid``).
     With ``unique`` and no ``oracle``, one ``Oracle`` (``UNIQUENESS_TIME_LIMIT`` per count) serves
     the whole run: SAT, or the fast search when SAT does not declare every kind of the rules
     (``oracle_for``). ``progress`` follows each puzzle as it is made (for a progress bar; not
@@ -374,7 +370,7 @@ def generate(shape: Shape | int, count: int = 1, *, clues: int | None = None, fr
 
 def _one(shape: Shape, target: int, unique: bool, rng: random.Random, oracle: Oracle | None,
          progress: Progress | None = None, rules: Rules | None = None) -> Generated:
-    # standard rules call it exactly as before (a test stands in for it with that signature)
+    # without rules, called with two arguments: a test stands in for it with that signature
     solution = random_grid(shape, rng) if rules is None else random_grid(shape, rng, rules)
     puzzle = remove_clues(solution, shape, target, rng, oracle if unique else None, progress, rules)
     return Generated(puzzle, solution, target, unique)
@@ -398,9 +394,8 @@ def puzzle_seed(seed: int, k: int) -> str:
 # --- on a cluster --------------------------------------------------------------------------------
 
 def chunk_size(shape: Shape, unique: bool) -> int:
-    """Puzzles per cluster task: about a quarter to one second of work (measured on 2 cores: a 9x9
-    puzzle takes 3.4 ms, 17 ms with ``unique``; 16x16 31 ms and 0.2 s), well above the scheduler's
-    cost of a task (about 1-3 ms) and small enough to spread a run over many workers."""
+    """Puzzles per cluster task: about a quarter to one second of work, well above the scheduler's cost
+    of a task and small enough to spread a run over many workers (docs/generate.md)."""
     return max(1, (1200 if unique else 6000) // shape.cells)
 
 

@@ -32,8 +32,8 @@ into its own folder; the program itself (``python3``, ``node``, ``java``) must b
 With ``shared_fs`` nothing is sent: the command runs as given, its paths seen by every worker. A
 command that cannot be found on a worker is refused with one line before any run.
 
-(About 495 lines, kept in one module on purpose: the local and the cluster path run the same
-verdict loop, and what travels to a worker is defined by how a worker judges a batch.)
+One module: the local and the cluster path run the same verdict loop, and what travels to a worker
+is defined by how a worker judges a batch.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from sudokulab.datasets.reading.reading import read_dataset
+from sudokulab.datasets.reading import read_dataset
 
 from sudokulab import solvers
 from sudokulab.verdicts.proof import check_proof, formula_of, prove

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numba
 import numpy as np
-from sudokulab.datasets.reading.reading import puzzle_lines
+from sudokulab.datasets.reading import puzzle_lines
 
 from sudokulab import solvers
 from sudokulab.core.grid import Shape

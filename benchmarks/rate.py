@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from sudokulab.datasets.reading.reading import Dataset
+from sudokulab.datasets.reading import Dataset
 
 from sudokulab import Puzzle, solvers
 from sudokulab.formats.boj import load_puzzle

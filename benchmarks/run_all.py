@@ -157,7 +157,7 @@ def find_datasets(args: argparse.Namespace) -> dict[str, Path]:
     found = {name: args.data / f"{name}.txt" for name in SETS if (args.data / f"{name}.txt").is_file()}
     missing = [name for name in SETS if name not in found]
     if missing and not args.no_fetch:
-        from sudokulab.datasets.reading import catalog
+        from sudokulab.datasets import catalog
         from sudokulab.errors import SudokuError
 
         unreachable: set[str] = set()

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sudokulab.datasets.reading.reading import Dataset, parse_lines
+from sudokulab.datasets.reading import Dataset, parse_lines
 
 from sudokulab import solvers
 from sudokulab.core.grid import Shape
@@ -320,7 +320,7 @@ def test_a_batch_refuses_givens_no_puzzle_has():
                                   [EASY[:80], EASY + "1"]])  # as many bytes and line ends as two rows
 @pytest.mark.parametrize("limit", [None, 2, 7, 40])
 def test_the_bulk_prefix_of_a_file_reads_as_the_line_reader_does(tmp_path, monkeypatch, tail, limit):
-    from sudokulab.datasets.reading import reading as datasets
+    from sudokulab.datasets import reading as datasets
 
     monkeypatch.setattr(datasets._Bulk, "BLOCK", 200)  # a few lines a block: blocks end mid-file
     variants = [EASY, EASY.replace(".", "0"), EASY[::-1]]
@@ -454,7 +454,7 @@ def test_solve_batch_gives_variant_rules_only_to_an_entry_point_that_takes_them(
 
 
 def test_a_dataset_under_rules_gives_batches_and_entries_with_them(tmp_path):
-    from sudokulab.datasets.reading.reading import RuleOptions, read_dataset
+    from sudokulab.datasets.reading import RuleOptions, read_dataset
 
     regions = tmp_path / "regions.txt"
     regions.write_text("1 1 2 2\n1 1 2 2\n3 4 4 4\n3 3 3 4\n")

@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from sudokulab.cli.main.main import build_parser
+from sudokulab.cli.main import build_parser
 
 from sudokulab import __version__, is_solution
 from sudokulab.core.grid import Shape

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from ortools.sat import cp_model_pb2
 from ortools.sat.python import cp_model
-from sudokulab.cli.main.main import main
+from sudokulab.cli.main import main
 
 from sudokulab import Puzzle, Shape, Status, UsageError, first_conflict, format_grid, is_solution, solvers
 from sudokulab.core.rules import KINDS, Rules, RulesError, build, standard

@@ -14,7 +14,7 @@ import threading
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sudokulab.datasets.reading.reading import puzzle_lines
+from sudokulab.datasets.reading import puzzle_lines
 
 from sudokulab import Puzzle, Shape, Status, UsageError, is_solution, parse_puzzle, solvers
 from sudokulab.core.grid import units

@@ -13,10 +13,10 @@ import sys
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sudokulab.datasets.reading.reading import parse_lines
+from sudokulab.datasets.reading import parse_lines
 
 from sudokulab import solvers
-from sudokulab.cli.main import main as cli
+from sudokulab.cli import main as cli
 from sudokulab.core.grid import Shape
 from sudokulab.core.puzzle import Puzzle
 

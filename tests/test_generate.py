@@ -8,10 +8,10 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sudokulab.datasets.reading.reading import read_dataset
+from sudokulab.datasets.reading import read_dataset
 
 from sudokulab import solvers
-from sudokulab.cli.main import main as cli
+from sudokulab.cli import main as cli
 from sudokulab.core.grid import Shape
 from sudokulab.core.puzzle import Puzzle, is_solution
 from sudokulab.core.rules import Rules, build

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from sudokulab.datasets.reading.reading import parse_lines
+from sudokulab.datasets.reading import parse_lines
 
 from sudokulab import Puzzle, Shape, Status, is_solution, solvers
 from sudokulab.execution.sandbox import Limits

@@ -20,7 +20,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from sudokulab.datasets.reading.reading import parse_lines
+from sudokulab.datasets.reading import parse_lines
 
 from sudokulab.execution import isolation
 from sudokulab.execution.sandbox import Limits

@@ -14,7 +14,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sudokulab.cli.main.ladder import summarize
+from sudokulab.cli.ladder import summarize
 
 from sudokulab import is_solution, solve
 from sudokulab.core.grid import Shape

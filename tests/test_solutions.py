@@ -8,7 +8,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sudokulab.cli.main.solutions import DEFAULT_LIMIT, can_list, list_solutions
+from sudokulab.cli.solutions import DEFAULT_LIMIT, can_list, list_solutions
 
 from sudokulab import solvers
 from sudokulab.core.grid import Shape

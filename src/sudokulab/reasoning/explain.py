@@ -25,10 +25,11 @@ from dataclasses import dataclass
 from ..core.grid import Grid
 from ..core.puzzle import Puzzle
 from ..errors import NoSolution, SolverBug, TimeLimitReached, UsageError
-from .step_check import Checker, check_step, checker, conclusion
-from .techniques import TECHNIQUES, Board, Fact, Step
+from .step_check import Checker, checker
+from .steps import Step, conclusion
+from .techniques import TECHNIQUES, Board
 
-__all__ = ["Explanation", "Fact", "Step", "ExplanationStopped", "check_step", "explain", "level", "TECHNIQUES"]
+__all__ = ["Explanation", "ExplanationStopped", "explain", "level"]
 
 
 class ExplanationStopped(TimeLimitReached):

@@ -34,32 +34,8 @@ from functools import cache
 from ..core.puzzle import Puzzle
 from ..core.rules import Group, Rules
 from .candidates import Candidates, cell_label, digits_of
-
-
-@dataclass(frozen=True)
-class Fact:
-    """One premise or conclusion atom: ``holds`` True is "r4c5=7", False is "r4c5≠7"."""
-
-    cell: int
-    digit: int
-    holds: bool
-
-    def label(self, n: int) -> str:
-        return f"{cell_label(self.cell, n)}{'=' if self.holds else '≠'}{self.digit}"
-
-
-@dataclass(frozen=True)
-class Step:
-    """One step of an explanation: what it concludes, by which technique, from which facts and rules."""
-
-    technique: str
-    difficulty: float
-    placed: tuple[tuple[int, int], ...]
-    removed: tuple[tuple[int, int], ...]
-    premises: tuple[Fact, ...]
-    groups: tuple[str, ...]
-    text: str
-
+from .step_check import checker
+from .steps import Fact, Step
 
 # --- The board the finders read. ------------------------------------------------------------------
 
@@ -562,8 +538,6 @@ def contradiction(board: Board, difficulty: float) -> Step | None:
 
 def search(board: Board, difficulty: float) -> Step | None:
     """Assuming a candidate leaves no solution, as a SAT search shows (the last resort)."""
-    from .step_check import checker
-
     n = board.n
     check = checker(board.cands.puzzle.rules)
     facts = board.facts()

@@ -1,6 +1,6 @@
 """Step-by-step explanations: the solving path as a person's steps, each with minimal, SAT-checked premises.
 
-``explain(puzzle)`` starts from the pencil marks a person writes first (``candidates.Candidates.start``:
+``explain(puzzle)`` starts from the pencil marks a person writes first (``board.Board.start``:
 givens placed, struck from their peers) and repeatedly takes the *cheapest* step any technique
 offers (``techniques.TECHNIQUES``, tried in difficulty order: simple reasons before clever ones),
 until every cell is placed. Each step's premises are then made minimal with SAT
@@ -25,9 +25,10 @@ from dataclasses import dataclass
 from ..core.grid import Grid
 from ..core.puzzle import Puzzle
 from ..errors import NoSolution, SolverBug, TimeLimitReached, UsageError
+from .board import Board
 from .step_check import Checker, checker
 from .steps import Step, conclusion
-from .techniques import TECHNIQUES, Board
+from .techniques import TECHNIQUES
 
 __all__ = ["Explanation", "ExplanationStopped", "explain", "level"]
 

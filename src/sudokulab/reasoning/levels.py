@@ -50,11 +50,9 @@ from typing import Any
 from ..core.rules import Rules
 from ..errors import UsageError
 from .candidates import Candidates, cell_label, digits_of
-from .hall import HallSet, hall_set, hall_sets, hall_violation, maximum_matching, unsupported, violation
+from .hall import maximum_matching, unsupported, violation
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "HallSet", "Rung", "check_level", "climb", "hall_set", "hall_sets",
-           "hall_violation", "maximum_matching", "settle", "settle_why"]
-"""The ladder's API; the Hall-set names are ``hall``'s, kept here for the callers that import them from the ladder."""
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "Rung", "check_level", "climb", "settle", "settle_why"]
 
 LEVELS = ("naked-single", "hidden-single", "all-different", "failed-literal")
 """The ladder, weakest first; each level includes the ones before it."""

@@ -10,11 +10,8 @@ constraints it names. The order of steps does not depend on the minimisation, so
 
 Where it stops early, ``Explanation.stopped`` says why: the toolbox ended (``max_level``), the time
 ran out, or no step is left although cells are open (the puzzle has several solutions). A puzzle
-with no solution raises ``errors.NoSolution`` before any step.
-
-Roads not taken: explanations as smallest minimal unsatisfiable subsets over every fact at each step
-(CPMpy's step-wise explanations, Demystify): a person's technique names and difficulty order say
-more to a student, and the SAT minimisation still gives each step a smallest-by-deletion reason.
+with no solution raises ``errors.NoSolution`` before any step. docs/explain.md has the techniques,
+the certificate, and the roads not taken.
 """
 
 from __future__ import annotations

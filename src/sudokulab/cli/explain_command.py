@@ -98,7 +98,8 @@ def _draw(directory: str, puzzle: Puzzle, explanation: Any) -> None:
 
 def cmd_explain(args: argparse.Namespace) -> int:
     from ..formats.boj import format_grid
-    from ..reasoning.explain import ExplanationStopped, check_step, explain, level
+    from ..reasoning.explain import ExplanationStopped, explain, level
+    from ..reasoning.step_check import check_step
     from .handlers import load
 
     puzzle = load(args)

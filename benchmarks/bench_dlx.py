@@ -33,8 +33,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from sudokulab.datasets.reading.reading import Dataset
-
+from sudokulab.datasets.reading import Dataset
 from sudokulab.runs.bench import run_bench
 from sudokulab.solvers.dlx import STRUCTURES
 

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sudokulab.datasets.reading.reading import Dataset, parse_lines
 
 from sudokulab import solvers
 from sudokulab.core.grid import Shape
 from sudokulab.core.puzzle import Puzzle, is_solution, solution_error
+from sudokulab.datasets.reading import Dataset, parse_lines
 from sudokulab.runs import bench
 from sudokulab.runs.generate import random_grid
 from sudokulab.runs.results import Row, Tally
@@ -454,7 +454,7 @@ def test_solve_batch_gives_variant_rules_only_to_an_entry_point_that_takes_them(
 
 
 def test_a_dataset_under_rules_gives_batches_and_entries_with_them(tmp_path):
-    from sudokulab.datasets.reading.reading import RuleOptions, read_dataset
+    from sudokulab.datasets.reading import RuleOptions, read_dataset
 
     regions = tmp_path / "regions.txt"
     regions.write_text("1 1 2 2\n1 1 2 2\n3 4 4 4\n3 3 3 4\n")

@@ -240,7 +240,8 @@ def cmd_solvers(args: argparse.Namespace) -> int:
     if args.json:
         documents.emit({"solvers": described})
         return ExitCode.OK
-    from ..ui.report import console, render_solvers
+    from ..ui.console import console
+    from .render import render_solvers
 
     render_solvers(described, console(wide=args.wide), wide=args.wide)
     return ExitCode.OK
@@ -268,7 +269,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.json:
         documents.emit({**comparison.to_json(), **_certificate_field(args, certificate)})
     else:
-        from ..ui.report import console, render_comparison
+        from ..ui.console import console
+        from .render import render_comparison
 
         render_comparison(comparison, console(stderr=True, wide=args.wide), wide=args.wide)
         out(format_answers(comparison))
@@ -323,8 +325,9 @@ def cmd_judge(args: argparse.Namespace) -> int:
     from ..datasets.reading import read_dataset
     from ..execution.sandbox import Limits
     from ..runs import judge as judging
-    from ..ui.report import console, judge_progress, render_failures, render_judge_summary
+    from ..ui.console import console
     from ..verdicts.oracle import Oracle
+    from .render import judge_progress, render_failures, render_judge_summary
 
     if not args.program:
         raise UsageError("judge: name the program after --, e.g. sudokulab judge set.txt -- python3 solution.py")
@@ -393,7 +396,8 @@ def _dataset_file(argument: str) -> str:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from ..runs import bench
-    from ..ui.report import console, render_bench
+    from ..ui.console import console
+    from .render import render_bench
 
     box = _box(args)
     files = bench_outputs(args)
@@ -488,7 +492,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
         seed = random.SystemRandom().randrange(2**32)
         print(f"sudokulab: seed {seed} (give --seed {seed} to generate the same puzzles)", file=sys.stderr)
     short: list[int] = []
-    from ..ui.report import progress
+    from ..ui.progress import progress
 
     show = not args.quiet and sys.stderr.isatty()
     with cluster or nullcontext(), output if output is not None else _Stdout() as stream, \
@@ -574,7 +578,8 @@ def cmd_datasets(args: argparse.Namespace) -> int:
     from ..datasets import catalog
 
     if args.action == "list":
-        from ..ui.report import console, render_datasets
+        from ..ui.console import console
+        from .render import render_datasets
 
         folder = catalog.data_folder() if _has_folder() else None
         rows = [(s, folder / s.filename if folder is not None and (folder / s.filename).is_file() else None)
@@ -595,7 +600,7 @@ def cmd_datasets(args: argparse.Namespace) -> int:
             out(f"{where}\n")
         return ExitCode.OK
     names = catalog.names() if "all" in args.names else args.names
-    from ..ui.report import download_progress
+    from ..ui.progress import download_progress
 
     with download_progress(enabled=not args.quiet and sys.stderr.isatty()) as bar:
         fetched = catalog.fetch(names, progress=bar)

@@ -144,7 +144,7 @@ def _summary(args: argparse.Namespace) -> int:
     from ..datasets.catalog import resolve
     from ..datasets.reading import read_dataset
     from ..formats.boj import parse_box, source_name
-    from ..ui.report import progress
+    from ..ui.progress import progress
     from .handlers import dataset_rules, out
 
     if args.draw is not None:

@@ -250,7 +250,8 @@ def cmd_rate(args: argparse.Namespace) -> int:
     from ..cli.handlers import _box, _dataset_file, dataset_rules
     from ..errors import ExitCode, UsageError
     from ..formats import documents
-    from ..ui.report import console, progress
+    from ..ui.console import console
+    from ..ui.progress import progress
 
     if args.seed is not None and args.sample is None:
         raise UsageError("--seed needs --sample N")

@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from sudokulab.cli.main import main as cli
+from sudokulab.cli import main as cli
 
 from .conftest import EXAMPLES, HANG
 

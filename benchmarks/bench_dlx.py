@@ -34,7 +34,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sudokulab.datasets.reading import Dataset
-
 from sudokulab.runs.bench import run_bench
 from sudokulab.solvers.dlx import STRUCTURES
 

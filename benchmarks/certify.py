@@ -17,9 +17,8 @@ import sys
 import time
 from pathlib import Path
 
-from sudokulab.datasets.reading import read_dataset
-
 from sudokulab import solvers
+from sudokulab.datasets.reading import read_dataset
 from sudokulab.verdicts.proof import check_proof, formula_of, prove
 
 ROOT = Path(__file__).resolve().parents[1]

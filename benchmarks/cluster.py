@@ -35,9 +35,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from sudokulab.datasets.reading import Dataset  # noqa: E402
-
 from sudokulab.execution import cluster, executors  # noqa: E402
-from sudokulab.runs import bench
+from sudokulab.runs import bench  # noqa: E402
 
 BIN = Path(sys.executable).parent
 TICKS = os.sysconf("SC_CLK_TCK")

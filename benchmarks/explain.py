@@ -31,9 +31,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from sudokulab.datasets.reading import load_puzzles  # noqa: E402
-
 from sudokulab.core.puzzle import is_solution  # noqa: E402
+from sudokulab.datasets.reading import load_puzzles  # noqa: E402
 from sudokulab.formats.boj import parse_puzzle  # noqa: E402
 from sudokulab.reasoning.explain import explain  # noqa: E402
 from sudokulab.reasoning.step_check import checker  # noqa: E402

@@ -33,12 +33,12 @@ from pathlib import Path
 
 import numba
 import numpy as np
-from sudokulab.datasets.reading import puzzle_lines
 
 from sudokulab import solvers
 from sudokulab.core.grid import Shape
 from sudokulab.core.puzzle import Puzzle
 from sudokulab.core.rules import standard
+from sudokulab.datasets.reading import puzzle_lines
 from sudokulab.solvers import jit_kernels, jit_numba
 from sudokulab.solvers.batch import Batch, BatchResults, solve_batch
 from sudokulab.verdicts.checking import grids_valid

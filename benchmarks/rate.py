@@ -20,9 +20,8 @@ import sys
 import time
 from pathlib import Path
 
-from sudokulab.datasets.reading import Dataset
-
 from sudokulab import Puzzle, solvers
+from sudokulab.datasets.reading import Dataset
 from sudokulab.formats.boj import load_puzzle
 from sudokulab.reasoning.conflicts import why_no_solution
 from sudokulab.reasoning.rating import Distribution, chosen_entries, rate_entries

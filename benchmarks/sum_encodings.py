@@ -35,10 +35,10 @@ import time
 from pathlib import Path
 
 from pysat.solvers import Solver
-from sudokulab.datasets.reading import read_dataset
 
 from sudokulab import Puzzle, Shape, is_solution, solvers
 from sudokulab.core.rules import Cage, build
+from sudokulab.datasets.reading import read_dataset
 from sudokulab.models import cnf, variables
 
 ROOT = Path(__file__).resolve().parents[1]

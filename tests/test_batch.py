@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sudokulab.datasets.reading import Dataset, parse_lines
 
 from sudokulab import solvers
 from sudokulab.core.grid import Shape
 from sudokulab.core.puzzle import Puzzle, is_solution, solution_error
+from sudokulab.datasets.reading import Dataset, parse_lines
 from sudokulab.runs import bench
 from sudokulab.runs.generate import random_grid
 from sudokulab.runs.results import Row, Tally
@@ -320,7 +320,7 @@ def test_a_batch_refuses_givens_no_puzzle_has():
                                   [EASY[:80], EASY + "1"]])  # as many bytes and line ends as two rows
 @pytest.mark.parametrize("limit", [None, 2, 7, 40])
 def test_the_bulk_prefix_of_a_file_reads_as_the_line_reader_does(tmp_path, monkeypatch, tail, limit):
-    from sudokulab.datasets import reading as datasets
+    from sudokulab.datasets.reading import reading as datasets
 
     monkeypatch.setattr(datasets._Bulk, "BLOCK", 200)  # a few lines a block: blocks end mid-file
     variants = [EASY, EASY.replace(".", "0"), EASY[::-1]]

@@ -16,9 +16,9 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from sudokulab.datasets.catalog import DatasetError, PuzzleSet
 
 from sudokulab.datasets import catalog
+from sudokulab.datasets.catalog import DatasetError, PuzzleSet
 from tests.conftest import EXAMPLES, SHARED_DATA, run_cli
 
 PUZZLES = [line for line in (EXAMPLES / "puzzles-20.txt").read_text().splitlines() if not line.startswith("#")]

@@ -25,8 +25,8 @@ import pytest
 pytest.importorskip("distributed")
 
 import cloudpickle  # noqa: E402 - installed with distributed
-from sudokulab.datasets.reading import read_dataset  # noqa: E402
 
+from sudokulab.datasets.reading import read_dataset  # noqa: E402
 from sudokulab.errors import UsageError  # noqa: E402
 from sudokulab.execution import cluster  # noqa: E402
 from sudokulab.execution.sandbox import Limits  # noqa: E402

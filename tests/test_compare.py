@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from sudokulab.datasets.reading import parse_lines
 
 from sudokulab import Puzzle, parse_puzzle, solvers
 from sudokulab.cli import main as cli
 from sudokulab.core.puzzle import is_solution
+from sudokulab.datasets.reading import parse_lines
 from sudokulab.formats.boj import format_grid
 from sudokulab.runs.compare import Agreement, compare, judge_results
 from sudokulab.solvers.base import CountResult, SolverBase, SolveResult, Status

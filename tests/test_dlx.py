@@ -14,11 +14,11 @@ import threading
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sudokulab.datasets.reading import puzzle_lines
 
 from sudokulab import Puzzle, Shape, Status, UsageError, is_solution, parse_puzzle, solvers
 from sudokulab.core.grid import units
 from sudokulab.core.rules import Rules, build
+from sudokulab.datasets.reading import puzzle_lines
 from sudokulab.errors import UnsupportedFeature
 from sudokulab.models.exact_cover import ExactCover, column_name, column_names, layout, matrix_columns, row_columns
 from sudokulab.solvers.base import Deadline

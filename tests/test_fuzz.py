@@ -13,12 +13,12 @@ import sys
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sudokulab.datasets.reading import parse_lines
 
 from sudokulab import solvers
 from sudokulab.cli import main as cli
 from sudokulab.core.grid import Shape
 from sudokulab.core.puzzle import Puzzle
+from sudokulab.datasets.reading import parse_lines
 
 from .conftest import EXAMPLES, random_puzzle
 

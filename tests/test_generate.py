@@ -8,13 +8,13 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sudokulab.datasets.reading import read_dataset
 
 from sudokulab import solvers
 from sudokulab.cli import main as cli
 from sudokulab.core.grid import Shape
 from sudokulab.core.puzzle import Puzzle, is_solution
 from sudokulab.core.rules import Rules, build
+from sudokulab.datasets.reading import read_dataset
 from sudokulab.errors import NoSolution
 from sudokulab.runs import generate
 

@@ -14,9 +14,9 @@ import time
 from pathlib import Path
 
 import pytest
-from sudokulab.datasets.reading import parse_lines
 
 from sudokulab import Puzzle, Shape, Status, is_solution, solvers
+from sudokulab.datasets.reading import parse_lines
 from sudokulab.execution.sandbox import Limits
 from sudokulab.formats.boj import format_puzzle
 from sudokulab.runs.judge import Outcome, judge_cases

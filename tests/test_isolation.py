@@ -20,8 +20,8 @@ import uuid
 from pathlib import Path
 
 import pytest
-from sudokulab.datasets.reading import parse_lines
 
+from sudokulab.datasets.reading import parse_lines
 from sudokulab.execution import isolation
 from sudokulab.execution.sandbox import Limits
 from sudokulab.runs.judge import Outcome, judge_cases

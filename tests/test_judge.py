@@ -9,10 +9,10 @@ import time
 from pathlib import Path
 
 import pytest
-from sudokulab.datasets.reading import parse_lines, read_dataset
 
 from sudokulab import parse_puzzle, solvers
 from sudokulab.cli import main as cli
+from sudokulab.datasets.reading import parse_lines, read_dataset
 from sudokulab.execution.sandbox import OUTPUT_LIMIT, Limits, Run
 from sudokulab.runs import judge
 from sudokulab.runs.judge import Outcome

@@ -8,8 +8,8 @@ from collections import namedtuple
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from sudokulab.datasets.reading import Dataset
 
+from sudokulab.datasets.reading import Dataset
 from sudokulab.formats import documents
 from sudokulab.formats.puzzle_files import read_puzzle
 from sudokulab.reasoning.explain import explain

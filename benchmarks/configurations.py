@@ -41,7 +41,7 @@ from typing import Any
 
 from sudokulab.errors import ExitCode
 from sudokulab.runs import bench
-from sudokulab.ui.report import effort, format_seconds
+from sudokulab.ui.tables import effort, format_seconds
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_DATA = HERE.parent.parent / "shared" / "data"

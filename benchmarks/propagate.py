@@ -35,11 +35,10 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from sudokulab.cli.main.ladder import summarize  # noqa: E402
-
-from sudokulab.cli.main import main as cli  # noqa: E402
+from sudokulab.cli import main as cli  # noqa: E402
 from sudokulab.datasets.reading import load_puzzles, puzzle_lines  # noqa: E402
 from sudokulab.reasoning.levels import LEVELS  # noqa: E402
+from sudokulab.runs.ladder import summarize  # noqa: E402
 
 DEFAULT_DATA = ROOT.parent / "shared" / "data"
 

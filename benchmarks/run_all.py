@@ -36,10 +36,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sudokulab import solvers
+from sudokulab.cli.render import bench_markdown, render_bench
 from sudokulab.errors import ExitCode
 from sudokulab.runs import bench
 from sudokulab.ui import plots
-from sudokulab.ui.report import bench_markdown, console, render_bench
+from sudokulab.ui.console import console
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent

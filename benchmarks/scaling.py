@@ -45,13 +45,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sudokulab import solvers
+from sudokulab.cli.render import bench_markdown, render_bench
 from sudokulab.core.grid import Shape
 from sudokulab.core.puzzle import Puzzle
 from sudokulab.errors import SudokuError
 from sudokulab.formats.boj import MAX_SIZE
 from sudokulab.runs import bench, generate
 from sudokulab.ui import plots
-from sudokulab.ui.report import bench_markdown, console, render_bench
+from sudokulab.ui.console import console
 
 ROOT = Path(__file__).resolve().parents[1]
 SIZES = tuple(n for n in (4, 6, 9, 12, 16, 20, 25, 36, 49, 64) if n <= MAX_SIZE)

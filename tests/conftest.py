@@ -18,7 +18,7 @@ import pytest
 from hypothesis import settings
 
 from sudokulab import Puzzle, is_solution, parse_puzzle
-from sudokulab.cli.main import main as cli
+from sudokulab.cli import main as cli
 from sudokulab.lab.contract import cut, random_grid, random_puzzle  # noqa: F401 - the tests' random puzzles are the contract's
 
 ROOT = Path(__file__).resolve().parents[1]

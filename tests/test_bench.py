@@ -11,7 +11,7 @@ import json
 import pytest
 
 from sudokulab import solvers
-from sudokulab.cli.main import main as cli
+from sudokulab.cli import main as cli
 from sudokulab.core.puzzle import Puzzle
 from sudokulab.errors import ExitCode
 from sudokulab.runs import bench, results

@@ -11,7 +11,7 @@ from pysat.formula import CNF
 from pysat.solvers import Solver
 
 from sudokulab import Puzzle, Shape, UsageError, is_solution, parse_puzzle, solvers
-from sudokulab.cli.main import main as cli
+from sudokulab.cli import main as cli
 from sudokulab.core.grid import units
 from sudokulab.formats.boj import format_grid
 from sudokulab.models import cnf, dimacs

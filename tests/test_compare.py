@@ -7,7 +7,7 @@ import json
 import pytest
 
 from sudokulab import Puzzle, parse_puzzle, solvers
-from sudokulab.cli.main import main as cli
+from sudokulab.cli import main as cli
 from sudokulab.core.puzzle import is_solution
 from sudokulab.datasets.reading import parse_lines
 from sudokulab.formats.boj import format_grid

@@ -111,7 +111,7 @@ def test_sums_and_thermometers_go_to_numba_and_a_forced_c_search_refuses_them(mo
 def test_a_process_solving_with_the_c_search_imports_neither_numpy_nor_numba():
     script = textwrap.dedent("""
         import sys
-        from sudokulab import cli
+        from sudokulab.cli import main as cli
         code = cli.main(["solve", "--solver", "backtrack-jit", "examples/boj2580-sample.txt"])
         print("loaded", sorted(m for m in ("numpy", "numba") if m in sys.modules), "code", code, file=sys.stderr)
     """)
@@ -126,7 +126,8 @@ def test_without_the_extension_the_numba_kernels_answer():
     script = textwrap.dedent("""
         import sys
         sys.modules["sudokulab.solvers._search"] = None  # as if no compiler had built it
-        from sudokulab import cli, solvers
+        from sudokulab import solvers
+        from sudokulab.cli import main as cli
         print(solvers.describe("backtrack-jit")["backend"], file=sys.stderr)
         sys.exit(cli.main(["solve", "--solver", "backtrack-jit", "examples/boj2580-sample.txt"]))
     """)

@@ -6,7 +6,7 @@ import csv
 
 import pytest
 
-from sudokulab.cli.main import main as cli
+from sudokulab.cli import main as cli
 from sudokulab.core.puzzle import is_solution
 from sudokulab.errors import UsageError
 from sudokulab.formats import boj

@@ -9,9 +9,9 @@ import subprocess
 import sys
 
 import pytest
-from sudokulab.cli.main.main import build_parser
 
 from sudokulab import __version__, is_solution
+from sudokulab.cli.parser import build_parser
 from sudokulab.core.grid import Shape
 from sudokulab.runs import generate
 from tests.conftest import EXAMPLES, HANG, run_cli

@@ -19,9 +19,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from ortools.sat import cp_model_pb2
 from ortools.sat.python import cp_model
-from sudokulab.cli.main.main import main
 
 from sudokulab import Puzzle, Shape, Status, UsageError, first_conflict, format_grid, is_solution, solvers
+from sudokulab.cli.main import main
 from sudokulab.core.rules import KINDS, Rules, RulesError, build, standard
 from sudokulab.errors import UnsupportedFeature
 from sudokulab.models.cpsat import Prepared, boolean_rules, build_model, model_size, rules, to_cpsat_text

@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from sudokulab.cli.main import main as cli
+from sudokulab.cli import main as cli
 
 from .conftest import EXAMPLES, HANG
 
@@ -104,7 +104,7 @@ def test_a_table_never_cuts_a_kept_cell(columns):
     """What ``print_table`` keeps is shown whole: no cell cut with an ellipsis at any width."""
     from rich.console import Console
 
-    from sudokulab.ui.report import Column, print_table
+    from sudokulab.ui.tables import Column, print_table
 
     out = Console(width=columns, color_system=None, record=True, file=__import__("io").StringIO())
     rows = [["backtrack-fast", "hand-written search (classic)", "1,234.5", "nodes 12, backtracks 3"]]

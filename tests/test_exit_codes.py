@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sudokulab.cli.main import main as cli
+from sudokulab.cli import main as cli
 from sudokulab.errors import ExitCode
 
 

@@ -15,9 +15,13 @@ from sudokulab.core.puzzle import Puzzle, is_solution
 from sudokulab.formats import documents
 from sudokulab.formats.boj import parse_puzzle
 from sudokulab.formats.puzzle_files import read_puzzle
-from sudokulab.reasoning.explain import Fact, Step, check_step, explain
-from sudokulab.reasoning.step_check import checker, conclusion
-from sudokulab.reasoning.techniques import TECHNIQUES, Board, fish, hidden_subset, locked_candidates, naked_subset
+from sudokulab.reasoning.board import Board
+from sudokulab.reasoning.explain import explain
+from sudokulab.reasoning.fish import fish
+from sudokulab.reasoning.step_check import check_step, checker
+from sudokulab.reasoning.steps import Fact, Step, conclusion
+from sudokulab.reasoning.subsets import hidden_subset, locked_candidates, naked_subset
+from sudokulab.reasoning.techniques import TECHNIQUES
 
 from .conftest import EXAMPLES, brute_force, random_grid, shared_dataset
 from .conftest import run_cli as run

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sudokulab import solvers
-from sudokulab.cli.main import main as cli
+from sudokulab.cli import main as cli
 from sudokulab.core.grid import Shape
 from sudokulab.core.puzzle import Puzzle, is_solution
 from sudokulab.core.rules import Rules, build

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from sudokulab.cli.main import main as cli
+from sudokulab.cli import main as cli
 from sudokulab.errors import ExitCode
 from sudokulab.formats import documents
 from tests.conftest import EXAMPLES as EXAMPLES_DIR

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from sudokulab import parse_puzzle, solvers
-from sudokulab.cli.main import main as cli
+from sudokulab.cli import main as cli
 from sudokulab.datasets.reading import parse_lines, read_dataset
 from sudokulab.execution.sandbox import OUTPUT_LIMIT, Limits, Run
 from sudokulab.runs import judge

@@ -14,7 +14,6 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sudokulab.cli.main.ladder import summarize
 
 from sudokulab import is_solution, solve
 from sudokulab.core.grid import Shape
@@ -25,6 +24,7 @@ from sudokulab.reasoning.candidates import Candidates
 from sudokulab.reasoning.hall import hall_set, hall_sets, hall_violation, maximum_matching
 from sudokulab.reasoning.levels import LEVELS, check_level, settle, settle_why
 from sudokulab.runs.generate import generate, random_grid
+from sudokulab.runs.ladder import summarize
 
 from .conftest import brute_force, run_cli
 from .test_backtracking import rule_sets

@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from sudokulab.datasets.reading import Dataset
 from sudokulab.formats import documents
 from sudokulab.formats.puzzle_files import read_puzzle
-from sudokulab.reasoning.explain import TECHNIQUES, explain
+from sudokulab.reasoning.explain import explain
 from sudokulab.reasoning.rating import REFINEMENT, Distribution, chosen_entries, rate, rate_entries, rating_of
+from sudokulab.reasoning.techniques import TECHNIQUES
 
 from .conftest import EXAMPLES, run_cli, shared_dataset
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import sudokulab
 from sudokulab import Puzzle, Shape, Status, UsageError, first_conflict, format_grid, is_solution, parse_puzzle
-from sudokulab.cli.main import main as cli
+from sudokulab.cli import main as cli
 from sudokulab.errors import UnsupportedFeature
 from sudokulab.models import cnf
 from sudokulab.solvers import sat

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from sudokulab.cli.main import stopping
+from sudokulab.cli import stopping
 from sudokulab.errors import Stopped
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -97,7 +97,8 @@ POOL_STARTED_UNDER_A_SIGNAL = """
 import json, os, signal, sys, threading
 from multiprocessing.context import SpawnProcess
 
-from sudokulab import executors, stopping
+from sudokulab.cli import stopping
+from sudokulab.execution import executors
 
 
 def main():
@@ -204,7 +205,7 @@ import signal, sys
 
 from pysat.solvers import Solver
 
-from sudokulab import stopping
+from sudokulab.cli import stopping
 from sudokulab.errors import Stopped
 
 inside = False
@@ -367,21 +368,21 @@ class _TripsAsItIsNamed:
 def test_a_signal_while_a_module_makes_its_classes_ends_the_run_as_the_signal(monkeypatch, capsys, error, code, line):
     """Seen in a sweep of SIGTERM times: one that landed while ``batch`` was imported came out of a
     dataclass's making as a RuntimeError, with a traceback and exit 1."""
-    from sudokulab.cli.main import handlers as commands
-    from sudokulab.cli.main import main as cli
+    from sudokulab.cli import main as cli
+    from sudokulab.cli.commands import solve as commands
 
-    monkeypatch.setattr(commands, "cmd_solve", lambda args: type("Made", (), {"field": _TripsAsItIsNamed(error)}))
+    monkeypatch.setattr(commands, "run", lambda args: type("Made", (), {"field": _TripsAsItIsNamed(error)}))
     assert cli.main(["solve", str(ROOT / "examples" / "boj2580-sample.txt")]) == code
     out, err = capsys.readouterr()
     assert (out, err) == ("", line)
 
 
 def test_an_error_in_a_class_being_made_without_a_signal_is_not_taken_for_one(monkeypatch):
-    from sudokulab.cli.main import handlers as commands
-    from sudokulab.cli.main import main as cli
+    from sudokulab.cli import main as cli
+    from sudokulab.cli.commands import solve as commands
 
     trips = _TripsAsItIsNamed(KeyError("x"))
-    monkeypatch.setattr(commands, "cmd_solve", lambda args: type("Made", (), {"field": trips}))
+    monkeypatch.setattr(commands, "run", lambda args: type("Made", (), {"field": trips}))
     with pytest.raises(RuntimeError):
         cli.main(["solve", str(ROOT / "examples" / "boj2580-sample.txt")])
 
@@ -394,8 +395,8 @@ def test_a_signal_an_extension_replaced_with_its_own_error_still_ends_the_run_as
         monkeypatch, capsys, name, code, line):
     """As numpy's import does when SIGTERM lands while its C modules load: the signal's exception
     is swallowed and an ImportError about a broken install raised, with nothing linking the two."""
-    from sudokulab.cli.main import handlers as commands
-    from sudokulab.cli.main import main as cli
+    from sudokulab.cli import main as cli
+    from sudokulab.cli.commands import solve as commands
 
     signum = getattr(signal, name)
 
@@ -407,7 +408,7 @@ def test_a_signal_an_extension_replaced_with_its_own_error_still_ends_the_run_as
         raise ImportError("PyCapsule_Import could not import module")
 
     saved = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)}
-    monkeypatch.setattr(commands, "cmd_solve", mangled)
+    monkeypatch.setattr(commands, "run", mangled)
     try:
         stopping.stop_on_signals()
         assert cli.main(["solve", str(ROOT / "examples" / "boj2580-sample.txt")]) == code

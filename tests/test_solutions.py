@@ -8,13 +8,13 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sudokulab.cli.main.solutions import DEFAULT_LIMIT, can_list, list_solutions
 
 from sudokulab import solvers
 from sudokulab.core.grid import Shape
 from sudokulab.core.puzzle import is_solution
 from sudokulab.errors import ExitCode
 from sudokulab.formats.boj import load_puzzle
+from sudokulab.verdicts.listing import DEFAULT_LIMIT, can_list, list_solutions
 from tests.conftest import EXAMPLES, brute_force, cut, random_grid, run_cli
 
 SEVERAL = str(EXAMPLES / "several-solutions.txt")

@@ -25,7 +25,7 @@ ANSWER = str(EXAMPLES / "boj2580-sample.out")
 
 PROBE = """
 import contextlib, io, sys
-from sudokulab import cli
+from sudokulab.cli import main as cli
 with contextlib.redirect_stdout(io.StringIO()):
     try:
         code = cli.main(sys.argv[1:])
@@ -60,7 +60,7 @@ def test_the_light_top_level_help_is_the_full_parsers(monkeypatch):
     """``sudokulab`` / ``--help`` / ``--version`` are answered by ``cli.top_level_parser``, built from
     ``cli.COMMANDS`` alone: it must list exactly the commands the full parser has, in the same words
     (a new command missing from ``COMMANDS`` fails here)."""
-    from sudokulab.cli.main import main as cli
+    from sudokulab.cli import parser as cli
 
     monkeypatch.setenv("COLUMNS", "100")
     assert cli.top_level_parser().format_help() == cli.build_parser().format_help()
@@ -70,7 +70,7 @@ def test_the_light_top_level_help_is_the_full_parsers(monkeypatch):
 def test_a_command_parses_with_its_own_options_only():
     """A command line builds the parser of the command it names (its options and imports), the
     others by name: a wrong word still lists them all, and each command's options still parse."""
-    from sudokulab.cli.main import main as cli
+    from sudokulab.cli import parser as cli
 
     only = cli.build_parser("bench")
     commands = next(a for a in only._actions if a.dest == "command")

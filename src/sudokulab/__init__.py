@@ -1,4 +1,4 @@
-"""sudokulab: one Sudoku (BOJ 2580), three solving paradigms, one answer format.
+"""sudokulab: one Sudoku (BOJ 2580), several solving paradigms, one answer format.
 
 >>> import sudokulab
 >>> puzzle = sudokulab.parse_puzzle(open("examples/boj2580-sample.txt").read())

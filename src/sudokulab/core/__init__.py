@@ -1,6 +1,6 @@
-"""The vocabulary every layer speaks: the board (``grid``), the rules as a value (``rules``), cell
-names (``cells``), the puzzle and the one checker of an answer (``puzzle``), and how this sudokulab
-was installed (``install``).
+"""The vocabulary every other layer speaks: a board's Shape and Grid, the Rules a puzzle carries, cell names, the
+Puzzle itself, and the one independent checker of an answer (``is_solution``).
 
-The lowest layer: it may import nothing of sudokulab but ``errors``; every other layer imports it.
+Nothing here solves, reads files or prints; it may import only the standard library and
+``sudokulab.errors``, so that every layer above can import it.
 """

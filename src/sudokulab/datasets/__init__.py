@@ -1,7 +1,6 @@
-"""Puzzle sets: streamed from files one entry at a time, a bad line one bad entry (``reading``), and
-the catalogue of published benchmark sets, downloaded, checked against their SHA-256 and cached
-(``catalog``).
+"""Puzzle sets: streamed from a file one puzzle at a time (one-line form or BOJ blocks, one bad entry
+reported and skipped), and the catalogue of published benchmark sets with their checksums.
 
-It may import the layers below it (``core``, ``formats``, ``execution``, ``models``, ``solvers``:
-the batch arrays of ``solvers.batch``) and ``errors``.
+It may import ``core``, ``formats`` and ``solvers`` (a set is read into the batch arrays of
+``solvers.batch``); nothing that rates, checks or runs a set.
 """

@@ -1,7 +1,6 @@
-"""Where work runs, knowing nothing of Sudoku: this process or a pool of local processes
-(``executors``), a Dask cluster behind the same interface (``cluster``), and one program under time,
-memory and process limits in its sandbox (``sandbox``, ``isolation``).
+"""Where work runs, knowing nothing of Sudoku: this process, a pool of local processes, a Dask
+cluster, and the sandbox that runs an untrusted program under limits.
 
-It may import ``core``, ``formats`` and ``errors``; the solvers above it import it to run an
-outside SAT program under the same sandbox as ``judge``.
+It may import ``core`` and ``formats`` only. It sits below the models and solvers because the
+``dimacs`` solver runs an external SAT program in the same sandbox as ``judge``.
 """

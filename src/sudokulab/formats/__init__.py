@@ -1,7 +1,6 @@
-"""Text in and out: the BOJ forms (``boj``), puzzle files of any kind (``puzzle_files``,
-``fpuzzles``, ``declared``), the rule files beside them (``rule_files``), the JSON documents every
-command prints (``documents``) and output files written whole or not at all (``outputs``). The
-formats themselves: docs/formats.md.
+"""Text in and text out: the BOJ 2580 format and its relatives, JSON and f-puzzles puzzle files, the
+rule files, the JSON documents of ``--json``, and output files written whole or not at all.
 
-It may import ``core`` and ``errors`` only.
+It may import ``core`` (and ``sudokulab.errors``): a format turns text into the vocabulary and back,
+knowing nothing of solvers or runs.
 """

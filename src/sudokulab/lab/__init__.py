@@ -1,6 +1,5 @@
-"""For teaching: the solver contract as plain functions (``contract``), the at-most-one encodings
-shown (``encoding_lab``), the grader of a student's model (``encoding_grader``), loading a
-student's file (``student_code``) and the templates students start from (``templates``).
+"""For teaching and grading: the solver contract as plain checks, the encoding lab, the graders of a
+student's model or solver, loading a student's code, and the templates a student starts from.
 
-It may import every layer below it (``core`` to ``runs``) and ``errors``; never ``cli``.
+It may import every layer up to ``runs``; only ``cli`` is above it.
 """

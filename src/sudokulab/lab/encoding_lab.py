@@ -369,7 +369,7 @@ def model_sizes(size: int) -> tuple[ModelSize, ...]:
     return tuple(rows)
 
 
-# --- Text and the command. ---------------------------------------------------------------------------
+# --- Text. -----------------------------------------------------------------------------------------
 
 def render(shown: EncodingShown) -> str:
     """What ``encoding show --amo NAME --literals K`` prints."""
@@ -420,29 +420,3 @@ def render_sizes(size: int, rows: Sequence[ModelSize]) -> str:
         text.append("  ".join(cells))
     text.append("(reduced: the extended encoding minus what the givens decide; on an empty board it is extended)")
     return "\n".join(text) + "\n"
-
-
-def cmd_encoding(args) -> int:
-    """``sudokulab encoding show``: one AMO encoding over K literals, or the model sizes of a board."""
-    import sys
-
-    from ..errors import ExitCode
-    from ..formats.documents import emit
-
-    if args.model:
-        if args.amo is not None or args.literals is not None or args.exactly_one:
-            raise UsageError("encoding show: --model takes --size only (not --amo, --literals, --exactly-one)")
-        rows = model_sizes(args.size)
-        if args.json:
-            emit(sizes_json(args.size, rows))
-        else:
-            sys.stdout.write(render_sizes(args.size, rows))
-        return ExitCode.OK
-    if args.amo is None:
-        raise UsageError("encoding show: give --amo NAME (one of: " + ", ".join(cnf.AMO_ENCODINGS) + ") or --model")
-    shown = show(args.amo, 4 if args.literals is None else args.literals, args.exactly_one)
-    if args.json:
-        emit(shown.to_json())
-    else:
-        sys.stdout.write(render(shown))
-    return ExitCode.OK

@@ -3,6 +3,8 @@
 A lesson can print a model's clauses or constraints without loading any solver. ``EXPORTERS`` is
 the registry of ``sudokulab export`` formats: each model module that can write its model for an
 outside tool adds one line here.
+
+It may import ``core`` and ``formats`` (a model can be written as text); never a solver.
 """
 
 from __future__ import annotations

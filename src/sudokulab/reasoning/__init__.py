@@ -1,7 +1,6 @@
-"""Reasoning a person can follow: pencil marks (``candidates``), Hall sets, the propagation ladder,
-why a puzzle has no solution, the step vocabulary and the technique finders, steps certified by
-SAT, explanations and difficulty ratings.
+"""Reasoning a person can follow: pencil marks, Hall sets, the propagation ladder, the vocabulary of a
+step, the technique finders, the SAT certificate of a step, explanations, conflicts and ratings.
 
-It may import the layers below it (``core`` to ``datasets``) and ``errors``; never ``verdicts``,
-``ui`` or a layer above them.
+It may import ``core``, ``formats``, ``models``, ``solvers`` and ``datasets``: a step is certified
+with the CNF model, and a rating reads a whole set.
 """

@@ -1,29 +1,21 @@
 """Why a puzzle has no solution: a minimal set of givens that cannot all hold, the rules that
 forbid them, and a smallest set of givens whose removal makes the puzzle solvable.
 
-The model is the one ``explain`` certifies its steps with (``step_check.Checker``): the CNF
-clauses of ``models.cnf`` split by the rules name each comes from, a cell's exactly-one always on,
-every named constraint ("row 1", "box 4", "diagonal 2", "cage 3 (sum 10)" with its sum,
-"anti-knight", "thermometer 1") behind a switch literal; the givens are assumption literals. Then:
+The model is the one ``explain`` certifies its steps with (``step_check.Checker``): every named
+constraint ("row 1", "cage 3 (sum 10)", "anti-knight", ...) behind a switch literal, a cell's
+exactly-one always on, the givens as assumption literals. Then:
 
-- **givens** (a smallest minimal unsatisfiable subset of the givens, every rule hard): PySAT's
-  ``OptUx`` (implicit hitting sets: the rules hard, each given a soft unit clause). On boards
-  above ``SMALLEST_UP_TO``, or with ``smallest=False``, a minimal one by deletion instead: assume
-  all the givens and every switch, take the solver's core, then drop givens one at a time (a given
-  whose removal keeps the rest unsatisfiable goes, and the core of that call shrinks the
-  candidates further: deletion with clause-set refinement). Either way, dropping any one of them
-  makes the rest satisfiable under the full rules. (On ``examples/no-solution.txt``: 11 givens
-  smallest, 13 by deletion.)
-- **groups** (chosen: a second deletion pass, over the switches, with the minimal givens fixed):
-  the rules that, with the cells' exactly-one, already forbid those givens; dropping any one of
-  them lets the givens hold. So the givens are minimal against *all* the rules, and the groups
-  minimal for *those* givens, which is what a sentence "... cannot all hold: row 1, box 3" says.
-- **removal** (a smallest correction set): MaxSAT with the rules hard and one soft unit clause
-  per given, solved by PySAT's RC2; the givens it falsifies are the fewest whose removal leaves a
-  solvable puzzle (then minimal too: keeping any one of them back leaves no solution).
+- **givens**: a smallest unsatisfiable subset of the givens, every rule hard (PySAT's ``OptUx``);
+  above ``SMALLEST_UP_TO``, or with ``smallest=False``, a subset-minimal one by deletion with
+  clause-set refinement, which needs no hitting-set search. Dropping any one lets the rest hold.
+- **groups**: a second deletion pass, over the switches, with those givens fixed. So the givens are
+  minimal against *all* the rules and the groups minimal for *those* givens, which is what a
+  sentence "... cannot all hold: row 1, box 3" says.
+- **removal**: a smallest correction set by MaxSAT (PySAT's RC2: the rules hard, one soft unit
+  clause per given): the fewest givens whose removal leaves a solvable puzzle.
 
-The smallest sets come from the whole ``extended`` formula (``cnf.rules``) with the givens as
-soft clauses. PySAT is imported inside the functions, so ``import sudokulab`` stays light.
+docs/rating.md ("Why there is no solution") has the details. PySAT is imported inside the
+functions, so ``import sudokulab`` stays light.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Step-by-step explanations: the solving path as a person's steps, each with minimal, SAT-checked premises.
 
-``explain(puzzle)`` starts from the pencil marks a person writes first (``candidates.Candidates.start``:
+``explain(puzzle)`` starts from the pencil marks a person writes first (``board.Board.start``:
 givens placed, struck from their peers) and repeatedly takes the *cheapest* step any technique
 offers (``techniques.TECHNIQUES``, tried in difficulty order: simple reasons before clever ones),
 until every cell is placed. Each step's premises are then made minimal with SAT
@@ -10,11 +10,8 @@ constraints it names. The order of steps does not depend on the minimisation, so
 
 Where it stops early, ``Explanation.stopped`` says why: the toolbox ended (``max_level``), the time
 ran out, or no step is left although cells are open (the puzzle has several solutions). A puzzle
-with no solution raises ``errors.NoSolution`` before any step.
-
-Roads not taken: explanations as smallest minimal unsatisfiable subsets over every fact at each step
-(CPMpy's step-wise explanations, Demystify): a person's technique names and difficulty order say
-more to a student, and the SAT minimisation still gives each step a smallest-by-deletion reason.
+with no solution raises ``errors.NoSolution`` before any step. docs/explain.md has the techniques,
+the certificate, and the roads not taken.
 """
 
 from __future__ import annotations
@@ -25,10 +22,12 @@ from dataclasses import dataclass
 from ..core.grid import Grid
 from ..core.puzzle import Puzzle
 from ..errors import NoSolution, SolverBug, TimeLimitReached, UsageError
-from .step_check import Checker, check_step, checker, conclusion
-from .techniques import TECHNIQUES, Board, Fact, Step
+from .board import Board
+from .step_check import Checker, checker
+from .steps import Step, conclusion
+from .techniques import TECHNIQUES
 
-__all__ = ["Explanation", "Fact", "Step", "ExplanationStopped", "check_step", "explain", "level", "TECHNIQUES"]
+__all__ = ["Explanation", "ExplanationStopped", "explain", "level"]
 
 
 class ExplanationStopped(TimeLimitReached):

@@ -1,42 +1,30 @@
 """The propagation ladder: how much of a puzzle each kind of reasoning settles before any search.
 
-Four levels, each doing everything the ones before it do and running to a fixpoint, over the
-pencil marks of ``candidates.Candidates`` under any ``rules.Rules``:
+Four levels over the pencil marks of ``candidates.Candidates`` under any ``rules.Rules``, each doing
+everything the ones before it do and running to a fixpoint:
 
-- ``naked-single``: unit propagation on the *minimal* SAT encoding. A settled cell strikes its
-  digit from its peers (group mates, complete or partial, and differing partners); a cell left
-  with one digit is settled in turn.
-- ``hidden-single``: unit propagation on the *extended* encoding, which adds "each digit at least
-  once" for every complete group: a digit with one place left in a complete group goes there.
-  This is ``propagation.py``'s code, the one the searches use (started from any pencil marks here).
-- ``all-different``: generalised arc consistency on every all-different group, complete and
-  partial (J.-C. Régin, "A filtering algorithm for constraints of difference in CSPs", AAAI 1994):
-  a maximum matching of the group's open cells to digits, and a candidate is kept only when some
-  maximum matching uses it. What it strikes are the Hall sets a person calls naked and hidden
-  pairs, triples, ...: k cells holding only k digits between them take those digits from the rest
-  of the group (``hall.hall_set`` names the one behind a removal). Alternated with the level below.
-- ``failed-literal``: probing on the SAT model of the puzzle. Each remaining candidate is assumed
-  in turn and unit propagation runs on the puzzle's CNF (``models.cnf``, extended encoding, every
-  rule kind) with the pencil marks as assumptions; a candidate whose assumption fails is struck.
-  Alternated with the level below until a whole round strikes nothing.
+- ``naked-single``: a settled cell strikes its digit from its peers (group mates, complete or
+  partial, and differing partners): unit propagation on the *minimal* SAT encoding. Its own code
+  here, since ``solvers.propagation`` cannot leave hidden singles out.
+- ``hidden-single``: also a digit with one place left in a complete group goes there: unit
+  propagation on the *extended* encoding. This is ``solvers.propagation``, the code the searches
+  use, started from any pencil marks.
+- ``all-different``: also J.-C. Régin's matching filter on every all-different group, complete and
+  partial: a candidate stays only when some maximum matching uses it. What it strikes are the Hall
+  sets a person calls naked and hidden pairs, triples, ... (``hall.hall_set`` names the one behind
+  a removal). Alternated with the level below.
+- ``failed-literal``: also each candidate assumed in turn and struck when unit propagation on the
+  puzzle's CNF (``models.cnf``, extended encoding, every rule kind) fails. Alternated with the level
+  below until a whole round strikes nothing.
 
-Sums and thermometers. ``naked-single`` leaves them to their cages' all-different groups (a killer
-cage is a partial group, so its placed digits leave the cage) and only checks the digits placed (a
-cage's sum, a thermometer's order), narrowing no candidate by arithmetic. From
-``hidden-single`` up they get ``propagation.py``'s bounds (each cage cell within what the partial
-sum and the cage's other cells still allow; each thermometer cell above its predecessor's least
-digit and below its successor's greatest), so "all-different" means all-different *plus* those
-bounds for such rules. ``failed-literal`` sees them through the CNF (the allowed-combination
-encoding of sums and the order clauses of thermometers). Every level only strikes candidates that
-are in no solution of the current marks, so none ever removes a digit a solution uses.
+Sums and thermometers: ``naked-single`` only checks the digits placed (a cage's sum, a
+thermometer's order); from ``hidden-single`` up they get ``solvers.propagation``'s bounds, so
+"all-different" means all-different *plus* those bounds for such rules; ``failed-literal`` sees
+them through the CNF. Every level strikes only candidates in no solution of the current marks.
 
-A contradiction leaves a cell with no candidate (``Candidates.contradiction``). When the reason is
-not an empty cell (a digit with no place left in a group, k cells with fewer than k digits between
-them, a cage that cannot reach its total) one cell of the group named is emptied, and
-``settle_why`` gives the reason in words.
-
-Roads not taken: the naked-single level through ``propagation.py`` (it cannot leave hidden singles
-out).
+A contradiction leaves a cell with no candidate (``Candidates.contradiction``); when the reason is
+not an empty cell, one cell of the group named is emptied, and ``settle_why`` gives the reason in
+words. docs/propagation.md describes each level precisely.
 """
 
 from __future__ import annotations
@@ -51,11 +39,9 @@ from ..core.cells import cell_label
 from ..core.rules import Rules
 from ..errors import UsageError
 from .candidates import Candidates, digits_of
-from .hall import HallSet, hall_set, hall_sets, hall_violation, maximum_matching, unsupported, violation
+from .hall import maximum_matching, unsupported, violation
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "HallSet", "Rung", "check_level", "climb", "hall_set", "hall_sets",
-           "hall_violation", "maximum_matching", "settle", "settle_why"]
-"""The ladder's API; the Hall-set names are ``hall``'s, kept here for the callers that import them from the ladder."""
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "Rung", "check_level", "climb", "settle", "settle_why"]
 
 LEVELS = ("naked-single", "hidden-single", "all-different", "failed-literal")
 """The ladder, weakest first; each level includes the ones before it."""

@@ -10,9 +10,9 @@ reaches the next technique (the scale's steps are at least 0.1 apart). A puzzle 
 already fill the board rates 0. An explanation cut short (``time_limit``) gives a lower bound,
 marked ``stopped``.
 
-``rate_dataset`` rates a dataset's puzzles (all, the first ``limit``, or a reproducible ``sample``),
-``Distribution`` sums them up per dataset (count per technique, quartiles of the rating), and
-``cmd_rate`` is the ``sudokulab rate`` command.
+``chosen_entries`` picks a dataset's puzzles (all, the first ``limit``, or a reproducible ``sample``),
+``rate_entries`` rates them, and ``Distribution`` sums them up per dataset (count per technique,
+quartiles of the rating); ``sudokulab rate`` prints them (``cli.commands.rate``).
 """
 
 from __future__ import annotations
@@ -22,14 +22,11 @@ import statistics
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..datasets.reading import Dataset, Entry, RawLine, parse_lines, read_dataset
 
 if TYPE_CHECKING:
-    import argparse
-
     from ..core.puzzle import Puzzle
 
 REFINEMENT = 0.1
@@ -193,107 +190,3 @@ class Distribution:
                                for name, difficulty, count in self.techniques],
                 "median": number(self.median), "q1": number(self.q1), "q3": number(self.q3),
                 "max": number(self.max), "seconds": round(self.seconds, 6), "per_second": number(self.per_second)}
-
-
-def render(distributions: Sequence[Distribution], out: Any) -> None:
-    """One table per dataset: puzzles per hardest technique, then the rating's quartiles."""
-    from rich.table import Table
-    from rich.text import Text
-
-    for dist in distributions:
-        extra = (f", {dist.failed} not rated" if dist.failed else "") + (
-            f", {dist.stopped} stopped short (lower bounds)" if dist.stopped else "")
-        title = f"{dist.dataset}: {dist.rated} puzzles rated{extra}"
-        if not dist.rated:
-            out.print(Text(title))
-            continue
-        table = Table(title=title, title_justify="left")
-        for header, justify in (("hardest technique", "left"), ("difficulty", "right"), ("puzzles", "right"),
-                                ("share", "right")):
-            table.add_column(header, justify=justify)
-        for name, difficulty, count in dist.techniques:
-            table.add_row(Text(name), f"{difficulty:.1f}", str(count), f"{count / dist.rated:.0%}")
-        out.print(table)
-        out.print(Text(f"rating: median {dist.median:.2f}, quartiles {dist.q1:.2f} .. {dist.q3:.2f}, "
-                       f"max {dist.max:.2f}; {dist.per_second:,.1f} puzzles rated per second"))
-
-
-def histogram(ratings: dict[str, list[float]], path: str | Path) -> None:
-    """The ratings of each dataset as one histogram picture, one colour per dataset."""
-    import io
-
-    from matplotlib import colormaps
-    from matplotlib.figure import Figure
-
-    from ..ui.plots import plot_output
-
-    figure = Figure(figsize=(8, 4.5), layout="constrained")
-    axes = figure.add_subplot()
-    values = [v for vs in ratings.values() for v in vs]
-    low, high = (min(values), max(values)) if values else (0.0, 1.0)
-    bins = [low + (high - low + 0.2) * i / 40 for i in range(41)]
-    palette = colormaps["tab10"]
-    for i, (name, vs) in enumerate(ratings.items()):
-        axes.hist(vs, bins=bins, alpha=0.55, color=palette(i % 10), label=f"{name} ({len(vs)})")
-    axes.set_xlabel("rating (hardest step's difficulty, refined by its count)")
-    axes.set_ylabel("puzzles")
-    axes.legend()
-    out = plot_output(path)
-    buffer = io.BytesIO()
-    figure.savefig(buffer, dpi=120, format=out.path.suffix.lstrip(".").lower())
-    with out:
-        out.write(buffer.getvalue())
-
-
-def cmd_rate(args: argparse.Namespace) -> int:
-    """``sudokulab rate``: rate the datasets, print the distribution tables (and rows, JSON, a picture)."""
-    from ..cli.handlers import _box, _dataset_file, dataset_rules
-    from ..errors import ExitCode, UsageError
-    from ..formats import documents
-    from ..ui.report import console, progress
-
-    if args.seed is not None and args.sample is None:
-        raise UsageError("--seed needs --sample N")
-    plot = None
-    if args.plot is not None:
-        from ..ui.plots import plot_output, require_matplotlib
-
-        require_matplotlib()  # before the work, not after it
-        plot = plot_output(args.plot)
-    box, rules = _box(args), dataset_rules(args)
-    datasets = [Dataset.from_path(_dataset_file(path), box=box, limit=args.limit, rules=rules)
-                for path in args.datasets]
-    chosen = [(d.name, chosen_entries(d, args.sample, args.seed or 0)) for d in datasets]
-    distributions, rows_of = [], {}
-    with progress(sum(len(entries) for _, entries in chosen), enabled=not args.quiet, label="rating") as bar:
-        task = bar.task_ids[0]
-
-        def advance(rated: Rated) -> None:
-            bar.update(task, advance=1, tally=rated.dataset)
-            if args.rows and not args.json:
-                print(_row_text(rated), flush=True)
-
-        for name, entries in chosen:
-
-            rows = list(rate_entries(name, entries, time_limit=args.time_limit, on_rated=advance))
-            rows_of[name] = rows
-            distributions.append(Distribution.of(name, rows))
-    if args.json:
-        documents.emit({"datasets": [d.document() for d in distributions],
-                        "puzzles": [row.document() for rows in rows_of.values() for row in rows],
-                        "time_limit": args.time_limit})
-    else:
-        render(distributions, console(wide=args.wide))
-    if plot is not None:
-        histogram({name: [r.rating.rating for r in rows if r.rating] for name, rows in rows_of.items()}, plot.path)
-    return ExitCode.OK
-
-
-def _row_text(rated: Rated) -> str:
-    """One per-puzzle row for ``--rows``: where it is, then its rating and hardest technique."""
-    where = f"{rated.dataset}:{rated.line}"
-    if rated.rating is None:
-        return f"{where}\t-\t{rated.error}"
-    r = rated.rating
-    bound = " (stopped: at least)" if r.stopped else ""
-    return f"{where}\t{r.rating:.2f}\t{r.technique or 'givens only'}{bound}\t{r.steps} steps"

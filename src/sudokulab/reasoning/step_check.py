@@ -28,10 +28,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.rules import Rules
 from ..models import cnf, variables
+from .steps import Fact, Step, conclusion
 
 if TYPE_CHECKING:
     from ..core.puzzle import Puzzle
-    from .explain import Fact, Step
 
 
 def fact_literal(n: int, fact: Fact) -> int:
@@ -161,14 +161,6 @@ def checker(rules: Rules) -> Checker:
 
 
 atexit.register(checker.cache_clear)  # the solvers go while pysat is still there to free them
-
-
-def conclusion(step: Step) -> tuple[Fact, ...]:
-    """A step's conclusion as facts: each placed digit holds, each struck candidate does not."""
-    from .explain import Fact
-
-    return (tuple(Fact(cell, digit, True) for cell, digit in step.placed)
-            + tuple(Fact(cell, digit, False) for cell, digit in step.removed))
 
 
 def check_step(puzzle: Puzzle, step: Step) -> bool:

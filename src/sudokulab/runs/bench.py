@@ -50,8 +50,8 @@ from ..formats.documents import emit_line
 from ..formats.outputs import OutputFile
 from ..solvers.base import Solver, SolveResult
 from ..solvers.batch import STATUSES, Batch, BatchResults, solve_batch
-from ..ui.report import bar_shown
-from ..ui.report import progress as report_progress
+from ..ui.progress import bar_shown
+from ..ui.progress import progress as report_progress
 from ..verdicts.checking import BatchVerdicts, check_batch
 from .configurations import Configuration, plain
 from .results import (

@@ -1,7 +1,6 @@
-"""Presentation that knows no command: the console, tables, progress bars and summaries
-(``report``), a board and an explanation's steps as pictures (``drawing``, ``step_pictures``), and
-cactus and scaling plots (``plots``). What a command's result looks like is ``cli``'s.
+"""What a person reads, knowing no command: the consoles (standard output for results, standard error
+for the rest, outside text escaped), the one table style, progress bars, plots and board drawings.
 
-It may import the layers below it (``core`` to ``verdicts``) and ``errors``; never ``runs``, ``lab``
-or ``cli``.
+It may import every layer up to ``verdicts``, never ``runs``, ``lab`` or ``cli``: a run reports
+progress through ``ui``, and the renderers that know a command's results live in ``cli``.
 """

@@ -37,7 +37,7 @@ def draw_steps(directory: str | os.PathLike, puzzle: Puzzle, explanation: Any) -
     """Write one PNG per step into ``directory``; returns their paths."""
     from matplotlib.figure import Figure
 
-    from ..reasoning.techniques import Board
+    from ..reasoning.board import Board
     from .drawing import draw_candidates
     from .plots import plot_output
 

@@ -1,6 +1,5 @@
-"""Verdicts on answers: the batch form of the one checker (``checking``), the oracle that counts
-solutions and finds the canonical one (``oracle``), certified verdicts with checked DRUP proofs
-(``proof``), and BOJ 2580's special judge for one answer (``verify``).
+"""Verdicts on answers: the batch form of the one checker, the oracle that counts solutions and finds
+the canonical answer, the BOJ special judge for one answer, and certified (DRUP-proved) verdicts.
 
-It may import the layers below it (``core`` to ``reasoning``) and ``errors``.
+It may import every layer up to ``reasoning``; the runs and the command line read its verdicts.
 """

@@ -1,185 +1,40 @@
-"""Every table, progress bar and Markdown summary a person reads, for compare, bench and judge.
+"""What the commands print for a person: their results as tables and lines, on a console.
 
-Logic modules return dataclasses; this module alone turns them into text (with rich). Tables fit
-the terminal (and 80 columns off a terminal): ``print_table`` is the one
-way every table here fits, by shortening the cells that have a short form, then leaving out columns
-in a stated order, and saying under the table what it left out; ``wide=True`` (``--wide``) shows
-every column in full, and every figure is in the JSON and CSV outputs anyway. Everything that comes
-from outside (a program's output, file names, puzzle text, error messages) is shown as data, never
-as markup.
-
-(About 605 lines, one module on purpose: every text a person reads is made here, on one console
-and through one table mechanism; split by command, the parts would share those and little else.)
+The commands' results arrive as the dataclasses of the layers below (a bench report, a comparison,
+a judge summary, rating distributions, a ladder table); this module alone turns them into text,
+through ``ui.tables.print_table`` so every table fits the terminal the same way. What comes from
+outside (a program's output, file names, puzzle text) is shown as data, never as markup. What
+``--json`` prints is not here: each command builds its document (docs/json.md).
 """
 
 from __future__ import annotations
 
-import math
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from ..formats.boj import format_puzzle
-from ..solvers.base import EFFORT, Stat
+from ..formats.boj import format_puzzle, printable
+from ..ui.console import as_text
+from ..ui.progress import progress
+from ..ui.tables import MODEL_SIZE, MODEL_SIZE_HEADER, Column, effort, format_seconds, model_size, print_table
 
 if TYPE_CHECKING:
     from rich.console import Console
 
     from ..execution.sandbox import Limits
+    from ..reasoning.rating import Distribution, Rated
     from ..runs.bench import BenchReport, BenchSummary
     from ..runs.compare import Comparison
     from ..runs.judge import Case, Failure, JudgeSummary
-
-WIDTH = 80
-"""Columns of a table written to a file or a pipe (a terminal uses its own width)."""
-WIDE = 400
-"""Columns of a ``--wide`` table written to a file or a pipe: as wide as its cells make it."""
+    from ..runs.ladder import LevelSummary
 
 
-def console(stream: IO[str] | None = None, *, stderr: bool = False, wide: bool = False) -> Console:
-    """A rich console that never reads markup from data: the terminal's width on a terminal,
-    ``WIDTH`` off one whatever ``COLUMNS`` says (a file gets the same bytes from any terminal), ``WIDE``
-    with ``wide``."""
-    from rich.console import Console
-
-    target = stream if stream is not None else (sys.stderr if stderr else sys.stdout)
-    width = None if target.isatty() else (WIDE if wide else WIDTH)
-    return Console(file=target, width=width, highlight=False, markup=False, emoji=False)
-
-
-@dataclass(frozen=True)
-class Column:
-    """A column of a table that ``print_table`` fits to the console."""
-
-    header: str
-    justify: str = "left"
-    wrap: bool = False
-    """Whether its cells may wrap onto more lines (free text); the others stay on one line."""
-    drop: int = 0
-    """0: always shown; 1, 2, ...: left out in this order while the table is too wide."""
-    short: Callable[[str], str] | None = None
-    """A shorter form of its cells, used before any column is left out."""
-
-
-WRAPPED = 24
-"""The least width ``print_table`` gives a column of free text that wraps."""
-
-
-def print_table(out: Console, columns: Sequence[Column], rows: Sequence[Sequence[str]], *, title: str | None = None,
-                styles: Sequence[str | None] | None = None, wide: bool = False) -> list[str]:
-    """Print a table that fits ``out``'s width: every column in full if it fits (or with ``wide``),
-    else the short forms, then without the columns of lowest ``drop`` until it fits; a line under it
-    names what was shortened or left out. Returns the headers left out.
-
-    >>> from rich.console import Console
-    >>> out = Console(width=16, color_system=None)
-    >>> print_table(out, [Column("name"), Column("a long header", drop=1)], [["x", "1"]])
-    ... # doctest: +NORMALIZE_WHITESPACE
-    name
-    ────
-    x
-    not shown at this width: a long header (--wide shows every column)
-    ['a long header']
-    """
-    from rich import box
-    from rich.cells import cell_len
-    from rich.table import Table
-
-    def build(kept: Sequence[Column], shorten: bool) -> Table:
-        table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False,
-                      collapse_padding=True)
-        for column in kept:
-            table.add_column(column.header, justify=column.justify, no_wrap=not column.wrap)  # type: ignore[arg-type]
-        for i, row in enumerate(rows):
-            cells = [row[columns.index(column)] for column in kept]
-            cells = [column.short(cell) if shorten and column.short else cell for column, cell in zip(kept, cells)]
-            table.add_row(*map(_text, cells), style=styles[i] if styles else None)
-        return table
-
-    def needed(column: Column, shorten: bool) -> int:
-        """Columns of the screen a column needs: its widest cell on one line, or for free text its longest
-        word and at least ``WRAPPED`` (rich would cut cells short with an ellipsis below that)."""
-        at = columns.index(column)
-        cells = [row[at] for row in rows]
-        if shorten and column.short:
-            cells = [column.short(cell) for cell in cells]
-        if not column.wrap:
-            return max(map(cell_len, [column.header, *cells]))
-        longest = max(cell_len(word) for text in [column.header, *cells] for word in text.split() or [""])
-        return max(longest, min(WRAPPED, max(map(cell_len, [column.header, *cells]))))
-
-    def fits(kept: Sequence[Column], shorten: bool) -> bool:
-        return sum(needed(column, shorten) for column in kept) + 2 * (len(kept) - 1) <= out.width
-
-    droppable = sorted((c for c in columns if c.drop), key=lambda c: c.drop)
-    ways = [([c for c in columns if c not in droppable[:k]], shorten)
-            for k in range(len(droppable) + 1) for shorten in (False, True)]
-    kept, shorten = next((way for way in ways if wide or fits(*way)), ways[-1])
-    out.print(build(kept, shorten))
-    dropped = [column.header for column in columns if column not in kept]
-    shortened = [c.header for c in kept if shorten and c.short and any(
-        c.short(row[columns.index(c)]) != row[columns.index(c)] for row in rows)]
-    said = ([f"{', '.join(shortened)} shortened"] if shortened else []) + (
-        [f"not shown at this width: {', '.join(dropped)}"] if dropped else [])
-    if said:
-        out.print(_text(f"{'; '.join(said)} (--wide shows every column)"), soft_wrap=False)
-    return dropped
-
-
-def _text(value: object, style: str = "") -> Any:
-    from rich.text import Text
-
-    return Text(str(value), style=style)
-
-
-def format_seconds(seconds: float) -> str:
-    """A time with three significant figures in a readable unit.
-
-    >>> format_seconds(0.000123), format_seconds(0.0456), format_seconds(12.345), format_seconds(0.0009996)
-    ('123 µs', '45.6 ms', '12.3 s', '1 ms')
-    """
-    if math.isnan(seconds):
-        return "-"
-    seconds = float(f"{seconds:.3g}")  # rounded first: 0.0009996 is '1 ms', not '1e+03 µs'
-    if seconds < 1e-3:
-        return f"{seconds * 1e6:.3g} µs"
-    if seconds < 1:
-        return f"{seconds * 1e3:.3g} ms"
-    return f"{seconds:.3g} s" if seconds < 1000 else f"{seconds:,.0f} s"
-
-
-def _figure(value: Stat | float) -> str:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return str(value)
-    if isinstance(value, int):
-        return f"{value:,}"
-    return f"{value:,.0f}" if value >= 100 else f"{value:.1f}"
-
-
-def effort(stats: Mapping[str, Stat | float]) -> str:
-    """A solver's effort figures in one cell, in ``EFFORT`` order; every stat when it has none of them.
-
-    >>> effort({"conflicts": 3, "variables": 729, "decisions": 12})
-    'decisions 12, conflicts 3'
-    """
-    shown = [key for key in EFFORT if key in stats] or list(stats)
-    return ", ".join(f"{key} {_figure(stats[key])}" for key in shown) or "-"
-
-
-MODEL_SIZE = ("clauses", "constraints", "variables")
-MODEL_SIZE_HEADER = "model size per puzzle"
-"""The stats that measure a model's size (a SAT formula's clauses, a CP-SAT model's constraints)."""
-
-
-def model_size(stats: Mapping[str, Stat | float]) -> str:
-    """A model's size in one cell: mean clauses or constraints and variables per puzzle, or "-".
-
-    >>> model_size({"clauses": 11988.0, "variables": 729.0, "conflicts": 2})
-    '11,988 clauses, 729 variables'
-    """
-    return ", ".join(f"{stats[key]:,.0f} {key}" for key in MODEL_SIZE if key in stats) or "-"
+def format_stats(result: Any) -> str:
+    """One line of a result's status, time and effort figures, for stderr (``--stats``)."""
+    figures = "  ".join(f"{k}: {v}" for k, v in result.stats.items())
+    return f"solver: {result.solver}  status: {result.status.value}  time: {result.seconds:.6f} s  {figures}".rstrip()
 
 
 # --- solvers -------------------------------------------------------------------------------------
@@ -236,15 +91,15 @@ def render_solvers(described: Sequence[Mapping[str, Any]], out: Console, *, wide
 
     width = min(out.width, 80) if not wide else out.width
     for line in missing:
-        out.print(_text(textwrap.fill(line, width, subsequent_indent="    ")))
-    out.print(_text(textwrap.fill(KIND_LEGEND, width)))
+        out.print(as_text(textwrap.fill(line, width, subsequent_indent="    ")))
+    out.print(as_text(textwrap.fill(KIND_LEGEND, width)))
     for solver in described:
         kinds = solver.get("capabilities", {}).get("kinds", KIND_LETTERS)
         refused = [letter for kind, letter in KIND_LETTERS.items() if kind not in kinds]
         if solver["installed"] and refused:
             why = solver["capabilities"].get("kinds_why")
             line = f"  {solver['name']} refuses {', '.join(refused)}" + (f": {why}" if why else "")
-            out.print(_text(textwrap.fill(line, width, subsequent_indent="    ")))
+            out.print(as_text(textwrap.fill(line, width, subsequent_indent="    ")))
     for solver in described:
         backend = solver.get("backend")
         engines = backend.get("engines") if isinstance(backend, dict) else None
@@ -259,7 +114,7 @@ def render_solvers(described: Sequence[Mapping[str, Any]], out: Console, *, wide
             choices = f"; one of: {', '.join(map(str, option['choices']))}" if option["choices"] else ""
             line = (f"  -o {option['name']}=...  ({solver['name']}) {option['help']}; "
                     f"default {option['default']!r}{choices}")
-            out.print(_text(textwrap.fill(line, width, subsequent_indent="      ", break_on_hyphens=False)))
+            out.print(as_text(textwrap.fill(line, width, subsequent_indent="      ", break_on_hyphens=False)))
 
 
 # --- compare -------------------------------------------------------------------------------------
@@ -287,7 +142,7 @@ def render_comparison(comparison: Comparison, out: Console, *, wide: bool = Fals
         rows.append([run.solver, status, setup, format_seconds(run.result.seconds) if not run.skipped else "-",
                      effort(run.result.stats), valid, agrees])
     print_table(out, columns, rows, title=f"compare on a {comparison.puzzle.shape}", styles=styles, wide=wide)
-    out.print(_text(f"{comparison.agreement.value}: {comparison.reason}", "green" if comparison.agreed else "red"))
+    out.print(as_text(f"{comparison.agreement.value}: {comparison.reason}", "green" if comparison.agreed else "red"))
 
 
 # --- bench ---------------------------------------------------------------------------------------
@@ -362,8 +217,8 @@ def render_bench(report: BenchReport, out: Console, *, wide: bool = False) -> No
                         [[s.solver, model_size(s.means), _effort_only(s.means)] for s in summaries],
                         title=f"{dataset}: model size and effort, mean per puzzle", wide=wide)
     for note in report.notes:
-        out.print(_text(f"note: {note}"))
-    out.print(_text(f"measured: {report.how_measured()}"))
+        out.print(as_text(f"note: {note}"))
+    out.print(as_text(f"measured: {report.how_measured()}"))
 
 
 def bench_markdown(report: BenchReport) -> str:
@@ -381,116 +236,7 @@ def bench_markdown(report: BenchReport) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def _stdout_shares_the_terminal() -> bool:
-    """Whether standard output is a terminal too, so a live display on stderr must draw it.
-
-    rich's live display takes over ``sys.stdout`` by default and draws what is written there
-    itself, through the stderr console: right when both streams are one terminal (the text then
-    scrolls above the bar instead of being overwritten by it), wrong when stdout is a file or a
-    pipe (``generate > file`` left the file empty). So it does that only on a terminal.
-    """
-    try:
-        return sys.stdout.isatty()
-    except (AttributeError, ValueError):
-        return False
-
-
-class _NoBar:
-    """What ``progress`` yields when no bar is drawn (``--quiet``, or stderr not a terminal): the calls
-    of rich's Progress that the commands make, doing nothing, without importing rich.progress (a sixth
-    of a fast bench run's imports); ``console`` still prints to stderr."""
-
-    def __init__(self, label: str) -> None:
-        self.task_ids = [0] if label else []
-        self.tasks: list[Any] = []
-
-    def add_task(self, description: str, **fields: Any) -> int:
-        self.task_ids.append(len(self.task_ids))
-        return self.task_ids[-1]
-
-    def advance(self, task: int, advance: float = 1) -> None:
-        pass
-
-    def update(self, task: int, **fields: Any) -> None:
-        pass
-
-    def reset(self, task: int, **fields: Any) -> None:
-        pass
-
-    @property
-    def console(self) -> Console:
-        return console(stderr=True)
-
-
-def bar_shown(bar: Any) -> bool:
-    """Whether ``progress`` yielded a bar that is drawn (not the silent stand-in)."""
-    return not isinstance(bar, _NoBar)
-
-
-@contextmanager
-def progress(total: int | None = None, *, enabled: bool = True, label: str = "") -> Iterator[Any]:
-    """A transient progress bar on stderr (a silent stand-in off a terminal); yields rich's Progress."""
-    err = console(stderr=True) if enabled else None
-    if err is None or not err.is_terminal:
-        yield _NoBar(label)
-        return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-    from rich.text import Text
-
-    class Tally(TextColumn):
-        """A task's ``tally`` field, empty for a task added without one (rich's format would raise)."""
-
-        def render(self, task: Any) -> Text:
-            return Text(str(task.fields.get("tally", "")))
-
-    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                   Tally(""), console=err, transient=True, redirect_stdout=_stdout_shares_the_terminal(),
-                   redirect_stderr=False)
-    with bar:
-        if label:
-            bar.add_task(label, total=total, tally="")
-        yield bar
-
-
-class _DownloadBar:
-    """A pooch progress-bar object (``total``, ``update``, ``reset``, ``close``) drawn by rich."""
-
-    def __init__(self, bar: Any, task: Any):
-        self._bar, self._task = bar, task
-
-    @property
-    def total(self) -> float | None:
-        return self._bar.tasks[0].total if self._bar.tasks else None
-
-    @total.setter
-    def total(self, value: float | None) -> None:
-        self._bar.update(self._task, total=value or None)
-
-    def update(self, advance: int) -> None:
-        self._bar.update(self._task, advance=advance)
-
-    def reset(self) -> None:
-        self._bar.reset(self._task)
-
-    def close(self) -> None:
-        self._bar.update(self._task, visible=False)
-
-
-@contextmanager
-def download_progress(*, enabled: bool = True) -> Iterator[Callable[[str], Any]]:
-    """A progress bar per download on stderr (on a terminal); yields ``catalog.fetch``'s ``progress`` hook."""
-    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TransferSpeedColumn
-
-    err = console(stderr=True)
-    bar = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(), TransferSpeedColumn(),
-                   console=err, transient=True, redirect_stdout=_stdout_shares_the_terminal(),
-                   redirect_stderr=False, disable=not enabled or not err.is_terminal)
-    with bar:
-        def start(url: str) -> _DownloadBar:
-            return _DownloadBar(bar, bar.add_task(_text(url.rsplit("/", 1)[-1]).plain, total=None))
-
-        yield start
-
+# --- datasets ------------------------------------------------------------------------------------
 
 def render_datasets(rows: Sequence[tuple[Any, Any]], folder: Any, out: Console, *, wide: bool = False) -> None:
     """The published sets (``catalog.PuzzleSet``, stored path or None) and the folder they go to."""
@@ -507,10 +253,10 @@ def render_datasets(rows: Sequence[tuple[Any, Any]], folder: Any, out: Console, 
         cells.append([puzzle_set.name, f"{puzzle_set.puzzles:,}", "yes" if stored else "no", source, puzzle_set.what])
     dropped = print_table(out, columns, cells, wide=wide)
     for url in archives if "source" not in dropped else ():
-        out.print(_text(f"data/...: members of {url}"), soft_wrap=True)
+        out.print(as_text(f"data/...: members of {url}"), soft_wrap=True)
     where = str(folder) if folder is not None else "the user's cache folder (needs pooch)"
-    out.print(_text(f"Fetched sets are kept in {where} (SUDOKULAB_DATA names another folder); "
-                    "get one with: sudokulab datasets fetch NAME"), soft_wrap=True)
+    out.print(as_text(f"Fetched sets are kept in {where} (SUDOKULAB_DATA names another folder); "
+                      "get one with: sudokulab datasets fetch NAME"), soft_wrap=True)
 
 
 # --- judge ---------------------------------------------------------------------------------------
@@ -532,7 +278,7 @@ def judge_progress(total: int | None, dataset: str, *, enabled: bool = True) -> 
             accepted += case.accepted
             bar.update(task, advance=1, tally=f"{accepted} accepted")
             if case.outcome is Outcome.INVALID_ENTRY:
-                bar.console.print(_text(f"sudokulab: {dataset}: {case.detail}"), soft_wrap=True)
+                bar.console.print(as_text(f"sudokulab: {dataset}: {case.detail}"), soft_wrap=True)
 
         yield on_case
 
@@ -549,14 +295,14 @@ def render_judge_summary(summary: JudgeSummary, limits: Limits, out: Console) ->
     for outcome, count in summary.counts.items():
         if count or outcome is not Outcome.INVALID_ENTRY:
             style = "green" if outcome is Outcome.ACCEPTED else ("red" if count else "dim")
-            table.add_row(_text(outcome.value), _text(count), style=style)
+            table.add_row(as_text(outcome.value), as_text(count), style=style)
     out.print(table)
     if summary.seconds:
         from statistics import fmean, median  # here: statistics imports fractions and decimal
 
         times = summary.seconds
         memory = f"{limits.memory_mb} MB" if limits.memory_mb else "none"
-        out.print(_text(
+        out.print(as_text(
             f"runs: {len(times)}  time per run: min {min(times):.3f} s, median {median(times):.3f} s, "
             f"mean {fmean(times):.3f} s, max {max(times):.3f} s; total {sum(times):.2f} s  "
             f"(limit {limits.seconds:g} s)\npeak memory: {summary.peak_rss_kb / 1024:.1f} MB (limit {memory})"
@@ -572,13 +318,13 @@ def render_failures(failures: Sequence[Failure], oracle_name: str, out: Console)
         if case.puzzle is None:
             continue
         n = case.puzzle.n
-        out.print(_text(f"puzzle {case.index + 1} (dataset line {case.line}): {case}"), soft_wrap=True)
+        out.print(as_text(f"puzzle {case.index + 1} (dataset line {case.line}): {case}"), soft_wrap=True)
         table = Table()
         for header in ("puzzle", "program output", f"oracle ({oracle_name})"):
-            table.add_column(_text(header))
+            table.add_column(as_text(header))
         output = clip_output(case.run.stdout if case.run else b"", n)
-        table.add_row(_text(format_puzzle(case.puzzle).rstrip("\n")), _text(output),
-                      _text(failure.oracle_answer.rstrip("\n")))
+        table.add_row(as_text(format_puzzle(case.puzzle).rstrip("\n")), as_text(output),
+                      as_text(failure.oracle_answer.rstrip("\n")))
         out.print(table)
 
 
@@ -592,13 +338,103 @@ def clip_output(data: bytes, n: int) -> str:
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    shown = [_printable(line if len(line) <= 3 * n else line[: 3 * n - 1] + "…") for line in lines[: n + 2]]
+    shown = [printable(line if len(line) <= 3 * n else line[: 3 * n - 1] + "…") for line in lines[: n + 2]]
     if len(lines) > n + 2:
         shown.append(f"… ({len(lines) - n - 2} more lines)")
     return "\n".join(shown) if shown else "(no output)"
 
 
-def _printable(line: str) -> str:
-    from ..formats.boj import printable
+# --- rate ----------------------------------------------------------------------------------------
 
-    return printable(line)
+def render_ratings(distributions: Sequence[Distribution], out: Console) -> None:
+    """One table per dataset: puzzles per hardest technique, then the rating's quartiles."""
+    from rich.table import Table
+
+    for dist in distributions:
+        extra = (f", {dist.failed} not rated" if dist.failed else "") + (
+            f", {dist.stopped} stopped short (lower bounds)" if dist.stopped else "")
+        title = f"{dist.dataset}: {dist.rated} puzzles rated{extra}"
+        if not dist.rated:
+            out.print(as_text(title))
+            continue
+        table = Table(title=title, title_justify="left")
+        for header, justify in (("hardest technique", "left"), ("difficulty", "right"), ("puzzles", "right"),
+                                ("share", "right")):
+            table.add_column(header, justify=justify)
+        for name, difficulty, count in dist.techniques:
+            table.add_row(as_text(name), f"{difficulty:.1f}", str(count), f"{count / dist.rated:.0%}")
+        out.print(table)
+        out.print(as_text(f"rating: median {dist.median:.2f}, quartiles {dist.q1:.2f} .. {dist.q3:.2f}, "
+                          f"max {dist.max:.2f}; {dist.per_second:,.1f} puzzles rated per second"))
+
+
+def rated_row(rated: Rated) -> str:
+    """One per-puzzle row of ``rate --rows``: where it is, then its rating and hardest technique."""
+    where = f"{rated.dataset}:{rated.line}"
+    if rated.rating is None:
+        return f"{where}\t-\t{rated.error}"
+    r = rated.rating
+    bound = " (stopped: at least)" if r.stopped else ""
+    return f"{where}\t{r.rating:.2f}\t{r.technique or 'givens only'}{bound}\t{r.steps} steps"
+
+
+def ratings_histogram(ratings: dict[str, list[float]], path: str | Path) -> None:
+    """The ratings of each dataset as one histogram picture, one colour per dataset."""
+    import io
+
+    from matplotlib import colormaps
+    from matplotlib.figure import Figure
+
+    from ..ui.plots import plot_output
+
+    figure = Figure(figsize=(8, 4.5), layout="constrained")
+    axes = figure.add_subplot()
+    values = [v for vs in ratings.values() for v in vs]
+    low, high = (min(values), max(values)) if values else (0.0, 1.0)
+    bins = [low + (high - low + 0.2) * i / 40 for i in range(41)]
+    palette = colormaps["tab10"]
+    for i, (name, vs) in enumerate(ratings.items()):
+        axes.hist(vs, bins=bins, alpha=0.55, color=palette(i % 10), label=f"{name} ({len(vs)})")
+    axes.set_xlabel("rating (hardest step's difficulty, refined by its count)")
+    axes.set_ylabel("puzzles")
+    axes.legend()
+    out = plot_output(path)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, dpi=120, format=out.path.suffix.lstrip(".").lower())
+    with out:
+        out.write(buffer.getvalue())
+
+
+# --- propagate, explain --------------------------------------------------------------------------
+
+def render_ladder(rows: Sequence[LevelSummary], name: str) -> str:
+    """The ladder table of ``propagate --summary`` as text."""
+    lines = [f"propagation ladder of {name}: {rows[0].puzzles if rows else 0} puzzles",
+             f"{'level':15} {'settled':>8} {'share':>7} {'contradictions':>15} {'candidates left (mean)':>23}"]
+    for row in rows:
+        share = f"{100 * row.settled / row.puzzles:.1f}%" if row.puzzles else "-"
+        lines.append(f"{row.level:15} {row.settled:>8} {share:>7} {row.contradictions:>15} "
+                     f"{row.candidates_mean:>23.1f}")
+    return "\n".join(lines) + "\n"
+
+
+def step_line(number: int, step: Any, n: int) -> str:
+    """``  3. r3c3 = 9: hidden single in box 1 (...)  [from r1c1=1 r1c2=3 ...; box 1]``."""
+    premises = " ".join(fact.label(n) for fact in step.premises)
+    return f"{number:3d}. {step.text}  [from {premises or 'nothing'}; {', '.join(step.groups) or 'no rule'}]"
+
+
+# --- check-encoding, check-solver ----------------------------------------------------------------
+
+def check_lines(rows: Sequence[tuple[str, str, str]]) -> str:
+    """One line per check of a student's file: status, check, reason, in aligned columns."""
+    width = max((len(name) for _, name, _ in rows), default=0)
+    return "".join(f"  {status:<7}  {name:<{width}}  {reason}\n" for status, name, reason in rows)
+
+
+def failed_checks_line(target: str, statuses: Sequence[str]) -> None:
+    """The one line on stderr that every non-zero exit ends with (the README's contract), after the report."""
+    failed = statuses.count("failed")
+    if failed:
+        sys.stdout.flush()
+        sys.stderr.write(f"sudokulab: {target}: {failed} of {len(statuses)} checks failed\n")

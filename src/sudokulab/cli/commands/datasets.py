@@ -1,0 +1,79 @@
+"""``sudokulab datasets``: the published benchmark sets listed, fetched (SHA-256 checked) and found."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ...errors import ExitCode
+from ..options import json_argument
+
+NAME = "datasets"
+HELP = "the published benchmark sets: list them, fetch them, find them"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    from ...datasets.catalog import names as set_names
+
+    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION", parser_class=type(parser))
+    listed = actions.add_parser("list", help="every known set: puzzles, source, and where it is stored once fetched")
+    listed.add_argument("--wide", action="store_true", help="every column, however wide the table gets")
+    json_argument(listed)
+    fetch = actions.add_parser("fetch", help="download sets from their public source, check their SHA-256, keep them")
+    fetch.add_argument("names", nargs="+", metavar="NAME", choices=[*set_names(), "all"],
+                       help=f"one or more of: {', '.join(set_names())}; or all")
+    fetch.add_argument("--quiet", action="store_true", help="no progress bar (shown on a terminal only)")
+    json_argument(fetch)
+    where = actions.add_parser("path", help="print where a fetched set is stored")
+    where.add_argument("name", metavar="NAME", choices=set_names(), help="a set's name")
+    json_argument(where)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ...datasets import catalog
+    from ...formats import documents
+
+    if args.action == "list":
+        from ...ui.console import console
+        from ..render import render_datasets
+
+        folder = catalog.data_folder() if _has_folder() else None
+        rows = [(s, folder / s.filename if folder is not None and (folder / s.filename).is_file() else None)
+                for s in catalog.SETS.values()]
+        if args.json:
+            documents.emit({"folder": None if folder is None else str(folder), "sets": [
+                {"name": s.name, "puzzles": s.puzzles, "what": s.what, "url": s.url, "member": s.member,
+                 "sha256": s.sha256, "fetched": stored is not None, "path": None if stored is None else str(stored)}
+                for s, stored in rows]})
+            return ExitCode.OK
+        render_datasets(rows, folder, console(wide=args.wide), wide=args.wide)
+        return ExitCode.OK
+    if args.action == "path":
+        where = catalog.path(args.name)
+        if args.json:
+            documents.emit({"name": args.name, "path": str(where)})
+        else:
+            sys.stdout.write(f"{where}\n")
+        return ExitCode.OK
+    names = catalog.names() if "all" in args.names else args.names
+    from ...ui.progress import download_progress
+
+    with download_progress(enabled=not args.quiet and sys.stderr.isatty()) as bar:
+        fetched = catalog.fetch(names, progress=bar)
+    if args.json:
+        documents.emit({"fetched": [{"name": item.name, "path": str(item.path), "downloaded": item.downloaded}
+                                    for item in fetched]})
+        return ExitCode.OK
+    for item in fetched:
+        sys.stdout.write(f"{item.name}: {item.path}{'' if item.downloaded else ' (already there)'}\n")
+    return ExitCode.OK
+
+
+def _has_folder() -> bool:
+    """Whether the data folder can be named (``SUDOKULAB_DATA``, or pooch to find the cache folder)."""
+    import importlib.util
+    import os
+
+    from ...datasets.catalog import FOLDER_ENV
+
+    return bool(os.environ.get(FOLDER_ENV, "").strip()) or importlib.util.find_spec("pooch") is not None

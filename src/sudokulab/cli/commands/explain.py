@@ -1,0 +1,140 @@
+"""``sudokulab explain``: the solving path step by step, each with minimal premises, then the BOJ answer.
+
+Exit codes: 0 when the steps reach the solution; 1 no solution (the line names a smallest set of
+conflicting givens); 2 bad input; 3 when the steps stop before the solution (``--max-level``
+reached, ``--time-limit`` reached, or the puzzle has several solutions: ``explain.ExplanationStopped``,
+a ``TimeLimitReached``), after printing the steps found; 4 when ``--check`` finds a step SAT does
+not certify (a bug).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from ...errors import ExitCode, NoSolution, SolverBug
+from ..options import load, positive_float, puzzle_arguments
+
+NAME = "explain"
+HELP = "the solving path as a person's steps, each with minimal premises"
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ...core.puzzle import Puzzle
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    puzzle_arguments(parser, solver=False)
+    parser.add_argument("--max-level", metavar="LEVEL",
+                        help="stop where this toolbox ends: a technique name (e.g. hidden-single, x-wing) "
+                        "or a difficulty (e.g. 2.6); exit 3 when the puzzle needs more")
+    parser.add_argument("--check", action="store_true",
+                        help="certify every step with SAT (premises + named rules + negated conclusion unsatisfiable)")
+    parser.add_argument("--no-minimise", dest="minimal", action="store_false",
+                        help="keep each technique's own premises instead of minimising them with SAT (faster)")
+    parser.add_argument("--draw", metavar="DIR", help="write one picture per step here (step-001.png, ...)")
+    parser.add_argument("--time-limit", type=positive_float, metavar="SECONDS",
+                        help="stop after this many seconds (exit 3)")
+    parser.add_argument("--json", action="store_true",
+                        help="one JSON document on stdout instead (steps with premises and groups, grid, answer)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ...formats.boj import format_grid
+    from ...reasoning.explain import ExplanationStopped, explain, level
+    from ...reasoning.step_check import check_step
+    from ..render import step_line
+
+    puzzle = load(args)
+    level(args.max_level)  # a bad level is refused before any work
+    if args.draw:
+        from ...ui.step_pictures import check_directory
+
+        check_directory(args.draw)
+    try:
+        explanation = explain(puzzle, max_level=args.max_level, minimal=args.minimal, time_limit=args.time_limit)
+    except NoSolution:
+        raise _no_solution(puzzle, args.json) from None
+    certified = None
+    if args.check:
+        for number, step in enumerate(explanation.steps, 1):
+            if not check_step(puzzle, step):
+                raise SolverBug(f"step {number} is not certified by SAT: {step.text}")
+        certified = True
+    if args.draw:
+        from ...ui.step_pictures import draw_steps
+
+        draw_steps(args.draw, puzzle, explanation)  # one picture per step, premises and conclusion marked
+    n = puzzle.n
+    if args.json:
+        from ...formats.documents import emit
+
+        emit(explanation_json(puzzle, explanation, certified))
+    else:
+        lines = [step_line(i + 1, step, n) for i, step in enumerate(explanation.steps)]
+        if certified:
+            lines.append(f"every step certified by SAT: {len(explanation.steps)} steps")
+        sys.stdout.write("".join(line + "\n" for line in lines))
+        if explanation.grid is not None:
+            sys.stdout.write(format_grid(explanation.grid, n))
+    if explanation.stopped:
+        raise ExplanationStopped(explanation.stopped)
+    if args.draw:
+        print(f"{len(explanation.steps)} pictures in {os.fspath(args.draw)}", file=sys.stderr)
+    return ExitCode.OK
+
+
+def _pairs(pairs: tuple[tuple[int, int], ...], n: int) -> list[dict[str, Any]]:
+    from ...core.cells import cell_label
+
+    return [{"cell": cell_label(cell, n), "digit": digit} for cell, digit in pairs]
+
+
+def step_json(number: int, step: Any, n: int) -> dict[str, Any]:
+    """One step of the ``explain --json`` document."""
+    from ...core.cells import cell_label
+
+    return {
+        "number": number, "technique": step.technique, "difficulty": step.difficulty,
+        "placed": _pairs(step.placed, n), "removed": _pairs(step.removed, n),
+        "premises": [{"cell": cell_label(f.cell, n), "digit": f.digit, "holds": f.holds, "text": f.label(n)}
+                     for f in step.premises],
+        "groups": list(step.groups), "text": step.text,
+    }
+
+
+def explanation_json(puzzle: Puzzle, explanation: Any, certified: bool | None) -> dict[str, Any]:
+    """The ``explain --json`` document (``schemas/explain.schema.json``)."""
+    from ...formats.boj import format_grid
+    from ...formats.documents import puzzle_fields
+
+    n = puzzle.n
+    grid = explanation.grid
+    hardest = explanation.hardest
+    return {
+        **puzzle_fields(puzzle),
+        "steps": [step_json(i + 1, step, n) for i, step in enumerate(explanation.steps)],
+        "hardest": None if hardest is None else {"technique": hardest.technique, "difficulty": hardest.difficulty},
+        "stopped": explanation.stopped,
+        "certified": certified,
+        "grid": [list(grid[r * n:(r + 1) * n]) for r in range(n)] if grid else None,
+        "answer": format_grid(grid, n) if grid else None,
+    }
+
+
+def _no_solution(puzzle: Puzzle, as_json: bool) -> NoSolution:
+    """The no-solution line naming a smallest set of conflicting givens, the rules that forbid them
+    and the givens to remove (``conflicts``); with ``--json`` the document says it too (``conflict``)."""
+    from ...reasoning.conflicts import why_no_solution
+
+    conflict = why_no_solution(puzzle)
+    message = f"no solution: {conflict.text()}"
+    if as_json:
+        from ...formats.documents import emit, puzzle_fields
+
+        emit({**puzzle_fields(puzzle), "steps": [], "hardest": None, "stopped": message, "certified": None,
+              "grid": None, "answer": None, "conflict": conflict.document()})
+    return NoSolution(message)

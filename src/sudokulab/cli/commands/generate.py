@@ -1,0 +1,123 @@
+"""``sudokulab generate``: random puzzles of any size, in the dataset format, each shown as it is made."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ...errors import ExitCode, UsageError
+from ..options import (
+    cluster_argument,
+    dataset_rules,
+    fraction,
+    json_argument,
+    non_negative_int,
+    positive_int,
+    rules_arguments,
+    seed_int,
+)
+
+NAME = "generate"
+HELP = "random puzzles of any size, in the dataset format"
+DESCRIPTION = ("Random puzzles of any size, one a line (BOJ blocks above 9x9). With variant rules "
+               "(--rules, --regions, --cages, --thermos) the puzzles are made under them, but the output holds "
+               "only the givens: solve them with the same options.")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--size", type=positive_int, required=True, metavar="N", help="board size n (n x n)")
+    parser.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
+    amount = parser.add_mutually_exclusive_group()
+    amount.add_argument("--clues", type=non_negative_int, metavar="K", help="givens per puzzle")
+    amount.add_argument("--fraction", type=fraction, metavar="F",
+                        help="givens as a share of the cells (default: 0.45; with --unique 0.60 up to 25x25, "
+                        "0.80 up to 36x36, 0.90 above, so that each puzzle takes seconds)")
+    parser.add_argument("--unique", action="store_true",
+                        help="keep only removals that leave exactly one solution (checked with SAT)")
+    parser.add_argument("--count", type=positive_int, default=1, metavar="C", help="puzzles (default: 1)")
+    parser.add_argument("--seed", type=seed_int, metavar="S", help="random seed: the same seed, the same puzzles")
+    parser.add_argument("--per-puzzle-seeds", action="store_true",
+                        help="give puzzle k its own random stream, seeded by 'S/k' (what --cluster does): the "
+                        "same puzzles whatever makes them; without it one stream makes them all in turn")
+    cluster_argument(parser, "make the puzzles")
+    parser.add_argument("--output", metavar="FILE",
+                        help="write here instead of stdout: the file appears whole when the last puzzle is made "
+                        "(nothing on failure); stdout shows each puzzle as it is made")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar (shown on a terminal only)")
+    rules_arguments(parser, "every puzzle is made under; the output holds the givens only, so give the "
+                    "same options to the commands that read it")
+    json_argument(parser, "one JSON Lines row per puzzle on stdout (with --output the file gets the puzzles)")
+
+
+def run(args: argparse.Namespace) -> int:
+    import random
+    from contextlib import nullcontext
+
+    from ...core.grid import Shape
+    from ...formats import documents
+    from ...formats.boj import MAX_SIZE, parse_box
+    from ...formats.outputs import OutputFile
+    from ...runs import generate as gen
+    from ...ui.progress import progress
+
+    if args.size > MAX_SIZE:
+        raise UsageError(f"a {args.size}x{args.size} board is larger than the {MAX_SIZE}x{MAX_SIZE} supported")
+    shape = Shape(*parse_box(args.box)) if args.box else Shape.of_size(args.size)
+    if shape.n != args.size:
+        raise UsageError(f"box {args.box} does not fit a {args.size}x{args.size} board")
+    try:
+        target = gen.clues_for(shape, args.clues, args.fraction, args.unique)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    options = dataset_rules(args)
+    variant = {} if options is None else {"rules": options.for_shape(shape)}  # bad rules data: refused here
+    output = OutputFile(args.output) if args.output not in (None, "-") else None  # checked before the work
+    seed = args.seed
+    if args.cluster:
+        from ...execution.cluster import connect
+
+        cluster = connect(args.cluster)  # before any output: a bad address is refused with nothing written
+    else:
+        cluster = None
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**32)
+        print(f"sudokulab: seed {seed} (give --seed {seed} to generate the same puzzles)", file=sys.stderr)
+    short: list[int] = []
+    show = not args.quiet and sys.stderr.isatty()
+    with cluster or nullcontext(), output if output is not None else _Stdout() as stream, \
+            progress(args.count, enabled=show, label="puzzles") as bar:
+        cells = bar.add_task("cells blanked", total=None, tally="")
+
+        def blanked(done: int, wanted: int) -> None:
+            bar.update(cells, completed=done, total=wanted or None)
+
+        for number, made in enumerate(gen.generate(shape, args.count, clues=target, unique=args.unique, seed=seed,
+                                                   progress=blanked if show and cluster is None else None,
+                                                   per_puzzle_seeds=args.per_puzzle_seeds, cluster=cluster,
+                                                   **variant)):
+            if args.json:
+                documents.emit_line(made.to_json(number))
+                sys.stdout.flush()
+            if output is not None or not args.json:
+                stream.write(gen.dataset_text(made.puzzle))
+            bar.update(bar.task_ids[0], advance=1)
+            if made.short:
+                short.append(made.clues)
+    if short:
+        print(f"sudokulab: warning: {len(short)} of {args.count} puzzles cannot go below {target} clues and stay "
+              f"unique; they stopped at {min(short)}..{max(short)} clues", file=sys.stderr)
+    return ExitCode.OK
+
+
+class _Stdout:
+    """Standard output as an output of ``generate``: each puzzle flushed as it is made."""
+
+    def __enter__(self) -> _Stdout:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        pass
+
+    def write(self, text: str) -> None:
+        sys.stdout.write(text)
+        sys.stdout.flush()

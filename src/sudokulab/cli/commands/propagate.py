@@ -1,0 +1,156 @@
+"""``sudokulab propagate``: one puzzle's pencil marks after a level of the ladder, or a dataset's ladder table.
+
+The reasoning is ``reasoning.levels``'s and the table over a dataset ``runs.ladder``'s; this command
+reads the input, runs it and prints (text, ``--json``, a ``--draw`` picture). A failure's ``--json``
+document is ``cli.main``'s (``documents.emit_error``); a contradiction is reported by the puzzle's own
+document.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ...errors import ExitCode, NoSolution, PuzzleFormatError, UsageError
+from ..options import dataset_rules, load, positive_int, rules_arguments
+
+NAME = "propagate"
+HELP = "pencil marks after a level of reasoning, or a dataset's propagation ladder"
+DESCRIPTION = ("The candidates left in every cell after a level of reasoning, each level including the ones "
+               "before it. With --summary, PUZZLE is a dataset: one row per level, the puzzles it settles without "
+               "search.")
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ...reasoning.candidates import Candidates
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    from ...reasoning.levels import DEFAULT_LEVEL, LEVELS
+
+    parser.add_argument("puzzle", nargs="?", default="-",
+                        help="puzzle file (with --summary: dataset file or fetched set's name), or - for stdin")
+    parser.add_argument("--level", choices=LEVELS, metavar="L", help=f"one of: {', '.join(LEVELS)} (default: "
+                        f"{DEFAULT_LEVEL}; with --summary every level up to L, default all four)")
+    parser.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
+    parser.add_argument("--summary", action="store_true", help="PUZZLE is a dataset: the ladder table")
+    parser.add_argument("--limit", type=positive_int, metavar="K", help="with --summary: the first K puzzles")
+    parser.add_argument("--json", action="store_true", help="one JSON document on stdout instead")
+    parser.add_argument("--draw", metavar="FILE", help="the pencil marks as a picture (.png, .svg or .pdf)")
+    parser.add_argument("--quiet", action="store_true", help="with --summary: no progress bar")
+    rules_arguments(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.summary:
+        return _summary(args)
+    return _one(args)
+
+
+def _one(args: argparse.Namespace) -> int:
+    from ...core.puzzle import first_conflict
+    from ...formats.boj import format_grid
+    from ...reasoning.candidates import Candidates
+    from ...reasoning.levels import DEFAULT_LEVEL, check_level, settle_why
+
+    if args.limit is not None or args.quiet:
+        raise UsageError("propagate: --limit and --quiet go with --summary")
+    level = args.level or DEFAULT_LEVEL
+    check_level(level)
+    drawing = _draw_target(args.draw)
+    puzzle = load(args)
+    conflict = first_conflict(puzzle.givens, puzzle.rules)
+    if conflict:
+        marks, why = Candidates.start(puzzle, eliminate=False), f"the givens break a rule: {conflict}"
+    else:
+        marks, why = settle_why(Candidates.start(puzzle), level)
+    status = "contradiction" if why is not None else "settled" if marks.settled else "open"
+    if drawing is not None and why is None:
+        _draw(marks, drawing, f"{level}: {status}")
+    if args.json:
+        from ...formats.documents import emit, rules_fields
+
+        n = puzzle.n
+        emit({"size": n, "box": [puzzle.shape.box_rows, puzzle.shape.box_cols], **rules_fields(puzzle.rules),
+              "level": level, "status": status, "reason": why,
+              "candidates": [[marks.digits(r * n + c) for c in range(n)] for r in range(n)],
+              "remaining": marks.remaining,
+              "grid": [list(marks.grid()[r * n:(r + 1) * n]) for r in range(n)],
+              "answer": format_grid(marks.grid(), n) if status == "settled" else None})
+    elif status == "settled":
+        sys.stdout.write("settled\n" + format_grid(marks.grid(), puzzle.n))
+    elif status == "open":
+        sys.stdout.write(marks.text())
+    if why is not None:
+        raise NoSolution(f"no solution (found at the {level} level): {why}")
+    return ExitCode.OK
+
+
+def _draw_target(path: str | None) -> Any:
+    if path is None:
+        return None
+    from ...formats.outputs import OutputFile
+    from ...ui.plots import PLOT_SUFFIXES, require_matplotlib
+
+    require_matplotlib()
+    return OutputFile(path, suffixes=PLOT_SUFFIXES, what="picture", binary=True)
+
+
+def _draw(marks: Candidates, output: Any, title: str) -> None:
+    """The pencil-mark picture, written whole (``outputs.OutputFile``)."""
+    import io
+
+    from matplotlib.figure import Figure
+
+    from ...ui.drawing import draw_candidates
+
+    n = marks.n
+    figure = Figure(figsize=(0.62 * n + 0.6, 0.62 * n + 0.9), layout="constrained")
+    draw_candidates(marks, figure.add_subplot(), title, fill_settled=True)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, dpi=120, format=output.path.suffix.lstrip(".").lower())
+    with output:
+        output.write(buffer.getvalue())
+
+
+def _summary(args: argparse.Namespace) -> int:
+    from ...datasets.catalog import resolve
+    from ...datasets.reading import read_dataset
+    from ...formats.boj import parse_box, source_name
+    from ...reasoning.levels import LEVELS, check_level
+    from ...runs.ladder import summarize
+    from ...ui.progress import progress
+    from ..render import render_ladder
+
+    if args.draw is not None:
+        raise UsageError("propagate: --draw shows one puzzle; drop it with --summary")
+    top = args.level or LEVELS[-1]
+    check_level(top)
+    path = resolve(args.puzzle)
+    box = parse_box(args.box) if args.box else None
+    name = source_name(path)
+    rules = dataset_rules(args)
+
+    def puzzles():
+        for entry in read_dataset(path, box, rules=rules):
+            if args.limit is not None and entry.index >= args.limit:
+                return
+            if entry.puzzle is None:
+                raise PuzzleFormatError(f"{name} line {entry.line}: {entry.error}")
+            yield entry.puzzle
+
+    show = not args.quiet and sys.stderr.isatty()
+    with progress(args.limit, enabled=show, label="puzzles") as bar:
+        task = bar.task_ids[0]
+        rows = summarize(puzzles(), top, on_puzzle=lambda: bar.update(task, advance=1))
+    if not rows or not rows[0].puzzles:
+        raise UsageError(f"propagate: no puzzles in '{name}'")
+    if args.json:
+        from ...formats.documents import emit
+
+        emit({"dataset": name, "puzzles": rows[0].puzzles, "levels": [row.to_json() for row in rows]})
+    else:
+        sys.stdout.write(render_ladder(rows, name))
+    return ExitCode.OK

@@ -1,0 +1,76 @@
+"""``sudokulab verify``: one answer judged as BOJ's special judge does, with SAT as the oracle."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ...errors import ExitCode, UnsupportedFeature, UsageError, WrongAnswer
+from ..options import (
+    certificate,
+    certificate_field,
+    certified,
+    certify_arguments,
+    json_argument,
+    load,
+    positive_float,
+    rules_arguments,
+)
+
+NAME = "verify"
+HELP = "judge an answer as BOJ's special judge does, with SAT as oracle"
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("puzzle", help="puzzle file, or - for stdin")
+    parser.add_argument("answer", help="answer file, or - for stdin")
+    parser.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
+    parser.add_argument("--time-limit", type=positive_float, default=10.0, metavar="SECONDS",
+                        help="for each question to the oracle (default: 10)")
+    parser.add_argument("--no-oracle", action="store_true", help="print the verdict only")
+    rules_arguments(parser, "the answer is judged by")
+    certify_arguments(parser)
+    json_argument(parser, "one JSON document on stdout instead (verdict, oracle, certificate)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ...formats import documents
+    from ...formats.boj import read_bytes
+    from ...verdicts.verify import MAX_ANSWER_BYTES, verify
+
+    if args.puzzle == "-" and args.answer == "-":
+        raise UsageError("verify: the puzzle and the answer cannot both come from standard input")
+    puzzle = load(args)
+    verdict = verify(puzzle, read_bytes(args.answer, MAX_ANSWER_BYTES))
+    lines = [str(verdict)]
+    consulted: dict[str, Any] | None = None
+    made = report = None
+    if not args.no_oracle:
+        from ...verdicts.oracle import Oracle
+
+        try:
+            with Oracle(time_limit=args.time_limit) as oracle:
+                report = oracle.consult(puzzle)
+                lines += report.lines(verdict.grid, verdict.accepted)
+            consulted = {"solver": report.solver, "solutions": report.solutions,
+                         "canonical": None if report.canonical is None else verdict.grid == report.canonical}
+            if args.certify:
+                made = certificate(puzzle, report.solutions, args.proof)
+        except UnsupportedFeature as exc:
+            lines.append(f"oracle: not consulted ({exc})")
+            consulted = {"solver": None, "solutions": None, "canonical": None, "not_consulted": str(exc)}
+    if args.json:
+        documents.emit({**documents.puzzle_fields(puzzle), "accepted": verdict.accepted,
+                        "verdict": "accepted" if verdict.accepted else "wrong answer", "reason": verdict.reason,
+                        "oracle": consulted, **certificate_field(args, made)})
+    else:
+        sys.stdout.write("\n".join(lines) + "\n")
+    if made is not None:
+        certified(made, report.solutions if report else None, stdout=None if args.json else True)
+    if not verdict.accepted:
+        raise WrongAnswer(str(verdict))
+    return ExitCode.OK

@@ -1,0 +1,112 @@
+"""Locked candidates and naked and hidden subsets: a few cells of a group, or a few places of a digit,
+that take digits from the cells around them.
+
+Locked candidates work on complete groups and see through any group or differing pair (pointing,
+claiming, and the same for diagonals, cages and knight moves); naked subsets on every group, cages
+too; hidden subsets on complete groups, since only there must every digit have a place.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from .board import Board, Premises, cells_text, make_step, removed_text
+from .candidates import digits_of
+from .steps import Step
+
+
+def locked_candidates(board: Board, difficulty: float) -> Step | None:
+    """A digit's places in a complete group all see some cells outside it: the digit leaves those
+    (pointing from a box into a line, claiming from a line into a box, and the same for any group)."""
+    n = board.n
+    rules = board.cands.puzzle.rules
+    for group in board.tables.complete:
+        done = board.placed_digits(group)
+        inside = board.tables.cell_sets[group.name]
+        for digit in range(1, n + 1):
+            if done >> (digit - 1) & 1:
+                continue
+            places = board.places(group, digit)
+            if len(places) < 2:
+                continue
+            seen = set(rules.peers[places[0]])
+            for cell in places[1:]:
+                seen &= rules.peers[cell]
+            targets = sorted(c for c in seen - inside if not board.placed[c] and board.cands.has(c, digit))
+            if not targets:
+                continue
+            why = Premises(group.name)
+            for other in group.cells:
+                if other not in places:
+                    why.why_not(board, other, digit)
+            shared = [g.name for g in board.tables.every
+                      if g.name != group.name and set(places) | set(targets) <= board.tables.cell_sets[g.name]]
+            for target in targets:
+                if shared:
+                    why.name(shared[0])
+                else:
+                    for cell in places:
+                        why.name(board.tables.link(target, cell))
+            removed = [(c, digit) for c in targets]
+            where = f" (all in {shared[0]})" if shared else f" (all see {cells_text(targets, n)})"
+            text = (f"{removed_text(removed, n)}: locked candidates: in {group.name}, {digit} can only go in "
+                    f"{cells_text(places, n)}{where}")
+            return make_step("locked candidates", difficulty, [], removed, why, text)
+    return None
+
+
+_SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
+
+
+def naked_subset(board: Board, difficulty: float, size: int) -> Step | None:
+    """``size`` cells of a group whose candidates are ``size`` digits: those digits leave the group's other cells."""
+    n = board.n
+    for group in board.tables.every:
+        open_cells = board.open_cells(group)
+        small = [c for c in open_cells if board.marks[c].bit_count() <= size]
+        for cells in itertools.combinations(small, size):
+            union = 0
+            for cell in cells:
+                union |= board.marks[cell]
+            if union.bit_count() != size:
+                continue
+            removed = [(c, d) for c in open_cells if c not in cells for d in digits_of(board.marks[c] & union)]
+            if not removed:
+                continue
+            why = Premises(group.name)
+            for cell in cells:
+                for digit in range(1, n + 1):
+                    if not union >> (digit - 1) & 1:
+                        why.why_not(board, cell, digit)
+            name = f"naked {_SUBSET_NAMES[size]}"
+            digits = ", ".join(map(str, digits_of(union)))
+            text = f"{removed_text(removed, n)}: {name} {{{digits}}} in {cells_text(cells, n)} ({group.name})"
+            return make_step(name, difficulty, [], removed, why, text)
+    return None
+
+
+def hidden_subset(board: Board, difficulty: float, size: int) -> Step | None:
+    """``size`` digits of a complete group with only ``size`` places: those cells keep only these digits."""
+    n = board.n
+    for group in board.tables.complete:
+        done = board.placed_digits(group)
+        where = {d: board.places(group, d) for d in range(1, n + 1) if not done >> (d - 1) & 1}
+        few = [d for d, places in where.items() if 1 <= len(places) <= size]
+        for digits in itertools.combinations(few, size):
+            cells = sorted({c for d in digits for c in where[d]})
+            if len(cells) != size:
+                continue
+            keep = sum(1 << (d - 1) for d in digits)
+            removed = [(c, d) for c in cells for d in digits_of(board.marks[c] & ~keep)]
+            if not removed:
+                continue
+            why = Premises(group.name)
+            for digit in digits:
+                for other in group.cells:
+                    if other not in cells:
+                        why.why_not(board, other, digit)
+            name = f"hidden {_SUBSET_NAMES[size]}"
+            text = (f"{removed_text(removed, n)}: {name} {{{', '.join(map(str, digits))}}} in "
+                    f"{cells_text(cells, n)} ({group.name}: these digits have no other place)")
+            return make_step(name, difficulty, [], removed, why, text)
+    return None

@@ -1,0 +1,37 @@
+"""The consoles that every table and message a person reads is printed on.
+
+A console never reads markup from data: a program's output, a file name, puzzle text or an error
+message is shown as it is (``as_text``). On a terminal a console takes the terminal's width; on a
+file or a pipe it is ``WIDTH`` columns whatever ``COLUMNS`` says, so a file gets the same bytes from
+any terminal (``WIDE`` with ``--wide``). rich is imported when a console is made, not before.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+WIDTH = 80
+"""Columns of a table written to a file or a pipe (a terminal uses its own width)."""
+WIDE = 400
+"""Columns of a ``--wide`` table written to a file or a pipe: as wide as its cells make it."""
+
+
+def console(stream: IO[str] | None = None, *, stderr: bool = False, wide: bool = False) -> Console:
+    """A rich console that never reads markup from data: the terminal's width on a terminal,
+    ``WIDTH`` off one whatever ``COLUMNS`` says, ``WIDE`` with ``wide``."""
+    from rich.console import Console
+
+    target = stream if stream is not None else (sys.stderr if stderr else sys.stdout)
+    width = None if target.isatty() else (WIDE if wide else WIDTH)
+    return Console(file=target, width=width, highlight=False, markup=False, emoji=False)
+
+
+def as_text(value: object, style: str = "") -> Any:
+    """Any value as rich text shown as it is: no markup, no emoji codes read from it."""
+    from rich.text import Text
+
+    return Text(str(value), style=style)

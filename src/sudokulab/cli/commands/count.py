@@ -32,7 +32,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ... import default_solver, solvers
+    from ... import solvers
+    from ...solvers import default_solver
     from ...formats import documents
     from ...solvers.base import Status
     from ..render import format_stats

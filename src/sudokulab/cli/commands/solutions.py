@@ -35,7 +35,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ... import default_solver, solvers
+    from ... import solvers
+    from ...solvers import default_solver
     from ...core.puzzle import first_conflict
     from ...formats.boj import format_grid
     from ...formats.documents import emit

@@ -33,8 +33,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ... import solvers
-    from ...solvers import default_solver
     from ...formats import documents
+    from ...solvers import default_solver
     from ...solvers.base import Status
     from ..render import format_stats
 

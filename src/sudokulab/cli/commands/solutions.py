@@ -36,10 +36,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ... import solvers
-    from ...solvers import default_solver
     from ...core.puzzle import first_conflict
     from ...formats.boj import format_grid
     from ...formats.documents import emit
+    from ...solvers import default_solver
     from ...solvers.base import Status
     from ...verdicts.listing import list_solutions
     from ..render import format_stats

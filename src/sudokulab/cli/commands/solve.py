@@ -26,10 +26,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ... import solvers
-    from ...solvers import default_solver
     from ...core.puzzle import first_conflict
     from ...formats import documents
     from ...formats.boj import format_grid
+    from ...solvers import default_solver
     from ...solvers.base import Status
     from ...verdicts.checking import check_result
     from ..render import format_stats

@@ -13,6 +13,11 @@ A set whose hash differs is refused and nothing is cached, the downloaded archiv
 
 ``bench`` and ``judge`` take a set by name (``sudokulab bench 17_clue``): ``resolve`` turns a name into
 the cached file, and a path stays a path.
+
+Lessons and tests read a set through ``find``: the whole set when this machine has it (``published``:
+the data folder, else ``../shared/data`` beside the checkout the package runs from), else the slice
+shipped in ``slices/`` (``shipped``: the set's first lines, cited in ``slices/README.md``), so that they
+run on a fresh clone with nothing beside it and print the same first puzzles either way.
 """
 
 from __future__ import annotations
@@ -150,6 +155,66 @@ def path(name: str, *, folder: Path | None = None, sets: Mapping[str, PuzzleSet]
     if not found.is_file():
         raise not_fetched(name)
     return found
+
+
+SLICES = Path(__file__).resolve().parent / "slices"
+"""The first lines of some published sets, shipped with the package (``slices/README.md`` cites each one's
+source and line range): what lessons and tests read where the whole set is not here. Never a whole set."""
+
+
+def _beside_checkout() -> Path | None:
+    """``../shared/data`` beside the checkout the package runs from (an editable install or ``src`` on the
+    path: the folder above ``src/`` holds pyproject.toml), where developers and CI keep the published
+    sets; None for an installed package."""
+    root = Path(__file__).resolve().parents[3]
+    if (root / "pyproject.toml").is_file() and (root / "src" / "sudokulab").is_dir():
+        return root.parent / "shared" / "data"
+    return None
+
+
+def published(name: str, sets: Mapping[str, PuzzleSet] | None = None) -> Path | None:
+    """The whole published set when this machine has it, else None: fetched into the data folder
+    (``$SUDOKULAB_DATA``, or the user's cache), or in ``../shared/data`` beside the checkout, in that order."""
+    puzzle_set = get(name, sets)
+    folders = []
+    try:
+        folders.append(data_folder())
+    except DatasetError:  # no pooch to name the cache folder: only ../shared/data is looked at
+        pass
+    beside = _beside_checkout()
+    if beside is not None:
+        folders.append(beside)
+    return next((folder / puzzle_set.filename for folder in folders if (folder / puzzle_set.filename).is_file()),
+                None)
+
+
+def shipped(name: str, sets: Mapping[str, PuzzleSet] | None = None) -> Path | None:
+    """The slice of the set shipped with the package (its first lines), or None for a set without one."""
+    found = SLICES / get(name, sets).filename
+    return found if found.is_file() else None
+
+
+def _count(path: Path) -> int:
+    with open(path, "rb") as stream:
+        return sum(1 for line in stream if line.strip() and not line.startswith(b"#"))
+
+
+def find(name: str, first: int | None = None, sets: Mapping[str, PuzzleSet] | None = None) -> Path:
+    """The file to read the published set ``name`` from: the whole set when this machine has it
+    (``published``), else the slice shipped with the package, when it holds at least ``first`` puzzles
+    (any slice for ``first=None``). Read only its first ``first`` puzzles (``Dataset.from_path(path,
+    limit=first)``) and they are the same puzzles either way; neither: a DatasetError saying how to
+    fetch the set."""
+    whole = published(name, sets)
+    if whole is not None:
+        return whole
+    part = shipped(name, sets)
+    if part is not None and (first is None or _count(part) >= first):
+        return part
+    held = ("no slice of it ships with sudokulab" if part is None
+            else f"the slice shipped with sudokulab holds its first {_count(part)} puzzles, not {first}")
+    raise DatasetError(f"dataset '{name}' is not here and {held}: run 'sudokulab datasets fetch {name}' "
+                       f"(or set {FOLDER_ENV} to a folder that holds {get(name, sets).filename})")
 
 
 def resolve(argument: str, *, folder: Path | None = None, sets: Mapping[str, PuzzleSet] | None = None) -> str:

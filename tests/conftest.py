@@ -19,6 +19,7 @@ from hypothesis import settings
 
 from sudokulab import Puzzle, is_solution, parse_puzzle
 from sudokulab.cli import main as cli
+from sudokulab.datasets import catalog
 from sudokulab.lab.contract import cut, random_grid, random_puzzle  # noqa: F401 - the tests' random puzzles are the contract's
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,11 +70,24 @@ def sample(sample_text) -> Puzzle:
 
 
 def shared_dataset(name: str) -> Path:
-    """A benchmark set from ../shared/data, or a clean skip when a fresh clone has none."""
-    path = SHARED_DATA / name
-    if not path.exists():
-        pytest.skip(f"{path} is absent (no ../shared beside this clone)")
+    """A whole published set (``name``: its file name, ``17_clue.txt``), or a clean skip where this machine
+    has none: a fresh clone has no ../shared/data beside it. Only for tests that need every puzzle of a
+    set; the others read ``dataset``."""
+    stem = name.removesuffix(".txt")
+    path = catalog.published(stem)
+    if path is None:
+        pytest.skip(f"needs the whole published set {stem} (no ../shared/data beside this clone, and "
+                    f"'sudokulab datasets fetch {stem}' not run)")
     return path
+
+
+def dataset(name: str, first: int | None = None) -> Path:
+    """A published set to read the first ``first`` puzzles of: the whole set where this machine has it,
+    else its slice shipped with the package (``catalog.find``); a clean skip where neither holds as many."""
+    try:
+        return catalog.find(name.removesuffix(".txt"), first)
+    except catalog.DatasetError as exc:
+        pytest.skip(str(exc))
 
 
 @functools.cache

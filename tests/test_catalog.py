@@ -19,7 +19,8 @@ import pytest
 
 from sudokulab.datasets import catalog
 from sudokulab.datasets.catalog import DatasetError, PuzzleSet
-from tests.conftest import EXAMPLES, SHARED_DATA, run_cli
+from sudokulab.errors import UsageError
+from tests.conftest import EXAMPLES, ROOT, run_cli, shared_dataset
 
 PUZZLES = [line for line in (EXAMPLES / "puzzles-20.txt").read_text().splitlines() if not line.startswith("#")]
 SEVENTEEN = PUZZLES[:5]
@@ -198,10 +199,8 @@ def test_the_cache_folder_is_the_users_unless_overridden(monkeypatch, tmp_path):
 
 def test_the_registry_hashes_are_those_of_the_shared_sets():
     """The hashes were computed from ../shared/data, the files the project's figures were measured on."""
-    if not SHARED_DATA.is_dir():
-        pytest.skip(f"{SHARED_DATA} is absent (no ../shared beside this clone)")
     for puzzle_set in catalog.SETS.values():
-        data = (SHARED_DATA / puzzle_set.filename).read_bytes()
+        data = shared_dataset(puzzle_set.filename).read_bytes()
         assert catalog.normalize(data) == data, puzzle_set.name
         assert catalog.sha256(data) == puzzle_set.sha256, puzzle_set.name
         assert data.count(b"\n") == puzzle_set.puzzles, puzzle_set.name
@@ -324,3 +323,69 @@ def test_run_all_without_sets_or_network_measures_nothing_and_fails(monkeypatch,
     assert code == 2
     assert err.count("cannot download") == 1, "one failed download is not tried again for every set"
     assert "nothing measured" in err
+
+
+# --- the slices shipped with the package: what lessons and tests read on a fresh clone -------------
+
+SLICED = sorted(path.stem for path in catalog.SLICES.glob("*.txt"))
+
+
+def slice_rows() -> dict[str, tuple[str, str]]:
+    """The table of slices/README.md: file name -> (line range, the set's size as written)."""
+    rows = {}
+    for line in (catalog.SLICES / "README.md").read_text(encoding="utf-8").splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) == 5 and cells[0].endswith(".txt"):
+            rows[cells[0]] = (cells[1], cells[2])
+    return rows
+
+
+def test_each_shipped_slice_is_cited_with_its_lines_and_is_never_a_whole_set():
+    rows = slice_rows()
+    assert SLICED and sorted(rows) == [f"{name}.txt" for name in SLICED]
+    for name in SLICED:
+        data = (catalog.SLICES / f"{name}.txt").read_bytes()
+        lines = data.decode("ascii").splitlines()
+        puzzle_set = catalog.get(name)  # a slice is of a set of the registry
+        assert rows[f"{name}.txt"] == (f"1-{len(lines)}", f"{puzzle_set.puzzles:,}"), name
+        assert 0 < len(lines) < puzzle_set.puzzles, f"{name}: a slice, never the whole set"
+        assert catalog.normalize(data) == data, name
+        assert all(len(line) == 81 and set(line) <= set(".123456789") for line in lines), name
+        assert catalog.shipped(name) == catalog.SLICES / f"{name}.txt"
+    assert sum(path.stat().st_size for path in catalog.SLICES.iterdir()) < 200_000, "keep the slices small"
+
+
+@pytest.mark.parametrize("name", SLICED)
+def test_each_slice_is_the_first_lines_of_its_published_set(name):
+    whole = shared_dataset(f"{name}.txt").read_bytes()
+    assert whole.startswith((catalog.SLICES / f"{name}.txt").read_bytes())
+
+
+def test_find_takes_the_whole_set_where_it_is_here_else_the_slice(monkeypatch, tmp_path):
+    fetched, shared = tmp_path / "fetched", tmp_path / "shared" / "data"
+    for folder in (fetched, shared):
+        folder.mkdir(parents=True)
+        (folder / "17_clue.txt").write_text(f"{folder}\n")
+    monkeypatch.setenv(catalog.FOLDER_ENV, str(fetched))
+    monkeypatch.setattr(catalog, "_beside_checkout", lambda: shared)
+    assert catalog.published("17_clue") == catalog.find("17_clue", 10**6) == fetched / "17_clue.txt"
+    (fetched / "17_clue.txt").unlink()
+    assert catalog.published("17_clue") == catalog.find("17_clue") == shared / "17_clue.txt"
+    (shared / "17_clue.txt").unlink()
+    shipped = catalog.SLICES / "17_clue.txt"
+    held = len(shipped.read_text().splitlines())
+    assert catalog.published("17_clue") is None
+    assert catalog.find("17_clue") == catalog.find("17_clue", held) == shipped
+    with pytest.raises(DatasetError, match=f"holds its first {held} puzzles, not {held + 1}: run "
+                                           "'sudokulab datasets fetch 17_clue'"):
+        catalog.find("17_clue", held + 1)
+    with pytest.raises(DatasetError, match="no slice of it ships"):
+        catalog.find("norvig_hardest")
+    with pytest.raises(UsageError, match="no dataset named"):
+        catalog.find("no_such_set")
+
+
+def test_the_published_sets_are_looked_for_beside_the_checkout_the_package_runs_from():
+    if Path(catalog.__file__).resolve().parents[2] != ROOT / "src":
+        pytest.skip("sudokulab is imported from elsewhere than this checkout's src/")
+    assert catalog._beside_checkout() == ROOT.parent / "shared" / "data"

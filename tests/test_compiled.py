@@ -13,26 +13,28 @@ import pytest
 
 from sudokulab import Puzzle, Shape, Status, is_solution, parse_puzzle, solvers
 from sudokulab.core.rules import standard
+from sudokulab.datasets import catalog
+from sudokulab.datasets.reading import puzzle_lines
 from sudokulab.errors import UnsupportedFeature, UsageError
 from sudokulab.solvers import jit
 
-from .conftest import HANG, ROOT, SHARED_DATA, cut
+from .conftest import HANG, ROOT, cut, dataset
 
 needs_c = pytest.mark.skipif(jit._search is None, reason="the C extension was not built here")
-SETS = sorted(path.name for path in SHARED_DATA.glob("*.txt")) if SHARED_DATA.is_dir() else []
+SETS = sorted(f"{name}.txt" for name in catalog.names())
 C_PRESETS = ["standard", "x", "windoku", "anti-knight", "anti-king", "jigsaw", "x+anti-knight"]
 """Every preset the C search runs (killer and thermo go to numba), and a combination."""
 
 
 def sample(name: str, k: int = 12) -> list[Puzzle]:
-    """k puzzles spread evenly over a shipped set (its first, its last and between)."""
-    lines = [line for line in (SHARED_DATA / name).read_text().split() if line.strip()]
+    """k puzzles spread evenly over a published set (its first, its last and between): the whole set where
+    this machine has it, else the slice shipped with the package (a skip for a set without one)."""
+    lines = [line for line in dataset(name).read_text().split() if line.strip()]
     step = max(1, (len(lines) - 1) // (k - 1))
     return [parse_puzzle(line) for line in lines[::step][:k]]
 
 
 @needs_c
-@pytest.mark.skipif(not SETS, reason="no ../shared/data beside this clone")
 @pytest.mark.parametrize("name", SETS)
 def test_canonical_answers_on_every_shipped_set_equal_the_fast_search(jitted, fast, name, monkeypatch):
     monkeypatch.setenv(jit.BACKEND_VARIABLE, "c")
@@ -76,8 +78,7 @@ def test_the_numba_fallback_answers_and_counts_as_the_c_search(jitted, monkeypat
     pytest.importorskip("numba")
     import numpy as np
 
-    lines = (SHARED_DATA / "magictour_top1465.txt").read_text().split()[:40] if SETS else []
-    puzzles = [parse_puzzle(line) for line in lines] or preset_puzzles(Shape(3, 3), "standard")[1:]
+    puzzles = [parse_puzzle(line) for line in puzzle_lines(dataset("magictour_top1465.txt", 40), 40)]
     givens = np.array([p.givens for p in puzzles], dtype=np.uint8)
     answers = {}
     for backend in ("c", "numba"):
@@ -183,7 +184,6 @@ def both_kernels(givens: bytes, canonical: bool, wdeg: bool, solutions: int = 1)
 
 
 @needs_c
-@pytest.mark.skipif(not SETS, reason="no ../shared/data beside this clone")
 @pytest.mark.parametrize("name", SETS)
 def test_the_9x9_kernel_answers_and_counts_as_the_general_one_on_every_shipped_set(name):
     """Same fixpoint, same branching cell: same answers and nodes (canonical, and fewest digits); under
@@ -251,7 +251,7 @@ def test_a_search_paused_every_node_resumes_to_the_same_answers_and_counts(speci
     """The search keeps its state between calls: one node a call gives the solutions, in order, and the
     counts of one long call (canonical and dom/wdeg, on puzzles that need hundreds of nodes)."""
     tables = jit.c_tables(standard(Shape(3, 3)), specialise)
-    puzzles = [bytes(p.givens) for p in sample("forum_hardest_1106.txt", 4)] if SETS else []
+    puzzles = [bytes(p.givens) for p in sample("forum_hardest_1106.txt", 4)]
     puzzles.append(puzzles_around(7, 22, corrupt=False))  # several solutions
     for givens in puzzles:
         for canonical, wdeg in ((True, False), (False, True)):
@@ -274,8 +274,7 @@ def test_a_batch_cut_into_tiny_slices_answers_as_one_slice():
     resumes the open puzzle, and answers, nodes and statuses are those of one long slice."""
     import numpy as np
 
-    lines = (SHARED_DATA / "magictour_top1465.txt").read_text().split()[:60] if SETS else []
-    puzzles = [parse_puzzle(line) for line in lines] or preset_puzzles(Shape(3, 3), "standard")[1:]
+    puzzles = [parse_puzzle(line) for line in puzzle_lines(dataset("magictour_top1465.txt", 60), 60)]
     givens = np.array([p.givens for p in puzzles], dtype=np.uint8)
     outcomes = []
     for slice_seconds in (0.0, 1e9):

@@ -24,7 +24,7 @@ from sudokulab.models.exact_cover import ExactCover, column_name, column_names, 
 from sudokulab.solvers.base import Deadline
 from sudokulab.solvers.dlx import STRUCTURES, DlxSolver, _general_links_search, _links
 
-from .conftest import brute_force, latin_squares, random_puzzle, shared_dataset
+from .conftest import brute_force, dataset, latin_squares, random_puzzle
 
 SHAPES = [Shape(1, 1), Shape(2, 2), Shape(2, 3), Shape(3, 2), Shape(3, 3), Shape(3, 4), Shape(4, 4), Shape(5, 5)]
 CLASSIC = parse_puzzle("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
@@ -240,7 +240,7 @@ def test_two_threads_share_one_instance(dlx):
 
 @pytest.mark.slow
 def test_the_first_50_of_forum_hardest(dlx):
-    lines = puzzle_lines(shared_dataset("forum_hardest_1106.txt"))[:50]
+    lines = puzzle_lines(dataset("forum_hardest_1106.txt", 50))[:50]
     for line in lines:
         puzzle = parse_puzzle(line)
         result = dlx.solve(puzzle, time_limit=60)

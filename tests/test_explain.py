@@ -23,7 +23,7 @@ from sudokulab.reasoning.steps import Fact, Step, conclusion
 from sudokulab.reasoning.subsets import hidden_subset, locked_candidates, naked_subset
 from sudokulab.reasoning.techniques import TECHNIQUES
 
-from .conftest import EXAMPLES, brute_force, random_grid, shared_dataset
+from .conftest import EXAMPLES, brute_force, dataset, random_grid
 from .conftest import run_cli as run
 
 SAMPLE = str(EXAMPLES / "boj2580-sample.txt")
@@ -93,7 +93,7 @@ def test_replay_200_puzzles_from_three_sets():
     seen: set[str] = set()
     total = 0
     for name, (count, minimal) in sets.items():
-        lines = [line for line in shared_dataset(name).read_text().splitlines() if line.strip()]
+        lines = [line for line in dataset(name, count).read_text().splitlines() if line.strip()]
         for line in random.Random(7).sample(lines, count):
             steps = replayed(puzzle_of(line), minimal=minimal)
             seen.update(step.technique for step in steps)
@@ -111,7 +111,7 @@ def assert_minimal(puzzle: Puzzle, step: Step) -> None:
 
 
 def test_premises_are_minimal():
-    lines = [line for line in shared_dataset("magictour_top1465.txt").read_text().splitlines() if line.strip()]
+    lines = [line for line in dataset("magictour_top1465.txt", 1).read_text().splitlines() if line.strip()]
     puzzle = puzzle_of(lines[0])
     steps = replayed(puzzle)
     for step in random.Random(3).sample(steps, 12) + [s for s in steps if s.technique == "contradiction"][:2]:
@@ -119,7 +119,7 @@ def test_premises_are_minimal():
 
 
 def test_same_steps_without_minimising():
-    puzzle = puzzle_of(shared_dataset("norvig_top95.txt").read_text().splitlines()[0])
+    puzzle = puzzle_of(dataset("norvig_top95.txt", 1).read_text().splitlines()[0])
     fast = explain(puzzle, minimal=False)
     slow = explain(puzzle)
     assert [(s.technique, s.placed, s.removed) for s in fast.steps] == \
@@ -234,7 +234,7 @@ def test_anti_knight_is_named():
 # --- Stops and errors. -----------------------------------------------------------------------------
 
 def test_max_level_stops_with_exit_3(capsys, tmp_path):
-    line = shared_dataset("magictour_top1465.txt").read_text().splitlines()[0]
+    line = dataset("magictour_top1465.txt", 1).read_text().splitlines()[0]
     path = tmp_path / "hard.txt"
     path.write_text(line + "\n")
     code, out, err = run(capsys, "explain", str(path), "--max-level", "hidden-single")
@@ -288,7 +288,7 @@ def test_draw_writes_one_picture_per_step(capsys, tmp_path, sample):
 
 def test_json_of_a_stopped_explanation(capsys, tmp_path):
     path = tmp_path / "hard.txt"
-    path.write_text(shared_dataset("magictour_top1465.txt").read_text().splitlines()[0] + "\n")
+    path.write_text(dataset("magictour_top1465.txt", 1).read_text().splitlines()[0] + "\n")
     code, out, err = run(capsys, "explain", str(path), "--json", "--max-level", "2.6")
     assert code == 3 and "toolbox ends" in err
     document = json.loads(out)

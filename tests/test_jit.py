@@ -26,7 +26,7 @@ from sudokulab.solvers import batch as batches  # noqa: E402
 from sudokulab.solvers import jit  # noqa: E402
 from sudokulab.verdicts.checking import check_batch  # noqa: E402
 
-from .conftest import HANG, ROOT, brute_force, cut, random_grid, random_puzzle, shared_dataset  # noqa: E402
+from .conftest import HANG, ROOT, brute_force, cut, dataset, random_grid, random_puzzle  # noqa: E402
 
 CLASSIC = parse_puzzle("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79")
 HARD = parse_puzzle("1.......9..67...2..8....4......75.3...5..2....6.3......9....8..6...4...1..25...6.")
@@ -45,7 +45,7 @@ def hard_board(n: int) -> Puzzle:
 
 
 def read_set(name: str, k: int) -> list[Puzzle]:
-    lines = [line.strip() for line in shared_dataset(name).read_text().splitlines() if line.strip()]
+    lines = [line.strip() for line in dataset(name, k).read_text().splitlines() if line.strip()]
     return [parse_puzzle(line) for line in lines[:k]]
 
 

@@ -21,14 +21,15 @@ from pathlib import Path
 import pytest
 
 from sudokulab.cli import main as cli
+from sudokulab.datasets import catalog
 from sudokulab.errors import ExitCode
 from sudokulab.formats import documents
 from tests.conftest import EXAMPLES as EXAMPLES_DIR
-from tests.conftest import HANG, ROOT, SHARED_DATA
+from tests.conftest import HANG, ROOT, shared_dataset
 
 PYTHON = [sys.executable, "-m", "sudokulab"]
 SMALL_SET = "norvig_top95"
-"""A published set kept in ../shared/data, stored in a test's data folder so fetch and path have one."""
+"""A whole published set (../shared/data, or fetched), copied into a test's data folder so fetch and path have one."""
 
 EXAMPLES: dict[str, list[str]] = {
     "solve": ["{examples}/boj2580-sample.txt"],
@@ -103,7 +104,7 @@ COMMANDS = commands()
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
     """The files the examples read: a small dataset, an exported formula and a SAT model of it, a bad
-    puzzle, and a data folder holding one published set (when ../shared has it)."""
+    puzzle, and a data folder holding one published set (when this machine has it: ``catalog.published``)."""
     lines = (EXAMPLES_DIR / "puzzles-20.txt").read_text().splitlines()
     (tmp_path / "three.txt").write_text("\n".join([line for line in lines if line and not line.startswith("#")][:3])
                                         + "\n")
@@ -116,8 +117,9 @@ def folder(tmp_path: Path) -> Path:
     (tmp_path / "model.txt").write_text("s SATISFIABLE\nv " + " ".join(map(str, literals)) + " 0\n")
     data = tmp_path / "data"
     data.mkdir()
-    if (SHARED_DATA / f"{SMALL_SET}.txt").is_file():
-        shutil.copy(SHARED_DATA / f"{SMALL_SET}.txt", data)
+    whole = catalog.published(SMALL_SET)
+    if whole is not None:
+        shutil.copy(whole, data)
     return tmp_path
 
 
@@ -182,8 +184,8 @@ def test_every_schema_field_is_described():
 
 @pytest.mark.parametrize("words", COMMANDS)
 def test_json_output_validates_against_the_schema(words, folder):
-    if words in NEEDS_SHARED_SET and not (folder / "data" / f"{SMALL_SET}.txt").is_file():
-        pytest.skip(f"{SHARED_DATA} is absent (no ../shared beside this clone)")
+    if words in NEEDS_SHARED_SET:
+        shared_dataset(f"{SMALL_SET}.txt")  # fetch checks the whole set's hash: a skip without it
     done = run(words, EXAMPLES[words], folder)
     assert done.returncode == 0, done.stderr
     found = documents_of(words, done.stdout)

@@ -136,10 +136,12 @@ def test_every_module_lives_in_a_layer_package():
     assert stray == []
 
 
+@pytest.mark.slow
 def test_no_import_circles_between_modules():
     assert cycles(graph()) == []
 
 
+@pytest.mark.slow
 def test_no_import_circles_between_packages():
     edges: dict[str, set[str]] = defaultdict(set)
     for source, targets in graph().items():
@@ -150,6 +152,7 @@ def test_no_import_circles_between_packages():
     assert cycles(edges) == []
 
 
+@pytest.mark.slow
 def test_imports_point_downwards():
     rank = {name: i for i, name in enumerate(layers())}
     upward = []

@@ -114,6 +114,7 @@ def test_counters_mean_guesses_and_dead_ends(fast):
     assert hard.stats["nodes"] > 0 and 0 < hard.stats["backtracks"] <= 2 * hard.stats["nodes"]
 
 
+@pytest.mark.slow
 def test_every_puzzle_of_forum_hardest_1106(fast):
     lines = [line.strip() for line in shared_dataset("forum_hardest_1106.txt").read_text().splitlines()]
     lines = [line for line in lines if line]
@@ -300,6 +301,7 @@ def rule_sets(draw, shape: Shape) -> Rules:
     return build(shape, presets, regions=regions, cages=cages, thermos=thermos)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_counts_equal_a_brute_force_count_under_random_rules_on_4x4(data):
@@ -317,6 +319,7 @@ def test_counts_equal_a_brute_force_count_under_random_rules_on_4x4(data):
     assert all(is_solution(grid, puzzle) for grid in found)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_both_searches_agree_under_random_rules_on_6x6(classic, fast, data):

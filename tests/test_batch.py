@@ -126,6 +126,7 @@ def test_grids_valid_on_big_boards_whose_digit_bits_take_wider_words(shape):
 statuses = st.sampled_from(list(Status))
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=200)
 @given(st.lists(st.tuples(statuses, statuses, statuses), min_size=1, max_size=6), st.integers(0, 2**32 - 1))
 def test_check_batch_gives_the_verdicts_of_check_results(per_puzzle, seed):
@@ -224,6 +225,7 @@ def test_solve_batch_loops_when_a_solver_has_no_batch_entry_point_and_records_a_
     assert crashed.errors[0] == "raised RuntimeError: batch broke"
 
 
+@pytest.mark.slow
 def test_a_bench_row_per_puzzle_and_solver_whatever_the_batch_size(tmp_path):
     path = tmp_path / "set.txt"
     path.write_text("\n".join([EASY] * 7 + ["1" * 81, EASY]) + "\n")
@@ -297,6 +299,7 @@ def test_durations_are_exact_up_to_the_limit_then_within_half_a_bin(monkeypatch)
     assert len(sample) == 50 and list(sample) == sorted(sample) and sample[-1] == values.max()
 
 
+@pytest.mark.slow
 def test_a_sampled_cactus_line_spans_every_puzzle_solved(tmp_path):
     pytest.importorskip("matplotlib")
     from sudokulab.ui import plots
@@ -381,6 +384,7 @@ def _variant_rules(shape: Shape, grid: tuple[int, ...], rng: random.Random):
     return build(shape, presets, cages=cages, thermos=thermos)
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=150)
 @given(st.sampled_from([Shape(2, 2), Shape(2, 3), Shape(3, 3)]), st.integers(0, 2**32 - 1))
 def test_grids_valid_under_random_rules_agrees_with_the_checker(shape, seed):

@@ -53,6 +53,7 @@ def config_id(config) -> str:
     return cls.name + "".join(f",{k}={v}" for k, v in options.items())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
 def test_solve_batch_answers_as_solve_does(config):
     cls, options = config
@@ -116,6 +117,7 @@ def test_through_the_batch_module():
             assert all(is_solution(got.result(i, CLASSIC.shape).grid, p) for i, p in enumerate(puzzles))
 
 
+@pytest.mark.slow
 def test_sat_time_limit_is_per_puzzle():
     """A 25x25 puzzle that the weak minimal + sequential-counter encoding takes many seconds on."""
     long, _ = random_puzzle(25, 0.45, 1)
@@ -175,6 +177,7 @@ with {cls}() as solver:
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("module, cls", [("sat", "SatSolver"), ("cpsat", "CpSatSolver")])
 def test_ctrl_c_stops_a_batch_and_the_solver_goes_on(module, cls):
     code = textwrap.dedent(CTRL_C.format(module=module, cls=cls))

@@ -45,6 +45,7 @@ def read_csv(path):
         return list(csv.DictReader(stream))
 
 
+@pytest.mark.slow
 def test_cli_rows_summary_and_plot(tiny, tmp_path, capsys):
     out, jsonl, png = tmp_path / "r.csv", tmp_path / "r.jsonl", tmp_path / "cactus.png"
     code = cli.main(["bench", str(tiny), "--solvers", ",".join(SOLVERS), "--output", str(out),
@@ -142,6 +143,7 @@ def test_no_solution_contradicted_and_crashes_count_as_wrong(tiny, impostors):
     assert any("raised RuntimeError: boom" in m for m in messages)
 
 
+@pytest.mark.slow
 def test_jobs_2_gives_the_same_statuses_as_jobs_1(tiny, tmp_path):
     results = {}
     for jobs in (1, 2):
@@ -152,6 +154,7 @@ def test_jobs_2_gives_the_same_statuses_as_jobs_1(tiny, tmp_path):
     assert {r[0] for r in results[1]} == {"tiny", "tiny#2"}
 
 
+@pytest.mark.slow
 def test_one_solver_at_a_time_gives_the_same_rows_and_counts(tiny, tmp_path):
     rows, reports = {}, {}
     for by_solver in (False, True):
@@ -175,6 +178,7 @@ def test_bad_arguments_exit_2(tiny, capsys):
     assert cli.main(["bench", str(tiny), "--jobs", "0"]) == 2
 
 
+@pytest.mark.slow
 def test_rows_read_back_feed_the_cactus_plot(tiny, tmp_path):
     out = tmp_path / "r.csv"
     bench.run_bench([tiny], SOLVERS, csv_path=out, progress=False, warn=lambda _: None)
@@ -184,6 +188,7 @@ def test_rows_read_back_feed_the_cactus_plot(tiny, tmp_path):
     assert png.read_bytes().startswith(PNG) and png.stat().st_size > 1000
 
 
+@pytest.mark.slow
 def test_scaling_plot_renders(tmp_path):
     points = [plots.ScalingPoint(solver, n, 3, 3 - (n == 25), int(n == 25), 1e-4 * n * k, 2e-4 * n * k)
               for k, solver in enumerate(SOLVERS, 1) for n in (4, 9, 16, 25)]

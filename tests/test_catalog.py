@@ -115,6 +115,7 @@ def test_two_sets_of_one_archive_download_it_once(server, tmp_path):
     assert server.requests == ["/data.zip"]
 
 
+@pytest.mark.slow
 def test_a_set_published_as_a_plain_file(server, tmp_path):
     (server.root / "hardest.txt").write_text("\n".join(TOP) + "\n")
     sets = {"norvig_hardest": PuzzleSet("norvig_hardest", 3, hashlib.sha256(stored(TOP)).hexdigest(),
@@ -134,6 +135,7 @@ def test_a_corrupted_download_is_refused_and_nothing_is_kept(server, tmp_path):
     assert not [p for p in folder.rglob("*") if p.is_file()], "neither the set nor the download is kept"
 
 
+@pytest.mark.slow
 def test_an_archive_without_the_member_is_refused(server, tmp_path):
     (server.root / "data.zip").write_bytes(archive({"data/other": "x\n"}))
     sets = {"17_clue": PuzzleSet("17_clue", 5, "0" * 64, f"{server.url}/data.zip", "data/puzzles2_17_clue", "t")}
@@ -155,6 +157,7 @@ def closed_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.mark.slow
 def test_without_network_one_line_says_what_to_download_and_where(server, tmp_path):
     good = tdoku_like(server)
     offline = {name: PuzzleSet(s.name, s.puzzles, s.sha256, f"http://127.0.0.1:{closed_port()}/data.zip",
@@ -172,6 +175,7 @@ def test_without_network_one_line_says_what_to_download_and_where(server, tmp_pa
     assert done.path.read_bytes() == stored(SEVENTEEN)
 
 
+@pytest.mark.slow
 def test_http_errors_are_one_line(server, tmp_path):
     sets = {"17_clue": PuzzleSet("17_clue", 5, "0" * 64, f"{server.url}/missing.zip", "data/puzzles2_17_clue", "t")}
     with pytest.raises(DatasetError, match=r"cannot download .*missing.zip \(HTTP 404\)"):
@@ -255,6 +259,7 @@ def test_cli_a_set_not_fetched_is_one_line(capsys, fake_registry):
                        "run 'sudokulab datasets fetch 17_clue'\n")
 
 
+@pytest.mark.slow
 def test_cli_corrupted_download(capsys, server, fake_registry):
     tdoku_like(server, seventeen=SEVENTEEN[::-1])
     code, out, err = run_cli(capsys, "datasets", "fetch", "17_clue")
@@ -298,6 +303,7 @@ def _run_all():
     return module
 
 
+@pytest.mark.slow
 def test_run_all_fetches_the_sets_it_lacks(fake_registry, tmp_path, capsys):
     pytest.importorskip("matplotlib")
     run_all = _run_all()

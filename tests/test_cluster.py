@@ -196,6 +196,7 @@ def test_without_the_extra_cluster_exits_2_naming_it(argv):
     assert done.stderr == f"sudokulab: error: {cluster.missing_extra()}\n"
 
 
+@pytest.mark.slow
 def test_a_scheduler_that_does_not_answer_is_refused_in_one_line():
     address = f"tcp://127.0.0.1:{free_port()}"
     started = time.monotonic()
@@ -227,6 +228,7 @@ def test_a_scheduler_without_workers_or_with_a_worker_lacking_sudokulab_is_refus
 
 # --- the executor itself -------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_imap_pulls_lazily_and_bounds_what_is_in_flight(local2):
     pulled = []
 
@@ -243,6 +245,7 @@ def test_imap_pulls_lazily_and_bounds_what_is_in_flight(local2):
     assert local2.retried == 0 and local2.workers == 2 and "local Dask cluster of 2" in local2.describe()
 
 
+@pytest.mark.slow
 def test_connections_keep_few_messages(local2, scheduler):
     """Dask keeps each connection's last 1,000 messages by default, batches and all: memory that grows
     with the run up to 1,000 batches (50 MB at 512 puzzles a batch, measured)."""
@@ -305,6 +308,7 @@ def bench_sets(tmp_path_factory):
     return [EXAMPLES / "puzzles-20.txt", mixed]
 
 
+@pytest.mark.slow
 def test_bench_rows_on_a_local_cluster_match_a_local_run(tmp_path, bench_sets):
     here, local_report = _bench_rows(tmp_path, "here", bench_sets)
     there, report = _bench_rows(tmp_path, "there", bench_sets, cluster="local:2", batch_size=8)
@@ -355,6 +359,7 @@ def test_judge_on_workers_gives_the_local_verdicts(scheduler, program, shared_fs
         "wrong_digit.py": {judge.Outcome.WRONG_ANSWER}}[program]
 
 
+@pytest.mark.slow
 def test_a_program_judged_on_a_local_worker_gets_the_signals_it_gets_here(local2, tmp_path):
     """local:N workers hold Ctrl-C back from themselves, not from the programs they judge."""
     program = tmp_path / "signals.py"
@@ -367,6 +372,7 @@ def test_a_program_judged_on_a_local_worker_gets_the_signals_it_gets_here(local2
     assert there == here and here[0][3].startswith("exit code 3 (")
 
 
+@pytest.mark.slow
 def test_judge_refuses_a_program_missing_on_the_workers(scheduler):
     done = sudokulab("judge", str(JUDGE_SET), "--cluster", scheduler.address, "--", "no-such-program-here")
     assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1
@@ -383,6 +389,7 @@ def test_judge_refuses_a_program_missing_on_the_workers(scheduler):
         os.chdir(cwd)
 
 
+@pytest.mark.slow
 def test_judge_command_on_a_cluster_reports_where(scheduler):
     done = sudokulab("judge", str(JUDGE_SET), "--cluster", scheduler.address, "--time-limit", "60", "--",
                      "python3", os.path.relpath(PROGRAMS / "boj2580_backtrack.py", ROOT))
@@ -394,6 +401,7 @@ def test_judge_command_on_a_cluster_reports_where(scheduler):
 
 # --- generate ---------------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_generate_on_a_cluster_is_the_local_per_puzzle_seeds_output(local2, scheduler):
     made = {
         "here": [g.puzzle for g in gen.generate(9, 25, unique=True, seed=11, per_puzzle_seeds=True)],

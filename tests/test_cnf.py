@@ -104,6 +104,7 @@ def test_counts_without_a_closed_form_are_consistent(n, amo):
         assert formula.variables == n**3 + amo_groups * (one_top - n)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [4, 9, 16])
 def test_reduced_on_an_empty_board_is_the_extended_encoding(n):
     assert cnf.reduced_counts(Puzzle.empty(n)) == cnf.counts(n, "extended")
@@ -188,6 +189,7 @@ SMALL = [Puzzle.empty(4), random_puzzle(4, 0.25, 11)[0], random_puzzle(4, 0.2, 1
          Puzzle.from_rows([[1, 2, 0, 0], [0, 0, 3, 0], [0, 0, 4, 0], [0, 0, 0, 0]])]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("index", range(len(SMALL)))
 def test_every_encoding_and_amo_choice_has_the_same_solutions(index):
     puzzle = SMALL[index]
@@ -357,6 +359,7 @@ def random_rules(draw, shape: Shape = S4):
     return build(shape, presets, regions=regions, cages=cages, thermos=thermos, extra_groups=extra)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=random_rules(), data=st.data())
 def test_random_rule_sets_have_the_brute_force_solutions(rules, data):

@@ -117,6 +117,7 @@ def multi_file(tmp_path) -> str:
     return str(path)
 
 
+@pytest.mark.slow
 def test_several_solutions_different_valid_answers_agree(capsys, registry, multi_file):
     puzzle = parse_puzzle(MULTI)
     comparison = compare(puzzle, [*registry.split(","), "test-last"])
@@ -132,6 +133,7 @@ def test_several_solutions_different_valid_answers_agree(capsys, registry, multi
     assert labels[-1] == "# test-last"
 
 
+@pytest.mark.slow
 def test_canonical_answers_are_byte_identical(capsys, registry, multi_file):
     puzzle = parse_puzzle(MULTI)
     code, out, err = run(capsys, "compare", multi_file, "--solvers", registry, "--canonical")
@@ -140,6 +142,7 @@ def test_canonical_answers_are_byte_identical(capsys, registry, multi_file):
     assert "canonical: all byte-identical" in " ".join(err.split())
 
 
+@pytest.mark.slow
 def test_canonical_catches_a_valid_but_not_first_answer(capsys, registry, multi_file):
     code, out, err = run(capsys, "compare", multi_file, "--solvers", f"{registry},test-last", "--canonical")
     assert code == 4
@@ -243,6 +246,7 @@ def test_bad_input_exits_2(capsys, argv, message):
     assert (code, out) == (2, "") and message in err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("example, options", [
     ("boj2580-sample.txt", {}), ("16x16.txt", {}), ("jigsaw.txt", {"regions": "jigsaw-regions.txt"}),
     ("killer.txt", {"cages": "killer-cages.txt"}), ("thermo-6x6.txt", {"thermos": "thermo-6x6-thermos.txt"}),

@@ -61,6 +61,7 @@ def preset_puzzles(shape: Shape, preset: str) -> list[Puzzle]:
     return [empty] + [cut(answer, shape, shape.cells * share // 10, rng).with_rules(rules) for share in (4, 3)]
 
 
+@pytest.mark.slow
 @needs_c
 @pytest.mark.parametrize("preset", C_PRESETS)
 @pytest.mark.parametrize("shape", [Shape(2, 3), Shape(3, 3)], ids=str)
@@ -122,6 +123,7 @@ def test_a_process_solving_with_the_c_search_imports_neither_numpy_nor_numba():
     assert done.stdout == (ROOT / "examples" / "boj2580-sample.out").read_text()
 
 
+@pytest.mark.slow
 def test_without_the_extension_the_numba_kernels_answer():
     pytest.importorskip("numba")
     script = textwrap.dedent("""

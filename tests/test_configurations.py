@@ -71,6 +71,7 @@ def test_four_configurations_give_four_rows_every_answer_checked(tmp_path, by_so
     assert "one line per configuration" in figure._suptitle.get_text()
 
 
+@pytest.mark.slow
 def test_the_command_prints_four_rows_and_writes_a_four_line_plot(tmp_path, capsys):
     plot, rows_file = tmp_path / "cactus.svg", tmp_path / "rows.csv"
     code = cli.main(["bench", str(PUZZLES), "--quiet", "--wide", "--plot", str(plot), "--out", str(rows_file),

@@ -111,6 +111,7 @@ def test_the_example_without_solution(checker):
         assert name in text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("box", [(2, 2), (2, 3), (3, 3)])
 @pytest.mark.parametrize("preset", ["standard", "x", "killer"])
 @pytest.mark.parametrize("seed", [0, 1])
@@ -147,6 +148,7 @@ def test_a_solvable_puzzle_has_no_conflict(sample):
         why_no_solution(sample)
 
 
+@pytest.mark.slow
 def test_explain_names_the_conflict(capsys):
     code, out, err = run_cli(capsys, "explain", str(EXAMPLES / "no-solution.txt"))
     conflict = why_no_solution(read_puzzle(EXAMPLES / "no-solution.txt"))

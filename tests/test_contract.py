@@ -91,6 +91,7 @@ def test_other_board_sizes(solver, shape, fraction, seed):
     contract.check_other_board_size(solver, shape, fraction, seed)
 
 
+@pytest.mark.slow
 def test_one_instance_serves_many_shapes(solver):
     contract.check_one_instance_many_shapes(solver)
 
@@ -120,17 +121,20 @@ def test_a_tiny_time_limit_never_gives_a_wrong_answer(solver):
     contract.check_tiny_time_limit(solver)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", contract.CANONICAL_SHAPES)
 def test_canonical_on_the_empty_board_is_the_baselines_answer(solver, baseline, shape):
     needs(solver, "canonical")
     contract.check_canonical_empty_board(solver, baseline, shape)
 
 
+@pytest.mark.slow
 def test_counting(solver, baseline):
     needs(solver, "count")
     contract.check_counting(solver, baseline)
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_random_puzzles_solved_and_canonical_agrees_with_the_baseline(solver, baseline, data):
@@ -139,6 +143,7 @@ def test_random_puzzles_solved_and_canonical_agrees_with_the_baseline(solver, ba
     contract.check_random_puzzle(solver, baseline, shape, fraction, data.draw(st.integers(0, 2**32), label="seed"))
 
 
+@pytest.mark.slow
 def test_variant_rules_solved_or_refused_as_declared(solver, baseline):
     contract.check_variant_rules(solver, baseline)
 

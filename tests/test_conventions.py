@@ -163,6 +163,7 @@ def test_generate_reports_progress_of_each_puzzle():
     assert [done for done, _ in seen] == sorted(done for done, _ in seen)
 
 
+@pytest.mark.slow
 def test_generate_unique_on_a_25x25_board_finishes_in_seconds(tmp_path):
     """The default fraction keeps a 25x25 --unique puzzle within seconds (it took minutes at 0.45)."""
     out = tmp_path / "p.txt"

@@ -278,6 +278,7 @@ def test_canonical_agrees_with_the_baseline_on_puzzles_with_many_solutions(cpsat
     assert cpsat.count(puzzle, limit=2).count == backtrack.count(puzzle, limit=2, time_limit=30).count
 
 
+@pytest.mark.slow
 def test_canonical_on_known_multi_solution_puzzles(cpsat, backtrack):
     """Deterministic cases that do have several solutions, so canonical is a real choice."""
     checked = 0

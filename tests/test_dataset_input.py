@@ -50,6 +50,7 @@ def _run(args: list[str], feed, prefix: list[str]) -> tuple[int, str, str]:
     return process.returncode, out[0].decode(), err[0].decode()
 
 
+@pytest.mark.slow
 def test_a_300_mb_line_on_stdin_keeps_memory_flat():
     def feed(stream):
         try:
@@ -68,6 +69,7 @@ def test_a_300_mb_line_on_stdin_keeps_memory_flat():
     assert peak < 200, f"peak {peak} MB for a 300 MB line"  # the line is never held whole (about 40 MB seen)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("content, why", [
     (os.urandom(4000).replace(b"\n", b""), "is not text: byte 0x"),
     ("\n".join(["." * 81] * 3).encode("utf-16"), "is not text: byte 0xff at offset 0"),
@@ -85,6 +87,7 @@ def test_a_dataset_that_is_not_text_is_refused_as_solve_refuses_it(tmp_path, con
     assert solve.returncode == 2 and "is not text" in solve.stderr
 
 
+@pytest.mark.slow
 def test_terminal_controls_in_a_bad_entry_are_echoed_escaped(tmp_path):
     path = tmp_path / "set.txt"
     path.write_bytes(PUZZLES.read_bytes() * 200 + b"1 2 3 4\n3 4 1 2\n2 1 x\x1b]0;title\x07 3\n4 3 2 1\n")
@@ -94,6 +97,7 @@ def test_terminal_controls_in_a_bad_entry_are_echoed_escaped(tmp_path):
     assert "'x\\x1b]0;title\\x07' is not a number" in err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("content", [b"", b"# only a comment\n\n", b"not a puzzle\n"])
 def test_a_dataset_without_a_puzzle_is_an_error_not_a_rate(tmp_path, content):
     path = tmp_path / "empty.txt"

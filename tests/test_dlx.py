@@ -141,6 +141,7 @@ def test_registered_with_what_it_claims():
         solvers.get("dlx", structure="lists")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape, fraction, seed", [
     (Shape(1, 1), 0.0, 0), (Shape(2, 2), 0.0, 1), (Shape(2, 3), 0.3, 2), (Shape(3, 2), 0.3, 3),
     (Shape(3, 3), 0.3, 4), (Shape(3, 4), 0.5, 5), (Shape(4, 4), 0.55, 6), (Shape(5, 5), 0.45, 0),
@@ -152,6 +153,7 @@ def test_every_board_size(dlx, shape, fraction, seed):
     assert result.stats["nodes"] >= 0 and result.stats["updates"] >= 0
 
 
+@pytest.mark.slow
 def test_a_36x36_board_under_a_time_limit(dlx):
     puzzle, _ = random_puzzle(36, 0.7, 3)
     result = dlx.solve(puzzle, time_limit=20)
@@ -173,6 +175,7 @@ def test_canonical_is_the_classic_answer(dlx, baseline, shape, fraction, seed):
         assert result.grid == expected.grid
 
 
+@pytest.mark.slow
 def test_both_structures_agree_on_counts():
     links, sets = DlxSolver("links"), DlxSolver("sets")
     for seed in range(5):
@@ -336,6 +339,7 @@ def rule_sets_4x4(draw) -> Rules:
     return build(FOUR, presets, regions=regions, extra_groups=extra)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rules=rule_sets_4x4(), fraction=st.floats(0, 0.6), seed=st.integers(0, 2**32), any_latin=st.booleans())
 def test_counts_and_canonical_answers_equal_a_brute_force_on_4x4(dlx, rules, fraction, seed, any_latin):

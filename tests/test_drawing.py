@@ -32,6 +32,7 @@ def test_puzzle_alone_draws_only_givens(sample):
     matplotlib.pyplot.close(ax.figure)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [Shape(2, 2), Shape(2, 3), Shape(3, 3)])
 def test_candidates_picture_marks_a_step(tmp_path, shape):
     from sudokulab.reasoning.candidates import Candidates

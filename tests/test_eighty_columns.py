@@ -68,6 +68,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
+@pytest.mark.slow
 def test_solvers_fits_80_columns_and_says_what_it_left_out(capsys):
     code, out, _ = run(capsys, "solvers")
     assert code == 0 and widest(out) <= WIDTH

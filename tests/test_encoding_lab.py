@@ -77,6 +77,7 @@ def test_meanings_are_what_an_engine_finds():
     assert exactly.readable[0] == "x1 ∨ x2 ∨ x3 ∨ x4" and "none is" not in exactly.auxiliaries[0].meaning
 
 
+@pytest.mark.slow
 def test_model_sizes_agree_with_the_closed_forms():
     rows = encoding_lab.model_sizes(9)
     assert len(rows) == len(cnf.AMO_ENCODINGS) * 3

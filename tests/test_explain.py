@@ -207,11 +207,13 @@ def _named(steps: list[Step], word: str) -> bool:
     return any(name.startswith(word) for step in steps for name in step.groups)
 
 
+@pytest.mark.slow
 def test_x_names_a_diagonal():
     puzzle = read_puzzle(EXAMPLES / "x.json")
     assert _named(replayed(puzzle), "diagonal")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("puzzle_file, extra, name, technique", [
     ("killer.txt", {"cages": "killer-cages.txt"}, "cage", "cage sum"),
     ("thermo-6x6.txt", {"thermos": "thermo-6x6-thermos.txt"}, "thermometer", "thermometer"),
@@ -275,6 +277,7 @@ def test_every_step_of_a_small_board():
     assert steps and all(len(set(s.groups)) == len(s.groups) for s in steps)
 
 
+@pytest.mark.slow
 def test_draw_writes_one_picture_per_step(capsys, tmp_path, sample):
     pytest.importorskip("matplotlib")
     folder = tmp_path / "steps"

@@ -155,6 +155,7 @@ def test_conflicts_are_read_from_comment_lines(sample):
         assert "conflicts" in solver.solve(sample).stats
 
 
+@pytest.mark.slow
 def test_unknown_crash_garbage_and_hang(sample):
     with solvers.get("dimacs", command=fake("unknown")) as solver:
         assert solver.solve(sample).status is Status.TIME_LIMIT
@@ -174,6 +175,7 @@ def test_a_missing_program_is_one_line(capsys):
     assert (code, out) == (2, "") and "cannot run 'no-such-sat-solver'" in err
 
 
+@pytest.mark.slow
 def test_compare_a_pysat_engine_with_an_external_program(capsys, sample_answer):
     code, out, err = run(capsys, "compare", SAMPLE, "--solvers", "sat,dimacs", "-o", f"dimacs.command={fake('sat')}")
     assert (code, out) == (0, sample_answer) and "agreed" in err
@@ -187,6 +189,7 @@ def test_compare_with_the_installed_program(capsys, sample_answer):
 
 # --- certified verdicts ----------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_uniqueness_and_no_solution_are_certified(tmp_path):
     unique = certify(CLASSIC, solvers.get("sat").solve(CLASSIC).grid, proof_dir=tmp_path)
     assert unique.certified and unique.lemmas > 0 and unique.line().startswith("certified: exactly one solution")
@@ -229,6 +232,7 @@ def test_a_tampered_proof_is_rejected():
     assert not check_proof(clauses, removed)[0]
 
 
+@pytest.mark.slow
 def test_certify_on_the_command_line(capsys, monkeypatch, tmp_path):
     code, out, err = run(capsys, "count", SAMPLE, "--certify", "--proof", str(tmp_path))
     assert code == 0 and out.startswith("1\ncertified: exactly one solution: proof of ")
@@ -254,6 +258,7 @@ from sudokulab.verdicts.proof import certify_count  # noqa: E402
 from .test_cnf import PRESETS4, S4, brute_force  # noqa: E402
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not INSTALLED, reason="no SAT program installed (apt-get install cadical minisat picosat)")
 @pytest.mark.parametrize("name", ["x", "jigsaw", "killer", "thermo", "x+killer+thermo"])
 def test_the_dimacs_solver_honours_the_rules(name):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import sys
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -92,6 +93,7 @@ COMMANDS = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(argv=COMMANDS, data=INPUTS)
 def test_any_input_through_any_command(monkeypatch, capsys, argv, data):

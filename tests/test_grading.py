@@ -61,6 +61,7 @@ def test_a_template_with_json_is_one_document_holding_the_same_file(tmp_path, ca
     assert code == 0 and document == {"template": kind, "text": written}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["sat", "cp"])
 def test_the_templates_pass(tmp_path, capsys, kind):
     code, checks, err = grade(capsys, template(tmp_path, capsys, kind))
@@ -71,6 +72,7 @@ def test_the_templates_pass(tmp_path, capsys, kind):
         assert checks["propagation"]["status"] == "skipped"
 
 
+@pytest.mark.slow
 def test_the_sat_template_propagates_as_the_shipped_minimal_encoding(tmp_path, capsys):
     _, checks, _ = grade(capsys, template(tmp_path, capsys, "sat"))
     measured = re.findall(r"(\d+) of 81 cells \(minimal (\d+), extended (\d+)\)", checks["propagation"]["reason"])
@@ -79,6 +81,7 @@ def test_the_sat_template_propagates_as_the_shipped_minimal_encoding(tmp_path, c
     assert any(int(extended) > int(minimal) for _, minimal, extended in measured)  # the puzzles tell them apart
 
 
+@pytest.mark.slow
 def test_another_correct_encoding_passes_and_propagates_as_extended(capsys):
     """The extended encoding with hand-written sequential counters: auxiliary variables do not
     inflate the count (blocking is on what decode reads), and propagation matches the shipped one's."""
@@ -89,6 +92,7 @@ def test_another_correct_encoding_passes_and_propagates_as_extended(capsys):
     assert "1,377 variables" in checks["size"]["reason"]  # 729 cells + 81 counters of 8
 
 
+@pytest.mark.slow
 def test_a_missing_box_constraint_is_named_with_a_real_counterexample(capsys):
     path = STUDENTS / "missing_box.py"
     code, checks, _ = grade(capsys, path)
@@ -105,6 +109,7 @@ def test_a_missing_box_constraint_is_named_with_a_real_counterexample(capsys):
     assert checks["unsatisfiable"]["status"] == checks["answers"]["status"] == "failed"
 
 
+@pytest.mark.slow
 def test_a_missing_at_least_one_clause_is_named_with_a_real_counterexample(capsys):
     path = STUDENTS / "missing_at_least_one.py"
     code, checks, _ = grade(capsys, path)
@@ -118,6 +123,7 @@ def test_a_missing_at_least_one_clause_is_named_with_a_real_counterexample(capsy
     assert not satisfiable(STUDENTS / "missing_box.py", Puzzle.empty(4), [-var(4, row, col, d) for d in range(1, 5)])
 
 
+@pytest.mark.slow
 def test_a_wrong_decode_is_named_by_the_cell_it_gets_wrong(capsys):
     code, checks, _ = grade(capsys, STUDENTS / "wrong_decode.py")
     assert code == 1
@@ -135,6 +141,7 @@ def test_a_cp_model_missing_a_box_is_named_too(capsys):
                         checks["empty-4x4"]["reason"])
 
 
+@pytest.mark.slow
 def test_text_output_lists_each_check(capsys):
     code, out, err = run_cli(capsys, "check-encoding", str(STUDENTS / "missing_box.py"))
     assert code == 1 and err == f"sudokulab: {STUDENTS / 'missing_box.py'}: 4 of 5 checks failed\n"
@@ -165,6 +172,7 @@ def test_a_file_that_does_not_import_names_its_line(tmp_path, capsys):
 BUILT_IN = [name for name in solvers.names() if name != "dimacs"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", BUILT_IN)
 def test_check_solver_passes_the_built_in_classes(capsys, name):
     why = solvers.unavailable(name)

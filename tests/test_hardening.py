@@ -91,6 +91,7 @@ def cli(*args: str, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, **kwargs) 
                           **kwargs)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [["solve", SAMPLE], ["solvers"], ["count", SAMPLE], ["export", SAMPLE, "--format",
                                   "dimacs"], ["generate", "--size", "9", "--seed", "1"]])
 def test_a_full_disk_on_stdout_is_one_line(args):
@@ -100,6 +101,7 @@ def test_a_full_disk_on_stdout_is_one_line(args):
     assert done.stderr == b"sudokulab: error: cannot write to standard output: No space left on device\n"
 
 
+@pytest.mark.slow
 def test_closed_stdin_and_odd_file_names():
     done = subprocess.run([*COMMAND, "solve", "-"], stdin=None, capture_output=True,
                           preexec_fn=lambda: os.close(0), timeout=60)
@@ -136,6 +138,7 @@ def test_sat_refuses_a_formula_too_large_before_building_it():
         sat.solve(Puzzle.empty(64), time_limit=2)
 
 
+@pytest.mark.slow
 def test_a_glucose_slice_stays_short_on_a_large_board():
     """Before propagation budgets, one 200-conflict slice of glucose3 ran 11 s here. The bound is the
     contract's 2T + 1 s with room for a loaded machine (3 s more): it catches slices, not slowness."""
@@ -162,6 +165,7 @@ def interrupt(args: list[str], after: float = 1.5, **kwargs) -> tuple[int, bytes
     return code, process.stderr.read(), time.monotonic() - sent
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("solver", solvers.names())
 def test_ctrl_c_while_counting(tmp_path, solver):
     empty = tmp_path / "empty.txt"
@@ -170,6 +174,7 @@ def test_ctrl_c_while_counting(tmp_path, solver):
     assert (code, err) == (130, b"sudokulab: interrupted\n") and took < HANG
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("solver", ["sat", "cpsat", "mip"])
 def test_ctrl_c_inside_the_engine(tmp_path, solver):
     empty = tmp_path / "empty.txt"
@@ -178,6 +183,7 @@ def test_ctrl_c_inside_the_engine(tmp_path, solver):
     assert (code, err) == (130, b"sudokulab: interrupted\n") and took < HANG
 
 
+@pytest.mark.slow
 def test_ctrl_c_in_bench_and_judge(tmp_path):
     dataset = tmp_path / "set.txt"
     dataset.write_text("\n".join(ONE_LINE * 8000) + "\n")
@@ -212,6 +218,7 @@ def test_a_daemon_does_not_outlive_its_run(tmp_path):
     assert wait_gone(pid), f"the daemon {pid} outlived the judge"
 
 
+@pytest.mark.slow
 def test_a_daemon_does_not_outlive_a_time_limit(tmp_path):
     pid_file = tmp_path / "daemon.pid"
     entries = list(parse_lines(Path(SAMPLE).read_text().splitlines()))

@@ -127,6 +127,7 @@ with open("big.bin", "wb") as f:
     assert os.listdir(tmp_path) == ["submission.py"]  # the program's own file, nothing else
 
 
+@pytest.mark.slow
 def test_no_network_in_or_out(tmp_path):
     server = socket.create_server(("127.0.0.1", 0))
     server.settimeout(0.2)
@@ -204,6 +205,7 @@ except OSError:
     assert not survivors(marker)
 
 
+@pytest.mark.slow
 def test_a_fork_bomb_is_contained(tmp_path):
     source = """
 import os, time

@@ -70,6 +70,7 @@ def boards() -> list[Puzzle]:
     return made + [CLASSIC, HARD, BROKEN, STUCK, Puzzle.empty(Shape(2, 3))]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("branching", ["wdeg", "fewest"])
 def test_boards_of_every_shape_agree_with_the_fast_search(fast, branching):
     jitted = solvers.get("backtrack-jit", branching=branching)
@@ -133,6 +134,7 @@ def test_counts_equal_the_fast_search(fast, branching):
     assert jitted.count(Puzzle.empty(Shape(1, 3)), limit=100).count == 12  # 3x3 Latin squares
 
 
+@pytest.mark.slow
 def test_a_time_limit_is_honoured(jitted):
     counted = jitted.count(Puzzle.empty(36), limit=10**12, time_limit=0.3)
     assert counted.status is Status.TIME_LIMIT and 0 < counted.count and counted.seconds < HANG
@@ -165,6 +167,7 @@ print("finished", flush=True)
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", ["solve", "solve_batch"])
 def test_ctrl_c_stops_a_long_search_within_a_second(path):
     """In a child process: a SIGINT raised in this one could reach a handler an earlier test's native
@@ -421,6 +424,7 @@ def rule_sets(draw, shape: Shape) -> Rules:
     return build(shape, presets, regions=regions, cages=cages, thermos=thermos)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(data=st.data())
 def test_random_rule_sets_on_4x4_agree_with_brute_force(jitted, data):
@@ -513,6 +517,7 @@ def test_thermometers_across_boxes_increase_strictly(jitted, thermo):
     assert jitted.solve(puzzle, canonical=True).grid == expected[0]
 
 
+@pytest.mark.slow
 def test_the_compiled_search_is_cached_on_disk_and_only_a_cold_start_says_it_compiles(tmp_path):
     """Two processes on one cache folder, stderr on a terminal: the first compiles, says so once on
     stderr (never on stdout) and leaves numba's index and code files; the second loads them, says

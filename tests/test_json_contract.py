@@ -182,6 +182,7 @@ def test_every_schema_field_is_described():
             walk(documents.schema(name), name)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("words", COMMANDS)
 def test_json_output_validates_against_the_schema(words, folder):
     if words in NEEDS_SHARED_SET:
@@ -195,6 +196,7 @@ def test_json_output_validates_against_the_schema(words, folder):
         assert "error" not in document
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("words", COMMANDS)
 def test_a_failure_is_the_error_document_and_one_line_on_stderr(words, folder):
     arguments, code = FAILURES[words]
@@ -207,6 +209,7 @@ def test_a_failure_is_the_error_document_and_one_line_on_stderr(words, folder):
     assert done.stderr.startswith("sudokulab: ") and done.stderr.strip().endswith(document["error"]), done.stderr
 
 
+@pytest.mark.slow
 def test_a_document_that_reports_failure_is_the_only_one(folder):
     """solve with no solution prints its own document (status, no grid) and exits 1: no error document after it."""
     done = run("solve", [str(EXAMPLES_DIR / "no-solution.txt")], folder)
@@ -217,6 +220,7 @@ def test_a_document_that_reports_failure_is_the_only_one(folder):
     assert done.stderr.startswith("sudokulab: no solution")
 
 
+@pytest.mark.slow
 def test_count_certify_puts_the_certificate_in_the_document(folder):
     done = run("count", [str(EXAMPLES_DIR / "boj2580-sample.txt"), "--certify"], folder)
     (document,) = documents_of("count", done.stdout)

@@ -69,6 +69,7 @@ def test_a_wrong_digit_is_a_wrong_answer_with_its_reason():
     assert case.detail == "row 9 holds 2 twice (columns 1 and 9)"  # the sample's last blank is (9, 9)
 
 
+@pytest.mark.slow
 def test_sleeper_exceeds_the_time_limit():
     case = judge_one(python("sleeper.py"), limits=Limits(seconds=1.0))
     assert case.outcome is Outcome.TIME_LIMIT and case.detail == "still running after 1 s"
@@ -172,6 +173,7 @@ def test_javascript_backtracker_is_accepted():
     assert case.outcome is Outcome.ACCEPTED, str(case)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("javac") is None or shutil.which("java") is None, reason="no Java compiler")
 def test_java_backtracker_is_accepted(tmp_path):
     subprocess.run(["javac", "-d", str(tmp_path), str(PROGRAMS / "Main.java")], check=True, timeout=120)

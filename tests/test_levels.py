@@ -107,6 +107,7 @@ def variant_puzzle(shape: Shape, preset: str, seed: int, share: float) -> tuple[
     return puzzle, grid
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(shape=st.sampled_from([Shape(2, 2), Shape(2, 3), Shape(3, 3)]), preset=st.sampled_from(PRESETS),
        seed=st.integers(0, 10**6), share=st.floats(0.2, 0.6))
@@ -230,6 +231,7 @@ def test_matching_and_hall_violation():
     assert result.contradiction and "hold only {1, 2} between them in row 1" in why
 
 
+@pytest.mark.slow
 def test_failed_literal_strikes_only_what_cannot_hold():
     """Every candidate probing strikes beyond all-different reasoning, made a given, has no solution."""
     checked = 0
@@ -247,6 +249,7 @@ def test_failed_literal_strikes_only_what_cannot_hold():
     assert checked
 
 
+@pytest.mark.slow
 def test_notebook_02_sets_climb_the_ladder_as_the_issue_says():
     """31/85/90/100 and 2/40/56/100: the first two levels are notebook 02's numbers."""
     for clues, seed, expected in ((30, 1, [31, 85, 90, 100]), (24, 2, [2, 40, 56, 100])):

@@ -217,6 +217,7 @@ def test_canonical_is_the_baselines_answer(mip, seed):
     assert result.grid == expected and is_solution(result.grid, puzzle)
 
 
+@pytest.mark.slow
 def test_canonical_on_the_empty_9x9_board(mip):
     assert mip.solve(Puzzle.empty(9), canonical=True).grid == solvers.get("backtrack").solve(Puzzle.empty(9)).grid
 
@@ -301,6 +302,7 @@ IMPORT_ORDERS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("imports", IMPORT_ORDERS)
 def test_backend_imports_beside_ortools_and_pysat(imports):
     code = (f"{imports}\nfrom sudokulab import parse_puzzle, is_solution\n"
@@ -348,6 +350,7 @@ def test_rows_per_kind_follow_their_formulas(n, preset):
     assert rules(r) is program  # built once per rule set
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n, preset", variant_cases())
 def test_every_preset_solves_and_canonically(mip, n, preset):
     shape = BOARDS[n]
@@ -375,6 +378,7 @@ def test_every_preset_solves_and_canonically(mip, n, preset):
             assert first.grid == cpsat.solve(puzzle, canonical=True).grid
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["x", "windoku", "anti-knight", "killer", "thermo", "jigsaw"])
 def test_counts_on_4x4_equal_the_brute_force_count(mip, preset):
     puzzle = Puzzle.empty(BOARDS[4]).with_rules(variant(BOARDS[4], preset))
@@ -382,6 +386,7 @@ def test_counts_on_4x4_equal_the_brute_force_count(mip, preset):
     assert counted.count == len(brute_force(puzzle)) and counted.exact
 
 
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                  HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(puzzle=small_puzzles())

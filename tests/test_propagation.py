@@ -79,6 +79,7 @@ def test_contradictions_are_seen():
     assert settled(build(shape, thermos=[(0, 1)]), (2, 1) + (0,) * 14) is None
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_propagation_keeps_every_digit_of_every_solution(data):

@@ -531,6 +531,7 @@ def test_arbitrary_text_is_a_puzzle_or_one_error_line(text):
                 assert len(str(exc).splitlines()) == 1, str(exc)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(JSON_VALUES, st.sampled_from([4, 6, 9]))
 def test_arbitrary_json_documents_are_read_or_refused_in_one_line(value, n):

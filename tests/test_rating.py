@@ -57,6 +57,7 @@ def test_sampling_is_uniform_reproducible_and_in_file_order():
     assert {e.index for seed in range(30) for e in chosen_entries(dataset, 2, seed=seed)} - {0, 1}  # not the head
 
 
+@pytest.mark.slow
 def test_rate_json_is_one_document_that_validates(capsys, tmp_path):
     plot = tmp_path / "ratings.png"
     code, out, err = run_cli(capsys, "rate", str(EXAMPLES / "puzzles-20.txt"), str(EXAMPLES / "boj2580-sample.txt"),
@@ -106,6 +107,7 @@ def test_the_ratings_order_the_shipped_sets():
     assert medians[0] > medians[1] > medians[2], medians
 
 
+@pytest.mark.slow
 def test_rate_takes_variant_rules(capsys):
     """A killer puzzle rated through the command's --cages is the library's rating of that puzzle."""
     code, out, err = run_cli(capsys, "rate", str(EXAMPLES / "killer.txt"),

@@ -132,6 +132,7 @@ def test_every_docs_page_is_linked_from_the_readme():
     assert not missing, f"docs pages the README does not link: {missing}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "shown",
     COMMANDS,

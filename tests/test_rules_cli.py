@@ -298,6 +298,7 @@ def refusal(solver: str, rules: Rules) -> str | None:
 
 # --- solve: every solver x every variant ----------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset, size", VARIANTS, ids=[f"{p}-{s}x{s}" for p, s in VARIANTS])
 @pytest.mark.parametrize("solver", SOLVERS)
 def test_solve_keeps_every_rule_or_refuses_in_one_line(tmp_path, capsys, solver, preset, size):
@@ -329,6 +330,7 @@ def test_the_variants_need_their_rules():
         assert search(plain.rules, plain.givens, limit=2, budget=2_000_000) != [case.solution], case.name
 
 
+@pytest.mark.slow
 def test_a_standard_answer_to_an_x_puzzle_is_refused_naming_the_diagonal(tmp_path):
     case = variant("x", 9)
     plain = Puzzle(case.puzzle.shape, case.puzzle.givens)
@@ -356,6 +358,7 @@ def test_a_standard_answer_to_an_x_puzzle_is_refused_naming_the_diagonal(tmp_pat
 
 # --- compare, count, bench, judge, generate, export/decode -----------------------------------------
 
+@pytest.mark.slow
 def test_compare_skips_solvers_that_cannot_honour_the_rules(tmp_path):
     case = variant("killer", 6)
     done = sudokulab("compare", *case.argv(tmp_path), "--json")
@@ -373,6 +376,7 @@ def test_compare_skips_solvers_that_cannot_honour_the_rules(tmp_path):
     assert done.stderr.count("\n") == len(refusing)
 
 
+@pytest.mark.slow
 def test_compare_with_rules_agrees_on_the_one_answer(tmp_path):
     case = variant("anti-knight", 9)
     done = sudokulab("compare", *case.argv(tmp_path), "--solvers", "backtrack-fast,sat,cpsat,dlx", "--canonical")
@@ -380,6 +384,7 @@ def test_compare_with_rules_agrees_on_the_one_answer(tmp_path):
     assert "agreed: one answer; the puzzle has exactly one solution" in " ".join(done.stderr.split())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("solver", [name for name in ("backtrack", "sat", "cpsat", "dlx", "mip") if name in SOLVERS])
 def test_count_under_rules_matches_the_independent_search(tmp_path, solver):
     case = variant("x", 6)
@@ -414,6 +419,7 @@ def test_solve_without_a_solver_picks_one_that_honours_the_rules(tmp_path):
                                     "sum": case.rules.cages[0].total}
 
 
+@pytest.mark.slow
 def test_bad_rules_data_exit_2_in_one_line(tmp_path):
     case = variant("x", 9)
     argv = case.argv(tmp_path)
@@ -441,6 +447,7 @@ def dataset(tmp_path: Path, cases: list[Variant]) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_bench_runs_under_the_rules_and_skips_who_cannot(tmp_path):
     case = variant("killer", 9)
     argv = case.argv(tmp_path)
@@ -493,6 +500,7 @@ def test_bench_catches_an_answer_that_breaks_the_rules(tmp_path):
     assert list(standard.valid) == [True, True]
 
 
+@pytest.mark.slow
 def test_judge_under_the_rules(tmp_path):
     case = variant("anti-king", 6)
     data = dataset(tmp_path, [case])
@@ -515,6 +523,7 @@ def test_judge_under_the_rules(tmp_path):
     assert " ".join(map(str, case.solution[:6])) in done.stdout  # the oracle's answer beside it, under the rules
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["x", "anti-knight"])
 def test_generate_unique_under_rules(tmp_path, preset):
     done = sudokulab("generate", "--size", "6", "--unique", "--count", "2", "--seed", "22", "--rules", preset)
@@ -533,6 +542,7 @@ def test_generate_refuses_bad_rules_before_any_output(tmp_path):
     assert "--cages" in done.stderr
 
 
+@pytest.mark.slow
 def test_export_and_decode_carry_the_rules(tmp_path):
     case = variant("windoku", 6)
     argv = case.argv(tmp_path)
@@ -558,6 +568,7 @@ def test_export_and_decode_carry_the_rules(tmp_path):
     assert done.returncode == 0 and done.stdout, done.stderr
 
 
+@pytest.mark.slow
 def test_every_command_that_reads_puzzles_takes_the_rule_options():
     for command in ("solve", "count", "export", "compare", "verify", "judge", "bench", "generate", "decode"):
         done = sudokulab(command, "--help")

@@ -352,6 +352,7 @@ def test_the_contract_cases_use_every_kind_and_are_what_they_claim():
 SMALL = [(preset, size) for preset, size in CASES if size != "9x9"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset, size", SMALL, ids=[f"{p}-{s}" for p, s in SMALL])
 def test_counts_agree_between_at_least_three_paradigms(every_solver, preset, size):
     puzzle, truth = contract_case(preset, size)
@@ -402,6 +403,7 @@ def random_rule_sets(draw):
     return Puzzle(shape, tuple(v if i in keep else 0 for i, v in enumerate(grid)), rules)
 
 
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                    HealthCheck.too_slow])
 @given(puzzle=random_rule_sets())
@@ -453,6 +455,7 @@ def load_variant(path: Path) -> tuple[Puzzle, tuple[int, ...], dict]:
     return Puzzle(shape, givens, rules), solution, data
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", VARIANTS, ids=[p.stem for p in VARIANTS])
 def test_published_puzzle_is_what_it_says(path):
     puzzle, published, data = load_variant(path)
@@ -469,6 +472,7 @@ def test_the_published_puzzles_cover_the_required_variants():
     assert presets & {"windoku", "anti-knight", "anti-king"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", VARIANTS, ids=[p.stem for p in VARIANTS])
 def test_published_puzzle_solved_by_every_supporting_solver(solver, path):
     puzzle, published, _ = load_variant(path)

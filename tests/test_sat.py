@@ -70,6 +70,7 @@ def test_every_configuration_solves_the_sample_and_a_hard_puzzle(solver, sample,
     assert hard.status is Status.SOLVED and is_solution(hard.grid, HARD)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [Shape(2, 2), Shape(2, 3), Shape(3, 2), Shape(3, 3), Shape(2, 4)])
 def test_canonical_on_empty_boards_is_the_baselines_answer(solver, baseline, shape):
     empty = Puzzle.empty(shape)
@@ -138,6 +139,7 @@ def test_no_solution(solver):
             assert solver.solve(wrong).status is Status.NO_SOLUTION
 
 
+@pytest.mark.slow
 def test_a_time_limit_stops_a_long_search():
     """A 25x25 puzzle that the weak minimal + sequential-counter encoding takes many seconds on."""
     puzzle, _ = random_puzzle(25, 0.45, 1)
@@ -207,6 +209,7 @@ def test_propagated_from_counters_agrees_with_propagate(sample):
     assert seen == {True, False}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 def test_each_available_engine(engine, sample, sample_answer):
     with warnings.catch_warnings():
@@ -289,6 +292,7 @@ def test_the_sat_solver_declares_every_kind():
         assert solver.capabilities.kinds == frozenset(KINDS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(PRESETS4))
 def test_every_preset_on_4x4_counts_solves_and_gives_the_first_solution(solver, name):
     empty = Puzzle.empty(S4).with_rules(PRESETS4[name])
@@ -307,6 +311,7 @@ def test_every_preset_on_4x4_counts_solves_and_gives_the_first_solution(solver, 
         assert solver.count(puzzle, limit=1000).count == len(solutions)
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(rules=random_rules(), data=st.data())
 def test_random_rule_sets_count_as_the_brute_force(rules, data):
@@ -330,6 +335,7 @@ VARIANTS9 = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(VARIANTS9))
 def test_9x9_and_6x6_variants_solve_by_their_rules(solver, name):
     puzzle = Puzzle.empty(NINE).with_rules(VARIANTS9[name])
@@ -368,6 +374,7 @@ def first_by_search(puzzle: Puzzle) -> tuple[int, ...] | None:
     return tuple(grid) if place(0) and is_solution(tuple(grid), puzzle) else None
 
 
+@pytest.mark.slow
 def test_a_standard_answer_is_not_returned_for_an_x_puzzle(solver):
     """The same givens, two rule sets: two different first solutions, each checked by its rules."""
     plain = Puzzle.empty(NINE)
@@ -441,6 +448,7 @@ with Solver(name=sys.argv[1], bootstrap_with=[[1, 2]]) as engine:
 """
 
 
+@pytest.mark.slow
 def test_repeated_solves_in_one_child_agree_with_a_child_per_engine():
     """``sudokulab solvers`` asks every engine in one child process, going on in a new one after an
     engine that ends its process (kissat404 aborts; an unknown name raises): the answers are those

@@ -70,6 +70,7 @@ CASES = [(command, signum, group, jobs, seed)
          ])]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command, signum, group, jobs, seed", CASES,
                          ids=[f"{c}-{signal.Signals(s).name}-{'group' if g else 'process'}-jobs{j}"
                               for c, s, g, j, _ in CASES])
@@ -190,6 +191,7 @@ if __name__ == "__main__":
 """
 
 
+@pytest.mark.slow
 def test_a_pool_nobody_holds_is_stopped_even_when_a_worker_died_holding_a_lock(tmp_path):
     """``ProcessPool.__del__``: a signal handled just after the pool was made, before its caller
     kept it, drops the only reference. The Pool's own finaliser would then terminate it, and wait
@@ -258,6 +260,7 @@ if __name__ == "__main__":
 """
 
 
+@pytest.mark.slow
 def test_a_signal_while_pysat_frees_an_engine_never_frees_it_twice(tmp_path):
     """PySAT's ``delete`` frees the engine and only then marks it freed; Stopped raised between the two
     made ``__del__`` free it again (CI: ``generate --unique`` died with -11 on SIGHUP). The console
@@ -295,6 +298,7 @@ def test_a_signal_held_during_pysat_teardown_is_raised_right_after_it(tmp_path, 
         stopping.stop(signal.SIGHUP, sys._getframe())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["bench", "generate"])
 def test_after_sigkill_the_next_run_cleans_up_and_writes_whole(tmp_path, big, command):
     target = tmp_path / ("rows.csv" if command == "bench" else "puzzles.txt")
@@ -316,6 +320,7 @@ def test_after_sigkill_the_next_run_cleans_up_and_writes_whole(tmp_path, big, co
         assert len(target.read_text().splitlines()) == 3
 
 
+@pytest.mark.slow
 def test_a_second_run_writing_the_same_output_is_refused(tmp_path, big):
     target = tmp_path / "rows.csv"
     first = start(["bench", str(big), "--solvers", "backtrack", "--quiet", "--output", str(target)], tmp_path)
@@ -435,6 +440,7 @@ def _running(pid: int) -> bool:
         return False
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists(),
                     reason="reads the process tree from /proc (Linux, CONFIG_PROC_CHILDREN)")
 def test_a_pools_workers_end_when_the_command_is_killed_outright(tmp_path):

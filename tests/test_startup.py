@@ -43,6 +43,7 @@ def loaded(*argv: str) -> tuple[int, set[str]]:
     return int(code), set(names)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv, allowed", [
     (("--help",), set()),
     (("solve", SAMPLE), set()),
@@ -125,6 +126,7 @@ run()
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chosen, expected", [
     ({}, "1"),
     ({"OPENBLAS_NUM_THREADS": "2"}, "2"),

@@ -97,6 +97,7 @@ def test_a_solver_without_canonical_answers_is_skipped_not_failed(capsys, protoc
         sudokulab.count(Puzzle.empty(4), solver=protocol_only)
 
 
+@pytest.mark.slow
 def test_solvers_command_lists_capabilities_and_options(capsys):
     code, out, err = run(capsys, "solvers", "--json")
     assert code == 0 and err == ""
@@ -155,6 +156,7 @@ def test_a_missing_backend_names_its_extra(monkeypatch):
     assert solvers.describe("ghost")["installed"] is False
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [16, 25])
 def test_the_default_solver_finishes_large_boards(n):
     (made,) = generate(n, 1, fraction=0.45, seed=n)

@@ -91,6 +91,7 @@ def without_terminal(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run(executable() + list(args), cwd=cwd, capture_output=True, text=True, timeout=240)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("columns", WIDTHS)
 def test_bench_on_a_terminal_shows_its_tables_and_no_traceback(columns, tmp_path):
     shown = in_terminal(command("bench", str(PUZZLES), "--solvers", "sat,backtrack-fast"), columns, tmp_path)
@@ -99,6 +100,7 @@ def test_bench_on_a_terminal_shows_its_tables_and_no_traceback(columns, tmp_path
     assert "puzzles/s" in shown.text and "backtrack-fast" in shown.text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("columns", WIDTHS)
 def test_bench_stdout_is_the_same_bytes_whatever_stderr_is(columns, tmp_path):
     plain = without_terminal("bench", str(PUZZLES), "--solvers", "backtrack-fast", "--limit", "5", cwd=tmp_path)
@@ -114,6 +116,7 @@ def test_bench_stdout_is_the_same_bytes_whatever_stderr_is(columns, tmp_path):
     assert "backtrack-fast" in text and "backtrack-fast" not in shown.text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("columns", WIDTHS)
 def test_generate_into_a_file_with_stderr_on_the_terminal_keeps_every_puzzle(columns, tmp_path):
     args = ("generate", "--size", "9", "--count", "5", "--unique", "--seed", "2580")
@@ -126,6 +129,7 @@ def test_generate_into_a_file_with_stderr_on_the_terminal_keeps_every_puzzle(col
     assert shown.text == ""  # the bar was on stderr and has gone; no puzzle leaked onto the screen
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("columns", WIDTHS)
 def test_generate_on_the_terminal_and_piped(columns, tmp_path):
     args = ("generate", "--size", "4", "--count", "3", "--seed", "7")
@@ -140,6 +144,7 @@ def test_generate_on_the_terminal_and_piped(columns, tmp_path):
     assert "\x1b" not in (tmp_path / "err.txt").read_text()
 
 
+@pytest.mark.slow
 def test_generate_piped_into_bench_reads_every_puzzle(tmp_path):
     shown = in_terminal(command("generate", "--size", "9", "--count", "4", "--seed", "3") + " | "
                         + command("bench", "-", "--solvers", "backtrack-fast"), 120, tmp_path)
@@ -149,6 +154,7 @@ def test_generate_piped_into_bench_reads_every_puzzle(tmp_path):
     assert "4/4" in row  # four puzzles read, four solved
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("columns", WIDTHS)
 def test_judge_into_a_file_with_its_progress_on_the_terminal(columns, tmp_path):
     out = tmp_path / "report.txt"
@@ -160,6 +166,7 @@ def test_judge_into_a_file_with_its_progress_on_the_terminal(columns, tmp_path):
     assert "Traceback" not in shown.raw
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_bench_on_a_terminal(tmp_path):
     many = tmp_path / "many.txt"
     many.write_text(PUZZLES.read_text() * 20_000)  # minutes of work: the bar is up long before the end
@@ -170,6 +177,7 @@ def test_ctrl_c_during_bench_on_a_terminal(tmp_path):
     assert shown.text.splitlines()[-1].removeprefix("^C") == "sudokulab: interrupted", shown.text
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_generate_into_a_file_leaves_whole_puzzles(tmp_path):
     """Ctrl-C once the bar counts 3 puzzles or more: the file holds every puzzle the bar counted, each a
     whole 16x16 block and its blank line, and nothing after the last. (Typed as soon as the bar
@@ -198,6 +206,7 @@ SAMPLE = ROOT / "examples" / "boj2580-sample.txt"
 ANSWER = (ROOT / "examples" / "boj2580-sample.out").read_text()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("columns", WIDTHS)
 def test_compare_on_the_terminal_fits_its_width(columns, tmp_path):
     shown = in_terminal(command("compare", str(SAMPLE), "--solvers", "backtrack,backtrack-fast,sat,dlx"), columns,
@@ -210,6 +219,7 @@ def test_compare_on_the_terminal_fits_its_width(columns, tmp_path):
     assert ANSWER.split() == [word for line in shown.lines if line[:1].isdigit() for word in line.split()]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("columns", WIDTHS)
 def test_compare_stdout_is_the_answer_alone_redirected_or_piped(columns, tmp_path):
     """The table is on stderr: stdout holds the same bytes as without a terminal, redirected or piped
@@ -229,6 +239,7 @@ def test_compare_stdout_is_the_answer_alone_redirected_or_piped(columns, tmp_pat
     assert "\x1b" not in (tmp_path / "err.txt").read_text()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("columns", WIDTHS)
 def test_bench_tables_fit_the_terminal_and_files_get_80_columns(columns, tmp_path):
     args = ("bench", str(PUZZLES), "--solvers", "sat,backtrack-fast", "--limit", "4")
@@ -245,6 +256,7 @@ def test_bench_tables_fit_the_terminal_and_files_get_80_columns(columns, tmp_pat
     assert "backtrack-fast" in out.read_text() and "\x1b" not in out.read_text()
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_generate_with_output_leaves_no_file(tmp_path):
     out = tmp_path / "puzzles.txt"
     shown = in_terminal(command("generate", "--size", "16", "--count", "1000", "--seed", "5", "--output", str(out)),
@@ -254,6 +266,7 @@ def test_ctrl_c_during_generate_with_output_leaves_no_file(tmp_path):
     assert not out.exists() and list(tmp_path.iterdir()) == []  # nothing written, no part file left
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_judge_on_a_terminal(tmp_path):
     many = tmp_path / "many.txt"
     many.write_text(PUZZLES.read_text() * 50)
@@ -265,6 +278,7 @@ def test_ctrl_c_during_judge_on_a_terminal(tmp_path):
     assert shown.text.splitlines()[-1].removeprefix("^C") == "sudokulab: interrupted", shown.text
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_compare_on_a_terminal(tmp_path):
     """compare shows nothing until its table: Ctrl-C while a solver searches ends it with the one
     line, nothing on stdout. The puzzle keeps the classic search busy for as long as it takes: row 16

@@ -7,6 +7,10 @@ with one line and 128 + the signal. Two things make that less simple than a hand
 an exception raised inside a native library's teardown can crash the process (``UNSAFE_TEARDOWN``:
 such a signal is held until the teardown returns), and libraries sometimes report a signal as an
 error of their own (``signal_behind``). A library user's handlers are left alone.
+
+PySAT's own SIGINT handler, which ``longjmp``s out of its engine and can leave the heap corrupt, is
+kept out of sudokulab's engine calls (``solvers/sat_engine.py``): there too these handlers take the
+signal, between two budget slices (docs/sat.md, "Ctrl-C inside PySAT").
 """
 
 from __future__ import annotations

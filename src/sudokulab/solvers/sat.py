@@ -38,8 +38,12 @@ clauses, the sequential counter (Sinz 2005) above; a formula still over ``cnf.MA
 with one line before anything is allocated (an empty 64x64 board: 3.1 million clauses even with
 the counter). The deadline is checked once the formula is built, so building counts against it.
 
-Ctrl-C. PySAT's engines catch SIGINT in the main thread and jump out of the engine, which leaves
-CaDiCaL unusable. The solver turns that into ``KeyboardInterrupt`` and drops the engine without
+Ctrl-C. Called from the main thread, PySAT's engines catch SIGINT themselves and ``longjmp`` out of
+the engine, which can leave glibc's heap half-updated and abort the process later (``sat_engine``'s
+module doc). So every engine that can runs every solve in budget slices with PySAT's handler kept
+out: Ctrl-C, SIGTERM and SIGHUP are taken between two slices, and the engine stays usable. The
+engines that cannot (``lingeling``, ``kissat404``) keep PySAT's handler; after a Ctrl-C caught
+there the solver turns PySAT's report into ``KeyboardInterrupt`` and drops the engine without
 touching it again; the next puzzle of the rule set builds a fresh one.
 
 Batches. ``solve_batch`` (the entry point of ``sudokulab.solvers.batch``) runs k puzzles of a shape and rule set on the
@@ -209,18 +213,23 @@ class SatSolver(SolverBase):
         encoding = self.encoding_for(puzzle.n)
         amo = self.amo_for(puzzle, encoding)
         if encoding == "reduced":
-            return Engine(self.engine, cnf.reduced_formula(puzzle, amo)), [], True
+            return self._new_engine(cnf.reduced_formula(puzzle, amo)), [], True
         rules = cnf.rules(key, encoding, amo)
         if not self.incremental:
-            return Engine(self.engine, rules, rules.assumptions(puzzle.givens)), [], True
+            return self._new_engine(rules, rules.assumptions(puzzle.givens)), [], True
         while len(self._engines) >= KEEP_ENGINES:  # the least recently built goes
             self._engines.pop(next(iter(self._engines))).close()
-        engine = self._engines[key] = Engine(self.engine, rules)
+        engine = self._engines[key] = self._new_engine(rules)
         return engine, rules.assumptions(puzzle.givens), False
+
+    def _new_engine(self, formula: cnf.Formula, units: list[int] | None = None) -> Engine:
+        """An engine of this solver's kind; it runs in slices when the engine can (limited solves, more
+        than one call), which keeps PySAT's SIGINT handler out of it (``sat_engine``)."""
+        return Engine(self.engine, formula, units, sliced=self.capabilities.time_limit)
 
     def _renewed(self, engine: Engine) -> Engine:
         """A fresh engine with the same rules, for one that has served ``RENEW_AFTER`` solves (closed here)."""
-        fresh = Engine(self.engine, engine.formula)
+        fresh = self._new_engine(engine.formula)
         engine.close()
         return fresh
 
@@ -257,9 +266,9 @@ class SatSolver(SolverBase):
                     engine.close()
 
     def _abandon(self, engine: Engine, own: bool) -> bool:
-        """After a Ctrl-C: drop an engine the interrupt jumped out of (calling it again would abort
-        the process) and keep it referenced so it is never freed; returns whether the caller still
-        owns (and should close) the engine."""
+        """After a Ctrl-C: drop an engine the interrupt jumped out of (only one that is not ``sliced``;
+        calling it again would abort the process) and keep it referenced so it is never freed; returns
+        whether the caller still owns (and should close) the engine."""
         if not engine.broken:
             return own
         if not own:
@@ -413,7 +422,7 @@ class SatSolver(SolverBase):
         solved: list[int] = []
         with self._session(empty) as (engine, _):
             solver, formula = engine.solver, engine.formula
-            solve, model, accum = solver.solve, solver.get_model, engine.counters
+            run, model, accum = engine.run, solver.get_model, engine.counters
             cut = shape.n**3 if formula.top > shape.n**3 else None  # auxiliary variables come after the cells
             propagate = self.engine not in PROPAGATED_FROM_COUNTERS | NO_PROPAGATE
             clock, cpu_clock = time.perf_counter, time.process_time
@@ -423,8 +432,7 @@ class SatSolver(SolverBase):
                     assumptions = flat[offsets[i]:offsets[i + 1]]
                     started, cpu_started = clock(), cpu_clock()
                     try:
-                        answer = solve(assumptions) if time_limit is None \
-                            else engine.run(assumptions, Deadline(time_limit))
+                        answer = run(assumptions, None if time_limit is None else Deadline(time_limit))
                     except TimeUp:
                         codes[i] = batches.TIME_LIMIT
                     else:
@@ -440,8 +448,6 @@ class SatSolver(SolverBase):
             except Exception as exc:  # PySAT's report of a Ctrl-C caught in the engine; TimeUp never gets here
                 engine.check_interrupt(exc)
                 raise
-            finally:
-                engine.solves += k if time_limit is None else 0  # engine.run counts the limited ones
             constant = dict(self._constant_stats(engine))
         status = np.array(codes, dtype=np.int8)
         grids = np.zeros((k, cells), dtype=batches.DIGITS)

@@ -29,6 +29,8 @@ encoding in each model that can express it, and its name in those solvers' ``Cap
 Roads not taken: constraints as one list of objects with a polymorphic ``encode`` method (each
 model would then live inside the rules module, and a model could not be read in one place); and
 rules keyed by shape alone (every variant would then be an edit of many files).
+
+One module: the rule kinds, their checks and the presets form one value type that every layer reads.
 """
 
 from __future__ import annotations

@@ -24,6 +24,9 @@ seconds of the process (``puzzles/cpu-s``), the steadier figure when other work 
 
 One module: the worker side and the run that feeds it share the ``WorkSpec`` and the batch
 protocol, one contract in one place.
+
+One module: the work spec, its batches and the run loop over executors are one pipeline;
+``results.py`` holds what it records.
 """
 
 from __future__ import annotations

@@ -43,6 +43,9 @@ number of workers, and however the work was cut.
 
 One module: the grid search, the clue removal and the seeding that makes both reproducible in one
 process or on a cluster are one recipe; the propagation it leans on is ``propagation``'s.
+
+One module: random grids, the removal of givens and the uniqueness check are one recipe, run the
+same way for a seed in this process or on a cluster.
 """
 
 from __future__ import annotations

@@ -34,6 +34,8 @@ command that cannot be found on a worker is refused with one line before any run
 
 One module: the local and the cluster path run the same verdict loop, and what travels to a worker
 is defined by how a worker judges a batch.
+
+One module: the verdict of one run, the cases of a dataset and their spread over executors are one judging pipeline.
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ lowest bit, and ``clock_gettime`` for per-puzzle times inside the batch loop). `
 it from Python: tables per rule set, resumable runs, time limits, Ctrl-C, results. The algorithm is
 described in ``jit.py``. One module: numba compiles and caches these kernels together, and they call
 each other inside compiled code.
+
+One module: numba compiles these kernels together, and they call one another by name.
 """
 
 from __future__ import annotations

@@ -253,13 +253,21 @@ os._exit(0)
 _LAUNCHER_GRACE = 5.0  # seconds the launcher may take to start before the time limit runs anyway
 
 
-def run_program(command: Sequence[str], stdin: bytes, limits: Limits = DEFAULT_LIMITS) -> Run:
-    """Run a command once without a shell, in its own session, within the limits.
+@dataclass
+class Launched:
+    """A program started under the launcher (``launch``), not yet finished (``finish``)."""
 
-    Returns when the program ends, at the time limit, or as soon as its output passes the limit,
-    whichever comes first; every process the program started, in its group or not, is killed and
-    reaped by then (the launcher is their subreaper), so nothing it forked outlives the run.
-    """
+    process: subprocess.Popen
+    """The launcher: its stdin, stdout and stderr are the program's."""
+    report_fd: int
+    """The launcher's report pipe: "go " when the program starts, its status, peak and time at the end."""
+    limits: Limits
+
+
+def launch(command: Sequence[str], limits: Limits = DEFAULT_LIMITS) -> Launched:
+    """Start a command under the launcher, within the limits (in bubblewrap unless ``isolation="none"``),
+    with pipes for its standard streams. The caller talks to it, then calls ``finish``; ``stop_all``
+    stops it too. ``run_program`` is one run of this; a grader's session with a student's code another."""
     if not command or shutil.which(command[0]) is None:
         raise UsageError(f"cannot run '{command[0] if command else ''}': no such program, or not executable")
     if limits.isolation == "bwrap":
@@ -278,6 +286,46 @@ def run_program(command: Sequence[str], stdin: bytes, limits: Limits = DEFAULT_L
         os.close(report_end)
     with _LIVE_LOCK:
         _LIVE.add(process)
+    return Launched(process, report_fd, limits)
+
+
+def finish(launched: Launched, report: bytearray) -> int:
+    """End a launched program (every descendant killed and reaped) and return the launcher's wait status;
+    what is left of its report is added to ``report``. Safe to call once, whatever state it is in."""
+    process = launched.process
+    try:
+        _stop(process)
+        status = _reap(process)
+    finally:
+        with _LIVE_LOCK:
+            _LIVE.discard(process)
+        _read(launched.report_fd, report, tail=False, budget=256)
+        os.close(launched.report_fd)
+        for stream in (process.stdin, process.stdout, process.stderr):
+            try:
+                stream.close()  # type: ignore[union-attr]
+            except OSError:
+                pass
+    return status
+
+
+def exit_code_of(status: int, limits: Limits, timed_out: bool) -> int:
+    """The program's exit code (negative: the signal that ended it) from the launcher's report."""
+    code = -signal.SIGKILL if timed_out else os.waitstatus_to_exitcode(status)  # the launcher kills at the limit
+    if limits.isolation == "bwrap" and 128 < code < 128 + signal.NSIG:
+        code = 128 - code  # bubblewrap reports a signal as 128 + its number, as a shell does
+    return code
+
+
+def run_program(command: Sequence[str], stdin: bytes, limits: Limits = DEFAULT_LIMITS) -> Run:
+    """Run a command once without a shell, in its own session, within the limits.
+
+    Returns when the program ends, at the time limit, or as soon as its output passes the limit,
+    whichever comes first; every process the program started, in its group or not, is killed and
+    reaped by then (the launcher is their subreaper), so nothing it forked outlives the run.
+    """
+    launched = launch(command, limits)
+    process, report_fd = launched.process, launched.report_fd
     deadline = time.perf_counter() + limits.seconds + _LAUNCHER_GRACE
     stdin_fd, stdout_fd, stderr_fd = (s.fileno() for s in (process.stdin, process.stdout, process.stderr))  # type: ignore[union-attr]
     out, err, report = bytearray(), bytearray(), bytearray()
@@ -315,27 +363,15 @@ def run_program(command: Sequence[str], stdin: bytes, limits: Limits = DEFAULT_L
             _read(stdout_fd, out, tail=False, budget=limits.output_bytes + 1 - len(out))
             _read(stderr_fd, err, tail=True, budget=OUTPUT_LIMIT)
     finally:
-        _stop(process)
-        status = _reap(process)
-        with _LIVE_LOCK:
-            _LIVE.discard(process)
-        _read(report_fd, report, tail=False, budget=256)
         selector.close()
-        for fd in (report_fd, exit_fd):
-            if fd is not None:
-                os.close(fd)
-        for stream in (process.stdin, process.stdout, process.stderr):
-            try:
-                stream.close()  # type: ignore[union-attr]
-            except OSError:
-                pass
+        if exit_fd is not None:
+            os.close(exit_fd)
+        status = finish(launched, report)
     fields = report.split()
     peak, seconds = 0, limits.seconds
     if len(fields) == 5 and not timed_out:  # "go STATUS PEAK SECONDS SUBREAPER": the program ended by itself
         status, peak, seconds = int(fields[1]), int(fields[2]), float(fields[3])
-    code = -signal.SIGKILL if timed_out else os.waitstatus_to_exitcode(status)  # the launcher kills at the limit
-    if limits.isolation == "bwrap" and 128 < code < 128 + signal.NSIG:
-        code = 128 - code  # bubblewrap reports a signal as 128 + its number, as a shell does
+    code = exit_code_of(status, limits, timed_out)
     return Run(
         stdout=bytes(out[: limits.output_bytes + 1]), stderr=bytes(err[-STDERR_KEPT:]),
         exit_code=code if code >= 0 else None, signal=-code if code < 0 else None,

@@ -68,12 +68,23 @@ def test_bad_input_one_line_exit_code_nothing_on_stdout(capsys, monkeypatch, dat
         (["solve", SAMPLE, "--box", "2x4"], "box 2x4 does not fit a 9x9 board"),
         (["solve", SAMPLE, "-o", "colour"], "not of the form KEY=VALUE"),
         (["solve", SAMPLE, "-o", "colour=red"], "takes no option 'colour'"),
-        (["frobnicate"], "invalid choice"),
+        (["frobnicate"], "unknown command 'frobnicate'; see 'sudokulab --help'"),
+        (["solv", SAMPLE], "unknown command 'solv'; did you mean 'solve' or 'solvers'?"),
+        (["bench", "17clue"], "no such file, nor a published set; did you mean '17_clue'?"),
     ],
 )
 def test_bad_arguments_exit_2(capsys, argv, message):
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == "" and message in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv, listed", [([], ("solve", "judge", "check-solver")), (["datasets"], ("list", "fetch"))])
+def test_a_bare_command_lists_what_it_takes_then_one_error_line(capsys, argv, listed):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    *help_lines, last = err.rstrip("\n").split("\n")
+    assert last.startswith("sudokulab: error: ") and "required" in last
+    assert all(any(line.split()[:1] == [word] for line in help_lines) for word in listed)
 
 
 def test_time_limit_exit_3(capsys, monkeypatch):

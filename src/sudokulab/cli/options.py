@@ -213,8 +213,15 @@ def dataset_file(argument: str) -> str:
 
     if argument == "-" or Path(argument).exists():
         return argument
-    from ..datasets.catalog import resolve
+    from ..datasets.catalog import SETS, resolve
 
+    if argument not in SETS and "/" not in argument:  # a mistyped set name: say which it may be
+        import difflib
+
+        near = difflib.get_close_matches(argument, SETS, n=3, cutoff=0.6)
+        if near:
+            raise UsageError(f"cannot read '{argument}': no such file, nor a published set; did you mean "
+                             f"{' or '.join(repr(name) for name in near)}?")
     return resolve(argument)
 
 

@@ -57,8 +57,8 @@ def test_cli_rows_summary_and_plot(tiny, tmp_path, capsys):
     assert all(r["valid"] == "1" and r["status"] == "solved" for r in rows)
     assert {(r["index"], r["solver"]) for r in rows} == {(str(i), s) for i in (0, 1, 3, 4) for s in SOLVERS}
     assert [json.loads(line)["solver"] for line in jsonl.read_text().splitlines()] == [r["solver"] for r in rows]
-    assert "1 bad entries" in stderr and "line 4" in stderr  # the bad line is named, not fatal
-    assert "tiny: 4 puzzles, 1 bad entries skipped" in stdout and "where: this process" in stdout
+    assert "1 bad entry" in stderr and "line 4" in stderr  # the bad line is named, not fatal
+    assert "tiny: 4 puzzles, 1 bad entry skipped" in stdout and "where: this process" in stdout
     assert png.read_bytes().startswith(PNG)
 
 

@@ -165,8 +165,15 @@ def per_solver_options(pairs: Sequence[str] | None) -> dict[str, dict[str, str]]
 
 
 def solver_names(text: str | None) -> list[str] | None:
-    """``--solvers A,B`` as a list, or None when not given."""
-    return [name.strip() for name in text.split(",") if name.strip()] if text else None
+    """``--solvers A,B`` as a list, or None when not given; given but naming none (``--solvers ""``)
+    is refused rather than taken for the default set."""
+    if text is None:
+        return None
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise UsageError("--solvers names no solver: give A,B,... (see 'sudokulab solvers'), or leave it out "
+                         "for the default set")
+    return names
 
 
 def configurations(args: argparse.Namespace) -> Any:

@@ -79,6 +79,11 @@ LEFT_OUT = {
 """Solvers a bench leaves out unless named, and why."""
 
 
+def entries_word(count: int) -> str:
+    """``1 bad entry``, ``2 bad entries``."""
+    return f"{count:,} bad {'entry' if count == 1 else 'entries'}"
+
+
 def default_solvers() -> list[str]:
     """Every installed solver but those ``LEFT_OUT`` (ask for them by name, with a slice)."""
     return [name for name in registry.names() if name not in LEFT_OUT and registry.installed(name)]
@@ -393,11 +398,11 @@ def run_bench(
                         bar.advance(task, len(batch) * len(group))
                 bar.update(task, completed=totals[dataset.name] * len(names), total=totals[dataset.name] * len(names))
                 if bad.get(dataset.name):
-                    warn(f"{dataset.name}: {bad[dataset.name]} bad entries skipped (not puzzles)")
+                    warn(f"{dataset.name}: {entries_word(bad[dataset.name])} skipped (not puzzles)")
                 if not totals[dataset.name]:  # no rate to give: not "0 puzzles, inf puzzles/s"
                     where = source_name(dataset.path) if dataset.path is not None else dataset.name
                     raise UsageError(f"'{where}' holds no puzzle" + (
-                        f" ({bad[dataset.name]} bad entries)" if bad.get(dataset.name) else ""))
+                        f" ({entries_word(bad[dataset.name])})" if bad.get(dataset.name) else ""))
         for out in outputs:
             out.commit()
         committed = True

@@ -184,7 +184,9 @@ def _effort_only(means: Mapping[str, float]) -> str:
 
 def _bench_title(report: BenchReport, dataset: str) -> str:
     bad = report.bad.get(dataset, 0)
-    return f"{dataset}: {report.totals.get(dataset, 0):,} puzzles" + (f", {bad} bad {'entry' if bad == 1 else 'entries'} skipped" if bad else "")
+    from ..runs.bench import entries_word
+
+    return f"{dataset}: {report.totals.get(dataset, 0):,} puzzles" + (f", {entries_word(bad)} skipped" if bad else "")
 
 
 def _by_dataset(report: BenchReport) -> dict[str, list[BenchSummary]]:

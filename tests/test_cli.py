@@ -72,6 +72,8 @@ def test_bad_input_one_line_exit_code_nothing_on_stdout(capsys, monkeypatch, dat
         (["solv", SAMPLE], "unknown command 'solv'; did you mean 'solve' or 'solvers'?"),
         (["bench", "17clue"], "no such file, nor a published set; did you mean '17_clue'?"),
         (["bench", SAMPLE, "--solvers", ""], "--solvers names no solver"),
+        (["bench", SAMPLE, "--solvers", "sat", "-o", "cpsat.workers=2"],
+         "options given for 'cpsat', which is not among the solvers run (sat)"),
         (["compare", SAMPLE, "--solvers", " , "], "--solvers names no solver"),
         (["generate", "--clues", "100"], "a 9x9 board has 81 cells: give --clues from 0 to 81, not 100"),
     ],

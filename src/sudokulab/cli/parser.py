@@ -68,6 +68,12 @@ class _Parser(argparse.ArgumentParser):
         kwargs.setdefault("formatter_class", _Formatter)
         super().__init__(*args, **kwargs)
 
+    def _print_message(self, message: str, file: Any = None) -> None:
+        """argparse's, less its silence on a failed write: help sent to a reader that went away ends
+        the run with 141, as every other write to a closed pipe (argparse swallows the OSError)."""
+        if message:
+            (file or sys.stderr).write(message)
+
     def error(self, message: str) -> None:  # type: ignore[override]
         import difflib  # here: only a bad command line needs them
         import re

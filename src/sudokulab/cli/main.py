@@ -15,6 +15,7 @@ import signal
 import sys
 
 from ..errors import ExitCode, Stopped, SudokuError
+from ..ui.plain_text import fit_streams
 from . import stopping
 from .parser import build_parser, command_word, split_program, top_level_parser
 
@@ -36,6 +37,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments: list[str] = []
     args = None
     stopping.begin()
+    fit_streams()
     try:
         arguments, program = split_program(sys.argv[1:] if argv is None else argv)
         command = command_word(arguments)

@@ -216,8 +216,7 @@ def cap(kind, value):
     resource.setrlimit(kind, (value, value))
 
 memory = settings["memory"]
-if memory:
-    cap(resource.RLIMIT_DATA, memory)
+if memory:  # no RLIMIT_DATA: it counts what a runtime reserves, not what it uses (Limits.launcher_settings)
     cap(resource.RLIMIT_AS, settings["address_space"])
 if settings["file_bytes"]:
     cap(resource.RLIMIT_FSIZE, settings["file_bytes"])

@@ -45,7 +45,9 @@ class Program:
 
     command: tuple[str, ...]
     packed: tuple[tuple[int, bytes], ...] = ()
-    """(argument position, a tar archive of that file or folder) for each local path the command names."""
+    """(argument position, a tar archive of that file or folder) for each local path the command names,
+    stored under its absolute path here, so files named side by side stay side by side (a program that
+    imports the module named after it finds it beside itself)."""
     shared: tuple[int, ...] = ()
     """With a shared filesystem: the positions of arguments that are paths here, and must be there too."""
 
@@ -94,7 +96,7 @@ def pack_program(command: Sequence[str], *, shared_fs: bool = False, here: bool 
         buffer = io.BytesIO()
         try:
             with tarfile.open(fileobj=buffer, mode="w", dereference=True) as archive:
-                archive.add(path, arcname=path.resolve().name or "root")
+                archive.add(path, arcname=_stored_name(path))
         except OSError as exc:
             raise UsageError(f"judge: cannot read '{path}' to {doing}: {exc.strerror or exc}") from None
         total += buffer.tell()
@@ -107,20 +109,25 @@ def pack_program(command: Sequence[str], *, shared_fs: bool = False, here: bool 
     return Program(command, tuple(packed))
 
 
+def _stored_name(path: Path) -> str:
+    """Where a packed path goes under the folder it is unpacked into: its absolute path here, relative."""
+    return os.path.abspath(path).lstrip("/") or "root"
+
+
 def unpack_into(program: Program, into: Path) -> list[str]:
     """The command to run: the packed paths unpacked under ``into``, read-only, their arguments rewritten
     to point at the copies, and the program's name resolved (``resolve_program``)."""
     command = list(program.command)
     for position, archive in program.packed:
-        target = into / str(position)
         with tarfile.open(fileobj=io.BytesIO(archive)) as packed:
-            top = next(m.name for m in packed.getmembers() if "/" not in m.name)
-            if hasattr(tarfile, "tar_filter"):  # Python 3.12, and 3.8-3.11 security releases
-                packed.extractall(target, filter="tar")
-            else:
-                packed.extractall(target)  # noqa: S202 - our own archive, made by pack_program
-        _read_only(target)
-        command[position] = str(target / top)
+            top = packed.getmembers()[0].name  # tarfile.add writes the path itself first
+            if not (into / top).exists():  # a path named twice is unpacked once
+                if hasattr(tarfile, "tar_filter"):  # Python 3.12, and 3.8-3.11 security releases
+                    packed.extractall(into, filter="tar")
+                else:
+                    packed.extractall(into)  # noqa: S202 - our own archive, made by pack_program
+        command[position] = str(into / top)
+    _read_only(into)
     return resolve_program(command)
 
 

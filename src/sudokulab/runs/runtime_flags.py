@@ -77,14 +77,14 @@ def runtime_of(program: str) -> str:
 
 
 def runtime_options(arguments: Sequence[str]) -> list[str]:
-    """The runtime's own options: the arguments before its program (a class, ``-jar`` file, script)."""
-    taken = 0
-    while taken < len(arguments):
-        argument = arguments[taken]
-        if not argument.startswith("-") or argument in _PROGRAM_NEXT:
-            break
-        taken += 2 if argument in _TAKES_A_VALUE else 1
-    return list(arguments[:taken])
+    """The runtime's own options, without their values: the arguments before its program (a class, a
+    ``-jar`` file, a script)."""
+    options: list[str] = []
+    at = 0
+    while at < len(arguments) and arguments[at].startswith("-") and arguments[at] not in _PROGRAM_NEXT:
+        options.append(arguments[at])
+        at += 2 if arguments[at] in _TAKES_A_VALUE else 1
+    return options
 
 
 def sized_for(command: Sequence[str], memory_mb: int | None) -> Sized:

@@ -171,7 +171,8 @@ def test_c_holding_400_mb_exceeds_the_memory_limit(compiled):
 
 # --- the interpreter named is the one that runs ------------------------------------------------------
 
-WHO = "import sys; sys.stderr.write(' '.join((sys.executable, sys.prefix, sys.version.split()[0])) + '\\n'); sys.exit(1)"
+WHO = ("import sys; sys.stderr.write(' '.join((sys.executable, sys.prefix, sys.version.split()[0])) + '\\n'); "
+       "sys.exit(1)")
 
 
 def who_runs(command_name: str, tmp_path: Path) -> list[str]:

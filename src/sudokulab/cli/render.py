@@ -331,8 +331,8 @@ def render_failures(failures: Sequence[Failure], oracle_name: str, out: Console)
 
 def clip_output(data: bytes, n: int, *, cut: bool = False) -> str:
     """A program's output for display: at most n + 2 lines of at most 3n characters, control characters
-    shown, then how many lines were left out (counted over all of ``data``; ``cut``: the output was
-    cut at the output limit, so there were more still).
+    shown, then how many lines were left out, counted over all of ``data`` ("at least" when ``cut``:
+    the output passed the output limit and was read no further).
 
     >>> clip_output(b"1 2\\x1b[31m\\n", 9)
     '1 2\\\\x1b[31m'
@@ -346,8 +346,7 @@ def clip_output(data: bytes, n: int, *, cut: bool = False) -> str:
     shown = [printable(line if len(line) <= 3 * n else line[: 3 * n - 1] + "…") for line in lines[: n + 2]]
     total = data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)  # all of them, not the first 64 KB's
     if cut:
-        shown.append(f"… (at least {max(total - len(shown), 0)} more lines: the output passed the output limit "
-                     "and was read no further)")
+        shown.append(f"… (at least {max(total - len(shown), 0)} more lines)")  # read no further than the limit
     elif total > len(shown):
         shown.append(f"… ({total - len(shown)} more lines)")
     return "\n".join(shown) if shown else "(no output)"

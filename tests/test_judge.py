@@ -173,7 +173,7 @@ def test_the_outcome_rules_on_a_run():
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 def test_javascript_backtracker_is_accepted():
-    # Node starts under the default 256 MB: the data limit leaves V8's reserved address space alone.
+    # Node starts under the default 256 MB: no rlimit at the limit counts what V8 reserves.
     case = judge_one(["node", str(PROGRAMS / "boj2580_backtrack.js")], limits=Limits(seconds=10.0))
     assert case.outcome is Outcome.ACCEPTED, str(case)
 

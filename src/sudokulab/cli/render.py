@@ -338,29 +338,37 @@ def render_failures(failures: Sequence[Failure], oracle_name: str, out: Console)
         if case.puzzle is None:
             continue
         n = case.puzzle.n
-        out.print(as_text(f"puzzle {case.index + 1} (dataset line {case.line}): {case}"), soft_wrap=True)
+        out.print(as_text(f"puzzle {case.index + 1} (dataset line {case.line}): {printable(str(case))}"),
+                  soft_wrap=True)  # the detail quotes the program: escaped where it is made, and again here
         table = Table()
         for header in ("puzzle", "program output", f"oracle ({oracle_name})"):
             table.add_column(as_text(header))
-        output = clip_output(case.run.stdout if case.run else b"", n)
+        output = clip_output(case.run.stdout if case.run else b"", n, cut=bool(case.run and case.run.output_overflow))
         table.add_row(as_text(format_puzzle(case.puzzle).rstrip("\n")), as_text(output),
                       as_text(failure.oracle_answer.rstrip("\n")))
         out.print(table)
 
 
-def clip_output(data: bytes, n: int) -> str:
-    """A program's output for display: at most n + 2 lines of at most 3n characters, control characters shown.
+def clip_output(data: bytes, n: int, *, cut: bool = False) -> str:
+    """A program's output for display: at most n + 2 lines of at most 3n characters, control characters
+    shown, then how many lines were left out, counted over all of ``data`` ("at least" when ``cut``:
+    the output passed the output limit and was read no further).
 
     >>> clip_output(b"1 2\\x1b[31m\\n", 9)
     '1 2\\\\x1b[31m'
+    >>> clip_output(b"7\\n" * 1000, 1)
+    '7\\n7\\n7\\n… (997 more lines)'
     """
     text = data[: 64 * 1024].decode("utf-8", "replace").replace("\r", "")
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     shown = [printable(line if len(line) <= 3 * n else line[: 3 * n - 1] + "…") for line in lines[: n + 2]]
-    if len(lines) > n + 2:
-        shown.append(f"… ({len(lines) - n - 2} more lines)")
+    total = data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)  # all of them, not the first 64 KB's
+    if cut:
+        shown.append(f"… (at least {max(total - len(shown), 0)} more lines)")  # read no further than the limit
+    elif total > len(shown):
+        shown.append(f"… ({total - len(shown)} more lines)")
     return "\n".join(shown) if shown else "(no output)"
 
 

@@ -479,8 +479,8 @@ def program_of(submission: Path, build: Path, options: GradeOptions) -> tuple[li
     if source is None:
         return None, why
     suffix = source.suffix.lower()
-    if suffix in INTERPRETED:
-        return [INTERPRETED[suffix], str(source)], ""
+    if suffix in INTERPRETED:  # a folder is named too, so the sandbox shows the program its other files
+        return [INTERPRETED[suffix], str(source), *([str(submission)] if submission.is_dir() else [])], ""
     if suffix not in COMPILED:
         return [str(source)], ""  # an executable of its own
     build.mkdir()

@@ -337,11 +337,13 @@ def _check(job: StudentJob, submission: Path, work: Path) -> StudentResult:
     if source is None:
         return _result(job, "not graded", 0, 0, why)
     options = job.options
+    here = submission.parent  # the path as the grader is given it, so no temporary folder shows in a reason
+    named = source.relative_to(here).as_posix()
     if options.task == "solver":
-        argv, keys = _sudokulab("check-solver", f"{source}:{options.class_name}", "--json"), _SOLVER_KEYS
+        argv, keys = _sudokulab("check-solver", f"{named}:{options.class_name}", "--json"), _SOLVER_KEYS
     else:
-        argv, keys = _sudokulab("check-encoding", str(source), "--json"), _ENCODING_KEYS
-    ended = run_capped(argv, source.parent, options.cap)
+        argv, keys = _sudokulab("check-encoding", named, "--json"), _ENCODING_KEYS
+    ended = run_capped(argv, here, options.cap)
     document, problem = _check_document(ended, keys)
     timing = {"seconds": round(ended.seconds, 3), "peak_kb": ended.peak_kb}
     if document is None:

@@ -242,6 +242,7 @@ def test_judge_task_builds_each_language_where_it_grades(tmp_path):
     assert got["two"]["status"] == "not graded" and "2 source files" in got["two"]["first_failure"]
 
 
+@pytest.mark.slow
 def test_bad_usage_is_one_line(tmp_path):
     (tmp_path / "empty").mkdir()
     for arguments, words in (([tmp_path / "missing", "--task", "judge"], "not a folder"),
@@ -253,6 +254,7 @@ def test_bad_usage_is_one_line(tmp_path):
         assert done.returncode == 2 and done.stderr.count("\n") == 1 and words in done.stderr, done.stderr
 
 
+@pytest.mark.slow
 def test_two_files_for_one_student_are_refused(tmp_path):
     folder = tmp_path / "class"
     folder.mkdir()
@@ -281,6 +283,7 @@ def test_the_digest_changes_with_the_bytes_and_the_options(tmp_path):
     assert pack(path, "ana").packed != first.packed
 
 
+@pytest.mark.slow
 def test_an_endless_grader_is_ended_at_its_cap(tmp_path):
     from sudokulab.runs.grader import run_capped
 

@@ -13,6 +13,9 @@ so a ``kill -9`` of ``grade`` leaves no grader behind. Its document is checked f
 Dask worker. The submission travels as a tar archive (``StudentJob.packed``), is unpacked into a
 temporary folder there, and, for the judge task, compiled there (the binary must run where it was
 built), with its own time limit; a compile error is the student's failure.
+
+One module: the capped grader process, the program built for it and the strict reading of what it
+prints are the grading of one student, and each part has no other caller.
 """
 
 from __future__ import annotations

@@ -53,6 +53,7 @@ EXAMPLES: dict[str, list[str]] = {
     "encoding show": ["--amo", "pairwise", "--size", "4"],
     "check-encoding": ["{fixtures}/students/correct_extended.py"],
     "check-solver": ["sudokulab.solvers.backtracking:BacktrackSolver"],
+    "grade": ["{fixtures}/grade/judge", "--task", "judge", "--out", "{tmp}/gradebook", "--quiet"],
 }
 """A representative run of each command, by its words (``datasets list``); ``--json`` is added."""
 
@@ -78,6 +79,7 @@ FAILURES: dict[str, tuple[list[str], int]] = {
     "encoding show": (["--amo", "nope"], ExitCode.BAD_INPUT),
     "check-encoding": (["{tmp}/missing.py"], ExitCode.BAD_INPUT),
     "check-solver": (["{tmp}/missing.py:Solver"], ExitCode.BAD_INPUT),
+    "grade": (["{tmp}/missing", "--task", "judge"], ExitCode.BAD_INPUT),
 }
 """A failing run of each command (a bad puzzle, a missing file, a bad argument) and its exit code."""
 

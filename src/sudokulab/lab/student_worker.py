@@ -21,6 +21,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from ..errors import UnsupportedFeature
 from .student_code import StudentError, load_class, load_module, raised_line
 
 DEPTH = 4
@@ -80,8 +81,6 @@ class Worker:
 
     def run(self, name: str, func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Call the student's function; an exception is a ``raised`` answer naming it (or ``refused``)."""
-        from ..errors import UnsupportedFeature
-
         try:
             return func(*args, **kwargs)
         except UnsupportedFeature as refusal:
@@ -123,17 +122,18 @@ class Worker:
 
     def result(self, name: str, found: Any, fields: tuple[str, ...]) -> dict[str, Any]:
         """A SolveResult's or CountResult's fields as data (the status by its value)."""
-        if not all(hasattr(found, field) for field in fields):
-            raise Failed("unusable", f"{name} returned {repr(found)[:60]}, not a "
-                         f"{'SolveResult' if name == 'solve' else 'CountResult'}")
-        answer = {field: plain(getattr(found, field)) for field in fields if field not in ("status", "stats")}
-        status = getattr(found, "status")
-        answer["status"] = plain(getattr(status, "value", status))
-        stats = getattr(found, "stats")
+        kind = "SolveResult" if name == "solve" else "CountResult"
         try:
-            answer["stats"] = {str(key): plain(item, 0) for key, item in dict(stats).items()}
-        except (TypeError, ValueError):
-            answer["stats"] = plain(stats, 0)
+            if not all(hasattr(found, field) for field in fields):
+                raise Failed("unusable", f"{name} returned {repr(found)[:60]}, not a {kind}")
+            answer = {field: plain(getattr(found, field)) for field in fields if field not in ("status", "stats")}
+            answer["status"] = plain(getattr(found.status, "value", found.status))
+            try:
+                answer["stats"] = {str(key): plain(item, 0) for key, item in dict(found.stats).items()}
+            except (TypeError, ValueError):
+                answer["stats"] = plain(found.stats, 0)
+        except Exception as exc:  # noqa: BLE001 - a result of the student's own whose fields raise
+            raise Failed("unusable", f"{name} returned a {kind} whose fields raise {type(exc).__name__}") from None
         return answer
 
     def solve(self, puzzle: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
@@ -176,7 +176,8 @@ class Worker:
         board = puzzle_of(puzzle)
 
         def decoded(values: list[int]) -> Any:
-            return plain(self.run("decode", decode, values, board) if takes_puzzle else self.run("decode", decode, values))
+            arguments = (values, board) if takes_puzzle else (values,)
+            return plain(self.run("decode", decode, *arguments))
 
         answer: dict[str, Any] = {"grid": decoded(model)}
         if flips:

@@ -25,15 +25,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         "build(puzzle) (CP-SAT); run in a sandboxed process of its own")
     parser.add_argument("--template", choices=("sat", "cp"), nargs="?", const="sat",
                         help="print the template a student starts from (sat: the default; cp) and exit")
-    student_arguments(parser)
+    student_arguments(parser, 10)
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout instead")
 
 
-def student_arguments(parser: argparse.ArgumentParser) -> None:
-    """The limits of the student's process (``check-solver`` takes the same)."""
-    parser.add_argument("--time-limit", type=positive_float, default=10.0, metavar="SECONDS",
+def student_arguments(parser: argparse.ArgumentParser, seconds: int) -> None:
+    """The limits of the student's process (``check-solver`` takes the same; a solve may take longer
+    than an encode, so its default time is its own)."""
+    parser.add_argument("--time-limit", type=positive_float, default=float(seconds), metavar="SECONDS",
                         help="wall time for each call into the student's code, loading the file included "
-                        "(default: 10)")
+                        f"(default: {seconds})")
     parser.add_argument("--memory-limit", type=memory_mb, default=1024, metavar="MB",
                         help="memory of the student's process (default: 1024; 0: none)")
     parser.add_argument("--isolation", choices=("bwrap", "none"), default="bwrap",

@@ -24,7 +24,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("target", nargs="?", metavar="FILE:CLASS",
                         help="e.g. student.py:StudentSolver, or a module path sudokulab.solvers.dlx:DlxSolver")
     parser.add_argument("--template", action="store_true", help="print the template solver and exit")
-    student_arguments(parser)
+    student_arguments(parser, 60)  # the contract itself gives some solves 60 s and more
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout instead")
 
 

@@ -283,3 +283,37 @@ def test_isolation_none_warns_and_grades_as_before(tmp_path):
                            "--isolation", "none"], capture_output=True, text=True, timeout=240)
     assert done.returncode == 0 and done.stdout.endswith("12 passed\n")
     assert done.stderr.startswith("sudokulab: warning: --isolation none: the student's file is trusted")
+
+
+# --- A crash, the memory limit, and what crosses the channel. ------------------------------------------------
+
+def test_a_signal_and_the_memory_limit_are_failures_named_by_the_call(tmp_path):
+    forged = write(tmp_path, "forged.py", BROKEN_SOLVER + (
+        "\n\nimport os, signal\n\n\n"
+        "class Forged(LargestFirst):\n"
+        "    def solve(self, puzzle, **options):\n"
+        "        if puzzle.n == 4:\n"
+        "            os.kill(os.getpid(), signal.SIGSEGV)\n"
+        "        return super().solve(puzzle, **options)\n\n"
+        "    def count(self, puzzle, **options):\n"
+        "        hoard = bytearray(400 << 20)\n"
+        "        return super().count(puzzle, **options)\n"))
+    code, checks = grade("check-solver", f"{forged}:Forged", "--memory-limit", "300", as_json=True)
+    assert code == 1 and checks["boj_sample"][0] == "passed"
+    status, reason = checks["canonical_empty_boards"]
+    assert status == "failed" and reason.startswith("solve() of a 4x4 puzzle: the student's process was killed by "
+                                                    "SIGSEGV without answering"), reason
+    assert checks["counting"] == ("failed", "count() of a 4x4 puzzle: ran out of memory (the limit is 300 MB, "
+                                            "--memory-limit)")
+
+
+def test_the_grader_rebuilds_every_puzzle_the_checks_send_exactly():
+    from sudokulab import solvers
+    from sudokulab.lab import contract
+    from sudokulab.lab.student_process import puzzle_document
+    from sudokulab.lab.student_worker import puzzle_of
+
+    puzzles = [puzzle for _, puzzle in contract.variant_puzzles(solvers.get("backtrack"))]
+    puzzles += [contract.BOJ_SAMPLE, contract.CORNER, contract.BROKEN]
+    puzzles += [contract.random_puzzle(*contract.OTHER_SIZES[5])[0]]
+    assert all(puzzle_of(json.loads(json.dumps(puzzle_document(puzzle)))) == puzzle for puzzle in puzzles)

@@ -59,6 +59,8 @@ Python, bubblewrap and the package's imports, on a busy machine)."""
 RESTARTS = 20
 """Restarts after failures at most; past them every call fails at once."""
 
+STARTING = "starting the student's process"
+
 ERROR_KINDS = ("raised", "refused", "unusable", "memory", "exited")
 
 
@@ -202,7 +204,7 @@ class StudentProcess:
         self.report = bytearray()
         self.number = 0
         try:
-            ready = self._answer(0, "starting the student's process", START_SECONDS)
+            ready = self._answer(0, STARTING, START_SECONDS)
         except (StudentFailure, StudentRaised) as failure:
             self._stop()
             if first:
@@ -296,8 +298,6 @@ class StudentProcess:
             return self._answer(self.number, what, self.limits.seconds)
         except StudentFailure:
             self._stop()
-            raise
-        except StudentRaised:
             raise
 
     def _send(self, request: bytes, what: str) -> None:
@@ -393,8 +393,8 @@ class StudentProcess:
 
     def _timed_out(self, what: str, seconds: float | None = None) -> StudentFailure:
         limit = seconds if seconds is not None else self.limits.seconds
-        if limit == START_SECONDS:
-            return StudentFailure(f"{what}: did not start within {START_SECONDS:g} s")
+        if what == STARTING:
+            return StudentFailure(f"{what}: it did not start within {START_SECONDS:g} s")
         return StudentFailure(f"{what}: no answer within the time limit of {limit:g} s per call (--time-limit)")
 
     def _ended(self, what: str) -> StudentFailure:

@@ -87,6 +87,8 @@ class Worker:
             raise Failed("refused", str(refusal), type(refusal).__name__, str(refusal)) from None
         except StudentError as exc:
             raise Failed("unusable", str(exc)) from None
+        except MemoryError:
+            raise  # the process's limit, not the student's exception: answered as such
         except Exception as exc:  # noqa: BLE001 - the student's code may raise anything
             raise Failed("raised", raised_line(self.module, name, exc), type(exc).__name__, str(exc)) from None
 

@@ -194,7 +194,10 @@ def test_solver_task_grades_right_broken_and_hostile_classes(tmp_path):
     assert got["ana"]["total"] >= 10 and got["ana"]["first_failure"] == ""
     assert got["ben"]["status"] == "graded" and got["ben"]["passed"] < got["ben"]["total"]
     assert got["ben"]["first_failure"].startswith("canonical_empty_boards: ")
-    assert got["cleo"]["status"] == "not graded" and "the grader" in got["cleo"]["first_failure"]
+    # sys.exit(0) at import: check-solver runs the student's code in a process of its own, so every check
+    # fails, named, and the student is graded (0 passed) rather than the grader broken
+    assert (got["cleo"]["status"], got["cleo"]["passed"]) == ("graded", 0)
+    assert "sys.exit(0)" in got["cleo"]["first_failure"], got["cleo"]
     assert got["dan"]["status"] == "not graded" and "the grader" in got["dan"]["first_failure"]
     assert got["eve"]["status"] == "not graded" and "StudentSolver" in got["eve"]["first_failure"]
     assert (tmp_path / "class-gradebook" / "reports" / "ben.txt").read_text().count("failed") >= 1

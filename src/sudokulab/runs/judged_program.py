@@ -114,14 +114,23 @@ def _stored_name(path: Path) -> str:
     return os.path.abspath(path).lstrip("/") or "root"
 
 
+def _top(archive: bytes) -> str:
+    """The path a packed archive holds (``tarfile.add`` writes the path itself first)."""
+    with tarfile.open(fileobj=io.BytesIO(archive)) as packed:
+        return packed.getmembers()[0].name
+
+
 def unpack_into(program: Program, into: Path) -> list[str]:
     """The command to run: the packed paths unpacked under ``into``, read-only, their arguments rewritten
     to point at the copies, and the program's name resolved (``resolve_program``)."""
     command = list(program.command)
-    for position, archive in program.packed:
+    tops = {position: _top(archive) for position, archive in program.packed}
+    # outer folders first: a file named beside the folder that holds it (``main.py DIR``) is then
+    # already there, and the folder's other files are not skipped for it
+    for position, archive in sorted(program.packed, key=lambda packed: tops[packed[0]].count("/")):
         with tarfile.open(fileobj=io.BytesIO(archive)) as packed:
-            top = packed.getmembers()[0].name  # tarfile.add writes the path itself first
-            if not (into / top).exists():  # a path named twice is unpacked once
+            top = tops[position]
+            if not (into / top).exists():  # a path named twice, or inside a folder named too, is unpacked once
                 if hasattr(tarfile, "tar_filter"):  # Python 3.12, and 3.8-3.11 security releases
                     packed.extractall(into, filter="tar")
                 else:

@@ -180,7 +180,7 @@ def bwrap_arguments(command: Sequence[str], *, files_mb: int, seccomp_fd: int, s
             arguments += ["--ro-bind", path, path]
     for path in sorted(found for pattern in _SYSTEM_FILES for found in glob.glob(pattern)):
         arguments += ["--ro-bind", path, path]
-    arguments += ["--proc", "/proc", "--tmpfs", "/dev"]
+    arguments += ["--proc", "/proc", "--remount-ro", "/proc", "--tmpfs", "/dev"]
     for device in DEVICES:
         arguments += ["--dev-bind", f"/dev/{device}", f"/dev/{device}"]
     for name, target in DEVICE_LINKS:

@@ -289,7 +289,8 @@ for fd in range(3, 64):
     assert case.outcome is Outcome.RUNTIME_ERROR and case.detail.startswith("exit code 3"), case.detail
     found = findings(case.run)
     assert {code for key, code in found.items() if key.startswith("fd ")} == {errno.EBADF}
-    assert {code for key, code in found.items() if key.startswith("proc fd ")} <= {errno.EACCES, errno.EPERM, errno.ENOENT}
+    assert {code for key, code in found.items() if key.startswith("proc fd ")} <= {errno.EACCES, errno.EPERM,
+                                                                                    errno.ENOENT}
 
 
 GCC = shutil.which("gcc")

@@ -185,7 +185,8 @@ def bwrap_arguments(command: Sequence[str], *, files_mb: int, seccomp_fd: int, s
         arguments += ["--dev-bind", f"/dev/{device}", f"/dev/{device}"]
     for name, target in DEVICE_LINKS:
         arguments += ["--symlink", target, f"/dev/{name}"]
-    arguments += ["--remount-ro", "/dev", "--size", str(max(files_mb, 1) << 20), "--tmpfs", "/tmp", "--dir", "/tmp/.shm"]
+    arguments += ["--remount-ro", "/dev",
+                  "--size", str(max(files_mb, 1) << 20), "--tmpfs", "/tmp", "--dir", "/tmp/.shm"]
     for source, target in _outermost(chain(program_mounts(command), _with_installation(sys.executable))):
         arguments += ["--ro-bind", source, target]
     arguments += ["--chdir", "/tmp", "--", sys.executable, "-I", "-S", "-c", INIT, str(status_fd), *command]

@@ -1,13 +1,20 @@
 """Run one program under limits, as an online judge does: bounded time, memory, output, files and processes.
 
-Isolation (what the program can see and touch) is bubblewrap's job (``isolation``: namespaces, a
-read-only view of the system, a private tmpfs); this module bounds what the run may use and makes
-sure nothing of it survives. No shell; its own session and process group; output read through a
-selector up to a bound; and a launcher in between that sets the limits and is a child subreaper,
-so every descendant of the program (forked, double-forked, or escaped into a session of its own
-with ``setsid``) is killed and reaped when the run ends, at the time limit or when the program
-itself exits (inside bubblewrap the PID namespace ends with its first process, which does the same
-again). See ``_LAUNCHER`` for why the launcher exists at all.
+Isolation (what the program can see and touch) is bubblewrap's job (``isolation``: namespaces, no
+capability, a seccomp filter, a read-only view of the system, a private tmpfs); this module bounds
+what the run may use and makes sure nothing of it survives. No shell; its own session and process
+group; output read through a selector up to a bound; and a launcher in between that sets the
+limits and is a child subreaper, so every descendant of the program (forked, double-forked, or
+escaped into a session of its own with ``setsid``) is killed and reaped when the run ends, at the
+time limit or when the program itself exits (inside bubblewrap the PID namespace ends with its
+first process, which does the same again). See ``_LAUNCHER`` for why the launcher exists at all.
+
+Everything a verdict rests on is set and read from outside the sandbox, never from anything the
+program can write: the limits (rlimits, and control groups the launcher makes and removes), the
+peak memory (the launcher's ``wait4`` and its memory group's ``memory.max_usage_in_bytes``), the
+time (the launcher's clock), and the exit status, which inside bubblewrap the sandbox's INIT
+reports on a descriptor the program does not hold (``isolation.INIT``), so an exit code 139 is
+not taken for a SIGSEGV.
 
 Memory: ``RLIMIT_DATA`` caps the private writable memory a program asks for (heap, anonymous maps),
 and the peak resident memory, which also counts shared maps, is compared with the limit after every
@@ -15,9 +22,13 @@ run, including runs that exit 0. Why not ``RLIMIT_AS`` at the limit: the address
 memory that runtimes reserve and never touch, so at 256 MB Node.js (V8's code range) and the JVM
 cannot even start; it is set far above the limit only as a backstop (``Limits.launcher_settings``).
 Java still needs a heap flag at 256 MB (``java -Xmx128m ...``) or ``--memory-limit 0`` (no limit).
-Processes: a pids control group (cgroup v2 where its pids controller is enabled, else v1's pids
-hierarchy) where the judge may make one, else ``RLIMIT_NPROC`` (which root is exempt from).
-Files: ``RLIMIT_FSIZE`` and, inside bubblewrap, the size of its tmpfs.
+Where the judge may make cgroup v1 groups (as root here), the launcher also makes a memory group
+with the limit. Processes: a group in cgroup v1's pids hierarchy where the judge may make one, else
+``RLIMIT_NPROC`` (which root is exempt from); cgroup v2 delegation is not used yet.
+Files: ``RLIMIT_FSIZE`` and, inside bubblewrap, the size of its tmpfs, which /dev/shm shares.
+
+One module: the launcher's script, the report it writes and the loop that reads a run are one
+protocol; apart, each half would have to restate the other's format.
 """
 
 from __future__ import annotations

@@ -408,3 +408,29 @@ def test_every_refused_name_is_known_to_this_libseccomp():
         pytest.skip("the list is checked on x86-64, where every name exists")
     unknown = [name for name in syscall_filter.REFUSED if pyseccomp.resolve_syscall(pyseccomp.Arch.NATIVE, name) < 0]
     assert unknown == []
+
+
+RUNTIMES = {
+    "java": ("Main.java", "public class Main { public static void main(String[] a) throws Exception {"
+             " Thread t = new Thread(() -> System.out.print(ANSWER)); t.start(); t.join(); } }"),
+    "node": ("main.js", "const { Worker, isMainThread } = require('worker_threads');"
+             " if (isMainThread) { new Worker(__filename).on('exit', () => process.stdout.write(ANSWER)); }"),
+}
+
+
+@pytest.mark.parametrize("runtime", sorted(RUNTIMES))
+def test_java_and_node_still_run_under_the_filter(tmp_path, runtime):
+    """The JVM and V8 start threads of their own (clone, then clone3's ENOSYS fallback) and read
+    /proc: both still answer."""
+    if shutil.which(runtime) is None or (runtime == "java" and shutil.which("javac") is None):
+        pytest.skip(f"no {runtime} here")
+    name, source = RUNTIMES[runtime]
+    (tmp_path / name).write_text(source.replace("ANSWER", json.dumps(ANSWER)))
+    if runtime == "java":
+        subprocess.run(["javac", name], cwd=tmp_path, check=True, timeout=120)
+        command = ["java", "-Xmx128m", "-cp", str(tmp_path), "Main"]
+    else:
+        command = ["node", str(tmp_path / name)]
+    entries = list(parse_lines(SAMPLE.read_text().splitlines()))
+    (case,) = judge_cases(entries, command, Limits(seconds=20.0, memory_mb=None))
+    assert case.outcome is Outcome.ACCEPTED, (case.detail, case.run and case.run.stderr[-800:])

@@ -106,8 +106,7 @@ def bwrap_problem() -> str | None:
         return why
     channels = Channels.open()
     try:
-        probe = bwrap_arguments(["/bin/true"], files_mb=1, seccomp_fd=channels.seccomp,
-                                status_fd=channels.status_write)
+        probe = bwrap_arguments(["/bin/true"], files_mb=1, channels=channels)
         done = subprocess.run(probe, capture_output=True, timeout=30, pass_fds=channels.sandbox_fds)
         status = read_status(channels.status_read)
     except (OSError, subprocess.TimeoutExpired) as exc:
@@ -131,24 +130,31 @@ class Channels:
     """Where the launcher reads INIT's report: the program's wait status, in decimal."""
     status_write: int
     """INIT's end; close-on-exec in INIT, so the program never holds it."""
+    memory: int
+    """A slot (``/dev/null`` here) where the launcher puts its memory group's ``cgroup.procs``, open
+    for writing: INIT's child writes "0" to it, so the program and its descendants, not INIT nor
+    bubblewrap, are what the group limits and measures."""
 
     @classmethod
     def open(cls) -> Channels:
-        seccomp = syscall_filter.pipe_holding_filter()
+        made: list[int] = []
         try:
-            status_read, status_write = os.pipe()
-        except OSError:
-            os.close(seccomp)
+            made.append(syscall_filter.pipe_holding_filter())
+            made.extend(os.pipe())
+            made.append(os.open(os.devnull, os.O_WRONLY))
+        except (ImportError, RuntimeError, OSError):
+            for fd in made:
+                os.close(fd)
             raise
-        return cls(seccomp, status_read, status_write)
+        return cls(*made)
 
     @property
-    def sandbox_fds(self) -> tuple[int, int]:
-        """The two that bubblewrap needs (the launcher keeps them out of its own hands)."""
-        return self.seccomp, self.status_write
+    def sandbox_fds(self) -> tuple[int, int, int]:
+        """The ones bubblewrap passes to INIT (the launcher keeps them out of its own hands)."""
+        return self.seccomp, self.status_write, self.memory
 
     def close(self) -> None:
-        for fd in (self.seccomp, self.status_read, self.status_write):
+        for fd in (self.seccomp, self.status_read, self.status_write, self.memory):
             try:
                 os.close(fd)
             except OSError:
@@ -165,11 +171,11 @@ def read_status(fd: int) -> int | None:
     return int(text) if text.isdigit() else None
 
 
-def bwrap_arguments(command: Sequence[str], *, files_mb: int, seccomp_fd: int, status_fd: int) -> list[str]:
+def bwrap_arguments(command: Sequence[str], *, files_mb: int, channels: Channels) -> list[str]:
     """The bwrap command line that runs ``command`` in the sandbox described in the module docstring,
-    with the filter read from ``seccomp_fd`` and INIT's report written to ``status_fd``."""
+    with the filter, INIT's report and the memory group's slot on the descriptors of ``channels``."""
     arguments = ["bwrap", "--unshare-all", "--unshare-user", "--uid", str(NOBODY), "--gid", str(NOBODY),
-                 "--cap-drop", "ALL", "--seccomp", str(seccomp_fd), "--as-pid-1", "--die-with-parent",
+                 "--cap-drop", "ALL", "--seccomp", str(channels.seccomp), "--as-pid-1", "--die-with-parent",
                  "--new-session", "--hostname", "sandbox",
                  "--clearenv", "--setenv", "PATH", SANDBOX_PATH, "--setenv", "HOME", "/tmp",
                  "--setenv", "LANG", "C.UTF-8"]
@@ -189,14 +195,16 @@ def bwrap_arguments(command: Sequence[str], *, files_mb: int, seccomp_fd: int, s
                   "--size", str(max(files_mb, 1) << 20), "--tmpfs", "/tmp", "--dir", "/tmp/.shm"]
     for source, target in _outermost(chain(program_mounts(command), _with_installation(sys.executable))):
         arguments += ["--ro-bind", source, target]
-    arguments += ["--chdir", "/tmp", "--", sys.executable, "-I", "-S", "-c", INIT, str(status_fd), *command]
+    arguments += ["--chdir", "/tmp", "--", sys.executable, "-I", "-S", "-c", INIT,
+                  str(channels.status_write), str(channels.memory), *command]
     return arguments
 
 
 INIT = r"""
 import ctypes, os, signal, sys
-report, command = int(sys.argv[1]), sys.argv[2:]
+report, memory, command = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
 os.set_inheritable(report, False)
+os.set_inheritable(memory, False)
 if ctypes.CDLL(None).prctl(4, 0, 0, 0, 0) != 0:  # PR_SET_DUMPABLE 0: no /proc/1/fd/N for the program
     os.write(2, b"sandbox: INIT cannot make itself undumpable\n")
     os._exit(125)
@@ -205,7 +213,9 @@ pid = os.fork()
 if not pid:
     for number in (signal.SIGPIPE, signal.SIGXFSZ):  # as a program started by hand has them
         signal.signal(number, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, ())
     try:
+        os.write(memory, b"0")  # into the run's memory group, alone (cgroup v1: 0 is the writer)
         os.execvp(command[0], command)
     except OSError as exc:
         os.write(2, ("sandbox: cannot run %r: %s\n" % (command[0], exc.strerror)).encode())
@@ -219,7 +229,8 @@ code = os.waitstatus_to_exitcode(status)
 os._exit(code if code >= 0 else 128 - code)
 """
 """The sandbox's first process (PID 1, ``--as-pid-1``), run by the judge's own interpreter: it runs
-the program as its child, reaps every orphan, and writes the program's raw wait status on its
+the program as its child (in the run's memory group, which INIT is not in), reaps every orphan,
+and writes the program's raw wait status on its
 report descriptor, which the program never holds (close-on-exec) and cannot reach through
 ``/proc/1/fd`` (INIT is not dumpable, and the program has no capability). Not the program itself,
 because PID 1 ignores the signals it has no handler for (a program's own ``kill(getpid(),

@@ -142,6 +142,7 @@ report, settings, command = int(sys.argv[1]), json.loads(sys.argv[2]), sys.argv[
 # Inside bubblewrap: where INIT reports the program's true wait status, and the descriptors only
 # bubblewrap needs (the filter's pipe, INIT's end of the report), which this process lets go of.
 status_fd, sandbox_fds = settings.get("status_fd"), settings.get("sandbox_fds", [])
+memory_slot = settings.get("memory_slot")  # where INIT finds the memory group (see isolation.Channels)
 PR_SET_CHILD_SUBREAPER = 36
 try:
     subreaper = ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
@@ -249,8 +250,12 @@ if not pid:
     # as a program started by hand has them, whoever started us (Python ignores SIGPIPE and SIGXFSZ)
     for number in (signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE, signal.SIGXFSZ):
         signal.signal(number, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, ())
     try:
         for path in groups:
+            if path == mem and memory_slot is not None:  # INIT moves the program in, without itself
+                os.dup2(os.open(path + "/cgroup.procs", os.O_WRONLY), memory_slot)
+                continue
             with open(path + "/cgroup.procs", "w") as f:
                 f.write(str(os.getpid()))
         if pids is None and settings["processes"] and os.geteuid() != 0:
@@ -304,10 +309,9 @@ def launch(command: Sequence[str], limits: Limits = DEFAULT_LIMITS) -> Launched:
             channels = Channels.open()
         except (ImportError, RuntimeError, OSError) as exc:
             raise UsageError(f"cannot start the sandbox: {exc}") from None
-        command = bwrap_arguments(command, files_mb=limits.files_mb, seccomp_fd=channels.seccomp,
-                                  status_fd=channels.status_write)
+        command = bwrap_arguments(command, files_mb=limits.files_mb, channels=channels)
         settings = compact({**json.loads(settings), "status_fd": channels.status_read,
-                            "sandbox_fds": list(channels.sandbox_fds)})
+                            "sandbox_fds": list(channels.sandbox_fds), "memory_slot": channels.memory})
     report_fd, report_end = os.pipe()
     launcher = [sys.executable, "-I", "-S", "-c", _LAUNCHER, str(report_end), settings]
     try:

@@ -17,7 +17,9 @@ included (CI runs as root):
   ``/bin``, ``/lib*``, ``/sbin`` links), the dynamic linker's cache, and the program's own files
   (the command's first word, the files its arguments name, and the installation of an interpreter
   outside ``/usr``, such as a virtual environment or pyenv's Pythons); no ``/home``, no ``/etc``
-  beyond that, no ``/sys``; ``/proc/sys`` read-only;
+  beyond that, no ``/sys``; all of ``/proc`` read-only (the sandbox's uid is the judge's uid on the
+  host, root's when root starts it, and the kernel lets uid 0 write sysctls and
+  ``/proc/sysrq-trigger`` by their file modes alone);
 - one private writable tmpfs of ``Limits.files_mb`` as its working directory and ``/tmp``, with
   ``/dev/shm`` a link into it (so shared memory files count against the same bound), gone after the run;
 - a ``/dev`` of its own, read-only, holding only null, zero, full, random and urandom and the
@@ -27,9 +29,11 @@ included (CI runs as root):
 - a small Python process as the namespace's first process (``INIT``), the program its child: it
   reports the program's true wait status to the launcher on a descriptor of its own (an exit code
   139 and a SIGSEGV stay apart), and when it exits the kernel ends everything left in the
-  namespace; the program's peak memory reaches the launcher's ``wait4`` through it.
+  namespace; the program's peak memory reaches the launcher's ``wait4`` through it, and it moves
+  the program alone into the launcher's memory group.
 
-The start-up probe (``bwrap_problem``) runs exactly the arguments a real run uses.
+The start-up probe (``bwrap_problem``) runs the arguments and descriptors a real run uses, with
+``/bin/true`` as the program.
 
 The process limit comes from a pids control group where the launcher can make one
 (``sandbox``); ``RLIMIT_NPROC`` otherwise, which root is exempt from. The sandbox's uid 65534 is

@@ -18,7 +18,7 @@ from sudokulab.runs import bench, results
 from sudokulab.solvers.base import SolverBase, SolveResult, Status
 from sudokulab.ui import plots
 
-from .conftest import random_puzzle
+from .conftest import EXAMPLES, random_puzzle
 
 SOLVERS = ["backtrack-fast", "sat"]
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -57,8 +57,8 @@ def test_cli_rows_summary_and_plot(tiny, tmp_path, capsys):
     assert all(r["valid"] == "1" and r["status"] == "solved" for r in rows)
     assert {(r["index"], r["solver"]) for r in rows} == {(str(i), s) for i in (0, 1, 3, 4) for s in SOLVERS}
     assert [json.loads(line)["solver"] for line in jsonl.read_text().splitlines()] == [r["solver"] for r in rows]
-    assert "1 bad entries" in stderr and "line 4" in stderr  # the bad line is named, not fatal
-    assert "tiny: 4 puzzles, 1 bad entries skipped" in stdout and "where: this process" in stdout
+    assert "1 bad entry" in stderr and "line 4" in stderr  # the bad line is named, not fatal
+    assert "tiny: 4 puzzles, 1 bad entry skipped" in stdout and "where: this process" in stdout
     assert png.read_bytes().startswith(PNG)
 
 
@@ -201,3 +201,50 @@ def test_quantile():
     assert results.quantile([1.0, 2.0, 3.0, 4.0], 0.5) == 2.5
     assert results.quantile([1.0, 2.0, 3.0], 1.0) == 3.0
     assert results.quantile(list(map(float, range(101))), 0.99) == pytest.approx(99.0)
+
+
+# --- the summary rows, the rate of several processes, and what finished before a signal ------------
+
+def _json_lines(text: str) -> list[dict]:
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+@pytest.mark.slow
+def test_with_jobs_the_table_and_the_summary_give_the_rate_of_all_processes_at_once(tmp_path, capsys):
+    path = tmp_path / "twenty.txt"
+    path.write_text("\n".join("".join(str(v) if v else "." for v in random_puzzle(9, 0.4, seed)[0].givens)
+                              for seed in range(20)) + "\n")
+    code = cli.main(["bench", str(path), "--solvers", "backtrack-fast", "--jobs", "2", "--quiet", "--json",
+                     "--wide"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    summary = _json_lines(out)[-1]
+    assert summary["summary"] and summary["jobs"] == 2 and summary["puzzles"] == 20
+    assert summary["per_wall_second"] == pytest.approx(20 / summary["wall_seconds"], rel=1e-6)
+    assert summary["per_second"] == pytest.approx(20 / summary["seconds"], rel=1e-6)
+    assert "puzzles/s, 2 jobs" in err and "puzzles/s with 2 jobs = puzzles / the run's wall seconds" in " ".join(
+        err.split())
+
+
+@pytest.mark.slow
+def test_ctrl_c_during_bench_shows_what_finished_then_exits_130(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    many = tmp_path / "many.txt"  # 10,000 puzzles, one a batch: the signal lands mid-run
+    many.write_text((EXAMPLES / "puzzles-20.txt").read_text() * 500)
+    process = subprocess.Popen([sys.executable, "-m", "sudokulab", "bench", str(many), "--solvers", "backtrack",
+                                "--batch-size", "1", "--json", "--quiet"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    first = process.stdout.readline()  # a row: a batch has finished
+    assert json.loads(first)["solver"] == "backtrack"
+    os.kill(process.pid, signal.SIGINT)
+    rest, err = process.communicate(timeout=120)
+    rows = _json_lines(first.decode() + rest.decode())
+    *done, summary = rows
+    assert process.returncode == 130, err.decode()
+    assert summary["summary"] and summary["puzzles"] == len(done) >= 1 and summary["solved"] == len(done)
+    text = " ".join(err.decode().split())
+    assert f"stopped by a signal after {len(done)} puzzles" in text and text.endswith("sudokulab: interrupted")

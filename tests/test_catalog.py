@@ -287,7 +287,9 @@ def test_cli_list(capsys, fake_registry):
 def test_cli_unknown_name(capsys):
     code, out, err = run_cli(capsys, "datasets", "fetch", "nope")
     assert (code, out) == (2, "")
-    assert err.startswith("sudokulab: error: datasets fetch: argument NAME: invalid choice: 'nope'")
+    assert err == "sudokulab: error: datasets fetch: unknown dataset 'nope'; see 'sudokulab datasets fetch --help'\n"
+    code, out, err = run_cli(capsys, "datasets", "fetch", "17clue")
+    assert (code, out) == (2, "") and err.endswith("unknown dataset '17clue'; did you mean '17_clue'?\n")
 
 
 # --- benchmarks/run_all.py fetches what ../shared/data lacks ------------------------------------------

@@ -68,12 +68,40 @@ def test_bad_input_one_line_exit_code_nothing_on_stdout(capsys, monkeypatch, dat
         (["solve", SAMPLE, "--box", "2x4"], "box 2x4 does not fit a 9x9 board"),
         (["solve", SAMPLE, "-o", "colour"], "not of the form KEY=VALUE"),
         (["solve", SAMPLE, "-o", "colour=red"], "takes no option 'colour'"),
-        (["frobnicate"], "invalid choice"),
+        (["frobnicate"], "unknown command 'frobnicate'; see 'sudokulab --help'"),
+        (["solv", SAMPLE], "unknown command 'solv'; did you mean 'solve' or 'solvers'?"),
+        (["bench", "17clue"], "no such file, nor a published set; did you mean '17_clue'?"),
+        (["bench", SAMPLE, "--solvers", ""], "--solvers names no solver"),
+        (["bench", SAMPLE, "--solvers", "sat", "-o", "cpsat.workers=2"],
+         "options given for 'cpsat', which is not among the solvers run (sat)"),
+        (["compare", SAMPLE, "--solvers", " , "], "--solvers names no solver"),
+        (["generate", "--clues", "100"], "a 9x9 board has 81 cells: give --clues from 0 to 81, not 100"),
     ],
 )
 def test_bad_arguments_exit_2(capsys, argv, message):
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == "" and message in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv, listed", [([], ("solve", "judge", "check-solver")), (["datasets"], ("list", "fetch"))])
+def test_a_bare_command_lists_what_it_takes_then_one_error_line(capsys, argv, listed):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    *help_lines, last = err.rstrip("\n").split("\n")
+    assert last.startswith("sudokulab: error: ") and "required" in last
+    assert all(any(line.split()[:1] == [word] for line in help_lines) for word in listed)
+
+
+def test_rate_refuses_an_empty_dataset_as_bench_does(capsys, tmp_path):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("# nothing but a comment\n")
+    code, out, err = run(capsys, "rate", str(empty))
+    assert (code, out, err) == (2, "", "sudokulab: error: rate: no puzzles in 'empty'\n")
+
+
+def test_generate_makes_a_9x9_when_no_size_is_given(capsys):
+    code, out, err = run(capsys, "generate", "--count", "1", "--seed", "3", "--clues", "40")
+    assert code == 0 and len(out.strip()) == 81 and sum(ch != "." for ch in out.strip()) == 40
 
 
 def test_time_limit_exit_3(capsys, monkeypatch):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import platform
 import shutil
 import subprocess
 import sys
@@ -11,6 +12,7 @@ import sys
 import pytest
 
 from sudokulab import __version__, is_solution
+from sudokulab.cli import parser as parser_module
 from sudokulab.cli.parser import build_parser
 from sudokulab.core.grid import Shape
 from sudokulab.runs import generate
@@ -23,7 +25,16 @@ def test_version(capsys):
     with pytest.raises(SystemExit) as stopped:
         build_parser().parse_args(["--version"])
     assert stopped.value.code == 0
-    assert capsys.readouterr().out == f"sudokulab {__version__}\n"
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"sudokulab {__version__}" and lines[1].startswith(f"Python {platform.python_version()} ")
+    import numpy
+    import ortools
+    import pysat
+
+    named = {line.split()[0]: line.split()[1] for line in lines[2:]}
+    # each version as the imported library itself reports it
+    assert (named["python-sat"], named["ortools"], named["numpy"]) == (pysat.__version__, ortools.__version__,
+                                                                        numpy.__version__)
 
 
 def _options(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()):
@@ -31,7 +42,7 @@ def _options(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()):
         if isinstance(action, argparse._SubParsersAction):
             for name, sub in action.choices.items():
                 yield from _options(sub, (*path, name))
-        elif not isinstance(action, (argparse._HelpAction, argparse._VersionAction)):
+        elif not isinstance(action, (argparse._HelpAction, argparse._VersionAction, parser_module._Versions)):
             yield " ".join(path), action
 
 

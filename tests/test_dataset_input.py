@@ -105,7 +105,7 @@ def test_a_dataset_without_a_puzzle_is_an_error_not_a_rate(tmp_path, content):
     for args, feed in ((["bench", str(path)], None), (["bench", "-"], lambda s: (s.write(content), s.close()))):
         code, out, err, _ = run_measured(args + ["--solvers", "backtrack"], feed)
         assert code == 2 and out == "" and "inf" not in err
-        assert err.endswith("holds no puzzle\n") or "holds no puzzle (1 bad entries)" in err, err
+        assert err.endswith("holds no puzzle\n") or "holds no puzzle (1 bad entry)" in err, err
 
 
 ONE_LINE = "1" * 81

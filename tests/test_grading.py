@@ -241,3 +241,14 @@ def test_a_students_file_imports_as_a_module_would(tmp_path):
     path = tmp_path / "with_dataclass.py"
     path.write_text("from dataclasses import dataclass\n\n\n@dataclass(frozen=True)\nclass Cell:\n    row: int\n")
     assert load_module(str(path)).Cell(3).row == 3
+
+
+def test_the_student_worker_rebuilds_every_puzzle_the_checks_send_exactly():
+    from sudokulab.lab import contract
+    from sudokulab.lab.student_process import puzzle_document
+    from sudokulab.lab.student_worker import puzzle_of
+
+    puzzles = [puzzle for _, puzzle in contract.variant_puzzles(solvers.get("backtrack"))]
+    puzzles += [contract.BOJ_SAMPLE, contract.CORNER, contract.BROKEN]
+    puzzles += [contract.random_puzzle(*contract.OTHER_SIZES[5])[0]]
+    assert all(puzzle_of(json.loads(json.dumps(puzzle_document(puzzle)))) == puzzle for puzzle in puzzles)

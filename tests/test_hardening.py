@@ -63,7 +63,7 @@ def test_a_truncated_line_costs_only_itself(tmp_path, capsys):
     dataset = tmp_path / "set.txt"
     dataset.write_text("\n".join(lines) + "\n")
     code, out, err = run(capsys, "bench", str(dataset), "--solvers", "sat", "--quiet")
-    assert code == 0 and "15 puzzles, 1 bad entries skipped" in out and "line 11: a one-line puzzle" in err
+    assert code == 0 and "15 puzzles, 1 bad entry skipped" in out and "line 11: a one-line puzzle" in err
 
 
 # --- 2, 3. numbers too long for int(), limits too large for islice -----------------------------------

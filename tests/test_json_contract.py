@@ -53,6 +53,7 @@ EXAMPLES: dict[str, list[str]] = {
     "encoding show": ["--amo", "pairwise", "--size", "4"],
     "check-encoding": ["{fixtures}/students/correct_extended.py"],
     "check-solver": ["sudokulab.solvers.backtracking:BacktrackSolver"],
+    "grade": ["{fixtures}/grade/judge", "--task", "judge", "--out", "{tmp}/gradebook", "--quiet"],
 }
 """A representative run of each command, by its words (``datasets list``); ``--json`` is added."""
 
@@ -78,6 +79,7 @@ FAILURES: dict[str, tuple[list[str], int]] = {
     "encoding show": (["--amo", "nope"], ExitCode.BAD_INPUT),
     "check-encoding": (["{tmp}/missing.py"], ExitCode.BAD_INPUT),
     "check-solver": (["{tmp}/missing.py:Solver"], ExitCode.BAD_INPUT),
+    "grade": (["{tmp}/missing", "--task", "judge"], ExitCode.BAD_INPUT),
 }
 """A failing run of each command (a bad puzzle, a missing file, a bad argument) and its exit code."""
 
@@ -243,10 +245,12 @@ def test_bench_json_lines_are_the_rows_of_its_jsonl_output(folder):
     done = run("bench", [str(folder / "three.txt"), "--solvers", "backtrack", "--quiet", "--output", str(rows),
                          "--output", str(table)], folder)
     assert done.returncode == 0, done.stderr
-    printed = documents_of("bench", done.stdout)
+    *printed, summary = documents_of("bench", done.stdout)  # the rows, then one summary row per solver
     written = [json.loads(line) for line in rows.read_text().splitlines()]
     key = [(r["index"], r["solver"], r["status"]) for r in printed]
     assert key == [(r["index"], r["solver"], r["status"]) for r in written] and len(key) == 3
+    assert summary["summary"] is True and "summary" not in written[0]
+    assert (summary["puzzles"], summary["solved"]) == (3, sum(r["status"] == "solved" for r in printed))
     assert len(table.read_text().splitlines()) == 1 + 3
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -23,6 +24,7 @@ from .conftest import EXAMPLES
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 PROGRAMS = FIXTURES / "programs"
+LANGUAGES = FIXTURES / "languages"
 DATASET = str(FIXTURES / "judge_set.txt")
 SAMPLE = str(EXAMPLES / "boj2580-sample.txt")
 MULTI = "..5.69.7.782....4..6.2.8.3....5.....8.4.1.5.6..6..7.1...7....8.....8195.....947.1"
@@ -95,12 +97,13 @@ def test_printing_forever_hits_the_output_limit():
 
 
 def test_memory_hog_exceeds_the_memory_limit():
-    # The verdict and the exit, not the program's last words: Python 3.13 may fail to print its
-    # MemoryError at all and write "lost sys.stderr" instead.
-    case = judge_one(python("memory_hog.py"), limits=Limits(seconds=5.0, memory_mb=64))
-    assert case.outcome is Outcome.MEMORY_LIMIT
-    assert case.run is not None and case.run.exit_code not in (None, 0) and not case.run.timed_out
-    assert case.detail.startswith("exit code ") and "limit 64 MB" in case.detail
+    # A program that holds 400 MB: killed by its memory control group at 64 MB where the launcher
+    # makes one, else let run to its end, 400 MB at most (no rlimit at the limit: programs are judged
+    # on what they use). Either way the verdict is the memory limit, with the peak against it.
+    case = judge_one([sys.executable, str(LANGUAGES / "hog.py")], limits=Limits(seconds=10.0, memory_mb=64))
+    assert case.outcome is Outcome.MEMORY_LIMIT, str(case)
+    assert case.run is not None and not case.run.timed_out and case.run.peak_rss_kb >= 0.9 * 64 * 1024
+    assert "limit 64 MB" in case.detail
 
 
 def test_peak_memory_is_the_programs_not_the_judges():
@@ -118,7 +121,9 @@ def test_a_forked_child_neither_holds_up_the_judge_nor_survives_it(tmp_path):
     # Without the sandbox (which would keep the pid file from being written): the launcher alone
     # must kill the child; tests/test_isolation.py does the same inside bubblewrap.
     pid_file = tmp_path / "child.pid"
-    case = judge_one(python("forker.py", str(pid_file)), limits=Limits(seconds=2.0, isolation="none"))
+    # The program names the module it imports: trusted or not, it runs from copies of what it names.
+    case = judge_one(python("forker.py", str(pid_file), str(PROGRAMS / "boj2580_backtrack.py")),
+                     limits=Limits(seconds=2.0, isolation="none"))
     # Accepted, not "time limit exceeded": the judge did not wait for the child's end of the pipe.
     assert case.outcome is Outcome.ACCEPTED
     assert _dies(int(pid_file.read_text()))
@@ -168,7 +173,7 @@ def test_the_outcome_rules_on_a_run():
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 def test_javascript_backtracker_is_accepted():
-    # Node starts under the default 256 MB: the data limit leaves V8's reserved address space alone.
+    # Node starts under the default 256 MB: no rlimit at the limit counts what V8 reserves.
     case = judge_one(["node", str(PROGRAMS / "boj2580_backtrack.js")], limits=Limits(seconds=10.0))
     assert case.outcome is Outcome.ACCEPTED, str(case)
 
@@ -266,3 +271,93 @@ def _counts(report: str) -> dict[str, int]:
 def test_dataset_entries_all_parse_but_one():
     entries = list(read_dataset(DATASET))
     assert [entry.ok for entry in entries] == [True, True, True, False]
+
+
+# --- the program is fixed before the first run -----------------------------------------------------
+
+
+@pytest.mark.slow
+def test_replacing_the_program_midway_changes_no_verdict_and_its_copy_is_read_only_and_removed(tmp_path):
+    program = tmp_path / "solution.py"
+    says_where = ("import sys\ntry:\n    open(__file__, 'a').close()\n    sys.stderr.write('writable ' + __file__)\n"
+                  "except OSError:\n    sys.stderr.write('read-only ' + __file__)\n")
+    program.write_text(says_where + (LANGUAGES / "main.py").read_text())
+    entries = list(judge.first_puzzles(read_dataset(DATASET), 3))
+    cases = []
+
+    def replace(case: judge.Case) -> None:  # after each verdict, a program that answers nothing
+        cases.append(case)
+        program.write_text("print('nothing')\n")
+
+    report = judge.judge_dataset(entries, [sys.executable, str(program)], LIMITS, on_case=replace, failures_shown=3)
+    assert report.summary.all_accepted and report.summary.runs == 3, [str(f.case) for f in report.failures]
+    (said,) = {case.run.stderr.decode() for case in cases}  # every run read the same copy
+    word, copy = said.split(" ", 1)
+    assert word == "read-only" and copy != str(program) and not Path(copy).exists()  # removed at the end
+    (again,) = judge.judge_cases(entries[:1], [sys.executable, str(program)], LIMITS)
+    assert again.outcome is Outcome.WRONG_ANSWER  # the next judge reads the program as it is now
+
+
+# --- what a program writes reaches the terminal escaped ---------------------------------------------
+
+TERMINAL_TRICKS = "\x1b]0;title\x07\x1b[2J\x1b[H\x1b[32m\u009b2J"
+"""Retitle the terminal, clear the screen, home the cursor, print green, clear again with the 8-bit CSI
+(which JSON leaves as it is): a program's words must do none of it."""
+
+HOSTILE = f"""import sys
+sys.stdout.write("1 2 3{TERMINAL_TRICKS}\\n" + "9 " * 8 + "9\\n")
+sys.stderr.write("a first line\\nthe last line {TERMINAL_TRICKS}\\n")
+sys.exit(int(sys.argv[1]))
+"""
+
+
+def hostile(tmp_path: Path) -> list[str]:
+    program = tmp_path / "hostile.py"
+    program.write_text(HOSTILE)
+    return [sys.executable, str(program)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("exit_code, verdict", [(1, "runtime error"), (0, "wrong answer")])
+@pytest.mark.parametrize("json", [False, True])
+def test_no_byte_a_program_writes_reaches_the_terminal_raw(tmp_path, exit_code, verdict, json):
+    done = subprocess.run([sys.executable, "-m", "sudokulab", "judge", SAMPLE, "--time-limit", "30",
+                           *(["--json"] if json else []), "--", *hostile(tmp_path), str(exit_code)],
+                          capture_output=True, timeout=240)
+    shown = done.stdout + done.stderr
+    assert done.returncode == 1 and verdict.encode() in shown
+    assert re.search(rb"[\x00-\x08\x0b-\x1f\x7f]", shown) is None, shown  # not one control byte but newlines
+    assert re.search("[\x80-\x9f]", shown.decode()) is None  # nor an 8-bit one
+    assert b"\\x1b]0;title\\x07" in shown  # the program's words are shown, escaped
+
+
+@pytest.mark.slow
+def test_a_runtime_errors_last_line_cannot_retitle_or_clear_a_terminal(tmp_path):
+    from .test_terminal import command, in_terminal
+
+    screen = in_terminal(command("judge", SAMPLE, "--time-limit", "30", "--", *hostile(tmp_path), "1"), 80, tmp_path)
+    assert screen.status == 1 and "runtime error" in screen.text
+    for trick in ("\x1b]0;", "\x07", "\x1b[2J", "\x1b[H"):
+        assert trick not in screen.raw
+    assert "the last line \\x1b]0;title\\x07" in screen.raw
+
+
+# --- the failure table counts every line -----------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_the_failure_table_counts_every_line_of_the_output(capsys, tmp_path):
+    program = tmp_path / "lines.py"
+    program.write_text("import sys\nsys.stdout.write('1\\n' * 500000)\n")  # 1,000,000 bytes: under the limit
+    code, out, _ = run(capsys, "judge", SAMPLE, "--time-limit", "30", "--", sys.executable, str(program))
+    assert code == 1 and "wrong answer" in out
+    assert "… (499989 more lines)" in out  # 500,000 lines, 11 shown (the board's 9 and 2)
+
+
+@pytest.mark.slow
+def test_output_cut_at_the_limit_says_there_were_more_lines(capsys):
+    code, out, _ = run(capsys, "judge", SAMPLE, "--time-limit", "30", "--", *python("forever.py"))
+    assert code == 1 and "output limit exceeded" in out
+    read = (b"1 2 3 4 5 6 7 8 9\n" * (OUTPUT_LIMIT // 18 + 1))[: OUTPUT_LIMIT + 1]
+    more = read.count(b"\n") + 1 - 11  # the lines read, the last one cut, less those shown
+    assert f"… (at least {more} more lines)" in out

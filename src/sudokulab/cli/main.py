@@ -15,6 +15,7 @@ import signal
 import sys
 
 from ..errors import ExitCode, Stopped, SudokuError
+from ..ui.plain_text import fit_streams
 from . import stopping
 from .parser import build_parser, command_word, split_program, top_level_parser
 
@@ -36,10 +37,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments: list[str] = []
     args = None
     stopping.begin()
+    fit_streams()
     try:
         arguments, program = split_program(sys.argv[1:] if argv is None else argv)
         command = command_word(arguments)
-        args = (build_parser(command) if command else top_level_parser()).parse_args(arguments)
+        parser = build_parser(command) if command else top_level_parser()
+        try:
+            args = parser.parse_args(arguments)
+        except SystemExit as exc:  # --help, --version: argparse ends after its text, which must reach the reader
+            if exc.code == 0:
+                _flush_stdout()  # a reader gone (| true): BrokenPipeError, 141 below
+            raise
         if program:
             args.program = program
         _new_run()

@@ -165,8 +165,15 @@ def per_solver_options(pairs: Sequence[str] | None) -> dict[str, dict[str, str]]
 
 
 def solver_names(text: str | None) -> list[str] | None:
-    """``--solvers A,B`` as a list, or None when not given."""
-    return [name.strip() for name in text.split(",") if name.strip()] if text else None
+    """``--solvers A,B`` as a list, or None when not given; given but naming none (``--solvers ""``)
+    is refused rather than taken for the default set."""
+    if text is None:
+        return None
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise UsageError("--solvers names no solver: give A,B,... (see 'sudokulab solvers'), or leave it out "
+                         "for the default set")
+    return names
 
 
 def configurations(args: argparse.Namespace) -> Any:
@@ -213,8 +220,15 @@ def dataset_file(argument: str) -> str:
 
     if argument == "-" or Path(argument).exists():
         return argument
-    from ..datasets.catalog import resolve
+    from ..datasets.catalog import SETS, resolve
 
+    if argument not in SETS and "/" not in argument:  # a mistyped set name: say which it may be
+        import difflib
+
+        near = difflib.get_close_matches(argument, SETS, n=3, cutoff=0.6)
+        if near:
+            raise UsageError(f"cannot read '{argument}': no such file, nor a published set; did you mean "
+                             f"{' or '.join(repr(name) for name in near)}?")
     return resolve(argument)
 
 

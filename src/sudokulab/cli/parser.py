@@ -13,7 +13,6 @@ import argparse
 import os
 import sys
 
-from .. import __version__
 from ..errors import ExitCode, UsageError
 from .commands import ALL
 
@@ -69,9 +68,33 @@ class _Parser(argparse.ArgumentParser):
         kwargs.setdefault("formatter_class", _Formatter)
         super().__init__(*args, **kwargs)
 
+    def _print_message(self, message: str, file: Any = None) -> None:
+        """argparse's, less its silence on a failed write: help sent to a reader that went away ends
+        the run with 141, as every other write to a closed pipe (argparse swallows the OSError)."""
+        if message:
+            (file or sys.stderr).write(message)
+
     def error(self, message: str) -> None:  # type: ignore[override]
+        import difflib  # here: only a bad command line needs them
+        import re
+
         command = self.prog.partition(" ")[2]
+        choice = re.search(_INVALID_CHOICE, message)
+        if choice:  # a mistyped word: the nearest names, not the whole list
+            word, names = choice["word"], re.findall(r"'([^']*)'", choice["names"])
+            near = difflib.get_close_matches(word, names, n=3, cutoff=0.6) or \
+                [name for name in names if name.startswith(word[:3])][:3]
+            message = f"{message[:choice.start()]}unknown {_WHAT.get(choice['what'], 'word')} '{word}'" + (
+                f"; did you mean {' or '.join(repr(name) for name in near)}?" if near
+                else f"; see 'sudokulab {command + ' ' if command else ''}--help'")
+        elif "arguments are required: COMMAND" in message or "arguments are required: ACTION" in message:
+            sys.stderr.write(self.format_help())  # a bare command: what it takes, then the one error line
         raise UsageError(f"{command}: {message}" if command else message)
+
+
+_INVALID_CHOICE = r"argument (?P<what>[A-Z]+): invalid choice: '(?P<word>[^']*)' \(choose from (?P<names>.*)\)"
+"""argparse's message for a word that names no command (or no action or set of ``datasets``)."""
+_WHAT = {"COMMAND": "command", "ACTION": "action", "NAME": "dataset"}
 
 
 def exit_codes() -> str:
@@ -84,9 +107,23 @@ def exit_codes() -> str:
     return "exit codes: " + ", ".join(f"{int(code)} {words[code]}" for code in sorted(ExitCode))
 
 
+class _Versions(argparse.Action):
+    """``--version``: the versions a result depends on (``core.versions``), read only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
+        from ..core.versions import versions_text
+
+        sys.stdout.write(versions_text())
+        parser.exit()
+
+
 def _top(parser: argparse.ArgumentParser) -> Any:
     """The top level every parser shares: ``--version`` and the commands' subparsers action."""
-    parser.add_argument("--version", action="version", version=f"sudokulab {__version__}")
+    parser.add_argument("--version", action=_Versions, help="show the versions of sudokulab, Python and the "
+                        "libraries each paradigm runs on, and exit")
     return parser.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND",
                                  title="commands", description="'sudokulab COMMAND --help' tells more")
 

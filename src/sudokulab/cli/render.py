@@ -147,22 +147,28 @@ def render_comparison(comparison: Comparison, out: Console, *, wide: bool = Fals
 
 # --- bench ---------------------------------------------------------------------------------------
 
-def _bench_headers(show_no_solution: bool, wide: bool, sized: bool = False, effort_column: bool = True) -> list[str]:
+def _bench_headers(show_no_solution: bool, wide: bool, sized: bool = False, effort_column: bool = True,
+                   together: str | None = None) -> list[str]:
     """The summary's columns; a run of configurations (``sized``) adds the model size, and when not
-    wide leaves p90 and max to ``--wide``, since its rows' names are long."""
+    wide leaves p90 and max to ``--wide``, since its rows' names are long. ``together`` names the
+    aggregate rate's column of a run on several processes (``parallel_header``)."""
     spread = ["median", "p90"] + (["p99"] if wide else []) + ["max"] if wide or not sized else ["median"]
     return (["configuration" if sized else "solver", "solved"] + (["no sol."] if show_no_solution else [])
-            + ["t/o", "wrong", "puzzles/s"] + (["puzzles/cpu-s"] if wide else []) + spread
+            + ["t/o", "wrong", "puzzles/s"] + ([together] if together else [])
+            + (["puzzles/cpu-s"] if wide else []) + spread
             + ([MODEL_SIZE_HEADER] if sized and effort_column else [])
             + (["mean effort per puzzle"] if effort_column else []))
 
 
 def _bench_cells(summary: BenchSummary, show_no_solution: bool, wide: bool, sized: bool = False,
-                 effort_column: bool = True) -> list[str]:
+                 effort_column: bool = True, together: bool = False) -> list[str]:
     cells = [summary.solver, f"{summary.solved}/{summary.puzzles}"]
     if show_no_solution:
         cells.append(str(summary.no_solution))
     cells += [str(summary.timed_out), str(summary.wrong), f"{summary.per_second:,.1f}"]
+    if together:
+        rate = summary.per_wall_second
+        cells.append("?" if rate is None else f"{rate:,.1f}")
     if wide:
         cells.append(f"{summary.per_cpu_second:,.1f}")
     cells.append(format_seconds(summary.median))
@@ -184,7 +190,9 @@ def _effort_only(means: Mapping[str, float]) -> str:
 
 def _bench_title(report: BenchReport, dataset: str) -> str:
     bad = report.bad.get(dataset, 0)
-    return f"{dataset}: {report.totals.get(dataset, 0):,} puzzles" + (f", {bad} bad entries skipped" if bad else "")
+    from ..runs.bench import entries_word
+
+    return f"{dataset}: {report.totals.get(dataset, 0):,} puzzles" + (f", {entries_word(bad)} skipped" if bad else "")
 
 
 def _by_dataset(report: BenchReport) -> dict[str, list[BenchSummary]]:
@@ -198,17 +206,27 @@ BENCH_DROPS = {"p90": 1, "max": 2, "median": 3}
 """The columns of bench's table left out, in this order, on a terminal too narrow for them."""
 
 
+def parallel_header(report: BenchReport) -> str | None:
+    """The aggregate rate's column (puzzles per second of the run's wall clock, every process at once)
+    of a run on several processes, named by how many: None for a run in one process."""
+    if not report.parallel:
+        return None
+    return f"puzzles/s, {report.jobs} jobs" if report.jobs > 1 else "puzzles/s, cluster"
+
+
 def render_bench(report: BenchReport, out: Console, *, wide: bool = False) -> None:
     """The summary tables (one per dataset, fitted by ``print_table``) and how the figures were measured."""
+    together = parallel_header(report)
     for dataset, summaries in _by_dataset(report).items():
         show_none = any(s.no_solution for s in summaries)
         sized = report.configured  # configurations: rates, then a second table of model size and effort
-        headers = _bench_headers(show_none, wide, sized, effort_column=not sized)
+        headers = _bench_headers(show_none, wide, sized, effort_column=not sized, together=together)
         last = len(headers) - 1
         columns = [Column(header, "left" if i == 0 or (i == last and not sized) else "right",
                           wrap=i == 0 if sized else i == last, drop=BENCH_DROPS.get(header, 0))
                    for i, header in enumerate(headers)]
-        print_table(out, columns, [_bench_cells(s, show_none, wide, sized, effort_column=not sized) for s in summaries],
+        print_table(out, columns, [_bench_cells(s, show_none, wide, sized, effort_column=not sized,
+                                                together=together is not None) for s in summaries],
                     title=_bench_title(report, dataset), styles=["bold red" if s.wrong else None for s in summaries],
                     wide=wide)
         if sized:
@@ -226,10 +244,12 @@ def bench_markdown(report: BenchReport) -> str:
     parts = []
     for dataset, summaries in _by_dataset(report).items():
         show_none = any(s.no_solution for s in summaries)
-        headers = _bench_headers(show_none, True, report.configured)
+        together = parallel_header(report)
+        headers = _bench_headers(show_none, True, report.configured, together=together)
         lines = [f"**{_bench_title(report, dataset)}**", "", "| " + " | ".join(headers) + " |",
                  "| --- |" + " ---: |" * (len(headers) - 2) + " --- |"]
-        lines += ["| " + " | ".join(_bench_cells(s, show_none, True, report.configured)) + " |" for s in summaries]
+        lines += ["| " + " | ".join(_bench_cells(s, show_none, True, report.configured,
+                                                 together=together is not None)) + " |" for s in summaries]
         parts.append("\n".join(lines))
     parts += [f"Note: {note}." for note in report.notes]
     parts.append(f"Measured: {report.how_measured()}.")
@@ -318,29 +338,37 @@ def render_failures(failures: Sequence[Failure], oracle_name: str, out: Console)
         if case.puzzle is None:
             continue
         n = case.puzzle.n
-        out.print(as_text(f"puzzle {case.index + 1} (dataset line {case.line}): {case}"), soft_wrap=True)
+        out.print(as_text(f"puzzle {case.index + 1} (dataset line {case.line}): {printable(str(case))}"),
+                  soft_wrap=True)  # the detail quotes the program: escaped where it is made, and again here
         table = Table()
         for header in ("puzzle", "program output", f"oracle ({oracle_name})"):
             table.add_column(as_text(header))
-        output = clip_output(case.run.stdout if case.run else b"", n)
+        output = clip_output(case.run.stdout if case.run else b"", n, cut=bool(case.run and case.run.output_overflow))
         table.add_row(as_text(format_puzzle(case.puzzle).rstrip("\n")), as_text(output),
                       as_text(failure.oracle_answer.rstrip("\n")))
         out.print(table)
 
 
-def clip_output(data: bytes, n: int) -> str:
-    """A program's output for display: at most n + 2 lines of at most 3n characters, control characters shown.
+def clip_output(data: bytes, n: int, *, cut: bool = False) -> str:
+    """A program's output for display: at most n + 2 lines of at most 3n characters, control characters
+    shown, then how many lines were left out, counted over all of ``data`` ("at least" when ``cut``:
+    the output passed the output limit and was read no further).
 
     >>> clip_output(b"1 2\\x1b[31m\\n", 9)
     '1 2\\\\x1b[31m'
+    >>> clip_output(b"7\\n" * 1000, 1)
+    '7\\n7\\n7\\n… (997 more lines)'
     """
     text = data[: 64 * 1024].decode("utf-8", "replace").replace("\r", "")
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     shown = [printable(line if len(line) <= 3 * n else line[: 3 * n - 1] + "…") for line in lines[: n + 2]]
-    if len(lines) > n + 2:
-        shown.append(f"… ({len(lines) - n - 2} more lines)")
+    total = data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)  # all of them, not the first 64 KB's
+    if cut:
+        shown.append(f"… (at least {max(total - len(shown), 0)} more lines)")  # read no further than the limit
+    elif total > len(shown):
+        shown.append(f"… ({total - len(shown)} more lines)")
     return "\n".join(shown) if shown else "(no output)"
 
 

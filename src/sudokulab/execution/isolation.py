@@ -260,9 +260,10 @@ def source_in(path: str, folder: str) -> bool:
 
 def program_mounts(command: Sequence[str]) -> Iterator[tuple[str, str]]:
     """(here, in the sandbox) for each path outside the system folders a command needs: its program
-    (and, for a script, its interpreter), an interpreter's installation, and every existing file or
-    folder an argument names. An absolute path is bound at itself; a relative one under the
-    sandbox's working directory (/tmp), so the command line stays as it was."""
+    (and, for a script, its interpreter), an interpreter's installation (whether the program is
+    named bare, as ``python3``, or by its path, as the judge names it after resolving it), and every
+    existing file or folder an argument names. An absolute path is bound at itself; a relative one
+    under the sandbox's working directory (/tmp), so the command line stays as it was."""
     for position, argument in enumerate(command):
         if position == 0 and "/" not in argument:
             found = shutil.which(argument)
@@ -279,6 +280,7 @@ def program_mounts(command: Sequence[str]) -> Iterator[tuple[str, str]]:
                 continue
             yield here, there
             if position == 0:
+                yield from _with_installation(here)
                 interpreter = _shebang(here)
                 if interpreter:
                     yield from _with_installation(interpreter)

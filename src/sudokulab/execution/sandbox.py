@@ -16,15 +16,16 @@ time (the launcher's clock), and the exit status, which inside bubblewrap the sa
 reports on a descriptor the program does not hold (``isolation.INIT``), so an exit code 139 is
 not taken for a SIGSEGV.
 
-Memory: ``RLIMIT_DATA`` caps the private writable memory a program asks for (heap, anonymous maps),
-and the peak resident memory, which also counts shared maps, is compared with the limit after every
-run, including runs that exit 0. Why not ``RLIMIT_AS`` at the limit: the address-space limit counts
-memory that runtimes reserve and never touch, so at 256 MB Node.js (V8's code range) and the JVM
-cannot even start; it is set far above the limit only as a backstop (``Limits.launcher_settings``).
-Java still needs a heap flag at 256 MB (``java -Xmx128m ...``) or ``--memory-limit 0`` (no limit).
-Where the judge may make cgroup v1 groups (as root here), the launcher also makes a memory group
-with the limit. Processes: a group in cgroup v1's pids hierarchy where the judge may make one, else
-``RLIMIT_NPROC`` (which root is exempt from); cgroup v2 delegation is not used yet.
+Memory: a program is judged on the memory it uses, not on what it reserves: its peak resident
+memory (shared maps included), or its memory control group's peak where the launcher can make one
+(that group also holds it to the limit), is compared with the limit after every run, including runs
+that exit 0. No rlimit at the limit: ``RLIMIT_DATA`` and ``RLIMIT_AS`` count memory that runtimes
+reserve and never touch (the JVM's heap and code cache, V8's code range), so at 256 MB a JVM using
+40 MB could not start. The address space is capped far above the limit, only as a backstop
+(``Limits.launcher_settings``). Inside bubblewrap the memory group holds the program alone, not
+the sandbox's INIT nor bubblewrap. Processes: a group in cgroup v1's pids hierarchy where the judge
+may make one, else ``RLIMIT_NPROC`` (which root is exempt from); the groups are cgroup v1's, made
+where the judge may (as root here): cgroup v2 delegation is not used yet.
 Files: ``RLIMIT_FSIZE`` and, inside bubblewrap, the size of its tmpfs, which /dev/shm shares.
 
 One module: the launcher's script, the report it writes and the loop that reads a run are one
@@ -70,9 +71,9 @@ class Limits:
 
     seconds: float = 1.0
     memory_mb: int | None = 256
-    """Megabytes of memory: private writable memory is capped (RLIMIT_DATA), and a run whose peak
-    resident memory (shared maps included) passes it is "memory limit exceeded" even when it
-    exits 0. None or 0 for no limit."""
+    """Megabytes of memory the program may use: a run whose peak (resident memory, shared maps
+    included, or its memory control group's peak) passes it is "memory limit exceeded", even when it
+    exits 0; what a runtime reserves and never touches does not count. None or 0 for no limit."""
     output_bytes: int = OUTPUT_LIMIT
     isolation: str = "bwrap"
     """``bwrap``: the run happens inside bubblewrap (``isolation``); ``none``: the program is trusted."""
@@ -92,10 +93,11 @@ class Limits:
     def launcher_settings(self) -> str:
         """What the launcher sets before the program starts, as its JSON argument.
 
-        The address space is capped too, as a backstop that keeps one run from taking the
-        machine's memory: at four times the limit plus 4 GiB, since runtimes reserve address space
-        they never touch (V8's code range, the JVM's class space) and would not start under the
-        limit itself. The verdict comes from the peak resident memory, which counts shared maps.
+        ``memory`` is the memory control group's limit where the launcher makes one; no rlimit is
+        set at it. The address space is capped as a backstop that keeps one runaway from taking the
+        machine's memory where no control group holds it: at four times the limit plus 4 GiB, since
+        runtimes reserve address space they never touch (V8's code range, the JVM's heap, code cache
+        and class space). The verdict comes from the peak, which counts shared maps.
         """
         memory = (self.memory_mb or 0) << 20
         return compact({"memory": memory, "address_space": 4 * memory + (4 << 30),
@@ -232,8 +234,7 @@ def cap(kind, value):
     resource.setrlimit(kind, (value, value))
 
 memory = settings["memory"]
-if memory:
-    cap(resource.RLIMIT_DATA, memory)
+if memory:  # no RLIMIT_DATA: it counts what a runtime reserves, not what it uses (Limits.launcher_settings)
     cap(resource.RLIMIT_AS, settings["address_space"])
 if settings["file_bytes"]:
     cap(resource.RLIMIT_FSIZE, settings["file_bytes"])

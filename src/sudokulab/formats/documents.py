@@ -85,7 +85,26 @@ def _target(stream: IO[str] | None) -> IO[str]:
 
 def emit(document: Mapping[str, Any], stream: IO[str] | None = None) -> None:
     """Print one document (the whole of a command's ``--json`` output) on standard output."""
-    _target(stream).write(dumps(document) + "\n")
+    _write(_target(stream), dumps(document) + "\n")
+
+
+def _write(target: IO[str], text: str) -> None:
+    """JSON text as it is, or with every character past ASCII escaped (``\\u2260``) where the stream
+    cannot encode it (``PYTHONIOENCODING=ascii``): the same document to any JSON reader."""
+    if not text.isascii():
+        try:
+            text.encode(getattr(target, "encoding", None) or "utf-8")
+        except (UnicodeEncodeError, LookupError):
+            text = "".join(c if c.isascii() else _escaped(c) for c in text)
+    target.write(text)
+
+
+def _escaped(char: str) -> str:
+    code = ord(char)
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
 def compact(value: Any) -> str:
@@ -97,7 +116,7 @@ def compact(value: Any) -> str:
 
 def emit_line(row: Mapping[str, Any], stream: IO[str] | None = None) -> None:
     """Print one JSON Lines row (commands that produce a row per puzzle)."""
-    _target(stream).write(compact(row) + "\n")
+    _write(_target(stream), compact(row) + "\n")
 
 
 def error_document(message: str, code: int) -> dict[str, Any]:

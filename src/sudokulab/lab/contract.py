@@ -412,8 +412,10 @@ class Outcome:
 
 
 def run(solver: Solver, baseline: Solver | None = None) -> list[Outcome]:
-    """Every check on one solver; an exception other than a refusal asked for is a failure too."""
+    """Every check on one solver; an exception other than a refusal asked for is a failure too, and so
+    is a call that failed the student's process (``StudentFailure``: it ended, hung, or broke the channel)."""
     from .. import solvers
+    from .student_process import StudentFailure
 
     baseline = baseline or solvers.get("backtrack")
     outcomes = []
@@ -424,10 +426,15 @@ def run(solver: Solver, baseline: Solver | None = None) -> list[Outcome]:
             continue
         try:
             check.run(solver, baseline)
-        except ContractFailure as failure:
+        except (ContractFailure, StudentFailure) as failure:
             outcomes.append(Outcome(check.name, "failed", str(failure), check.summary))
         except Exception as exc:  # noqa: BLE001 - a student's solver may raise anything: reported, not raised
             outcomes.append(Outcome(check.name, "failed", f"raised {type(exc).__name__}: {exc}", check.summary))
         else:
             outcomes.append(Outcome(check.name, "passed", "", check.summary))
     return outcomes
+
+
+def failed_everywhere(reason: str) -> list[Outcome]:
+    """Every check failed for one reason: the student's class could not be loaded in its process."""
+    return [Outcome(check.name, "failed", reason, check.summary) for check in CHECKS]

@@ -19,23 +19,24 @@ itself. Its checks, each passed or failed with its reason in Sudoku words:
    ``minimal`` fails.
 5. **size**: clauses and variables of the empty 9x9 beside the shipped encodings (reported, passed).
 
-The student's code runs in this process (``student_code``): it is their own code on their machine.
+The student's code runs in a sandboxed process of its own (``student_process``): ``SatModel`` and
+``CpModel`` here are proxies that send it puzzles and get clauses, models and grids back as data,
+so the checks below run in the grader's process on values it validates.
 """
 
 from __future__ import annotations
 
-import inspect
 import operator
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
 from ..core.cells import cell_label
 from ..core.grid import Grid, Shape
 from ..core.puzzle import Puzzle
 from . import contract
-from .student_code import StudentError, call, function
+from .student_code import StudentError
+from .student_process import StudentFailure, StudentProcess, StudentRaised, puzzle_document
 
 LIMIT = 1000
 """Models of the empty 4x4 counted at most (the 576 Latin squares of a formula without boxes fit)."""
@@ -70,33 +71,36 @@ def _grid(value: Any, puzzle: Puzzle, label: str) -> Grid:
     return digits
 
 
+def _ask(student: StudentProcess, call: str, what: str, **arguments: Any) -> Any:
+    """One call to the student's worker; the student's exception is one line (StudentError, exit 2),
+    as it always was; a failure of the process is a StudentFailure (the check fails)."""
+    try:
+        return student.call(call, what, **arguments)
+    except StudentRaised as raised:
+        raise StudentError(raised.line) from None
+
+
+def _size(puzzle: Puzzle) -> str:
+    return f"a {puzzle.n}x{puzzle.n} puzzle"
+
+
 class SatModel:
-    """``encode(puzzle) -> clauses`` (or ``(clauses, variables)``) and ``decode(model[, puzzle]) -> grid``."""
+    """``encode(puzzle) -> clauses`` (or ``(clauses, variables)``) and ``decode(model[, puzzle]) -> grid``,
+    called in the student's worker; the clauses and grids come back as data, checked here."""
 
     kind = "sat"
     stuck = False
     """Set when a model had no true variable that decode reads: it was blocked whole, auxiliaries
     included, so the count is of models rather than of grids (said as "at least")."""
 
-    def __init__(self, module: ModuleType, label: str):
-        self.module, self.label = module, label
-        encode, decode = function(module, "encode"), function(module, "decode")
-        if encode is None or decode is None:
-            missing = " and ".join(name for name, f in (("encode(puzzle)", encode), ("decode(model, puzzle)", decode))
-                                   if f is None)
-            raise StudentError(f"{label}: defines no {missing} (see 'sudokulab check-encoding --template')")
-        self.encode = encode
-        try:
-            takes_puzzle = len(inspect.signature(decode).parameters) >= 2
-        except (TypeError, ValueError):
-            takes_puzzle = True
-        self._decode = decode if takes_puzzle else (lambda model, puzzle: decode(model))
+    def __init__(self, student: StudentProcess, label: str):
+        self.student, self.label = student, label
 
     def formula(self, puzzle: Puzzle) -> tuple[list[list[int]], int]:
         """The student's clauses and their top variable, checked to be DIMACS clauses."""
-        found = call(self.module, "encode", self.encode, puzzle)
+        found = _ask(self.student, "encode", f"encode() of {_size(puzzle)}", puzzle=puzzle_document(puzzle))
         declared = None
-        if isinstance(found, tuple) and len(found) == 2 and isinstance(found[1], int):
+        if isinstance(found, list) and len(found) == 2 and isinstance(found[1], int) and isinstance(found[0], list):
             found, declared = found
         try:
             clauses = [[operator.index(lit) for lit in clause] for clause in found]
@@ -108,23 +112,36 @@ class SatModel:
         top = max((abs(lit) for clause in clauses for lit in clause), default=0)
         return clauses, max(top, declared or 0)
 
-    def decode(self, model: list[int], puzzle: Puzzle) -> Grid:
-        return _grid(call(self.module, "decode", self._decode, model, puzzle), puzzle, self.label)
-
-    def decoded_variables(self, model: list[int], grid: Grid, puzzle: Puzzle) -> list[int]:
-        """The true variables whose flip changes the decoded grid: the cell-digit variables decode reads."""
-        found = []
-        for index, lit in enumerate(model):
-            if lit > 0:
-                flipped = list(model)
-                flipped[index] = -lit
-                try:
-                    changed = _grid(self._decode(flipped, puzzle), puzzle, self.label) != grid
-                except Exception:  # noqa: BLE001 - a decode that fails without this variable reads it
-                    changed = True
-                if changed:
-                    found.append(lit)
+    def _decoded(self, model: list[int], puzzle: Puzzle, flips: bool) -> dict[str, Any]:
+        found = _ask(self.student, "decode", f"decode() of a model of {_size(puzzle)}", model=model,
+                     puzzle=puzzle_document(puzzle), flips=flips)
+        if not (isinstance(found, dict) and "grid" in found
+                and (not flips or isinstance(found.get("flipped"), list))):
+            raise StudentFailure(f"decode() of a model of {_size(puzzle)}: its answer came back as "
+                                 f"{str(found)[:60]}")
         return found
+
+    def decode(self, model: list[int], puzzle: Puzzle) -> Grid:
+        return _grid(self._decoded(model, puzzle, False)["grid"], puzzle, self.label)
+
+    def decode_reading(self, model: list[int], puzzle: Puzzle) -> tuple[Grid, list[int]]:
+        """The grid of a model, and the true variables whose flip changes it: the cell-digit variables
+        decode reads (a flip decode fails on counts as read)."""
+        found = self._decoded(model, puzzle, True)
+        grid = _grid(found["grid"], puzzle, self.label)
+        true = [lit for lit in model if lit > 0]
+        if len(found["flipped"]) != len(true):
+            raise StudentFailure(f"decode() of a model of {_size(puzzle)}: {len(found['flipped'])} flipped grids "
+                                 f"came back for {len(true)} true variables")
+        read = []
+        for lit, flipped in zip(true, found["flipped"]):
+            try:
+                changed = flipped is None or _grid(flipped, puzzle, self.label) != grid
+            except StudentError:  # a decode that fails without this variable reads it
+                changed = True
+            if changed:
+                read.append(lit)
+        return grid, read
 
     def grids(self, puzzle: Puzzle, limit: int) -> Iterator[Grid]:
         """Decoded grids of distinct models, blocking each on the variables decode reads (up to ``limit``)."""
@@ -137,9 +154,8 @@ class SatModel:
                     return
                 model = engine.get_model() or []
                 model = model + [-v for v in range(len(model) + 1, top + 1)]
-                grid = self.decode(model, puzzle)
+                grid, read = self.decode_reading(model, puzzle)
                 yield grid
-                read = self.decoded_variables(model, grid, puzzle)
                 if not read:  # decode reads no true variable here (an empty grid): block the whole model
                     self.stuck = True
                     read = list(model)
@@ -157,9 +173,8 @@ class SatModel:
                 return 0
             model = engine.get_model() or []
         model = model + [-v for v in range(len(model) + 1, top + 1)]
-        grid = self.decode(model, puzzle)
         true = set(implied or ()) if consistent else set()
-        return sum(1 for lit in self.decoded_variables(model, grid, puzzle) if lit in true)
+        return sum(1 for lit in self.decode_reading(model, puzzle)[1] if lit in true)
 
     def size(self, puzzle: Puzzle) -> tuple[int, int]:
         clauses, top = self.formula(puzzle)
@@ -167,46 +182,57 @@ class SatModel:
 
 
 class CpModel:
-    """``build(puzzle) -> (cp_model.CpModel, decode)``, ``decode(values) -> grid`` (``values.Value(x)``)."""
+    """``build(puzzle) -> (cp_model.CpModel, decode)``, ``decode(values) -> grid`` (``values.Value(x)``):
+    built in the student's worker, which sends the model as protobuf text; solved here, each
+    solution's values sent back for the student's decode to read."""
 
     kind = "cp"
 
-    def __init__(self, module: ModuleType, label: str):
-        self.module, self.label = module, label
-        self.build = function(module, "build")
-        if self.build is None:
-            raise StudentError(f"{label}: defines no build(puzzle) (see 'sudokulab check-encoding --template cp')")
+    MODEL_BYTES = 32 << 20
+    """Characters of a model's text parsed at most."""
 
-    def model(self, puzzle: Puzzle) -> tuple[Any, Callable[[Any], Any]]:
-        built = call(self.module, "build", self.build, puzzle)
-        if not (isinstance(built, tuple) and len(built) == 2 and callable(built[1])):
-            raise StudentError(f"{self.label}: build must return (model, decode), not {str(built)[:60]}")
-        return built
+    def __init__(self, student: StudentProcess, label: str):
+        self.student, self.label = student, label
+
+    def model(self, puzzle: Puzzle) -> tuple[Any, int]:
+        """The student's model, parsed here from its text, and the worker's handle on its decode."""
+        from ortools.sat.python import cp_model
+
+        what = f"build() of {_size(puzzle)}"
+        built = _ask(self.student, "build", what, puzzle=puzzle_document(puzzle))
+        if not (isinstance(built, dict) and isinstance(built.get("model"), str) and isinstance(built.get("handle"), int)
+                and len(built["model"]) <= self.MODEL_BYTES):
+            raise StudentFailure(f"{what}: its answer came back as {str(built)[:60]}, not a model")
+        model = cp_model.CpModel()
+        try:
+            parsed = model.Proto().parse_text_format(built["model"])
+        except Exception:  # noqa: BLE001 - whatever the protobuf parser raises on text it refuses
+            parsed = False
+        if not parsed:
+            raise StudentFailure(f"{what}: the model that came back is no CP-SAT model")
+        return model, built["handle"]
 
     def grids(self, puzzle: Puzzle, limit: int) -> Iterator[Grid]:
         from ortools.sat.python import cp_model
 
-        model, decode = self.model(puzzle)
-        found: list[Grid] = []
-        failure: list[StudentError] = []
-        grader = self
+        model, handle = self.model(puzzle)
+        solutions: list[list[int]] = []
 
         class Collector(cp_model.CpSolverSolutionCallback):
             def on_solution_callback(self) -> None:
-                try:
-                    found.append(_grid(call(grader.module, "decode", decode, self), puzzle, grader.label))
-                except StudentError as exc:
-                    failure.append(exc)
-                if failure or len(found) >= limit:
+                solutions.append(list(self.Response().solution))
+                if len(solutions) >= limit:
                     self.StopSearch()
 
         solver = cp_model.CpSolver()
         solver.parameters.enumerate_all_solutions = True
         solver.parameters.num_workers = 1
         solver.Solve(model, Collector())
-        if failure:
-            raise failure[0]
-        yield from found
+        what = f"decode() of {len(solutions)} solutions of {_size(puzzle)}"
+        found = _ask(self.student, "decode_values", what, handle=handle, solutions=solutions) if solutions else []
+        if not isinstance(found, list) or len(found) != len(solutions):
+            raise StudentFailure(f"{what}: its answer came back as {str(found)[:60]}")
+        yield from (_grid(value, puzzle, self.label) for value in found)
 
     def settled(self, puzzle: Puzzle) -> int | None:
         return None
@@ -214,11 +240,6 @@ class CpModel:
     def size(self, puzzle: Puzzle) -> tuple[int, int]:
         proto = self.model(puzzle)[0].Proto()
         return len(proto.variables), len(proto.constraints)
-
-
-def student_model(module: ModuleType, label: str) -> SatModel | CpModel:
-    """A CP-SAT model when the file defines ``build``, a SAT encoding otherwise."""
-    return CpModel(module, label) if function(module, "build") is not None else SatModel(module, label)
 
 
 # --- Counterexamples in Sudoku words. -----------------------------------------------------------------
@@ -376,15 +397,30 @@ def check_size(student: SatModel | CpModel) -> Finding:
                    f"{shipped})")
 
 
-CHECKS: tuple[Callable[[SatModel | CpModel], Finding], ...] = (
-    check_empty_board, check_unsatisfiable, check_answers, check_propagation, check_size,
+CHECKS: tuple[tuple[str, Callable[[SatModel | CpModel], Finding]], ...] = (
+    ("empty-4x4", check_empty_board), ("unsatisfiable", check_unsatisfiable), ("answers", check_answers),
+    ("propagation", check_propagation), ("size", check_size),
 )
+"""Every check, by the name its finding carries, in the order run."""
 
 
-def grade(module: ModuleType, label: str) -> tuple[str, list[Finding]]:
-    """Every check on a student's module: (kind, findings). Raises StudentError when it cannot run."""
-    student = student_model(module, label)
-    return student.kind, [check(student) for check in CHECKS]
+def grade(student: StudentProcess, kind: str, label: str) -> list[Finding]:
+    """Every check on the model the student's worker loaded (``kind``: sat or cp). A call that fails the
+    student's process fails its check, and the next check starts it again; a StudentError (the
+    student's code raised, or broke the interface) ends the grading: exit 2."""
+    model = SatModel(student, label) if kind == "sat" else CpModel(student, label)
+    findings = []
+    for name, check in CHECKS:
+        try:
+            findings.append(check(model))
+        except StudentFailure as failure:
+            findings.append(Finding(name, "failed", str(failure)))
+    return findings
+
+
+def failed_everywhere(reason: str) -> list[Finding]:
+    """Every check failed for one reason: the student's file could not be loaded in its process."""
+    return [Finding(name, "failed", reason) for name, _ in CHECKS]
 
 
 def summary(findings: Sequence[Finding]) -> str:

@@ -1,10 +1,11 @@
-"""Loading a student's own Python file for the graders, and calling into it with one-line failures.
+"""Loading a student's own Python file into this process, and calling into it with one-line failures.
 
-``check-encoding`` and ``check-solver`` import the student's file in this process (``importlib``
-from its path) and call its functions: it is the student's own code on their own machine, trusted
-as any script they run. (The judge's sandbox is for untrusted programs; this is not that.) A file
-that does not import, lacks what the interface asks for, or raises, is one line naming the file,
-the function and the line (``StudentError``, exit 2), never a traceback.
+The graders (``check-encoding``, ``check-solver``) never do this in their own process: anything the
+student can import, the student can patch. They run ``student_worker``, which does it inside the
+sandbox and sends back data (``student_process``). ``compare --solver-class`` does it here: a class
+raced beside the built-in solvers is the user's own, trusted as any script they run. A file that
+does not import, lacks what the interface asks for, or raises, is one line naming the file, the
+function and the line (``StudentError``, exit 2), never a traceback.
 """
 
 from __future__ import annotations
@@ -34,9 +35,11 @@ def _where(exc: BaseException, path: Path) -> str:
     return f", line {line}" if line else ""
 
 
-def load_module(path_text: str) -> ModuleType:
-    """Import a student's file by its path (its folder on ``sys.path`` meanwhile, for its own helpers)."""
+def load_module(path_text: str, shown: str | None = None) -> ModuleType:
+    """Import a student's file by its path (its folder on ``sys.path`` meanwhile, for its own helpers);
+    errors name it as ``shown`` (the path the user gave, where this is a copy of it)."""
     path = Path(path_text)
+    path_text = shown or path_text
     if not path.is_file():
         raise StudentError(f"{path_text}: no such file")
     path = path.resolve()
@@ -58,13 +61,24 @@ def load_module(path_text: str) -> ModuleType:
     return module
 
 
-def load_class(target: str) -> type:
-    """``file.py:Class`` (a student's file) or ``package.module:Class`` (an installed module)."""
+def split_target(target: str) -> tuple[str, str, bool]:
+    """``FILE.py:CLASS`` or ``module:CLASS`` as (file or module, class, whether it is a file)."""
     where, colon, class_name = target.rpartition(":")
     if not colon or not where or not class_name:
         raise StudentError(f"'{target}': expected FILE.py:CLASS or module:CLASS, e.g. student.py:StudentSolver")
-    if where.endswith(".py") or Path(where).is_file():
-        module = load_module(where)
+    return where, class_name, where.endswith(".py") or Path(where).is_file()
+
+
+def load_class(target: str, shown: str | None = None) -> type:
+    """``file.py:Class`` (a student's file) or ``package.module:Class`` (an installed module); errors
+    name it as ``shown`` (the target the user gave, where this file is a copy of theirs)."""
+    where, class_name, is_file = split_target(target)
+    if shown:
+        target, (where_shown, _, _) = shown, split_target(shown)
+    else:
+        where_shown = where
+    if is_file:
+        module = load_module(where, where_shown)
     else:
         try:
             module = importlib.import_module(where)
@@ -72,7 +86,7 @@ def load_class(target: str) -> type:
             raise StudentError(f"'{target}': cannot import module '{where}': {exc}") from None
     found = getattr(module, class_name, None)
     if not isinstance(found, type):
-        raise StudentError(f"'{target}': {where} defines no class {class_name}")
+        raise StudentError(f"'{target}': {where_shown} defines no class {class_name}")
     return found
 
 
@@ -88,10 +102,15 @@ def call(module: ModuleType, name: str, func: Callable[..., Any], *args: Any) ->
     except StudentError:
         raise
     except Exception as exc:  # noqa: BLE001 - the student's code may raise anything
-        path = getattr(module, "__sudokulab_path__", None)
-        where = _where(exc, path) if path else ""
-        label = path.name if path else module.__name__
-        raise StudentError(f"{label}{where}: {name} raised {type(exc).__name__}: {exc}") from None
+        raise StudentError(raised_line(module, name, exc)) from None
+
+
+def raised_line(module: ModuleType | None, name: str, exc: BaseException) -> str:
+    """"file.py, line N: NAME raised TYPE: message", the line of the student's file it passed through."""
+    path = getattr(module, "__sudokulab_path__", None)
+    where = _where(exc, path) if path else ""
+    label = path.name if path else getattr(module, "__name__", "the student's code")
+    return f"{label}{where}: {name} raised {type(exc).__name__}: {exc}"
 
 
 def register_classes(targets: list[str], names: list[str] | None) -> list[str] | None:

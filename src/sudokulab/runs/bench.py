@@ -79,6 +79,11 @@ LEFT_OUT = {
 """Solvers a bench leaves out unless named, and why."""
 
 
+def entries_word(count: int) -> str:
+    """``1 bad entry``, ``2 bad entries``."""
+    return f"{count:,} bad {'entry' if count == 1 else 'entries'}"
+
+
 def default_solvers() -> list[str]:
     """Every installed solver but those ``LEFT_OUT`` (ask for them by name, with a slice)."""
     return [name for name in registry.names() if name not in LEFT_OUT and registry.installed(name)]
@@ -263,8 +268,13 @@ def run_bench(
     cluster: str | None = None,
     batch_size: int | None = None,
     configs: Sequence[Configuration] | None = None,
+    on_stopped: Callable[[BenchReport], None] | None = None,
 ) -> BenchReport:
     """Run each solver on each puzzle of each dataset and sum it up (see the module docstring).
+
+    ``on_stopped``: when Ctrl-C or SIGTERM stops the run, it is given the report of the batches that
+    finished (``BenchReport.stopped`` True) before the signal goes on, as pytest and hyperfine show
+    what finished; the output files are dropped all the same, being incomplete.
 
     ``options`` maps a solver name to its keyword options. Each per-puzzle row goes to the CSV file
     ``csv_path``, the JSON Lines file ``json_path`` and the stream ``json_lines`` (``bench --json``:
@@ -332,6 +342,7 @@ def run_bench(
     skipped: dict[str, dict[str, str]] = {}  # dataset -> solver -> why (said once each)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     started = time.perf_counter()
+    walls: dict[str, float] = {}  # dataset -> wall seconds from its first batch to its last
 
     def record(batch: Batch, outcome: BatchOutcome, first: bool) -> None:
         if first:
@@ -360,6 +371,29 @@ def run_bench(
                 warn(f"WRONG: solver {results.solver} on {batch.dataset} line {int(batch.line[i])} "
                      f"(puzzle {int(batch.index[i]) + 1}): {problem}; puzzle: {_puzzle_text(batch.puzzle(i))}")
 
+    def _report(stopped: bool = False) -> BenchReport:
+        """The report of every batch recorded so far (all of them, unless ``stopped``)."""
+        said_notes = list(notes) + [f"{name} skipped on {ds}: {why}" for ds, said in skipped.items()
+                                    for name, why in said.items()]
+        if stopped:
+            said_notes.append(f"stopped by a signal after {sum(totals.values()):,} puzzles: the figures cover "
+                              "the batches that finished")
+        recorded = {key: tally for key, tally in tallies.items() if len(tally.times) or not stopped}
+        summaries = tuple(BenchSummary.of(ds, name, tally, walls.get(ds), _share(tallies, ds, name))
+                          for (ds, name), tally in recorded.items()
+                          if len(tally.times) or name not in skipped.get(ds, {}))
+        solved, counts = {}, {}
+        for (ds, name), tally in recorded.items():
+            if not len(tally.times) and name in skipped.get(ds, {}):
+                continue
+            solved.setdefault(ds, {})[name] = tally.solved_times.sample()
+            counts.setdefault(ds, {})[name] = len(tally.solved_times)
+        where = executor.describe() if executor is not None else "this process"
+        return BenchReport(summaries, solved, totals, bad, tuple(names), time_limit, jobs, os.cpu_count(), load,
+                           time.perf_counter() - started, by_solver, tuple(said_notes), where,
+                           executor.retried if executor is not None else 0, batch_size, counts, skipped,
+                           configured=bool(configs), stopped=stopped)
+
     specs: list[WorkSpec] = []
     committed = False
     executor: Executor | None = None
@@ -373,6 +407,7 @@ def run_bench(
         executor = _executor(cluster, jobs)
         with report_progress(enabled=progress) as bar:
             for dataset in sets:
+                dataset_started = time.perf_counter()
                 totals.setdefault(dataset.name, 0)
                 for name in names:
                     tallies.setdefault((dataset.name, name), BenchTally())
@@ -392,15 +427,23 @@ def run_bench(
                         record(batch, outcome, first=turn == 0)
                         bar.advance(task, len(batch) * len(group))
                 bar.update(task, completed=totals[dataset.name] * len(names), total=totals[dataset.name] * len(names))
+                walls[dataset.name] = time.perf_counter() - dataset_started
                 if bad.get(dataset.name):
-                    warn(f"{dataset.name}: {bad[dataset.name]} bad entries skipped (not puzzles)")
+                    warn(f"{dataset.name}: {entries_word(bad[dataset.name])} skipped (not puzzles)")
                 if not totals[dataset.name]:  # no rate to give: not "0 puzzles, inf puzzles/s"
                     where = source_name(dataset.path) if dataset.path is not None else dataset.name
                     raise UsageError(f"'{where}' holds no puzzle" + (
-                        f" ({bad[dataset.name]} bad entries)" if bad.get(dataset.name) else ""))
+                        f" ({entries_word(bad[dataset.name])})" if bad.get(dataset.name) else ""))
         for out in outputs:
             out.commit()
         committed = True
+    except KeyboardInterrupt:  # Ctrl-C, SIGTERM, SIGHUP: what finished is shown, then the signal goes on
+        if on_stopped is not None:
+            current = next((d.name for d in sets if d.name not in walls and totals.get(d.name)), None)
+            if current is not None:
+                walls[current] = time.perf_counter() - started - sum(walls.values())
+            on_stopped(_report(stopped=True))
+        raise
     finally:
         for spec in specs:
             release(spec)
@@ -410,20 +453,15 @@ def run_bench(
             for out in outputs:
                 out.discard()
 
-    for ds, said in skipped.items():
-        for name, why in said.items():
-            notes.append(f"{name} skipped on {ds}: {why}")
-    summaries = tuple(BenchSummary.of(ds, name, tally) for (ds, name), tally in tallies.items()
-                      if len(tally.times) or name not in skipped.get(ds, {}))
-    solved, counts = {}, {}
-    for (ds, name), tally in tallies.items():
-        if not len(tally.times) and name in skipped.get(ds, {}):
-            continue
-        solved.setdefault(ds, {})[name] = tally.solved_times.sample()
-        counts.setdefault(ds, {})[name] = len(tally.solved_times)
-    return BenchReport(summaries, solved, totals, bad, tuple(names), time_limit, jobs, os.cpu_count(), load,
-                       time.perf_counter() - started, by_solver, tuple(notes), executor.describe(),
-                       executor.retried, batch_size, counts, skipped, configured=bool(configs))
+    return _report()
+
+
+def _share(tallies: Mapping[tuple[str, str], BenchTally], dataset: str, solver: str) -> float:
+    """The solver's share of the dataset's summed per-puzzle times: the part of the dataset's wall time
+    counted as its own when the solvers took turns (1 with one solver)."""
+    total = sum(tally.times.total for (ds, _), tally in tallies.items() if ds == dataset)
+    mine = tallies[dataset, solver].times.total
+    return mine / total if total > 0 else 0.0
 
 
 def _executor(cluster: str | None, jobs: int) -> Executor:

@@ -222,11 +222,9 @@ def compare(
     else:
         names = list(names) if names else [name for name in solvers.names() if solvers.installed(name)]
         options = options or {}
-        for name in options:
-            if name not in names:
-                raise UsageError(f"options given for '{name}', which is not among the solvers compared")
-            solvers.parse_options(name, dict(options[name]))
         chosen = plain(names, options)
+        for name in options:
+            solvers.parse_options(name, dict(options[name]))
     classes = {c.solver: solvers.solver_class(c.solver) for c in chosen}  # unknown names fail before any run
     results: list[SolveResult] = []
     setups: list[float | None] = []

@@ -100,4 +100,7 @@ def plain(names: Sequence[str], options: Mapping[str, Mapping[str, Any]] | None 
         raise UsageError(f"a solver is named twice in {', '.join(names)}: to run one solver under several "
                          "option sets, use --configs (e.g. --configs sat:encoding=minimal sat:encoding=extended)")
     options = options or {}
+    for name in options:  # an option for a solver not in the run would pass silently
+        if name not in names:
+            raise UsageError(f"options given for '{name}', which is not among the solvers run ({', '.join(names)})")
     return tuple(Configuration(name, tuple(options.get(name, {}).items()), named_by_options=False) for name in names)

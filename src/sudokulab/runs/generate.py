@@ -284,7 +284,8 @@ def clues_for(shape: Shape, clues: int | None = None, fraction: float | None = N
             raise ValueError(f"fraction of clues must lie in 0..1, not {fraction}")
         clues = round(fraction * shape.cells)
     if not 0 <= clues <= shape.cells:
-        raise ValueError(f"a {shape.n}x{shape.n} board has {shape.cells} cells; {clues} clues cannot be")
+        raise ValueError(f"a {shape.n}x{shape.n} board has {shape.cells} cells: "
+                         f"give --clues from 0 to {shape.cells}, not {clues}")
     return clues
 
 

@@ -25,24 +25,29 @@ Under variant rules (``datasets.RuleOptions``: ``sudokulab judge --rules x ...``
 puzzle carries them: the program still reads the givens alone (it is written for its variant),
 and its answer is judged under the rules, the oracle's answers beside failures too.
 
+The program judged is fixed before the first run (``judged_program``): the files and folders the
+command names are copied, read-only, into a private folder (so replacing ``sol.py`` halfway changes
+nothing), and the interpreter it names is the one the user's shell would run (a bare ``python3`` on
+the user's PATH, a pyenv shim resolved), not the sandbox's. A runtime that sizes its memory from the
+machine (the JVM, Node's V8) gets flags sized from the memory limit (``runtime_flags``) unless the
+user gave their own, and ``on_note`` hears which. What a program writes reaches every detail escaped
+(``formats.boj.printable``): a detail is printed on a terminal.
+
 On a Dask cluster (``cluster=``) batches of entries are judged on the workers, each running the
 sandbox on its own machine. The files the command names (``sol.py`` in ``python3 sol.py``, a
 ``./a.out``, a class folder) travel with each batch (``Program``) and are written once per worker
-into its own folder; the program itself (``python3``, ``node``, ``java``) must be installed there.
-With ``shared_fs`` nothing is sent: the command runs as given, its paths seen by every worker. A
-command that cannot be found on a worker is refused with one line before any run.
+into its own folder; the program itself (``python3``, ``node``, ``java``) must be installed there,
+and is resolved on the worker's PATH. With ``shared_fs`` nothing is sent: the command runs as given,
+its paths seen by every worker. A command that cannot be found on a worker is refused with one line
+before any run.
 
-One module: the local and the cluster path run the same verdict loop, and what travels to a worker
-is defined by how a worker judges a batch.
-
-One module: the verdict of one run, the cases of a dataset and their spread over executors are one judging pipeline.
+One module: the verdict of one run, the cases of a dataset and their spread over executors are one
+judging pipeline; the local and the cluster path run the same verdict loop.
 """
 
 from __future__ import annotations
 
 import enum
-import hashlib
-import io
 import os
 import re
 import shutil
@@ -61,9 +66,11 @@ from ..datasets.reading import Entry
 from ..errors import UsageError
 from ..execution import isolation
 from ..execution.sandbox import DEFAULT_LIMITS, Limits, Run, run_program, stop_all
-from ..formats.boj import format_puzzle
+from ..formats.boj import format_puzzle, printable
 from ..verdicts.oracle import Oracle
 from ..verdicts.verify import verify
+from .judged_program import Program, fixed_program, pack_program, unpack_program
+from .runtime_flags import sized_for
 
 if TYPE_CHECKING:
     from ..execution.executors import Executor
@@ -145,7 +152,7 @@ def _failure(run: Run) -> str:
         words = signal.strsignal(run.signal)
         return f"killed by signal {run.signal} ({name}{', ' + words.lower() if words else ''})"
     lines = [line.strip() for line in run.stderr.decode("utf-8", "replace").splitlines() if line.strip()]
-    last = f" ({lines[-1][:120]})" if lines else ""
+    last = f" ({printable(lines[-1][:120])})" if lines else ""  # the program's words, shown on a terminal
     return f"exit code {run.exit_code}{last}"
 
 
@@ -171,20 +178,29 @@ def judge_entry(entry: Entry, command: Sequence[str], limits: Limits = DEFAULT_L
 def judge_cases(
     entries: Iterable[Entry], command: Sequence[str], limits: Limits = DEFAULT_LIMITS, *, jobs: int = 1,
     cluster: str | Executor | None = None, shared_fs: bool = False, batch_size: int = 4,
+    on_note: Callable[[str], None] | None = None,
 ) -> Iterator[Case]:
     """Run the program on every puzzle of the entries and judge each run, in dataset order.
 
     With ``jobs`` > 1 that many runs go at once (wall times then include the contention). With
     ``cluster`` (an address, ``local:N``, or an executor from ``cluster.connect``), batches of
     ``batch_size`` entries run on the cluster's workers, one run at a time per worker thread
-    (see the module docstring for how the program gets there).
+    (see the module docstring for how the program gets there). ``on_note`` hears, before the first
+    run, the flags added for the program's runtime, if any.
     """
+    sized = sized_for(command, limits.memory_mb)
+    if sized.note and on_note is not None:
+        on_note(sized.note)
     if cluster is not None:
         _one_way(jobs)
-        yield from _judge_on_cluster(entries, command, limits, cluster, shared_fs, batch_size)
+        yield from _judge_on_cluster(entries, sized.command, limits, cluster, shared_fs, batch_size)
         return
     isolation.check(limits.isolation)
+    with fixed_program(sized.command) as fixed:
+        yield from _judge_here(entries, fixed, limits, jobs)
 
+
+def _judge_here(entries: Iterable[Entry], command: Sequence[str], limits: Limits, jobs: int) -> Iterator[Case]:
     def judge_one(entry: Entry) -> Case:
         return judge_entry(entry, command, limits)
 
@@ -215,106 +231,6 @@ def _one_way(jobs: int) -> None:
                          "run at a time: drop --jobs")
 
 
-MAX_SENT_BYTES = 64 << 20
-"""The files sent with each batch may come to this much at most; beyond it, ``shared_fs``."""
-
-
-@dataclass(frozen=True)
-class Program:
-    """A command as it travels to workers: its arguments, and the files and folders it names, packed."""
-
-    command: tuple[str, ...]
-    packed: tuple[tuple[int, bytes], ...] = ()
-    """(argument position, a tar archive of that file or folder) for each local path the command names."""
-    shared: tuple[int, ...] = ()
-    """With a shared filesystem: the positions of arguments that are paths here, and must be there too."""
-
-    @property
-    def digest(self) -> str:
-        hashed = hashlib.sha256(repr(self.command).encode())
-        for position, archive in self.packed:
-            hashed.update(b"%d:" % position + hashlib.sha256(archive).digest())
-        return hashed.hexdigest()[:16]
-
-
-def _local_paths(command: Sequence[str]) -> Iterator[tuple[int, Path]]:
-    """The arguments that name an existing file or folder here. The program's own name counts only as a
-    relative path (``./a.out``): a bare ``python3`` is looked up on each worker's PATH, and an absolute
-    ``/usr/bin/python3`` is taken to be installed at that path there."""
-    for position, argument in enumerate(command):
-        if position == 0 and ("/" not in argument or argument.startswith("/")):
-            continue
-        path = Path(argument)
-        if path.is_file() or path.is_dir():
-            yield position, path
-
-
-def pack_program(command: Sequence[str], *, shared_fs: bool = False) -> Program:
-    """The command with every local file or folder it names packed, to be unpacked on each worker.
-
-    With ``shared_fs`` nothing is packed: the workers must see the same paths (absolute ones,
-    since a worker's current folder is its own), and each worker checks that they do.
-    """
-    command = tuple(command)
-    if shared_fs:
-        return Program(command, shared=tuple(position for position, _ in _local_paths(command)))
-    packed = []
-    total = 0
-    for position, path in _local_paths(command):
-        buffer = io.BytesIO()
-        try:
-            with tarfile.open(fileobj=buffer, mode="w", dereference=True) as archive:
-                archive.add(path, arcname=path.resolve().name or "root")
-        except OSError as exc:
-            raise UsageError(f"judge: cannot read '{path}' to send it to the workers: {exc.strerror or exc}") \
-                from None
-        total += buffer.tell()
-        if total > MAX_SENT_BYTES:
-            raise UsageError(f"judge: the program's files come to more than {MAX_SENT_BYTES >> 20} MB to send with "
-                             "each batch; put them where every worker sees them and give --shared-fs")
-        packed.append((position, buffer.getvalue()))
-    return Program(command, tuple(packed))
-
-
-_UNPACKED: dict[str, list[str]] = {}
-"""Per worker process: program digest -> the command with its paths pointing at the unpacked copies."""
-
-
-def unpack_program(program: Program, folder: str | None = None) -> list[str]:
-    """The command to run here: the packed paths unpacked once per process (into the Dask worker's own
-    folder, which Dask removes with it), their arguments rewritten to point at the copies."""
-    if not program.packed:
-        return list(program.command)
-    command = _UNPACKED.get(program.digest)
-    if command is not None:
-        return command
-    import tempfile
-
-    into = Path(tempfile.mkdtemp(prefix=f"judge-{program.digest}-", dir=folder or _worker_folder()))
-    command = list(program.command)
-    for position, archive in program.packed:
-        target = into / str(position)
-        with tarfile.open(fileobj=io.BytesIO(archive)) as packed:
-            top = next(m.name for m in packed.getmembers() if "/" not in m.name)
-            if hasattr(tarfile, "tar_filter"):  # Python 3.12, and 3.8-3.11 security releases
-                packed.extractall(target, filter="tar")
-            else:
-                packed.extractall(target)  # noqa: S202 - our own archive, made by pack_program
-        command[position] = str(target / top)
-    _UNPACKED[program.digest] = command
-    return command
-
-
-def _worker_folder() -> str | None:
-    """The Dask worker's local folder when running on one, else the system's temporary folder."""
-    try:
-        from distributed import get_worker
-
-        return get_worker().local_directory
-    except (ImportError, ValueError, AttributeError):
-        return None
-
-
 def _worker_name(worker: Any = None) -> str:
     try:
         if worker is None:
@@ -334,6 +250,8 @@ def program_problem(program: Program, isolation_asked: str = "none", dask_worker
         command = unpack_program(program, getattr(dask_worker, "local_directory", None))
     except (OSError, tarfile.TarError, StopIteration) as exc:
         return f"judge: cannot unpack the program on {where}: {exc}"
+    except UsageError as exc:  # a shim that names no interpreter there
+        return f"{exc} (on {where})"
     if shutil.which(command[0]) is None:
         return (f"judge: cannot run '{program.command[0]}' on {where}: no such program there, or not "
                 "executable; install it on every worker")
@@ -455,6 +373,8 @@ class JudgeReport:
     """Where the runs ran (``Executor.describe()`` on a cluster)."""
     retried: int = 0
     """Batches run again because a cluster worker died while holding them."""
+    notes: tuple[str, ...] = ()
+    """What the judge did to the command before the first run (``judge_cases``' ``on_note``)."""
 
 
 def judge_dataset(
@@ -468,8 +388,10 @@ def judge_dataset(
     on_case: Callable[[Case], None] | None = None,
     cluster: str | Executor | None = None,
     shared_fs: bool = False,
+    on_note: Callable[[str], None] | None = None,
 ) -> JudgeReport:
-    """Judge a program over dataset entries; ``on_case`` sees each case as it is decided.
+    """Judge a program over dataset entries; ``on_case`` sees each case as it is decided, ``on_note``
+    each note on the command (flags added for its runtime) before the first run.
 
     ``cluster``: an address or ``local:N`` (connected here and closed at the end), or an executor
     (left open); see ``judge_cases``.
@@ -487,7 +409,15 @@ def judge_dataset(
         seconds: list[float] = []
         peak = 0
         failures: list[Failure] = []
-        for case in judge_cases(entries, command, limits, jobs=jobs, cluster=executor, shared_fs=shared_fs):
+        notes: list[str] = []
+
+        def note(text: str) -> None:
+            notes.append(text)
+            if on_note is not None:
+                on_note(text)
+
+        for case in judge_cases(entries, command, limits, jobs=jobs, cluster=executor, shared_fs=shared_fs,
+                                on_note=note):
             counts[case.outcome] += 1
             if case.run is not None:
                 seconds.append(case.run.seconds)
@@ -499,4 +429,4 @@ def judge_dataset(
         where = executor.describe() if executor is not None else ("this process" if jobs <= 1 else
                                                                     f"{jobs} runs at once on this machine")
         retried = executor.retried if executor is not None else 0
-    return JudgeReport(JudgeSummary(counts, tuple(seconds), peak), tuple(failures), where, retried)
+    return JudgeReport(JudgeSummary(counts, tuple(seconds), peak), tuple(failures), where, retried, tuple(notes))

@@ -330,17 +330,43 @@ class BenchSummary:
     max: float
     means: Mapping[str, float]
     """Mean of each numeric stat over the puzzles that reported it."""
+    wall_seconds: float | None = None
+    """This solver's part of the dataset's wall time (the dataset's wall time times its share of the
+    summed per-puzzle times; all of it with one solver); None when not measured."""
 
     @property
     def per_second(self) -> float:
+        """Puzzles per second of one process: over the sum of the per-puzzle wall times."""
         return self.puzzles / self.seconds if self.seconds > 0 else math.inf
+
+    @property
+    def per_wall_second(self) -> float | None:
+        """Puzzles per second of the whole run's wall clock: with --jobs or a cluster, every process at once."""
+        if self.wall_seconds is None:
+            return None
+        return self.puzzles / self.wall_seconds if self.wall_seconds > 0 else math.inf
+
+    def document(self, jobs: int, where: str) -> dict[str, Any]:
+        """The summary as a ``bench --json`` summary row (``schemas/bench.schema.json``, ``summary``)."""
+        def number(value: float | None) -> float | None:
+            return None if value is None or not math.isfinite(value) else round(value, 9)
+
+        return {"summary": True, "dataset": self.dataset, "solver": self.solver, "puzzles": self.puzzles,
+                "solved": self.solved, "no_solution": self.no_solution, "timed_out": self.timed_out,
+                "wrong": self.wrong, "seconds": number(self.seconds), "cpu_seconds": number(self.cpu_seconds),
+                "wall_seconds": number(self.wall_seconds), "per_second": number(self.per_second),
+                "per_cpu_second": number(self.per_cpu_second), "per_wall_second": number(self.per_wall_second),
+                "median": number(self.median), "p90": number(self.p90), "p99": number(self.p99),
+                "max": number(self.max), "means": {k: number(v) for k, v in self.means.items()},
+                "jobs": jobs, "where": where}
 
     @property
     def per_cpu_second(self) -> float:
         return self.puzzles / self.cpu_seconds if self.cpu_seconds > 0 else math.inf
 
     @classmethod
-    def of(cls, dataset: str, solver: str, tally: BenchTally) -> BenchSummary:
+    def of(cls, dataset: str, solver: str, tally: BenchTally, dataset_wall: float | None = None,
+           share: float = 1.0) -> BenchSummary:
         times = tally.times
         ordered = None if times.approximate else times.ordered()
         spread = ((quantile(ordered, 0.5), quantile(ordered, 0.9), quantile(ordered, 0.99)) if ordered is not None
@@ -355,6 +381,7 @@ class BenchSummary:
             median=spread[0], p90=spread[1], p99=spread[2],
             max=times.largest if len(times) else math.nan,
             means={k: tally.sums[k] / tally.reported[k] for k in tally.sums},
+            wall_seconds=None if dataset_wall is None else dataset_wall * share,
         )
 
 
@@ -393,6 +420,8 @@ class BenchReport:
     """dataset -> solver -> why it was not run there (it cannot honour the rules); also in ``notes``."""
     configured: bool = False
     """Rows are configurations (``bench --configs``): the tables show each one's model size too."""
+    stopped: bool = False
+    """A signal stopped the run: the figures cover the batches that finished."""
 
     @property
     def wrong(self) -> int:
@@ -406,7 +435,16 @@ class BenchReport:
         return (f"{order}, where: {self.where}{retried}, time limit {limit}, {self.cores or '?'} cores here "
                 f"(os.cpu_count){load}; "
                 f"wall {self.wall_seconds:.1f} s; puzzles/s = puzzles / sum of per-puzzle wall times (one process), "
-                f"puzzles/cpu-s the same over the process's CPU time")
+                f"puzzles/cpu-s the same over the process's CPU time"
+                + (f"; puzzles/s with {self.jobs} jobs" if self.jobs > 1 else "; puzzles/s on the cluster" if
+                   self.parallel else "")
+                + (" = puzzles / the run's wall seconds, all processes together (each solver's part of the wall "
+                   "time in proportion to its summed times; pool start-up included)" if self.parallel else ""))
+
+    @property
+    def parallel(self) -> bool:
+        """Several processes solved at once (--jobs, --cluster): the aggregate rate tells more than one process's."""
+        return self.jobs > 1 or self.where != "this process"
 
 
 # --- reading results back ------------------------------------------------------------------------

@@ -23,11 +23,27 @@ WIDE = 400
 def console(stream: IO[str] | None = None, *, stderr: bool = False, wide: bool = False) -> Console:
     """A rich console that never reads markup from data: the terminal's width on a terminal,
     ``WIDTH`` off one whatever ``COLUMNS`` says, ``WIDE`` with ``wide``."""
-    from rich.console import Console
-
     target = stream if stream is not None else (sys.stderr if stderr else sys.stdout)
     width = None if target.isatty() else (WIDE if wide else WIDTH)
-    return Console(file=target, width=width, highlight=False, markup=False, emoji=False)
+    return _console_class()(file=target, width=width, highlight=False, markup=False, emoji=False)
+
+
+_CLASS: list[type] = []
+
+
+def _console_class() -> type[Console]:
+    """rich's Console, less its own end for a reader that went away: rich answers a broken pipe with
+    ``SystemExit(1)``, past the command's handler, so ``sudokulab solvers | head -1`` exited 1; here it
+    is the ``BrokenPipeError`` the command ends with 141 for, as every other write to a closed pipe."""
+    if not _CLASS:
+        from rich.console import Console
+
+        class PipeAwareConsole(Console):
+            def on_broken_pipe(self) -> None:
+                raise BrokenPipeError("the reader of this console's output went away")
+
+        _CLASS.append(PipeAwareConsole)
+    return _CLASS[0]
 
 
 def as_text(value: object, style: str = "") -> Any:

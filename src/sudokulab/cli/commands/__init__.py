@@ -20,6 +20,7 @@ from . import (
     explain,
     export,
     generate,
+    grade,
     judge,
     propagate,
     rate,
@@ -30,5 +31,6 @@ from . import (
 )
 
 ALL = (solve, count, export, decode, solvers, compare, verify, judge, bench, rate, generate, propagate, datasets,
-       explain, encoding, check_encoding, check_solver, solutions, completion)
+       explain, encoding, check_encoding, check_solver, grade, solutions,
+       completion)
 """Every command module, in the order of ``sudokulab --help``."""

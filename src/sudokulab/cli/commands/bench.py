@@ -72,16 +72,26 @@ def run(args: argparse.Namespace) -> int:
     rules = dataset_rules(args)
     datasets = [bench.Dataset.from_path(dataset_file(path), box=shape, limit=args.limit, rules=rules)
                 for path in args.datasets]
+    def show(report: bench.BenchReport) -> None:
+        """The tables (and with --json the summary rows) of a whole run, or of what finished before a signal."""
+        if args.json:
+            from ...formats.documents import emit_line
+
+            for summary in report.summaries:
+                emit_line(summary.document(report.jobs, report.where))
+            sys.stdout.flush()
+        render_bench(report, console(stderr=args.json, wide=args.wide), wide=args.wide)
+
     report = bench.run_bench(
         datasets, solver_names(args.solvers), time_limit=args.time_limit, jobs=args.jobs,
         options=per_solver_options(args.option), csv_path=files.get("csv"), json_path=files.get("jsonl"),
         json_lines=sys.stdout if args.json else None, progress=not args.quiet, by_solver=args.by_solver,
-        cluster=args.cluster, batch_size=args.batch_size, configs=configurations(args),
+        cluster=args.cluster, batch_size=args.batch_size, configs=configurations(args), on_stopped=show,
     )
     if report.skipped and not report.summaries:
         name, why = next(iter(next(iter(report.skipped.values())).items()))
         raise UnsupportedFeature(f"bench: no solver could run: {name} {why}")
-    render_bench(report, console(stderr=args.json, wide=args.wide), wide=args.wide)
+    show(report)
     if plot is not None:
         from ...ui.plots import cactus_plot
 

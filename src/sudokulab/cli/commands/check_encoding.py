@@ -1,9 +1,10 @@
 """``sudokulab check-encoding``: a student's SAT encoding or CP-SAT model graded, check by check.
 
-What is checked is ``lab.encoding_grader``'s; this command loads the student's file
-(``lab.student_code``), prints one line per check (passed, failed or skipped, with the reason) or
-one ``--json`` document, and exits 0 when nothing failed, 1 otherwise, 2 when the file cannot be
-used (docs/grading.md). ``--template`` prints a file to start from.
+What is checked is ``lab.encoding_grader``'s; the student's file runs in a sandboxed process of
+its own (``lab.student_process``), never in this one. This command prints one line per check
+(passed, failed or skipped, with the reason) or one ``--json`` document, and exits 0 when nothing
+failed, 1 otherwise (a student's process that ended, hung or broke its channel included), 2 when
+the file cannot be used (docs/grading.md). ``--template`` prints a file to start from.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import argparse
 import sys
 
 from ...errors import ExitCode, UsageError
+from ..options import memory_mb, positive_float
 
 NAME = "check-encoding"
 HELP = "grade a student's SAT or CP-SAT model of Sudoku"
@@ -20,10 +22,34 @@ HELP = "grade a student's SAT or CP-SAT model of Sudoku"
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("student", nargs="?", metavar="FILE",
                         help="a Python file defining encode(puzzle) and decode(model, puzzle) (SAT), or "
-                        "build(puzzle) (CP-SAT); imported and run here, as your own code")
+                        "build(puzzle) (CP-SAT); run in a sandboxed process of its own")
     parser.add_argument("--template", choices=("sat", "cp"), nargs="?", const="sat",
                         help="print the template a student starts from (sat: the default; cp) and exit")
+    student_arguments(parser, 10)
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout instead")
+
+
+def student_arguments(parser: argparse.ArgumentParser, seconds: int) -> None:
+    """The limits of the student's process (``check-solver`` takes the same; a solve may take longer
+    than an encode, so its default time is its own)."""
+    parser.add_argument("--time-limit", type=positive_float, default=float(seconds), metavar="SECONDS",
+                        help="wall time for each call into the student's code, loading the file included "
+                        f"(default: {seconds})")
+    parser.add_argument("--memory-limit", type=memory_mb, default=1024, metavar="MB",
+                        help="memory of the student's process (default: 1024; 0: none)")
+    parser.add_argument("--isolation", choices=("bwrap", "none"), default="bwrap",
+                        help="bwrap: the student's code runs inside bubblewrap, no network, no files but its "
+                        "own (default); none: trust the file, it runs with your rights")
+
+
+def student_limits(args: argparse.Namespace):
+    """The ``StudentLimits`` the options ask for; with ``--isolation none``, a warning first."""
+    from ...lab.student_process import StudentLimits
+
+    if args.isolation == "none":
+        print("sudokulab: warning: --isolation none: the student's file is trusted; it runs with your rights, "
+              "sees your files and the network", file=sys.stderr)
+    return StudentLimits(args.time_limit, args.memory_limit or None, args.isolation)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -33,12 +59,19 @@ def run(args: argparse.Namespace) -> int:
         return print_template(args.template, args.json)
     if not args.student:
         raise UsageError("check-encoding: give the student's FILE (or --template to print one to start from)")
-    from ...lab.encoding_grader import grade, summary
-    from ...lab.student_code import load_module
+    from ...lab.encoding_grader import failed_everywhere, grade, summary
+    from ...lab.student_process import StudentFailure, StudentProcess, student_copy
     from ..render import check_lines, failed_checks_line
 
-    module = load_module(args.student)
-    kind, findings = grade(module, args.student)
+    limits = student_limits(args)
+    with student_copy(args.student) as copy, StudentProcess(
+            "load_model", {"file": copy, "shown": args.student}, args.student, limits, file=copy) as student:
+        try:
+            kind = student.start()["kind"]
+        except StudentFailure as failure:
+            kind, findings = "unknown", failed_everywhere(str(failure))
+        else:
+            findings = grade(student, kind, args.student)
     failed = any(f.status == "failed" for f in findings)
     code = ExitCode.NO_SOLUTION if failed else ExitCode.OK
     if args.json:
@@ -47,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         emit({"student": args.student, "kind": kind, "ok": not failed, "exit": int(code),
               "checks": [{"check": f.check, "status": f.status, "reason": f.reason} for f in findings]})
     else:
-        what = "SAT encoding: encode/decode" if kind == "sat" else "CP-SAT model: build"
+        what = {"sat": "SAT encoding: encode/decode", "cp": "CP-SAT model: build"}.get(kind, "not loaded")
         sys.stdout.write(f"check-encoding {args.student} ({what})\n")
         sys.stdout.write(check_lines([(f.status, f.check, f.reason) for f in findings]))
         sys.stdout.write(summary(findings) + "\n")

@@ -25,7 +25,7 @@ DESCRIPTION = ("Random puzzles of any size, one a line (BOJ blocks above 9x9). W
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--size", type=positive_int, required=True, metavar="N", help="board size n (n x n)")
+    parser.add_argument("--size", type=positive_int, default=9, metavar="N", help="board size n (n x n; default: 9)")
     parser.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
     amount = parser.add_mutually_exclusive_group()
     amount.add_argument("--clues", type=non_negative_int, metavar="K", help="givens per puzzle")

@@ -33,7 +33,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--time-limit", type=positive_float, default=1.0, metavar="SECONDS",
                         help="wall time per puzzle (default: 1, as BOJ 2580)")
     parser.add_argument("--memory-limit", type=memory_mb, default=256, metavar="MB",
-                        help="peak memory per run (default: 256, as BOJ 2580; 0: none; Java needs -Xmx or 0)")
+                        help="peak memory per run, what the program uses, not what it reserves (default: 256, "
+                        "as BOJ 2580; 0: none); java and node get heap flags sized from it unless you give "
+                        "your own")
     parser.add_argument("--isolation", choices=("bwrap", "none"), default="bwrap",
                         help="bwrap: each run inside bubblewrap, no network, no files but its own "
                         "(default); none: trust the program, it runs with your rights")
@@ -85,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
             judging.first_puzzles(read_dataset(args.dataset, rules=rules), args.limit), args.program, limits,
             oracle=oracle, failures_shown=args.show_failures, jobs=args.jobs,
             on_case=_also_json_lines(on_case, judging.case_row) if args.json else on_case,
-            cluster=args.cluster, shared_fs=args.shared_fs,
+            cluster=args.cluster, shared_fs=args.shared_fs, on_note=_note,
         )
     summary = report.summary
     if not summary.runs and not summary.counts[judging.Outcome.INVALID_ENTRY]:
@@ -101,6 +103,11 @@ def run(args: argparse.Namespace) -> int:
         raise WrongAnswer(f"{sum(summary.counts.values()) - accepted} of {sum(summary.counts.values())} "
                           "entries not accepted")
     return ExitCode.OK
+
+
+def _note(text: str) -> None:
+    """What the judge did to the command (flags for its runtime): one line on stderr, before the runs."""
+    print(f"sudokulab: note: {text}", file=sys.stderr, flush=True)
 
 
 def _also_json_lines(on_case: Any, row_of: Any) -> Any:

@@ -55,6 +55,9 @@ def run(args: argparse.Namespace) -> int:
     datasets = [Dataset.from_path(dataset_file(path), box=shape, limit=args.limit, rules=rules)
                 for path in args.datasets]
     chosen = [(d.name, chosen_entries(d, args.sample, args.seed or 0)) for d in datasets]
+    for name, entries in chosen:  # as bench, judge and propagate: an empty dataset is bad input
+        if not entries:
+            raise UsageError(f"rate: no puzzles in '{name}'")
     distributions, rows_of = [], {}
     with progress(sum(len(entries) for _, entries in chosen), enabled=not args.quiet, label="rating") as bar:
         task = bar.task_ids[0]

@@ -24,7 +24,9 @@ def run(args: argparse.Namespace) -> int:
         if entry.get("installed"):
             entry["capabilities"]["kinds_why"] = solvers.solver_class(entry["name"]).capabilities.kinds_why
     if args.json:
-        documents.emit({"solvers": described})
+        from ...core.versions import versions
+
+        documents.emit({"solvers": described, "versions": versions()})
         return ExitCode.OK
     from ...ui.console import console
     from ..render import render_solvers

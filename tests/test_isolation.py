@@ -220,6 +220,7 @@ while True:
     assert not survivors(marker, seconds=10)
 
 
+@pytest.mark.slow
 def test_a_1_gb_shared_map_with_a_correct_answer_is_not_accepted(tmp_path):
     source = f"""
 import mmap
@@ -238,6 +239,7 @@ def test_an_honest_program_is_accepted_and_its_peak_is_its_own(tmp_path):
     assert not survivors(marker)
 
 
+@pytest.mark.slow
 def test_judge_refuses_without_bubblewrap_and_warns_when_trusting(tmp_path):
     env = dict(os.environ, PATH=str(tmp_path))  # no bwrap on this PATH
     program = [sys.executable, "-c", ANSWERS]

@@ -2,33 +2,48 @@
 
 ``judge`` runs programs other people wrote, so it isolates them with an existing, trusted sandbox
 rather than more process code of its own: bubblewrap (``bwrap``, the sandbox Flatpak uses; Debian
-package ``bubblewrap``). Each run gets
+package ``bubblewrap``). Each run gets the same least privilege whoever starts the judge, root
+included (CI runs as root):
 
-- new user, PID, network, IPC, UTS and cgroup namespaces (``--unshare-all``): the program sees
-  only its own processes (it cannot see or signal the judge, the launcher or anything else), has
-  no network but a loopback of its own that is down, and cannot resolve names;
+- new user, PID, network, IPC, UTS and cgroup namespaces (``--unshare-all --unshare-user``), uid
+  and gid 65534 inside, no capability (``--cap-drop ALL``), no new privileges (bubblewrap sets
+  ``no_new_privs``): the program cannot remount, mount, write ``/proc/sys``, trace or signal what
+  is outside; it sees only its own processes, has no network but a loopback of its own that is
+  down, and cannot resolve names;
+- a seccomp filter (``syscall_filter``: mount, namespaces, ptrace, bpf, kernel keys and modules,
+  io_uring, ... refused), installed by bubblewrap (``--seccomp FD``) and inherited by every
+  process of the run;
 - a read-only view of only what it needs: the system's programs and libraries (``/usr`` and the
   ``/bin``, ``/lib*``, ``/sbin`` links), the dynamic linker's cache, and the program's own files
   (the command's first word, the files its arguments name, and the installation of an interpreter
   outside ``/usr``, such as a virtual environment or pyenv's Pythons); no ``/home``, no ``/etc``
-  beyond that, no ``/sys``;
-- a private writable tmpfs of ``Limits.files_mb`` as its working directory and ``/tmp``, gone after
-  the run;
+  beyond that, no ``/sys``; all of ``/proc`` read-only (the sandbox's uid is the judge's uid on the
+  host, root's when root starts it, and the kernel lets uid 0 write sysctls and
+  ``/proc/sysrq-trigger`` by their file modes alone);
+- one private writable tmpfs of ``Limits.files_mb`` as its working directory and ``/tmp``, with
+  ``/dev/shm`` a link into it (so shared memory files count against the same bound), gone after the run;
+- a ``/dev`` of its own, read-only, holding only null, zero, full, random and urandom and the
+  fd, stdin, stdout and stderr links (no terminal, no pts);
 - a cleared environment (``PATH``, ``HOME=/tmp``, ``LANG``), a new session (no terminal to inject
   keystrokes into), and ``--die-with-parent``: if the judge dies, so does every sandboxed process;
-- a shell as the namespace's first process (``INIT``), the program its child: when the program
-  ends, the shell exits with its status and the kernel ends everything left in the namespace, and
-  the program's peak memory reaches the launcher's ``wait4`` (with bubblewrap's own init in between
-  it did not: the peak read was the init's, not the program's).
+- a small Python process as the namespace's first process (``INIT``), the program its child: it
+  reports the program's true wait status to the launcher on a descriptor of its own (an exit code
+  139 and a SIGSEGV stay apart), and when it exits the kernel ends everything left in the
+  namespace; the program's peak memory reaches the launcher's ``wait4`` through it, and it moves
+  the program alone into the launcher's memory group.
+
+The start-up probe (``bwrap_problem``) runs the arguments and descriptors a real run uses, with
+``/bin/true`` as the program.
 
 The process limit comes from a pids control group where the launcher can make one
-(``sandbox``); ``RLIMIT_NPROC`` otherwise, which root is exempt from (tried here: dropping to
-``nobody`` before bubblewrap made the limit hold, but then bubblewrap could not bind files in
-folders only root may enter, such as pyenv's Pythons under /root or pytest's temporary folders).
+(``sandbox``); ``RLIMIT_NPROC`` otherwise, which root is exempt from. The sandbox's uid 65534 is
+the judge's own uid on the host (root's, when root starts it): files the program may reach are
+protected by the read-only mounts and the missing capabilities, not by a uid of its own (isolate
+gives each sandbox one; bubblewrap cannot without a setuid helper).
 
 What is not isolated: time is shared with the machine (timing side channels; a busy machine makes
-runs slower), and so are the CPU caches. Memory is bounded by rlimits (see ``sandbox``), not by a
-control group: cgroup v2 delegation is not used yet.
+runs slower), and so are the CPU caches and the kernel (a bug in a call the filter allows).
+``docs/judge.md`` ("What is confined, how, and what is not") has the whole list.
 """
 
 from __future__ import annotations
@@ -38,15 +53,20 @@ import glob
 import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 
 from ..errors import UsageError
+from . import syscall_filter
 
 ISOLATIONS = ("bwrap", "none")
 """``bwrap``: every run inside bubblewrap (the default). ``none``: the program is trusted."""
 
-INSTALL_HINT = "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)"
+INSTALL_HINT = ("install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap) "
+                f"and {syscall_filter.INSTALL_HINT.removeprefix('install ')}")
 
 SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"
 """The only environment variable a sandboxed program inherits besides HOME and LANG."""
@@ -58,7 +78,15 @@ _SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/alternatives", "/e
 """The few entries of /etc that programs need to start (linker cache, Debian's alternatives, each
 installed Java's configuration); no passwd, no hosts, no resolv.conf."""
 
+DEVICES = ("null", "zero", "full", "random", "urandom")
+"""The only devices in the sandbox's /dev."""
+
+DEVICE_LINKS = (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"), ("stdout", "/proc/self/fd/1"),
+                ("stderr", "/proc/self/fd/2"), ("shm", "/tmp/.shm"))
+"""The links in /dev; /dev/shm points into the bounded /tmp."""
+
 NOBODY = 65534
+"""The uid and gid inside the sandbox."""
 
 
 def check(isolation: str) -> None:
@@ -73,30 +101,86 @@ def check(isolation: str) -> None:
 
 @functools.cache
 def bwrap_problem() -> str | None:
-    """Why bubblewrap cannot isolate a run here (missing, or namespaces refused), or None: tried once."""
-    bwrap = shutil.which("bwrap")
-    if bwrap is None:
+    """Why bubblewrap cannot isolate a run here (missing, no seccomp filter, namespaces refused), or
+    None: tried once, with the very arguments and descriptors of a real run."""
+    if shutil.which("bwrap") is None:
         return "bubblewrap (bwrap) is not installed"
-    probe = bwrap_arguments(["/bin/true"], files_mb=1)
+    why = syscall_filter.problem()
+    if why:
+        return why
+    channels = Channels.open()
     try:
-        done = subprocess.run(probe, capture_output=True, timeout=30, preexec_fn=_demote if os.geteuid() == 0 else None)
+        probe = bwrap_arguments(["/bin/true"], files_mb=1, channels=channels)
+        done = subprocess.run(probe, capture_output=True, timeout=30, pass_fds=channels.sandbox_fds)
+        status = read_status(channels.status_read)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"bubblewrap cannot start: {exc}"
-    if done.returncode != 0:
+    finally:
+        channels.close()
+    if done.returncode != 0 or status != 0:
         lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
         return f"bubblewrap cannot make a sandbox here ({lines[-1] if lines else f'exit {done.returncode}'})"
     return None
 
 
-def _demote() -> None:
-    os.setgroups([])
-    os.setgid(NOBODY)
-    os.setuid(NOBODY)
+@dataclass(frozen=True)
+class Channels:
+    """The descriptors of one sandboxed run beside its standard streams, made by the judge (which
+    builds the command line, so it must know their numbers) and passed down to bubblewrap."""
+
+    seccomp: int
+    """Read end of a pipe holding the compiled filter, for ``--seccomp`` (bubblewrap reads and closes it)."""
+    status_read: int
+    """Where the launcher reads INIT's report: the program's wait status, in decimal."""
+    status_write: int
+    """INIT's end; close-on-exec in INIT, so the program never holds it."""
+    memory: int
+    """A slot (``/dev/null`` here) where the launcher puts its memory group's ``cgroup.procs``, open
+    for writing: INIT's child writes "0" to it, so the program and its descendants, not INIT nor
+    bubblewrap, are what the group limits and measures."""
+
+    @classmethod
+    def open(cls) -> Channels:
+        made: list[int] = []
+        try:
+            made.append(syscall_filter.pipe_holding_filter())
+            made.extend(os.pipe())
+            made.append(os.open(os.devnull, os.O_WRONLY))
+        except (ImportError, RuntimeError, OSError):
+            for fd in made:
+                os.close(fd)
+            raise
+        return cls(*made)
+
+    @property
+    def sandbox_fds(self) -> tuple[int, int, int]:
+        """The ones bubblewrap passes to INIT (the launcher keeps them out of its own hands)."""
+        return self.seccomp, self.status_write, self.memory
+
+    def close(self) -> None:
+        for fd in (self.seccomp, self.status_read, self.status_write, self.memory):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
 
 
-def bwrap_arguments(command: Sequence[str], *, files_mb: int) -> list[str]:
-    """The bwrap command line that runs ``command`` in the sandbox described in the module docstring."""
-    arguments = ["bwrap", "--unshare-all", "--as-pid-1", "--die-with-parent", "--new-session", "--hostname", "sandbox",
+def read_status(fd: int) -> int | None:
+    """The wait status INIT reported on ``fd`` once the sandbox has ended, or None if it reported none."""
+    os.set_blocking(fd, False)
+    try:
+        text = os.read(fd, 64)
+    except BlockingIOError:
+        return None
+    return int(text) if text.isdigit() else None
+
+
+def bwrap_arguments(command: Sequence[str], *, files_mb: int, channels: Channels) -> list[str]:
+    """The bwrap command line that runs ``command`` in the sandbox described in the module docstring,
+    with the filter, INIT's report and the memory group's slot on the descriptors of ``channels``."""
+    arguments = ["bwrap", "--unshare-all", "--unshare-user", "--uid", str(NOBODY), "--gid", str(NOBODY),
+                 "--cap-drop", "ALL", "--seccomp", str(channels.seccomp), "--as-pid-1", "--die-with-parent",
+                 "--new-session", "--hostname", "sandbox",
                  "--clearenv", "--setenv", "PATH", SANDBOX_PATH, "--setenv", "HOME", "/tmp",
                  "--setenv", "LANG", "C.UTF-8"]
     for path in _SYSTEM:
@@ -106,19 +190,57 @@ def bwrap_arguments(command: Sequence[str], *, files_mb: int) -> list[str]:
             arguments += ["--ro-bind", path, path]
     for path in sorted(found for pattern in _SYSTEM_FILES for found in glob.glob(pattern)):
         arguments += ["--ro-bind", path, path]
-    arguments += ["--proc", "/proc", "--dev", "/dev", "--size", str(max(files_mb, 1) << 20), "--tmpfs", "/tmp"]
-    for source, target in _outermost(program_mounts(command)):
+    arguments += ["--proc", "/proc", "--remount-ro", "/proc", "--tmpfs", "/dev"]
+    for device in DEVICES:
+        arguments += ["--dev-bind", f"/dev/{device}", f"/dev/{device}"]
+    for name, target in DEVICE_LINKS:
+        arguments += ["--symlink", target, f"/dev/{name}"]
+    arguments += ["--remount-ro", "/dev",
+                  "--size", str(max(files_mb, 1) << 20), "--tmpfs", "/tmp", "--dir", "/tmp/.shm"]
+    for source, target in _outermost(chain(program_mounts(command), _with_installation(sys.executable))):
         arguments += ["--ro-bind", source, target]
-    arguments += ["--chdir", "/tmp", "--", *INIT, *command]
+    arguments += ["--chdir", "/tmp", "--", sys.executable, "-I", "-S", "-c", INIT,
+                  str(channels.status_write), str(channels.memory), *command]
     return arguments
 
 
-INIT = ("/bin/sh", "-c", '"$@"; exit $?', "sandbox")
-"""The sandbox's first process (PID 1, ``--as-pid-1``): a shell that runs the program as its child
-and exits with its status (128 + N for signal N). Not the program itself, because PID 1 ignores the
-signals it has no handler for (a program's own ``kill(getpid(), SIGTERM)`` or ``abort`` would not end
-it); not bubblewrap's own init, which keeps the program's peak memory from the launcher's
-``wait4``. When it exits, the kernel ends every process left in the namespace."""
+INIT = r"""
+import ctypes, os, signal, sys
+report, memory, command = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
+os.set_inheritable(report, False)
+os.set_inheritable(memory, False)
+if ctypes.CDLL(None).prctl(4, 0, 0, 0, 0) != 0:  # PR_SET_DUMPABLE 0: no /proc/1/fd/N for the program
+    os.write(2, b"sandbox: INIT cannot make itself undumpable\n")
+    os._exit(125)
+signal.signal(signal.SIGINT, signal.SIG_DFL)  # no handler: the kernel drops a signal sent to PID 1 from inside
+pid = os.fork()
+if not pid:
+    for number in (signal.SIGPIPE, signal.SIGXFSZ):  # as a program started by hand has them
+        signal.signal(number, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, ())
+    try:
+        os.write(memory, b"0")  # into the run's memory group, alone (cgroup v1: 0 is the writer)
+        os.execvp(command[0], command)
+    except OSError as exc:
+        os.write(2, ("sandbox: cannot run %r: %s\n" % (command[0], exc.strerror)).encode())
+        os._exit(126 if isinstance(exc, PermissionError) else 127)
+while True:
+    done, status = os.wait()
+    if done == pid:
+        break
+os.write(report, b"%d" % status)
+code = os.waitstatus_to_exitcode(status)
+os._exit(code if code >= 0 else 128 - code)
+"""
+"""The sandbox's first process (PID 1, ``--as-pid-1``), run by the judge's own interpreter: it runs
+the program as its child (in the run's memory group, which INIT is not in), reaps every orphan,
+and writes the program's raw wait status on its
+report descriptor, which the program never holds (close-on-exec) and cannot reach through
+``/proc/1/fd`` (INIT is not dumpable, and the program has no capability). Not the program itself,
+because PID 1 ignores the signals it has no handler for (a program's own ``kill(getpid(),
+SIGTERM)`` or ``abort`` would not end it); not a shell, whose exit status 128 + N cannot tell
+"exit 139" from "killed by SIGSEGV"; not bubblewrap's own init, which keeps the program's peak
+memory from the launcher's ``wait4``. When it exits, the kernel ends every process left in the namespace."""
 
 
 def _outermost(mounts: Iterator[tuple[str, str]]) -> list[tuple[str, str]]:

@@ -1,13 +1,20 @@
 """Run one program under limits, as an online judge does: bounded time, memory, output, files and processes.
 
-Isolation (what the program can see and touch) is bubblewrap's job (``isolation``: namespaces, a
-read-only view of the system, a private tmpfs); this module bounds what the run may use and makes
-sure nothing of it survives. No shell; its own session and process group; output read through a
-selector up to a bound; and a launcher in between that sets the limits and is a child subreaper,
-so every descendant of the program (forked, double-forked, or escaped into a session of its own
-with ``setsid``) is killed and reaped when the run ends, at the time limit or when the program
-itself exits (inside bubblewrap the PID namespace ends with its first process, which does the same
-again). See ``_LAUNCHER`` for why the launcher exists at all.
+Isolation (what the program can see and touch) is bubblewrap's job (``isolation``: namespaces, no
+capability, a seccomp filter, a read-only view of the system, a private tmpfs); this module bounds
+what the run may use and makes sure nothing of it survives. No shell; its own session and process
+group; output read through a selector up to a bound; and a launcher in between that sets the
+limits and is a child subreaper, so every descendant of the program (forked, double-forked, or
+escaped into a session of its own with ``setsid``) is killed and reaped when the run ends, at the
+time limit or when the program itself exits (inside bubblewrap the PID namespace ends with its
+first process, which does the same again). See ``_LAUNCHER`` for why the launcher exists at all.
+
+Everything a verdict rests on is set and read from outside the sandbox, never from anything the
+program can write: the limits (rlimits, and control groups the launcher makes and removes), the
+peak memory (the launcher's ``wait4`` and its memory group's ``memory.max_usage_in_bytes``), the
+time (the launcher's clock), and the exit status, which inside bubblewrap the sandbox's INIT
+reports on a descriptor the program does not hold (``isolation.INIT``), so an exit code 139 is
+not taken for a SIGSEGV.
 
 Memory: a program is judged on the memory it uses, not on what it reserves: its peak resident
 memory (shared maps included), or its memory control group's peak where the launcher can make one
@@ -15,14 +22,19 @@ memory (shared maps included), or its memory control group's peak where the laun
 that exit 0. No rlimit at the limit: ``RLIMIT_DATA`` and ``RLIMIT_AS`` count memory that runtimes
 reserve and never touch (the JVM's heap and code cache, V8's code range), so at 256 MB a JVM using
 40 MB could not start. The address space is capped far above the limit, only as a backstop
-(``Limits.launcher_settings``).
-Processes: a pids control group (cgroup v2 where its pids controller is enabled, else v1's pids
-hierarchy) where the judge may make one, else ``RLIMIT_NPROC`` (which root is exempt from).
-Files: ``RLIMIT_FSIZE`` and, inside bubblewrap, the size of its tmpfs.
+(``Limits.launcher_settings``). Inside bubblewrap the memory group holds the program alone, not
+the sandbox's INIT nor bubblewrap. Processes: a group in cgroup v1's pids hierarchy where the judge
+may make one, else ``RLIMIT_NPROC`` (which root is exempt from); the groups are cgroup v1's, made
+where the judge may (as root here): cgroup v2 delegation is not used yet.
+Files: ``RLIMIT_FSIZE`` and, inside bubblewrap, the size of its tmpfs, which /dev/shm shares.
+
+One module: the launcher's script, the report it writes and the loop that reads a run are one
+protocol; apart, each half would have to restate the other's format.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import selectors
@@ -38,7 +50,7 @@ from typing import IO
 
 from ..errors import UsageError
 from ..formats.documents import compact
-from .isolation import ISOLATIONS, bwrap_arguments
+from .isolation import ISOLATIONS, Channels, bwrap_arguments
 
 OUTPUT_LIMIT = 1 << 20
 """Bytes of a program's standard output read at most by default; more is "output limit exceeded"."""
@@ -129,6 +141,10 @@ class Run:
 _LAUNCHER = r"""
 import ctypes, json, os, resource, signal, sys, time
 report, settings, command = int(sys.argv[1]), json.loads(sys.argv[2]), sys.argv[3:]
+# Inside bubblewrap: where INIT reports the program's true wait status, and the descriptors only
+# bubblewrap needs (the filter's pipe, INIT's end of the report), which this process lets go of.
+status_fd, sandbox_fds = settings.get("status_fd"), settings.get("sandbox_fds", [])
+memory_slot = settings.get("memory_slot")  # where INIT finds the memory group (see isolation.Channels)
 PR_SET_CHILD_SUBREAPER = 36
 try:
     subreaper = ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
@@ -230,10 +246,17 @@ started = time.perf_counter()
 pid = os.fork()
 if not pid:
     os.close(report)
-    for number in (signal.SIGTERM, signal.SIGHUP):  # as a program started by hand has them, whoever started us
+    if status_fd is not None:
+        os.close(status_fd)
+    # as a program started by hand has them, whoever started us (Python ignores SIGPIPE and SIGXFSZ)
+    for number in (signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE, signal.SIGXFSZ):
         signal.signal(number, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, ())
     try:
         for path in groups:
+            if path == mem and memory_slot is not None:  # INIT moves the program in, without itself
+                os.dup2(os.open(path + "/cgroup.procs", os.O_WRONLY), memory_slot)
+                continue
             with open(path + "/cgroup.procs", "w") as f:
                 f.write(str(os.getpid()))
         if pids is None and settings["processes"] and os.geteuid() != 0:
@@ -242,8 +265,17 @@ if not pid:
     except OSError as exc:
         os.write(2, ("cannot run %r: %s\n" % (command[0], exc.strerror)).encode())
     os._exit(127)
+for fd in sandbox_fds:
+    os.close(fd)
 _, status, usage = os.wait4(pid, 0)
 seconds = time.perf_counter() - started
+if status_fd is not None:  # INIT's report, written before it exited: the program's status, not bubblewrap's
+    os.set_blocking(status_fd, False)
+    try:
+        told = os.read(status_fd, 64)
+    except BlockingIOError:
+        told = b""
+    status = int(told) if told.isdigit() else status
 signal.signal(signal.SIGTERM, signal.SIG_IGN)
 kill_all()
 peak = max(usage.ru_maxrss, peak_kb(mem))
@@ -271,20 +303,31 @@ def launch(command: Sequence[str], limits: Limits = DEFAULT_LIMITS) -> Launched:
     stops it too. ``run_program`` is one run of this; a grader's session with a student's code another."""
     if not command or shutil.which(command[0]) is None:
         raise UsageError(f"cannot run '{command[0] if command else ''}': no such program, or not executable")
+    settings = limits.launcher_settings()
+    channels = None
     if limits.isolation == "bwrap":
-        command = bwrap_arguments(command, files_mb=limits.files_mb)
+        try:
+            channels = Channels.open()
+        except (ImportError, RuntimeError, OSError) as exc:
+            raise UsageError(f"cannot start the sandbox: {exc}") from None
+        command = bwrap_arguments(command, files_mb=limits.files_mb, channels=channels)
+        settings = compact({**json.loads(settings), "status_fd": channels.status_read,
+                            "sandbox_fds": list(channels.sandbox_fds), "memory_slot": channels.memory})
     report_fd, report_end = os.pipe()
-    launcher = [sys.executable, "-I", "-S", "-c", _LAUNCHER, str(report_end), limits.launcher_settings()]
+    launcher = [sys.executable, "-I", "-S", "-c", _LAUNCHER, str(report_end), settings]
     try:
         process = subprocess.Popen(
             [*launcher, *command], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            start_new_session=True, close_fds=True, pass_fds=(report_end,),
+            start_new_session=True, close_fds=True,
+            pass_fds=(report_end, *((channels.status_read, *channels.sandbox_fds) if channels else ())),
         )
     except OSError as exc:
         os.close(report_fd)
         raise UsageError(f"cannot start the judge's launcher: {exc.strerror or exc}") from None
     finally:
         os.close(report_end)
+        if channels is not None:
+            channels.close()  # the launcher holds its own copies now
     with _LIVE_LOCK:
         _LIVE.add(process)
     return Launched(process, report_fd, limits)
@@ -310,12 +353,10 @@ def finish(launched: Launched, report: bytearray) -> int:
     return status
 
 
-def exit_code_of(status: int, limits: Limits, timed_out: bool) -> int:
-    """The program's exit code (negative: the signal that ended it) from the launcher's report."""
-    code = -signal.SIGKILL if timed_out else os.waitstatus_to_exitcode(status)  # the launcher kills at the limit
-    if limits.isolation == "bwrap" and 128 < code < 128 + signal.NSIG:
-        code = 128 - code  # bubblewrap reports a signal as 128 + its number, as a shell does
-    return code
+def exit_code_of(status: int, timed_out: bool) -> int:
+    """The program's exit code (negative: the signal that ended it) from the wait status the launcher
+    reports: the program's own, as INIT saw it inside bubblewrap, so no 128 + N to guess from."""
+    return -signal.SIGKILL if timed_out else os.waitstatus_to_exitcode(status)  # the launcher kills at the limit
 
 
 def run_program(command: Sequence[str], stdin: bytes, limits: Limits = DEFAULT_LIMITS) -> Run:
@@ -372,7 +413,7 @@ def run_program(command: Sequence[str], stdin: bytes, limits: Limits = DEFAULT_L
     peak, seconds = 0, limits.seconds
     if len(fields) == 5 and not timed_out:  # "go STATUS PEAK SECONDS SUBREAPER": the program ended by itself
         status, peak, seconds = int(fields[1]), int(fields[2]), float(fields[3])
-    code = exit_code_of(status, limits, timed_out)
+    code = exit_code_of(status, timed_out)
     return Run(
         stdout=bytes(out[: limits.output_bytes + 1]), stderr=bytes(err[-STDERR_KEPT:]),
         exit_code=code if code >= 0 else None, signal=-code if code < 0 else None,

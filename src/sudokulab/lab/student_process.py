@@ -226,7 +226,7 @@ class StudentProcess:
         sandbox.finish(launched, self.report)
         fields = self.report.split()
         if len(fields) == 5:  # "go STATUS PEAK SECONDS SUBREAPER": the worker ended by itself
-            return sandbox.exit_code_of(int(fields[1]), launched.limits, False), int(fields[2])
+            return sandbox.exit_code_of(int(fields[1]), False), int(fields[2])
         return None, 0
 
     def _take_report(self, seconds: float) -> None:

@@ -92,7 +92,8 @@ def puzzle_arguments(parser: argparse.ArgumentParser, solver: bool = True, sever
     from .. import solvers
 
     if several:
-        parser.add_argument("puzzle", nargs="*", metavar="PUZZLE", help=f"puzzle file, or - for stdin (default); {several}")
+        parser.add_argument("puzzle", nargs="*", metavar="PUZZLE",
+                            help=f"puzzle file, or - for stdin (default); {several}")
     else:
         parser.add_argument("puzzle", nargs="?", default="-", help="puzzle file, or - for stdin (default)")
     parser.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")

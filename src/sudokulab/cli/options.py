@@ -85,12 +85,17 @@ def rules_arguments(parser: argparse.ArgumentParser, what: str = SOLVED_UNDER) -
     group.add_argument("--thermos", metavar="FILE", help="thermometers, each from its bulb (implies thermo)")
 
 
-def puzzle_arguments(parser: argparse.ArgumentParser, solver: bool = True) -> None:
+def puzzle_arguments(parser: argparse.ArgumentParser, solver: bool = True, several: str | None = None) -> None:
     """The puzzle file, ``--box`` and the rule options; with ``solver`` also ``--solver``, ``-o``,
-    ``--time-limit`` and ``--stats`` (the commands that run one solver on one puzzle)."""
+    ``--time-limit`` and ``--stats`` (the commands that run one solver on one puzzle). ``several``:
+    the positional takes any number of files (a list, empty for stdin), this the help of the rest."""
     from .. import solvers
 
-    parser.add_argument("puzzle", nargs="?", default="-", help="puzzle file, or - for stdin (default)")
+    if several:
+        parser.add_argument("puzzle", nargs="*", metavar="PUZZLE",
+                            help=f"puzzle file, or - for stdin (default); {several}")
+    else:
+        parser.add_argument("puzzle", nargs="?", default="-", help="puzzle file, or - for stdin (default)")
     parser.add_argument("--box", metavar="RxC", help="box shape, e.g. 2x3 (default: from the size)")
     rules_arguments(parser)
     if solver:
@@ -197,11 +202,17 @@ def rule_options(args: argparse.Namespace) -> dict[str, Any]:
     return {key: getattr(args, key, None) for key in RULE_OPTIONS}
 
 
-def load(args: argparse.Namespace, source: str | None = None) -> Puzzle:
-    """The command's puzzle (``args.puzzle``, or ``source``) under the rules of its options or its file."""
-    from ..formats.puzzle_files import read_puzzle
+def load(args: argparse.Namespace, source: str | None = None, text: str | None = None) -> Puzzle:
+    """The command's puzzle (``args.puzzle``, or ``source``) under the rules of its options or its file;
+    ``text``: the file's text, read already (``solve`` reads it once, to tell a dataset)."""
+    from ..formats.puzzle_files import puzzle_from_text, read_puzzle
 
-    return read_puzzle(args.puzzle if source is None else source, box=box(args), **rule_options(args))
+    source = args.puzzle if source is None else source
+    if text is not None:
+        from ..formats.boj import source_name
+
+        return puzzle_from_text(text, source_name(source), box=box(args), **rule_options(args))
+    return read_puzzle(source, box=box(args), **rule_options(args))
 
 
 def dataset_rules(args: argparse.Namespace) -> Any:

@@ -246,14 +246,19 @@ class Dataset:
                 return
             yield entry
 
-    def batches(self, size: int | Callable[[Shape], int]) -> Iterator[Batch | Entry]:
+    def batches(self, size: int | Callable[[Shape], int], *, in_order: bool = False) -> Iterator[Batch | Entry]:
         """The puzzles in ``Batch``es of one shape, at most ``size`` each, and the bad entries as they come.
 
         Memory holds one partial batch per board shape. One-line puzzles are converted to arrays a
         batch at a time (``RawLine``), so reading costs well under a microsecond per cell.
+
+        ``in_order``: a shape's partial batch is sent as soon as a puzzle of another shape (or rule
+        set) comes, so no puzzle waits for the end of the file behind later ones: what ``solve
+        --all`` needs to print answers in input order with a bounded buffer.
         """
         size_for = size if callable(size) else (lambda _shape: size)
         gathered: dict[tuple[Shape, Rules], _Gathered] = {}
+        last: _Gathered | None = None  # the group of the latest puzzle (``in_order``)
         one_line: dict[int, _Gathered | str] = {}  # by line length: no Shape built or hashed per line
 
         def group_of(shape: Shape, rules: Rules | None) -> _Gathered:
@@ -300,6 +305,10 @@ class Dataset:
             else:
                 group = group_of(entry.puzzle.shape, entry.puzzle.rules)
                 group.cells.append(bytes(entry.puzzle.givens))
+            if in_order and group is not last:
+                if last is not None and last.cells:
+                    yield last.flush(self.name)
+                last = group
             group.index.append(entry.index)
             group.line.append(entry.line)
             if len(group.cells) >= group.size:

@@ -7,7 +7,8 @@ Accepted spellings of a puzzle (n is inferred from how many numbers there are):
 - for n <= 9, one line of n*n characters, ``.`` or ``0`` for a blank (puzzle collections);
 - for n <= 9, n lines of n digits with no spaces (BOJ 2239).
 
-CRLF line ends, tabs, extra spaces, blank lines and a missing final newline are all fine. Input
+CRLF line ends, tabs, extra spaces, blank lines, comment lines (starting with ``#``, as in datasets)
+and a missing final newline are all fine. Input
 larger than ``MAX_INPUT_BYTES`` is refused before it is read whole, and boards above
 ``MAX_SIZE`` x ``MAX_SIZE`` are refused: a 64x64 board is far past what any paradigm here solves.
 
@@ -178,7 +179,7 @@ def parse_puzzle(source: str | bytes, box: tuple[int, int] | None = None) -> Puz
     if len(text) > MAX_INPUT_BYTES:
         raise PuzzleFormatError(f"input is larger than {MAX_INPUT_BYTES} bytes; no puzzle is that big")
     lines = [(number, line.split()) for number, line in enumerate(text.splitlines(), 1)]
-    lines = [(number, tokens) for number, tokens in lines if tokens]
+    lines = [(number, tokens) for number, tokens in lines if tokens and not tokens[0].startswith("#")]
     if not lines:
         raise PuzzleFormatError("the input is empty: no puzzle to read")
     digits = _compact_digits(lines)

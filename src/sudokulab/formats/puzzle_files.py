@@ -58,8 +58,21 @@ def read_puzzle(
     The file's kind is told by its text (JSON object, compressed f-puzzles word, or BOJ); see the
     module docstring. Every error is one line naming the file and where.
     """
-    name = boj.source_name(source)
-    text = boj.read_text(source)
+    return puzzle_from_text(boj.read_text(source), boj.source_name(source), box=box, rules=rules, regions=regions,
+                            cages=cages, thermos=thermos)
+
+
+def puzzle_from_text(
+    text: str,
+    name: str,
+    *,
+    box: tuple[int, int] | None = None,
+    rules: str | Sequence[str] | None = None,
+    regions: str | os.PathLike | None = None,
+    cages: str | os.PathLike | None = None,
+    thermos: str | os.PathLike | None = None,
+) -> Puzzle:
+    """``read_puzzle`` of a file's text, read already (``name`` names it in errors)."""
     shape, givens, declared = parse_declared(text, name, box)
     extra = _declared_by_options(shape, rules, regions, cages, thermos, have_regions=declared.regions is not None)
     declared.presets += extra.presets

@@ -97,6 +97,8 @@ class WorkSpec:
 
     configs: tuple[Configuration, ...]
     time_limit: float | None
+    keep_grids: bool = False
+    """Send the checked grids back with the outcome (``solve --all`` prints them; bench drops them)."""
 
     @classmethod
     def of(cls, names: Sequence[str], options: Mapping[str, Mapping[str, Any]], time_limit: float | None) -> WorkSpec:
@@ -110,7 +112,7 @@ class WorkSpec:
 
     def only(self, names: Sequence[str]) -> WorkSpec:
         """The same spec for some of its rows (``by_solver`` runs one at a time)."""
-        return WorkSpec(tuple(c for c in self.configs if c.name in names), self.time_limit)
+        return WorkSpec(tuple(c for c in self.configs if c.name in names), self.time_limit, self.keep_grids)
 
 
 @dataclass
@@ -160,7 +162,7 @@ def run_batch(task: tuple[WorkSpec, Batch]) -> BatchOutcome:
         results.solver = name
         answers.append(results)
     verdicts = check_batch(batch.givens, batch.shape, answers, batch.rules)
-    for results in answers:
+    for results in answers if not spec.keep_grids else ():
         results.grids = results.grids[:0]  # checked here: no need to send them back
     return BatchOutcome(list(zip(answers, verdicts)), f"{_host()}:{os.getpid()}", skipped or None)
 

@@ -1,30 +1,59 @@
-"""``sudokulab solve``: one puzzle solved, its answer in BOJ form, checked before it is printed."""
+"""``sudokulab solve``: one puzzle solved, its answer in BOJ form, checked before it is printed;
+``solve --all``: every puzzle of datasets, one answer each, in input order (``runs/answers.py``).
+
+Why a flag and not a guess from the input: one BOJ puzzle is nine lines, so "several lines" says
+nothing, and a file that is one puzzle must keep meaning one answer and its exit code. Input that is
+clearly a dataset given without ``--all`` is refused with one line naming ``solve --all``.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from ...errors import ExitCode, NoSolution, SolverBug, TimeLimitReached, UsageError
-from ..options import load, puzzle_arguments, solver_options
+from ...errors import ExitCode, NoSolution, PuzzleFormatError, SolverBug, TimeLimitReached, UsageError
+from ..options import cluster_argument, load, positive_int, puzzle_arguments, solver_options
 
 NAME = "solve"
-HELP = "solve one puzzle and print the BOJ answer"
+HELP = "solve one puzzle and print the BOJ answer (--all: every puzzle of datasets)"
+
+FORMATS = ("boj", "compact", "line", "json")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    puzzle_arguments(parser)
+    puzzle_arguments(parser, several="with --all, any number of dataset files or names of fetched sets")
+    parser.add_argument("--all", action="store_true",
+                        help="solve every puzzle of the datasets (one-line puzzles, or BOJ blocks separated by "
+                        "blank lines; # comments allowed): one answer per puzzle, in input order, or a line "
+                        "'no solution', 'time limit', 'bad entry: why' in its place (docs/solve.md)")
     parser.add_argument("--canonical", action="store_true",
                         help="the row-major lexicographically first solution (what the classic backtracker prints)")
-    parser.add_argument("--format", choices=("boj", "compact"), default="boj",
-                        help="boj: numbers separated by spaces (BOJ 2580; the default); compact: digits only "
-                        "(BOJ 2239, boards up to 9x9)")
+    parser.add_argument("--format", choices=FORMATS,
+                        help="boj: numbers separated by spaces (BOJ 2580; the default for one puzzle); compact: "
+                        "digits only (BOJ 2239, boards up to 9x9); line: the answer on one line; json: as --json "
+                        "(default with --all: the form of the input, one-line or BOJ blocks)")
     parser.add_argument("--json", action="store_true",
                         help="one JSON document on stdout instead (status, answer, grid, seconds, stats, solver); "
-                        "the exit code as without it")
+                        "with --all a JSON Lines row per puzzle; the exit code as without it")
+    parser.add_argument("--jobs", type=positive_int, default=1, metavar="N",
+                        help="with --all: processes (default: 1)")
+    cluster_argument(parser, "with --all: solve")
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.all:
+        return run_all(args)
+    if args.jobs != 1 or args.cluster is not None:
+        raise UsageError("--jobs and --cluster are for many puzzles: sudokulab solve --all DATASET ...")
+    if len(args.puzzle) > 1:
+        raise UsageError(f"solve takes one puzzle, not {len(args.puzzle)} files; to solve every puzzle of them: "
+                         "sudokulab solve --all FILE ...")
+    if args.format == "json":
+        args.json = True
+    return run_one(args, args.puzzle[0] if args.puzzle else "-")
+
+
+def run_one(args: argparse.Namespace, source: str) -> int:
     from ... import solvers
     from ...core.puzzle import first_conflict
     from ...formats import documents
@@ -34,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     from ...verdicts.checking import check_result
     from ..render import format_stats
 
-    puzzle = load(args)
+    puzzle = read_one(args, source)
     if args.format == "compact" and puzzle.n > 9:
         raise UsageError(f"the compact form has one digit per cell, so it cannot show a {puzzle.n}x{puzzle.n} board")
     conflict = first_conflict(puzzle.givens, puzzle.rules)
@@ -56,7 +85,11 @@ def run(args: argparse.Namespace) -> int:
         raise SolverBug(f"solver '{result.solver}' returned a wrong answer ({verdict.problem}); nothing printed")
     answer = None
     if result.status is Status.SOLVED:
-        answer = format_grid(result.grid, puzzle.n, compact=args.format == "compact")  # type: ignore[arg-type]
+        grid = result.grid
+        if args.format == "line":
+            answer = ("" if puzzle.n <= 9 else " ").join(map(str, grid)) + "\n"  # type: ignore[arg-type]
+        else:
+            answer = format_grid(grid, puzzle.n, compact=args.format == "compact")  # type: ignore[arg-type]
     if args.json:
         grid = result.grid if result.status is Status.SOLVED else None
         documents.emit({**documents.puzzle_fields(puzzle), "solver": result.solver, "status": result.status.value,
@@ -69,3 +102,87 @@ def run(args: argparse.Namespace) -> int:
     if result.status is Status.TIME_LIMIT:
         raise TimeLimitReached(f"time limit reached: no answer within {args.time_limit:g} s")
     raise NoSolution("no solution: no completion of these givens keeps the rules")
+
+
+def read_one(args: argparse.Namespace, source: str):
+    """The one puzzle, read once; input that is clearly a dataset is refused naming ``solve --all``."""
+    from ...formats.boj import read_text, source_name
+
+    try:
+        text = read_text(source)
+    except PuzzleFormatError as exc:
+        if "larger than" in str(exc):
+            raise PuzzleFormatError(f"{exc}; a dataset? {_all_hint(source)}") from None
+        raise
+    try:
+        puzzle = load(args, source, text)
+    except PuzzleFormatError:
+        why = dataset_shape(text, None)
+        if why:
+            raise PuzzleFormatError(f"{source_name(source)} {why}, not one puzzle: {_all_hint(source)}") from None
+        raise
+    why = dataset_shape(text, puzzle.n)
+    if why:
+        raise PuzzleFormatError(f"{source_name(source)} {why}, not one {puzzle.n}x{puzzle.n} puzzle: "
+                                f"{_all_hint(source)}")
+    return puzzle
+
+
+def _all_hint(source: str) -> str:
+    import shlex
+
+    return f"solve each puzzle with 'sudokulab solve --all {shlex.quote(source)}'"
+
+
+def dataset_shape(text: str, parsed: int | None) -> str | None:
+    """``holds 20 puzzles`` when the text is clearly a dataset, else None.
+
+    Clearly: the dataset reader finds two or more puzzles in it. Text that also parses as one
+    puzzle (four 9x9 BOJ blocks are 324 numbers, an 18x18 board of ``parsed`` rows) counts as a
+    dataset only when every entry is a puzzle and no line is a row of that one board.
+    """
+    from ...datasets.reading import parse_lines
+
+    lines = text.splitlines()
+    entries = list(parse_lines(lines))
+    good = sum(entry.ok for entry in entries)
+    if good < 2:
+        return None
+    if parsed is not None and (good < len(entries) or any(len(line.split()) == parsed for line in lines)):
+        return None
+    return f"holds {len(entries):,} puzzles, a dataset"
+
+
+def run_all(args: argparse.Namespace) -> int:
+    from ...runs.answers import BAD, NO_SOLUTION, TIME_LIMIT, WRONG, input_form, solve_all
+    from ...runs.bench import Dataset
+    from ..options import box, dataset_file, dataset_rules
+
+    if args.canonical:
+        raise UsageError("--canonical is for one puzzle; solve --all gives the answer each solver finds first")
+    if args.stats:
+        raise UsageError("--stats is for one puzzle; solve --all --format json gives each puzzle's seconds")
+    if args.json and args.format not in (None, "json"):
+        raise UsageError(f"--json and --format {args.format} ask for two forms: give one")
+    files = args.puzzle or ["-"]
+    if files.count("-") > 1:
+        raise UsageError("standard input (-) is named twice: it can be read once")
+    rules = dataset_rules(args)
+    datasets = [Dataset.from_path(dataset_file(path), box=box(args), rules=rules) for path in files]
+    form = "json" if args.json else args.format
+    tally = solve_all(datasets, solver=args.solver, options=solver_options(args.option), time_limit=args.time_limit,
+                      jobs=args.jobs, cluster=args.cluster, form=form or (lambda dataset: input_form(dataset.path)))
+    summary = tally.summary()
+    if not tally.entries:
+        raise UsageError(f"{', '.join(files)}: no puzzle to solve ({summary})")
+    sys.stdout.flush()
+    if tally.counts[WRONG]:
+        raise SolverBug(f"{summary}: a wrong answer is a bug found")
+    if tally.counts[BAD]:
+        raise PuzzleFormatError(summary)
+    if tally.counts[TIME_LIMIT]:
+        raise TimeLimitReached(summary)
+    if tally.counts[NO_SOLUTION]:
+        raise NoSolution(summary)
+    print(summary, file=sys.stderr)
+    return ExitCode.OK

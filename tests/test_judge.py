@@ -361,3 +361,13 @@ def test_output_cut_at_the_limit_says_there_were_more_lines(capsys):
     read = (b"1 2 3 4 5 6 7 8 9\n" * (OUTPUT_LIMIT // 18 + 1))[: OUTPUT_LIMIT + 1]
     more = read.count(b"\n") + 1 - 11  # the lines read, the last one cut, less those shown
     assert f"… (at least {more} more lines)" in out
+
+
+@pytest.mark.parametrize("named", ["my_solution.py", "build/a.out", "Main.class"])
+def test_a_file_named_in_the_command_that_is_not_there_is_refused_before_any_run(tmp_path, capsys, named):
+    from sudokulab.cli import main as cli
+
+    code = cli.main(["judge", SAMPLE, "--quiet", "--", "python3", str(tmp_path / named)])
+    out, err = capsys.readouterr()
+    assert (code, out) == (2, "")
+    assert err == f"sudokulab: error: judge: '{tmp_path / named}', named in the command, does not exist here\n"

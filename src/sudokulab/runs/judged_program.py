@@ -87,8 +87,9 @@ def pack_program(command: Sequence[str], *, shared_fs: bool = False, here: bool 
     since a worker's current folder is its own), and each worker checks that they do.
     """
     command = tuple(command)
-    if shared_fs:
+    if shared_fs:  # the workers' paths: each worker checks them (``program_problem``)
         return Program(command, shared=tuple(position for position, _ in _local_paths(command, here=False)))
+    _refuse_missing(command)
     packed = []
     total = 0
     doing = "copy it before judging" if here else "send it to the workers"
@@ -107,6 +108,27 @@ def pack_program(command: Sequence[str], *, shared_fs: bool = False, here: bool 
                    "put them where every worker sees them and give --shared-fs"))
         packed.append((position, buffer.getvalue()))
     return Program(command, tuple(packed))
+
+
+PROGRAM_SUFFIXES = frozenset({".py", ".js", ".mjs", ".cjs", ".java", ".class", ".jar", ".c", ".cc", ".cpp", ".rb",
+                              ".pl", ".sh", ".go", ".rs", ".kt", ".lua", ".php", ".ts", ".out", ".exe", ".bin"})
+"""Suffixes that make an argument a file the program needs (``sol.py``), even without a folder in its name."""
+
+
+def _refuse_missing(command: Sequence[str]) -> None:
+    """Refuse, before the first run, an argument that names a file or folder that is not there or cannot be
+    read (``python3 my_solution.py`` with no such file would otherwise fail every puzzle in the sandbox)."""
+    for argument in command[1:]:
+        if argument.startswith("-") or "=" in argument:
+            continue
+        path = Path(argument)
+        looks_like_a_path = "/" in argument or path.suffix.lower() in PROGRAM_SUFFIXES
+        if not looks_like_a_path:
+            continue
+        if not path.exists():
+            raise UsageError(f"judge: '{argument}', named in the command, does not exist here")
+        if not os.access(path, os.R_OK):
+            raise UsageError(f"judge: '{argument}', named in the command, cannot be read")
 
 
 def _stored_name(path: Path) -> str:

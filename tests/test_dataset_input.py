@@ -137,3 +137,30 @@ def test_the_quick_count_of_a_one_line_file_is_the_line_by_line_count(tmp_path, 
     assert Dataset.from_path(path).estimate() == _count_entries(path)
     if content == f"{ONE_LINE}\n" * 5:
         assert quick == 5
+
+
+# --- a puzzle file (JSON, f-puzzles) where a dataset is read: one puzzle, its rules included --------
+
+@pytest.mark.parametrize("name", ["x.json", "fpuzzles-x.txt", "fpuzzles-killer.json", "thermo-6x6.json"])
+def test_every_command_that_reads_datasets_reads_a_puzzle_file_as_one_puzzle(capsys, name):
+    """``rate``, ``bench`` and ``propagate --summary`` read what ``solve`` and ``explain`` read: a JSON or
+    f-puzzles file is one puzzle, under the rules it declares (its answer checked under them)."""
+    from sudokulab.cli import main as cli
+    from sudokulab.datasets.reading import Dataset
+    from sudokulab.formats.puzzle_files import read_puzzle
+
+    path = str(ROOT / "examples" / name)
+    [entry] = list(Dataset.from_path(path).entries())
+    assert entry.puzzle == read_puzzle(path)  # the same puzzle, rules and all, as solve reads
+    assert cli.main(["bench", path, "--solvers", "sat", "--quiet"]) == 0
+    out = _stripped(capsys.readouterr().out)
+    assert f"{Path(name).stem}: 1 puzzle\n" in out and " 1/1 " in out
+    assert cli.main(["propagate", path, "--summary"]) == 0
+    assert "1 puzzle\n" in _stripped(capsys.readouterr().out)
+    assert cli.main(["rate", path]) == 0
+    out = capsys.readouterr().out
+    assert "1 puzzle rated" in out and "not rated" not in out
+
+
+def _stripped(text: str) -> str:
+    return "\n".join(line.rstrip() for line in text.split("\n"))

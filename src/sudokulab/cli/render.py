@@ -188,11 +188,16 @@ def _effort_only(means: Mapping[str, float]) -> str:
     return effort({k: v for k, v in means.items() if k not in MODEL_SIZE})
 
 
+def puzzles_word(count: int) -> str:
+    """``1 puzzle``, ``2,000 puzzles``."""
+    return f"{count:,} puzzle{'' if count == 1 else 's'}"
+
+
 def _bench_title(report: BenchReport, dataset: str) -> str:
     bad = report.bad.get(dataset, 0)
     from ..runs.bench import entries_word
 
-    return f"{dataset}: {report.totals.get(dataset, 0):,} puzzles" + (f", {entries_word(bad)} skipped" if bad else "")
+    return f"{dataset}: {puzzles_word(report.totals.get(dataset, 0))}" + (f", {entries_word(bad)} skipped" if bad else "")
 
 
 def _by_dataset(report: BenchReport) -> dict[str, list[BenchSummary]]:
@@ -381,7 +386,7 @@ def render_ratings(distributions: Sequence[Distribution], out: Console) -> None:
     for dist in distributions:
         extra = (f", {dist.failed} not rated" if dist.failed else "") + (
             f", {dist.stopped} stopped short (lower bounds)" if dist.stopped else "")
-        title = f"{dist.dataset}: {dist.rated} puzzles rated{extra}"
+        title = f"{dist.dataset}: {puzzles_word(dist.rated)} rated{extra}"
         if not dist.rated:
             out.print(as_text(title))
             continue
@@ -437,7 +442,7 @@ def ratings_histogram(ratings: dict[str, list[float]], path: str | Path) -> None
 
 def render_ladder(rows: Sequence[LevelSummary], name: str) -> str:
     """The ladder table of ``propagate --summary`` as text."""
-    lines = [f"propagation ladder of {name}: {rows[0].puzzles if rows else 0} puzzles",
+    lines = [f"propagation ladder of {name}: {puzzles_word(rows[0].puzzles if rows else 0)}",
              f"{'level':15} {'settled':>8} {'share':>7} {'contradictions':>15} {'candidates left (mean)':>23}"]
     for row in rows:
         share = f"{100 * row.settled / row.puzzles:.1f}%" if row.puzzles else "-"

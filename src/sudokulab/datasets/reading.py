@@ -280,7 +280,7 @@ class Dataset:
         source: Iterable[Entry | RawLine]
         bulk_shape = Shape(*(self.box or (3, 3)))
         if self.puzzles is None and self.path is not None and str(self.path) != "-" \
-                and (self.box is None or self.box[0] * self.box[1] == 9) \
+                and (self.box is None or self.box[0] * self.box[1] == 9) and not is_puzzle_file(self.path) \
                 and not isinstance(rules_of(bulk_shape), str):
             bulk = _Bulk(self.path, bulk_shape, self.limit, rules_of(bulk_shape))  # type: ignore[arg-type]
             yield from bulk.batches(self.name, size_for(bulk.shape))
@@ -519,9 +519,59 @@ def read_dataset(path: str | Path, box: tuple[int, int] | None = None, *, raw: b
         return
     try:
         with open(path, "rb") as stream:
+            whole = _puzzle_file(stream, name, box, rules)
+            if whole is not None:
+                yield whole
+                return
+            stream.seek(0)
             yield from parse_lines(text_lines(stream, name), box, raw=raw, rules=rules)
     except OSError as exc:
         raise UsageError(f"cannot read '{name}': {exc.strerror or exc}") from None
+
+
+def _holds_a_puzzle_file(head: bytes) -> bool:
+    """Whether a file that starts so is a JSON puzzle document or one compressed f-puzzles word."""
+    from ..formats import fpuzzles
+
+    head = head.lstrip().removeprefix(b"\xef\xbb\xbf")
+    words = head.split(None, 1)
+    return head.startswith(b"{") or (len(words) == 1 and len(words[0]) > 40
+                                     and fpuzzles.looks_compressed(words[0].decode("ascii", "replace")))
+
+
+def is_puzzle_file(path: str | Path) -> bool:
+    """Whether a dataset path names a JSON or f-puzzles puzzle file (one puzzle), not lines of puzzles."""
+    if str(path) == "-":
+        return False
+    try:
+        with open(path, "rb") as stream:
+            return _holds_a_puzzle_file(stream.read(4096))
+    except OSError:
+        return False
+
+
+PUZZLE_FILE_MOST = 16 << 20
+"""Bytes of a JSON or f-puzzles puzzle file read at most (a dataset file is streamed instead)."""
+
+
+def _puzzle_file(stream: BinaryIO, name: str, box: tuple[int, int] | None, rules: RulesFor | None) -> Entry | None:
+    """A file that holds one puzzle with its rules, a JSON document or an f-puzzles export (what ``solve``
+    and ``explain`` read), as the dataset's one entry; None for a dataset file (lines of puzzles), which
+    is streamed. Rules given as options replace the file's own, as they do for every dataset entry."""
+    from ..formats.puzzle_files import puzzle_from_text
+
+    if not _holds_a_puzzle_file(stream.read(4096)):
+        return None
+    stream.seek(0)
+    data = stream.read(PUZZLE_FILE_MOST + 1)
+    if len(data) > PUZZLE_FILE_MOST:
+        return Entry(0, 1, None, f"a puzzle file of more than {PUZZLE_FILE_MOST >> 20} MB")
+    try:
+        puzzle = puzzle_from_text(data.decode("utf-8-sig"), name, box=box)
+    except (SudokuError, ValueError, UnicodeDecodeError) as exc:
+        return Entry(0, 1, None, str(exc))
+    options_say = rules is not None and not getattr(rules, "standard", False)
+    return Entry(0, 1, _with_rules(puzzle, rules) if options_say else puzzle)
 
 
 def text_lines(stream: BinaryIO, name: str) -> Iterator[str]:

@@ -197,7 +197,8 @@ def _bench_title(report: BenchReport, dataset: str) -> str:
     bad = report.bad.get(dataset, 0)
     from ..runs.bench import entries_word
 
-    return f"{dataset}: {puzzles_word(report.totals.get(dataset, 0))}" + (f", {entries_word(bad)} skipped" if bad else "")
+    skipped = f", {entries_word(bad)} skipped" if bad else ""
+    return f"{dataset}: {puzzles_word(report.totals.get(dataset, 0))}{skipped}"
 
 
 def _by_dataset(report: BenchReport) -> dict[str, list[BenchSummary]]:

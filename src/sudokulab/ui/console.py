@@ -25,7 +25,47 @@ def console(stream: IO[str] | None = None, *, stderr: bool = False, wide: bool =
     ``WIDTH`` off one whatever ``COLUMNS`` says, ``WIDE`` with ``wide``."""
     target = stream if stream is not None else (sys.stderr if stderr else sys.stdout)
     width = None if target.isatty() else (WIDE if wide else WIDTH)
+    if width is not None:  # a file or a pipe: rich pads titles and cells to the width; drop that padding
+        target = NoTrailingSpaces(target)
     return _console_class()(file=target, width=width, highlight=False, markup=False, emoji=False)
+
+
+class NoTrailingSpaces:
+    r"""A text stream that writes each line without the spaces at its end: what rich pads a table's
+    title and last cells with, which a file or a pipe should not get (``diff`` and ``grep $`` see them).
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> stream = NoTrailingSpaces(out)
+    >>> _ = stream.write("title   \nrow  |  x  "); _ = stream.write("\n"); stream.flush()
+    >>> out.getvalue()
+    'title\nrow  |  x\n'
+    """
+
+    def __init__(self, stream: IO[str]):
+        self.stream = stream
+        self.pending = ""
+
+    def write(self, text: str) -> int:
+        *whole, self.pending = (self.pending + text).split("\n")
+        if whole:
+            self.stream.write("".join(line.rstrip(" ") + "\n" for line in whole))
+        return len(text)
+
+    def flush(self) -> None:
+        if self.pending:  # a line without its end yet: written as it is, or it could be lost
+            self.stream.write(self.pending)
+            self.pending = ""
+        self.stream.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+    def fileno(self) -> int:
+        return self.stream.fileno()
+
+    def __getattr__(self, name: str) -> Any:  # encoding, errors, ...: the stream's
+        return getattr(self.stream, name)
 
 
 _CLASS: list[type] = []

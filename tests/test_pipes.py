@@ -68,3 +68,17 @@ def test_a_real_head_takes_one_line_of_more_than_a_pipe_holds(tmp_path):
     assert len(done.stdout.splitlines()) == 1 and len(done.stdout.strip()) == 16
     *said, status = done.stderr.strip().splitlines()
     assert status == "141" and not [line for line in said if "seed" not in line]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("argv", [argv for argv in COMMANDS if argv[0] not in ("--help", "completion")],
+                         ids=lambda argv: " ".join(argv[:2]).replace(SAMPLE, "sample"))
+def test_output_redirected_to_a_file_has_no_trailing_spaces(argv, tmp_path):
+    out = tmp_path / "out.txt"
+    with open(out, "w") as stream:
+        done = subprocess.run([sys.executable, "-m", "sudokulab", *argv], stdout=stream, stderr=subprocess.PIPE,
+                              stdin=subprocess.DEVNULL, timeout=120)
+    assert done.returncode in (0, 1), done.stderr.decode()
+    padded = [line for line in out.read_text().splitlines() + done.stderr.decode().splitlines()
+              if line != line.rstrip(" ")]
+    assert padded == []

@@ -8,6 +8,7 @@ any terminal (``WIDE`` with ``--wide``). rich is imported when a console is made
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import IO, TYPE_CHECKING, Any
 
@@ -82,8 +83,42 @@ def _console_class() -> type[Console]:
             def on_broken_pipe(self) -> None:
                 raise BrokenPipeError("the reader of this console's output went away")
 
+            def print(self, *objects: Any, **kwargs: Any) -> None:
+                """Prose (one ``Text``) wrapped at the terminal's width without parting a number from its
+                unit, and not wrapped at all in a file or a pipe (a line stays a line for grep)."""
+                from rich.text import Text
+
+                if len(objects) == 1 and type(objects[0]) is Text and "soft_wrap" not in kwargs:
+                    text = objects[0]
+                    if self.is_terminal:
+                        text = Text(wrap_prose(text.plain, self.width), style=text.style)
+                    kwargs["soft_wrap"] = True
+                    objects = (text,)
+                super().print(*objects, **kwargs)
+
         _CLASS.append(PipeAwareConsole)
     return _CLASS[0]
+
+
+_UNIT = re.compile(r"(?<=\d) (?=(?:µs|us|ms|s|min|h|MB|KB|kB|GB|B|%|x|×|puzzles|cores|runs)\b)")
+_GLUE = "\x00"
+
+
+def wrap_prose(text: str, width: int) -> str:
+    """Text wrapped at ``width`` between words, a number never parted from its unit (``5.9 s``), and
+    no word broken (a long path overflows rather than being cut).
+
+    >>> wrap_prose("the run took 5.9 s in all", 16)
+    'the run took\\n5.9 s in all'
+    """
+    import textwrap
+
+    lines = []
+    for paragraph in text.split("\n"):
+        glued = _UNIT.sub(_GLUE, paragraph)
+        lines += [line.replace(_GLUE, " ") for line in textwrap.wrap(
+            glued, max(width, 10), break_long_words=False, break_on_hyphens=False)] or [""]
+    return "\n".join(lines)
 
 
 def as_text(value: object, style: str = "") -> Any:

@@ -569,3 +569,50 @@ def test_ctrl_c_inside_the_sat_engine_over_and_over(tmp_path):
     assert report["broken"] == report["blocked"] == report["foreign_handler"] == 0, report
     assert report["engine"] + report["elsewhere"] + report["finished"] == 30, report
     assert report["engine"] >= 5, report  # the signals did land inside the engine
+
+
+ENGINE_SLICE_WAIT = 240
+"""Seconds a signal may wait for the engine call in progress: CaDiCaL's inprocessing runs whole inside
+one call (docs/sat.md, "Ctrl-C inside PySAT"); single calls of 11 s were seen on the empty 36x36 board
+and of 57 s on a 36x36 puzzle, with the machine's two cores shared five ways. A bound on hanging, not
+a speed target: the latency figures live in benchmarks/results/signal-latency.md."""
+
+
+def engine_at_work(process: subprocess.Popen, cpu_seconds: float) -> bool:
+    """Wait until PySAT's extension is loaded and the command has spent ``cpu_seconds`` of CPU (the
+    formula is built by then and the engine solving); False if the command ended first."""
+    stat, maps = Path(f"/proc/{process.pid}/stat"), Path(f"/proc/{process.pid}/maps")
+    while process.poll() is None:
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            spent = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            if spent >= cpu_seconds and "pysolvers" in maps.read_text():
+                return True
+        except (FileNotFoundError, ProcessLookupError):
+            break
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="reads /proc to see the engine at work")
+@pytest.mark.parametrize("signum, line", [(signal.SIGTERM, "terminated"), (signal.SIGHUP, "hung up"),
+                                          (signal.SIGINT, "interrupted")],
+                         ids=["SIGTERM", "SIGHUP", "SIGINT"])
+def test_a_signal_inside_a_large_sat_solve_ends_it_as_the_signal(tmp_path, signum, line):
+    """``timeout``, ``docker stop`` and CI runners send SIGTERM: with the engine in the middle of an
+    empty 36x36 canonical solve, each stopping signal ends the real command with 128 + the signal, its
+    one line and nothing on stdout (no partial answer), not a traceback nor a crash of the engine."""
+    from sudokulab import Puzzle
+    from sudokulab.formats.boj import format_puzzle
+
+    board = tmp_path / "empty36.txt"
+    board.write_text(format_puzzle(Puzzle.empty(36)))
+    process = start(["solve", str(board), "--solver", "sat", "--canonical"], tmp_path)
+    try:
+        assert engine_at_work(process, 3.0), f"ended first: {process.communicate()}"
+        process.send_signal(signum)
+        out, err = process.communicate(timeout=ENGINE_SLICE_WAIT)
+    finally:
+        process.kill()
+    assert (process.returncode, err.decode(), out) == (128 + signum, f"sudokulab: {line}\n", b"")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import platform
 import random
 import signal
 import subprocess
@@ -616,3 +617,29 @@ def test_a_signal_inside_a_large_sat_solve_ends_it_as_the_signal(tmp_path, signu
     finally:
         process.kill()
     assert (process.returncode, err.decode(), out) == (128 + signum, f"sudokulab: {line}\n", b"")
+
+
+@pytest.mark.slow
+def test_a_solve_that_outlasts_its_first_slice_is_armed_and_leaves_everything_as_found():
+    """``sat_engine._Terminator``: a solve longer than one slice arms CaDiCaL's ``terminate()`` on the
+    wakeup fd and disarms it at the end, with nothing left behind: the wakeup fd unset again, the
+    answers right, and the engine as usable for the next solve (the byte that disarms may still reach
+    ``terminate()``, which must cost no more than one slice)."""
+    from sudokulab import Puzzle, is_solution, solvers
+    from sudokulab.solvers import sat_engine
+
+    assert signal.set_wakeup_fd(-1) == -1
+    calls = []
+    original = sat_engine._TERMINATOR.arm
+    sat_engine._TERMINATOR.arm = lambda engine: calls.append(original(engine)) or calls[-1]
+    try:
+        with solvers.get("sat") as solver:
+            empty = Puzzle.empty(25)
+            first = solver.solve(empty).grid  # thousands of conflicts: armed
+            assert is_solution(first, empty) and signal.set_wakeup_fd(-1) == -1  # disarmed: no wakeup fd
+            half = Puzzle(empty.shape, tuple(v if i % 2 else 0 for i, v in enumerate(first)))
+            assert is_solution(solver.solve(half).grid, half)  # the same engine, after the disarming byte
+    finally:
+        del sat_engine._TERMINATOR.arm
+    if sys.platform.startswith("linux") and platform.machine() in ("x86_64", "aarch64"):
+        assert calls and all(request is not None for request in calls)  # armed, where it can be

@@ -643,3 +643,23 @@ def test_a_solve_that_outlasts_its_first_slice_is_armed_and_leaves_everything_as
         del sat_engine._TERMINATOR.arm
     if sys.platform.startswith("linux") and platform.machine() in ("x86_64", "aarch64"):
         assert calls and all(request is not None for request in calls)  # armed, where it can be
+
+
+def test_the_terminator_leaves_someone_elses_wakeup_fd_alone():
+    """asyncio (a notebook) owns the wakeup fd: the engine is then not armed, and the fd is theirs still."""
+    from sudokulab import Puzzle
+    from sudokulab.solvers import sat, sat_engine
+
+    read, write = os.pipe()
+    os.set_blocking(write, False)
+    solver = sat.SatSolver()
+    try:
+        engine, _, _ = solver._engine_for(Puzzle.empty(9))
+        signal.set_wakeup_fd(write)
+        assert sat_engine._TERMINATOR.arm(engine) is None
+        assert signal.set_wakeup_fd(-1) == write
+    finally:
+        signal.set_wakeup_fd(-1)
+        solver.close()
+        os.close(read)
+        os.close(write)

@@ -185,8 +185,9 @@ class _Terminator:
         while select.select([read], [], [], 0)[0]:  # signals of earlier runs, already taken
             os.read(read, 64)
         try:
-            if signal.set_wakeup_fd(write) != -1:
-                signal.set_wakeup_fd(-1)  # what set_wakeup_fd(write) replaced is lost: put none, as found
+            previous = signal.set_wakeup_fd(write)
+            if previous != -1:  # someone else's (asyncio's): theirs again, and slices alone
+                signal.set_wakeup_fd(previous)
                 return None
         except ValueError:  # not the main interpreter
             return None

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import platform
 import random
 import signal
 import subprocess
@@ -569,3 +570,96 @@ def test_ctrl_c_inside_the_sat_engine_over_and_over(tmp_path):
     assert report["broken"] == report["blocked"] == report["foreign_handler"] == 0, report
     assert report["engine"] + report["elsewhere"] + report["finished"] == 30, report
     assert report["engine"] >= 5, report  # the signals did land inside the engine
+
+
+ENGINE_SLICE_WAIT = 240
+"""Seconds a signal may wait for the engine call in progress: CaDiCaL's inprocessing runs whole inside
+one call (docs/sat.md, "Ctrl-C inside PySAT"); single calls of 11 s were seen on the empty 36x36 board
+and of 57 s on a 36x36 puzzle, with the machine's two cores shared five ways. A bound on hanging, not
+a speed target: the latency figures live in benchmarks/results/signal-latency.md."""
+
+
+def engine_at_work(process: subprocess.Popen, cpu_seconds: float) -> bool:
+    """Wait until PySAT's extension is loaded and the command has spent ``cpu_seconds`` of CPU (the
+    formula is built by then and the engine solving); False if the command ended first."""
+    stat, maps = Path(f"/proc/{process.pid}/stat"), Path(f"/proc/{process.pid}/maps")
+    while process.poll() is None:
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            spent = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            if spent >= cpu_seconds and "pysolvers" in maps.read_text():
+                return True
+        except (FileNotFoundError, ProcessLookupError):
+            break
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="reads /proc to see the engine at work")
+@pytest.mark.parametrize("signum, line", [(signal.SIGTERM, "terminated"), (signal.SIGHUP, "hung up"),
+                                          (signal.SIGINT, "interrupted")],
+                         ids=["SIGTERM", "SIGHUP", "SIGINT"])
+def test_a_signal_inside_a_large_sat_solve_ends_it_as_the_signal(tmp_path, signum, line):
+    """``timeout``, ``docker stop`` and CI runners send SIGTERM: with the engine in the middle of an
+    empty 36x36 canonical solve, each stopping signal ends the real command with 128 + the signal, its
+    one line and nothing on stdout (no partial answer), not a traceback nor a crash of the engine."""
+    from sudokulab import Puzzle
+    from sudokulab.formats.boj import format_puzzle
+
+    board = tmp_path / "empty36.txt"
+    board.write_text(format_puzzle(Puzzle.empty(36)))
+    process = start(["solve", str(board), "--solver", "sat", "--canonical"], tmp_path)
+    try:
+        assert engine_at_work(process, 3.0), f"ended first: {process.communicate()}"
+        process.send_signal(signum)
+        out, err = process.communicate(timeout=ENGINE_SLICE_WAIT)
+    finally:
+        process.kill()
+    assert (process.returncode, err.decode(), out) == (128 + signum, f"sudokulab: {line}\n", b"")
+
+
+@pytest.mark.slow
+def test_a_solve_that_outlasts_its_first_slice_is_armed_and_leaves_everything_as_found():
+    """``sat_engine._Terminator``: a solve longer than one slice arms CaDiCaL's ``terminate()`` on the
+    wakeup fd and disarms it at the end, with nothing left behind: the wakeup fd unset again, the
+    answers right, and the engine as usable for the next solve (the byte that disarms may still reach
+    ``terminate()``, which must cost no more than one slice)."""
+    from sudokulab import Puzzle, is_solution, solvers
+    from sudokulab.solvers import sat_engine
+
+    assert signal.set_wakeup_fd(-1) == -1
+    calls = []
+    original = sat_engine._TERMINATOR.arm
+    sat_engine._TERMINATOR.arm = lambda engine: calls.append(original(engine)) or calls[-1]
+    try:
+        with solvers.get("sat") as solver:
+            empty = Puzzle.empty(25)
+            first = solver.solve(empty).grid  # thousands of conflicts: armed
+            assert is_solution(first, empty) and signal.set_wakeup_fd(-1) == -1  # disarmed: no wakeup fd
+            half = Puzzle(empty.shape, tuple(v if i % 2 else 0 for i, v in enumerate(first)))
+            assert is_solution(solver.solve(half).grid, half)  # the same engine, after the disarming byte
+    finally:
+        del sat_engine._TERMINATOR.arm
+    if sys.platform.startswith("linux") and platform.machine() in ("x86_64", "aarch64"):
+        assert calls and all(request is not None for request in calls)  # armed, where it can be
+
+
+def test_the_terminator_leaves_someone_elses_wakeup_fd_alone():
+    """asyncio (a notebook) owns the wakeup fd: the engine is then not armed, and the fd is theirs still."""
+    from sudokulab import Puzzle
+    from sudokulab.solvers import sat, sat_engine
+
+    read, write = os.pipe()
+    os.set_blocking(write, False)
+    solver = sat.SatSolver()
+    try:
+        engine, _, _ = solver._engine_for(Puzzle.empty(9))
+        signal.set_wakeup_fd(write)
+        assert sat_engine._TERMINATOR.arm(engine) is None
+        assert signal.set_wakeup_fd(-1) == write
+    finally:
+        signal.set_wakeup_fd(-1)
+        solver.close()
+        os.close(read)
+        os.close(write)

@@ -10,7 +10,8 @@ error of their own (``signal_behind``). A library user's handlers are left alone
 
 PySAT's own SIGINT handler, which ``longjmp``s out of its engine and can leave the heap corrupt, is
 kept out of sudokulab's engine calls (``solvers/sat_engine.py``): there too these handlers take the
-signal, between two budget slices (docs/sat.md, "Ctrl-C inside PySAT").
+signal, between two budget slices, or once CaDiCaL's ``terminate()`` has ended the call in progress
+(``sat_engine._Terminator``; docs/sat.md, "Ctrl-C inside PySAT").
 """
 
 from __future__ import annotations

@@ -15,10 +15,22 @@ is not on the main thread (``_no_longjmp``): its handler is never installed, the
 the command's own handler between two slices (SIGTERM and SIGHUP as promptly as SIGINT), and the
 engine stays intact and usable. Only engines that cannot run in slices (``lingeling``: no limited
 solve; ``kissat404``: cannot solve twice) keep PySAT's handler, and with it ``Engine.broken``.
+
+Between two slices is not prompt enough for a large board: one CaDiCaL call holds the GIL and runs
+its inprocessing whole, seconds at a time, so no Python thread can act on a signal. Once a solve
+outlasts its first slice, ``_Terminator`` has glibc's AIO call CaDiCaL's own ``terminate()`` from a
+native thread when Python's C-level handler writes the signal to the wakeup fd (docs/sat.md).
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import os
+import platform
+import select
+import signal
+import sys
 import threading
 import time
 
@@ -107,10 +119,118 @@ def longjmp_free() -> bool:
     return _GUARD is not None
 
 
+class _AioCb(ctypes.Structure):
+    """glibc's ``struct aiocb`` on 64-bit Linux, its ``sigevent`` spelled out for ``SIGEV_THREAD``."""
+
+    _fields_ = [("fildes", ctypes.c_int), ("opcode", ctypes.c_int), ("reqprio", ctypes.c_int),
+                ("pad", ctypes.c_int), ("buf", ctypes.c_void_p), ("nbytes", ctypes.c_size_t),
+                ("value", ctypes.c_void_p), ("signo", ctypes.c_int), ("notify", ctypes.c_int),
+                ("function", ctypes.c_void_p), ("attributes", ctypes.c_void_p), ("sigev_pad", ctypes.c_char * 32),
+                ("private", ctypes.c_char * 72)]
+
+
+_SIGEV_THREAD = 2
+_EINPROGRESS = 115
+_GRACE = 1.0
+"""Seconds a disarmed engine is kept before it is freed: the native thread that calls its ``terminate()``
+may still be starting (it takes microseconds; this is the margin)."""
+
+
+class _Terminator:
+    """Ends a CaDiCaL call within milliseconds of a signal, with no Python code run in between.
+
+    Armed: a one-byte ``aio_read`` on a pipe that is the process's wakeup fd; Python's C-level handler
+    writes the signal number there, glibc's AIO thread reads it and starts a thread that calls
+    ``CaDiCaL::Solver::terminate(engine)`` (a flag CaDiCaL reads in its search and inprocessing loops,
+    documented as callable asynchronously). The call returns "unknown", the main thread is back in
+    Python and the command's handler raises as between two slices. Disarmed: a byte of our own
+    completes the read, so no request outlives the run; the engine, which may still get that
+    ``terminate()``, is then freed no sooner than ``_GRACE`` later. Only where all of it can be checked:
+    Linux with glibc, 64-bit x86 or ARM, a CaDiCaL engine whose ``terminate`` the extension exports,
+    the main thread, and no wakeup fd of someone else's (asyncio's)."""
+
+    def __init__(self) -> None:
+        self.libc: ctypes.CDLL | None = None
+        self.pipe: tuple[int, int] | None = None
+        self.late: list[tuple[float, object]] = []  # (when disarmed, PySAT solver) awaiting their grace
+
+    def usable(self, engine: Engine) -> int | None:
+        """The address of the engine's ``terminate``, or None where this cannot be used."""
+        if not sys.platform.startswith("linux") or platform.machine() not in ("x86_64", "aarch64") \
+                or platform.libc_ver()[0] != "glibc" or not engine.name.startswith("cadical"):
+            return None
+        try:
+            import pysolvers
+
+            if self.libc is None:
+                self.libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+                self.libc.aio_read.argtypes = self.libc.aio_error.argtypes = [ctypes.c_void_p]
+            digits = engine.name.removeprefix("cadical")
+            return ctypes.cast(getattr(ctypes.CDLL(pysolvers.__file__), f"_ZN10CaDiCaL{digits}6Solver9terminateEv"),
+                               ctypes.c_void_p).value
+        except (ImportError, OSError, AttributeError):
+            return None
+
+    def arm(self, engine: Engine) -> _AioCb | None:
+        if threading.current_thread() is not threading.main_thread():
+            return None
+        function = self.usable(engine)
+        capsule = getattr(engine.solver.solver, "cadical", None)
+        if function is None or capsule is None:
+            return None
+        if self.pipe is None:
+            self.pipe = os.pipe()
+            os.set_blocking(self.pipe[1], False)
+        read, write = self.pipe
+        while select.select([read], [], [], 0)[0]:  # signals of earlier runs, already taken
+            os.read(read, 64)
+        try:
+            previous = signal.set_wakeup_fd(write)
+            if previous != -1:  # someone else's (asyncio's): theirs again, and slices alone
+                signal.set_wakeup_fd(previous)
+                return None
+        except ValueError:  # not the main interpreter
+            return None
+        get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+        get_pointer.restype, get_pointer.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+        buffer = ctypes.create_string_buffer(1)
+        request = _AioCb(fildes=read, buf=ctypes.addressof(buffer), nbytes=1, value=get_pointer(capsule, None),
+                         notify=_SIGEV_THREAD, function=function)
+        request._buffer = buffer  # kept alive with the request
+        if self.libc.aio_read(ctypes.byref(request)) != 0:
+            signal.set_wakeup_fd(-1)
+            return None
+        return request
+
+    def disarm(self, engine: Engine, request: _AioCb) -> None:
+        signal.set_wakeup_fd(-1)
+        if self.libc.aio_error(ctypes.byref(request)) == _EINPROGRESS:
+            os.write(self.pipe[1], b"\0")
+            while self.libc.aio_error(ctypes.byref(request)) == _EINPROGRESS:
+                time.sleep(0.0005)
+        engine.disarmed = time.perf_counter()
+
+    def free(self, solver: object, disarmed: float) -> None:
+        """Free a PySAT solver, or keep it until ``_GRACE`` has passed since it was last disarmed."""
+        now = time.perf_counter()
+        self.late.append((disarmed, solver))
+        keep = []
+        for when, held in self.late:
+            if now - when >= _GRACE:
+                held.delete()
+            else:
+                keep.append((when, held))
+        self.late = keep
+
+
+_TERMINATOR = _Terminator()
+
+
 class Engine:
     """One PySAT engine loaded with one formula."""
 
-    __slots__ = ("solver", "formula", "top", "name", "propagation_budget", "broken", "constant", "solves", "sliced")
+    __slots__ = ("solver", "formula", "top", "name", "propagation_budget", "broken", "constant", "solves", "sliced",
+                 "disarmed")
 
     def __init__(self, name: str, formula: cnf.Formula, units_: list[int] | None = None, sliced: bool = True):
         self.name = name
@@ -127,6 +247,8 @@ class Engine:
         """The stats that hold for every puzzle on this engine, once the solver has named them."""
         self.solves = 0
         """Calls to solve so far (see ``RENEW_AFTER``)."""
+        self.disarmed: float | None = None
+        """When ``_Terminator`` last disarmed on this engine (its solver is then freed late)."""
         self.propagation_budget = True
         try:
             self.solver.prop_budget(-1)
@@ -165,34 +287,58 @@ class Engine:
         if not self.sliced:  # no time limit reaches such an engine (``SatSolver`` refuses it)
             return solver.solve(assumptions)
         at = None if deadline is None else deadline.at
-        conflicts, propagations = _FIRST_SLICE, _FIRST_PROPAGATIONS
+        armed: _AioCb | None = None
         with _no_longjmp():
-            while True:
-                if at is not None:
-                    remaining = at - time.perf_counter()
-                    if remaining <= 0:
-                        raise TimeUp
-                solver.conf_budget(conflicts)
-                if self.propagation_budget:
-                    solver.prop_budget(propagations)
-                started = time.perf_counter()
-                answer = solver.solve_limited(assumptions)
-                if answer is not None:
-                    return answer
-                if at is None:
-                    conflicts, propagations = conflicts * _GROWTH, propagations * _GROWTH
-                    continue
-                spent = max(time.perf_counter() - started, 1e-6)
-                scale = min(4.0, min(_SLICE_SECONDS, remaining / 4) / spent)
-                conflicts = max(10, int(conflicts * scale))
-                propagations = max(10_000, int(propagations * scale))
+            try:
+                return self._slices(assumptions, at, _FIRST_SLICE, _FIRST_PROPAGATIONS, first_only=at is None)
+            except _Longer:
+                armed = _TERMINATOR.arm(self)
+                return self._slices(assumptions, at, _FIRST_SLICE * _GROWTH, _FIRST_PROPAGATIONS * _GROWTH)
+            finally:
+                if armed is not None:
+                    _TERMINATOR.disarm(self, armed)
+
+    def _slices(self, assumptions: list[int], at: float | None, conflicts: int, propagations: int,
+                first_only: bool = False) -> bool:
+        """The slice loop of ``_run``. ``first_only``: raise ``_Longer`` when the first slice ends without
+        an answer, so that ``_Terminator`` is armed only for solves that outlast one slice (puzzles up to
+        16x16 mostly do not, and arming costs system calls)."""
+        solver = self.solver
+        while True:
+            if at is not None:
+                remaining = at - time.perf_counter()
+                if remaining <= 0:
+                    raise TimeUp
+            solver.conf_budget(conflicts)
+            if self.propagation_budget:
+                solver.prop_budget(propagations)
+            started = time.perf_counter()
+            answer = solver.solve_limited(assumptions)
+            if answer is not None:
+                return answer
+            if first_only:
+                raise _Longer
+            if at is None:
+                conflicts, propagations = conflicts * _GROWTH, propagations * _GROWTH
+                continue
+            spent = max(time.perf_counter() - started, 1e-6)
+            scale = min(4.0, min(_SLICE_SECONDS, remaining / 4) / spent)
+            conflicts = max(10, int(conflicts * scale))
+            propagations = max(10_000, int(propagations * scale))
 
     def new_variable(self) -> int:
         self.top += 1
         return self.top
 
     def close(self) -> None:
-        self.solver.delete()
+        if self.disarmed is None:
+            self.solver.delete()
+        else:
+            _TERMINATOR.free(self.solver, self.disarmed)
+
+
+class _Longer(Exception):
+    """The first slice of a solve without a deadline ended without an answer (``Engine._slices``)."""
 
 
 def settled_by_propagation(engine: Engine, assumptions: list[int]) -> bool:

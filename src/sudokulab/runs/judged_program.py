@@ -112,7 +112,8 @@ def pack_program(command: Sequence[str], *, shared_fs: bool = False, here: bool 
 
 PROGRAM_SUFFIXES = frozenset({".py", ".js", ".mjs", ".cjs", ".java", ".class", ".jar", ".c", ".cc", ".cpp", ".rb",
                               ".pl", ".sh", ".go", ".rs", ".kt", ".lua", ".php", ".ts", ".out", ".exe", ".bin"})
-"""Suffixes that make an argument a file the program needs (``sol.py``), even without a folder in its name."""
+"""Suffixes that make an argument a file the program needs and must be there before it starts (``sol.py``,
+``Main.class``); other paths may be files the program is to make."""
 
 
 def _refuse_missing(command: Sequence[str]) -> None:
@@ -122,8 +123,7 @@ def _refuse_missing(command: Sequence[str]) -> None:
         if argument.startswith("-") or "=" in argument:
             continue
         path = Path(argument)
-        looks_like_a_path = "/" in argument or path.suffix.lower() in PROGRAM_SUFFIXES
-        if not looks_like_a_path:
+        if path.suffix.lower() not in PROGRAM_SUFFIXES:  # a file the program may make (--log out.txt): its own
             continue
         if not path.exists():
             raise UsageError(f"judge: '{argument}', named in the command, does not exist here")

@@ -200,7 +200,7 @@ def test_command_accepts_the_correct_program(capsys):
     code, out, err = run(capsys, "judge", SAMPLE, "--quiet", "--time-limit", "60", "--",
                          *python("boj2580_backtrack.py"))
     assert code == 0 and err == ""
-    assert "accepted" in out and "runs: 1 " in out
+    assert "accepted" in out and "runs: 1;" in out
 
 
 def test_command_reports_the_bad_dataset_line_and_goes_on(capsys):
@@ -262,9 +262,9 @@ def _counts(report: str) -> dict[str, int]:
     """The verdict counts from the summary table."""
     counts = {}
     for line in report.splitlines():
-        cells = [cell.strip() for cell in line.strip("│┃| ").split("│")]
-        if len(cells) == 2 and cells[1].isdigit():
-            counts[cells[0]] = int(cells[1])
+        match = re.fullmatch(r"([a-z][a-z ]*[a-z]) {2,}(\d+)", line.strip())
+        if match:
+            counts[match[1]] = int(match[2])
     return counts
 
 
@@ -339,7 +339,7 @@ def test_a_runtime_errors_last_line_cannot_retitle_or_clear_a_terminal(tmp_path)
     assert screen.status == 1 and "runtime error" in screen.text
     for trick in ("\x1b]0;", "\x07", "\x1b[2J", "\x1b[H"):
         assert trick not in screen.raw
-    assert "the last line \\x1b]0;title\\x07" in screen.raw
+    assert "the last line \\x1b]0;title\\x07" in " ".join(screen.raw.split())  # wrapped at the width
 
 
 # --- the failure table counts every line -----------------------------------------------------------

@@ -311,48 +311,38 @@ def judge_progress(total: int | None, dataset: str, *, enabled: bool = True) -> 
 
 def render_judge_summary(summary: JudgeSummary, limits: Limits, out: Console) -> None:
     """The verdict counts and time figures as a table."""
-    from rich.table import Table
-
     from ..runs.judge import Outcome
 
-    table = Table(title="judge summary", title_justify="left")
-    table.add_column("verdict")
-    table.add_column("count", justify="right")
-    for outcome, count in summary.counts.items():
-        if count or outcome is not Outcome.INVALID_ENTRY:
-            style = "green" if outcome is Outcome.ACCEPTED else ("red" if count else "dim")
-            table.add_row(as_text(outcome.value), as_text(count), style=style)
-    out.print(table)
+    shown = [(outcome, count) for outcome, count in summary.counts.items()
+             if count or outcome is not Outcome.INVALID_ENTRY]
+    print_table(out, [Column("verdict"), Column("count", "right")],
+                [[outcome.value, str(count)] for outcome, count in shown], title="judge summary",
+                styles=["green" if outcome is Outcome.ACCEPTED else ("red" if count else "dim")
+                        for outcome, count in shown])
     if summary.seconds:
         from statistics import fmean, median  # here: statistics imports fractions and decimal
 
         times = summary.seconds
         memory = f"{limits.memory_mb} MB" if limits.memory_mb else "none"
         out.print(as_text(
-            f"runs: {len(times)}  time per run: min {min(times):.3f} s, median {median(times):.3f} s, "
-            f"mean {fmean(times):.3f} s, max {max(times):.3f} s; total {sum(times):.2f} s  "
+            f"runs: {len(times)}; time per run: min {min(times):.3f} s, median {median(times):.3f} s, "
+            f"mean {fmean(times):.3f} s, max {max(times):.3f} s; total {sum(times):.2f} s "
             f"(limit {limits.seconds:g} s)\npeak memory: {summary.peak_rss_kb / 1024:.1f} MB (limit {memory})"
-        ), soft_wrap=True)
+        ))
 
 
 def render_failures(failures: Sequence[Failure], oracle_name: str, out: Console) -> None:
     """Each failure: the puzzle, the program's output and the oracle's answer side by side."""
-    from rich.table import Table
-
     for failure in failures:
         case = failure.case
         if case.puzzle is None:
             continue
         n = case.puzzle.n
-        out.print(as_text(f"puzzle {case.index + 1} (dataset line {case.line}): {printable(str(case))}"),
-                  soft_wrap=True)  # the detail quotes the program: escaped where it is made, and again here
-        table = Table()
-        for header in ("puzzle", "program output", f"oracle ({oracle_name})"):
-            table.add_column(as_text(header))
+        # the detail quotes the program: escaped where it is made, and again here
+        out.print(as_text(f"puzzle {case.index + 1} (dataset line {case.line}): {printable(str(case))}"))
         output = clip_output(case.run.stdout if case.run else b"", n, cut=bool(case.run and case.run.output_overflow))
-        table.add_row(as_text(format_puzzle(case.puzzle).rstrip("\n")), as_text(output),
-                      as_text(failure.oracle_answer.rstrip("\n")))
-        out.print(table)
+        print_table(out, [Column("puzzle"), Column("program output"), Column(f"oracle ({oracle_name})")],
+                    [[format_puzzle(case.puzzle).rstrip("\n"), output, failure.oracle_answer.rstrip("\n")]])
 
 
 def clip_output(data: bytes, n: int, *, cut: bool = False) -> str:
@@ -382,7 +372,6 @@ def clip_output(data: bytes, n: int, *, cut: bool = False) -> str:
 
 def render_ratings(distributions: Sequence[Distribution], out: Console) -> None:
     """One table per dataset: puzzles per hardest technique, then the rating's quartiles."""
-    from rich.table import Table
 
     for dist in distributions:
         extra = (f", {dist.failed} not rated" if dist.failed else "") + (
@@ -391,13 +380,10 @@ def render_ratings(distributions: Sequence[Distribution], out: Console) -> None:
         if not dist.rated:
             out.print(as_text(title))
             continue
-        table = Table(title=title, title_justify="left")
-        for header, justify in (("hardest technique", "left"), ("difficulty", "right"), ("puzzles", "right"),
-                                ("share", "right")):
-            table.add_column(header, justify=justify)
-        for name, difficulty, count in dist.techniques:
-            table.add_row(as_text(name), f"{difficulty:.1f}", str(count), f"{count / dist.rated:.0%}")
-        out.print(table)
+        print_table(out, [Column("hardest technique"), Column("difficulty", "right"), Column("puzzles", "right"),
+                          Column("share", "right")],
+                    [[name, f"{difficulty:.1f}", str(count), f"{count / dist.rated:.0%}"]
+                     for name, difficulty, count in dist.techniques], title=title)
         out.print(as_text(f"rating: median {dist.median:.2f}, quartiles {dist.q1:.2f} .. {dist.q3:.2f}, "
                           f"max {dist.max:.2f}; {dist.per_second:,.1f} puzzles rated per second"))
 

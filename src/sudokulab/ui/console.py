@@ -104,9 +104,10 @@ _UNIT = re.compile(r"(?<=\d) (?=(?:µs|us|ms|s|min|h|MB|KB|kB|GB|B|%|x|×|puzzle
 _GLUE = "\x00"
 
 
-def wrap_prose(text: str, width: int) -> str:
+def wrap_prose(text: str, width: int, indent: str = "") -> str:
     """Text wrapped at ``width`` between words, a number never parted from its unit (``5.9 s``), and
-    no word broken (a long path overflows rather than being cut).
+    no word broken (a long path overflows rather than being cut); lines after a paragraph's first
+    begin with ``indent``.
 
     >>> wrap_prose("the run took 5.9 s in all", 16)
     'the run took\\n5.9 s in all'
@@ -117,7 +118,8 @@ def wrap_prose(text: str, width: int) -> str:
     for paragraph in text.split("\n"):
         glued = _UNIT.sub(_GLUE, paragraph)
         lines += [line.replace(_GLUE, " ") for line in textwrap.wrap(
-            glued, max(width, 10), break_long_words=False, break_on_hyphens=False)] or [""]
+            glued, max(width, 10), break_long_words=False, break_on_hyphens=False,
+            subsequent_indent=indent)] or [""]
     return "\n".join(lines)
 
 

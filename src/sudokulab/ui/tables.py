@@ -85,6 +85,9 @@ def print_table(out: Console, columns: Sequence[Column], rows: Sequence[Sequence
         return sum(needed(column, shorten) for column in kept) + 2 * (len(kept) - 1) <= out.width
 
     droppable = sorted((c for c in columns if c.drop), key=lambda c: c.drop)
+    # past the stated order, the rightmost columns go too (never the first): rich would squeeze the
+    # table instead, cutting cells short ("99.6 …") or leaving columns out without a word
+    droppable += [c for c in reversed(columns[1:]) if not c.drop]
     ways = [([c for c in columns if c not in droppable[:k]], shorten)
             for k in range(len(droppable) + 1) for shorten in (False, True)]
     kept, shorten = next((way for way in ways if wide or fits(*way)), ways[-1])

@@ -77,6 +77,11 @@ def run(args: argparse.Namespace) -> int:
         lines = [step_line(i + 1, step, n) for i, step in enumerate(explanation.steps)]
         if certified:
             lines.append(f"every step certified by SAT: {len(explanation.steps)} steps")
+        if sys.stdout.isatty():  # wrapped at the terminal's width, not broken mid-token by it; whole in a file
+            from ...ui.console import wrap_prose
+            from ..parser import terminal_columns
+
+            lines = [wrap_prose(line, terminal_columns(), indent="      ") for line in lines]
         sys.stdout.write("".join(line + "\n" for line in lines))
         if explanation.grid is not None:
             sys.stdout.write(format_grid(explanation.grid, n))

@@ -248,3 +248,26 @@ def test_ctrl_c_during_bench_shows_what_finished_then_exits_130(tmp_path):
     assert summary["summary"] and summary["puzzles"] == len(done) >= 1 and summary["solved"] == len(done)
     text = " ".join(err.decode().split())
     assert f"stopped by a signal after {len(done)} puzzles" in text and text.endswith("sudokulab: interrupted")
+
+
+@pytest.mark.slow
+def test_runs_and_warmup_report_each_solvers_rate_over_the_runs_and_paired_ratios(tmp_path, capsys):
+    path = tmp_path / "five.txt"
+    path.write_text("\n".join("".join(str(v) if v else "." for v in random_puzzle(9, 0.4, seed)[0].givens)
+                              for seed in range(5)) + "\n")
+    code = cli.main(["bench", str(path), "--solvers", "backtrack-fast,sat", "--runs", "3", "--warmup", "1",
+                     "--quiet", "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    rows = _json_lines(out)  # the last run's rows and summaries only
+    assert len([r for r in rows if "summary" not in r]) == 5 * 2 and len([r for r in rows if "summary" in r]) == 2
+    text = " ".join(err.split())
+    assert "five: puzzles/cpu-s over 3 runs, after 1 warm-up run" in text
+    medians = {}
+    for line in err.splitlines():
+        cells = line.split()
+        if cells[:1] in (["backtrack-fast"], ["sat"]) and len(cells) == 8 and cells[3] == "..":
+            medians[cells[0]] = float(cells[1].replace(",", ""))
+    assert set(medians) == {"backtrack-fast", "sat"}
+    faster, slower = sorted(medians, key=medians.get, reverse=True)
+    assert f"{faster} is " in text and f"x as fast as {slower} (run by run: " in text

@@ -242,6 +242,34 @@ def render_bench(report: BenchReport, out: Console, *, wide: bool = False) -> No
     out.print(as_text(f"measured: {report.how_measured()}"))
 
 
+def render_runs(reports: Sequence[BenchReport], warmup: int, out: Console) -> None:
+    """``bench --runs K``: each solver's rate over the K runs, and how many times faster each is than the
+    next one down, paired run by run (a run's load weighs on every solver of that run alike)."""
+    from ..runs.spread import Spread, paired_ratio, verdict
+
+    datasets = dict.fromkeys(s.dataset for report in reports for s in report.summaries)
+    for dataset in datasets:
+        rates: dict[str, list[float]] = {}
+        for report in reports:
+            for summary in report.summaries:
+                if summary.dataset == dataset:
+                    rates.setdefault(summary.solver, []).append(summary.per_cpu_second)
+        spreads = sorted((Spread(name, tuple(values), {}) for name, values in rates.items()
+                          if len(values) == len(reports)), key=lambda spread: spread.median, reverse=True)
+        print_table(out, [Column("solver"), Column("median", "right"), Column("quartiles", "right"),
+                          Column("min .. max", "right", drop=1)],
+                    [[spread.name, f"{spread.median:,.1f}", f"{spread.low:,.1f} .. {spread.high:,.1f}",
+                      f"{min(spread.rates):,.1f} .. {max(spread.rates):,.1f}"] for spread in spreads],
+                    title=f"{dataset}: puzzles/cpu-s over {len(reports)} runs"
+                          + (f", after {warmup} warm-up run{'s' if warmup > 1 else ''}" if warmup else ""))
+        for faster, slower in zip(spreads, spreads[1:]):
+            middle, low, high = paired_ratio(faster, slower)
+            out.print(as_text(f"{faster.name} is {middle:.2f}x as fast as {slower.name} (run by run: "
+                              f"{low:.2f}x .. {high:.2f}x, quartiles)"))
+        if len(spreads) > 1:
+            out.print(as_text(verdict(spreads)))
+
+
 def bench_markdown(report: BenchReport) -> str:
     """The summary tables as Markdown (every column), for the benchmark report."""
     parts = []

@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["MARGIN", "Spread", "clearly_faster", "repeat", "tiers", "verdict"]
+__all__ = ["MARGIN", "Spread", "clearly_faster", "paired_ratio", "repeat", "tiers", "verdict"]
 
 
 @dataclass(frozen=True)
@@ -87,6 +87,19 @@ def clearly_faster(a: Spread, b: Spread, margin: float = MARGIN) -> bool:
     False
     """
     return _lower_quartile([x / y for x, y in zip(a.rates, b.rates)]) > margin
+
+
+def paired_ratio(a: Spread, b: Spread) -> tuple[float, float, float]:
+    """How many times ``a``'s rate is ``b``'s, round by round: the median ratio and its quartiles.
+
+    >>> paired_ratio(Spread("a", (20, 40, 22), {}), Spread("b", (10, 20, 11), {}))
+    (2.0, 2.0, 2.0)
+    """
+    ratios = [x / y for x, y in zip(a.rates, b.rates)]
+    if len(ratios) == 1:
+        return ratios[0], ratios[0], ratios[0]
+    low, _, high = statistics.quantiles(ratios, n=4, method="inclusive")
+    return statistics.median(ratios), low, high
 
 
 def tiers(spreads: Sequence[Spread], margin: float = MARGIN) -> list[list[Spread]]:

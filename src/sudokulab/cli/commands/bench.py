@@ -14,6 +14,7 @@ from ..options import (
     dataset_rules,
     json_argument,
     many_solver_arguments,
+    non_negative_int,
     per_solver_options,
     positive_float,
     positive_int,
@@ -52,6 +53,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", help=argparse.SUPPRESS)  # deprecated: --output FILE.csv
     parser.add_argument("--plot", help=argparse.SUPPRESS)  # deprecated: --output FILE.png
     json_argument(parser, "per-puzzle results as JSON Lines on stdout (the tables go to stderr)")
+    parser.add_argument("--runs", type=positive_int, default=1, metavar="K",
+                        help="repeat the whole run K times and report each solver's rate over the runs (median, "
+                        "quartiles) and how many times faster each is than the next, paired run by run; the "
+                        "tables, rows and files are the last run's (default: 1)")
+    parser.add_argument("--warmup", type=non_negative_int, default=0, metavar="W",
+                        help="whole runs before the measured ones, not counted (caches, compiled code; default: 0)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     rules_arguments(parser, "of every puzzle of the datasets")
 
@@ -82,16 +89,32 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.flush()
         render_bench(report, console(stderr=args.json, wide=args.wide), wide=args.wide)
 
-    report = bench.run_bench(
-        datasets, solver_names(args.solvers), time_limit=args.time_limit, jobs=args.jobs,
-        options=per_solver_options(args.option), csv_path=files.get("csv"), json_path=files.get("jsonl"),
-        json_lines=sys.stdout if args.json else None, progress=not args.quiet, by_solver=args.by_solver,
-        cluster=args.cluster, batch_size=args.batch_size, configs=configurations(args), on_stopped=show,
-    )
+    def one_run(last: bool) -> bench.BenchReport:
+        """A whole run; only the last measured one writes rows, files and (when stopped) its tables."""
+        return bench.run_bench(
+            datasets, solver_names(args.solvers), time_limit=args.time_limit, jobs=args.jobs,
+            options=per_solver_options(args.option), csv_path=files.get("csv") if last else None,
+            json_path=files.get("jsonl") if last else None,
+            json_lines=sys.stdout if args.json and last else None, progress=not args.quiet,
+            by_solver=args.by_solver, cluster=args.cluster, batch_size=args.batch_size, configs=configurations(args),
+            on_stopped=show if last else None,
+        )
+
+    if args.runs > 1 or args.warmup:
+        if any(d.path is not None and str(d.path) == "-" for d in datasets):
+            raise UsageError("bench: --runs and --warmup read the datasets again: give files, not stdin")
+    for _ in range(args.warmup):
+        one_run(last=False)
+    reports = [one_run(last=i == args.runs - 1) for i in range(args.runs)]
+    report = reports[-1]
     if report.skipped and not report.summaries:
         name, why = next(iter(next(iter(report.skipped.values())).items()))
         raise UnsupportedFeature(f"bench: no solver could run: {name} {why}")
     show(report)
+    if args.runs > 1:
+        from ..render import render_runs
+
+        render_runs(reports, args.warmup, console(stderr=args.json, wide=args.wide))
     if plot is not None:
         from ...ui.plots import cactus_plot
 

@@ -338,3 +338,17 @@ def test_explain_on_a_terminal_wraps_at_its_width_and_a_file_gets_whole_lines(tm
     to_file = in_terminal(command("explain", str(hard)) + f" > {out}", 80, tmp_path)
     steps = [line for line in out.read_text().splitlines() if line[:5].strip().rstrip(".").isdigit()]
     assert to_file.status == 0 and max(map(len, steps)) > 80  # whole steps, one a line
+
+
+@pytest.mark.slow
+def test_solve_with_no_file_on_a_terminal_says_it_reads_the_puzzle_from_there(tmp_path):
+    import pexpect
+
+    child = pexpect.spawn(executable()[0], [*executable()[1:], "solve"], cwd=str(tmp_path), timeout=60,
+                          dimensions=(24, 80), encoding="utf-8")
+    child.expect("reading the puzzle from the terminal: type or paste it, then Ctrl-D")
+    child.send((SAMPLE.read_text()))
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and "1 3 5 4 6 9 2 7 8" in child.before

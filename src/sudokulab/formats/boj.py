@@ -137,6 +137,10 @@ def read_bytes(source: str | os.PathLike, limit: int = MAX_INPUT_BYTES) -> bytes
             stream = sys.stdin.buffer if sys.stdin is not None else None
             if stream is None:
                 raise UsageError("cannot read <stdin>: it is closed")
+            if sys.stdin.isatty() and sys.stderr is not None:  # a person at a terminal: say what is awaited
+                sys.stderr.write("sudokulab: reading the puzzle from the terminal: type or paste it, then "
+                                 "Ctrl-D (or give a file)\n")
+                sys.stderr.flush()
             return stream.read(limit + 1)
         with open(source, "rb") as file:
             return file.read(limit + 1)

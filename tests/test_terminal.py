@@ -347,7 +347,7 @@ def test_solve_with_no_file_on_a_terminal_says_it_reads_the_puzzle_from_there(tm
     child = pexpect.spawn(executable()[0], [*executable()[1:], "solve"], cwd=str(tmp_path), timeout=60,
                           dimensions=(24, 80), encoding="utf-8")
     child.expect("reading the puzzle from the terminal: type or paste it, then Ctrl-D")
-    child.send((SAMPLE.read_text()))
+    child.send(SAMPLE.read_text())
     child.sendeof()
     child.expect(pexpect.EOF)
     child.close()

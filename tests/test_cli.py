@@ -136,3 +136,14 @@ def test_no_traceback_from_a_real_process(data):
                           timeout=60)
     assert done.returncode == 2 and done.stdout == b""
     assert b"Traceback" not in done.stderr and done.stderr.count(b"\n") == 1
+
+
+@pytest.mark.parametrize("command", ["count", "explain", "export", "verify"])
+def test_a_dataset_given_to_a_one_puzzle_command_is_named_for_what_it_is(capsys, command):
+    dataset = str(EXAMPLES / "puzzles-20.txt")
+    extra = {"export": ["--format", "dimacs"], "verify": [str(EXAMPLES / "boj2580-sample.out")]}
+    argv = [command, dataset, *extra.get(command, [])]
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, "")
+    assert err == (f"sudokulab: error: {dataset} holds 20 puzzles, a dataset, not one puzzle: the commands that "
+                   "read datasets take it (solve --all, bench, rate, judge)\n")

@@ -212,7 +212,47 @@ def load(args: argparse.Namespace, source: str | None = None, text: str | None =
         from ..formats.boj import source_name
 
         return puzzle_from_text(text, source_name(source), box=box(args), **rule_options(args))
-    return read_puzzle(source, box=box(args), **rule_options(args))
+    if not isinstance(source, str):
+        return read_puzzle(source, box=box(args), **rule_options(args))
+    from ..errors import PuzzleFormatError
+    from ..formats.boj import read_text, source_name
+
+    text = read_text(source)
+    try:
+        puzzle = puzzle_from_text(text, source_name(source), box=box(args), **rule_options(args))
+    except PuzzleFormatError:
+        why = dataset_shape(text, None)
+        if why:
+            raise PuzzleFormatError(f"{source_name(source)} {why}, not one puzzle: {DATASET_COMMANDS}") from None
+        raise
+    why = dataset_shape(text, puzzle.n)
+    if why:
+        raise PuzzleFormatError(f"{source_name(source)} {why}, not one {puzzle.n}x{puzzle.n} puzzle: "
+                                f"{DATASET_COMMANDS}")
+    return puzzle
+
+
+DATASET_COMMANDS = "the commands that read datasets take it (solve --all, bench, rate, judge)"
+"""What a one-puzzle command says of a dataset it was given (``solve`` names ``solve --all`` itself)."""
+
+
+def dataset_shape(text: str, parsed: int | None) -> str | None:
+    """``holds 20 puzzles`` when the text is clearly a dataset, else None.
+
+    Clearly: the dataset reader finds two or more puzzles in it. Text that also parses as one
+    puzzle (four 9x9 BOJ blocks are 324 numbers, an 18x18 board of ``parsed`` rows) counts as a
+    dataset only when every entry is a puzzle and no line is a row of that one board.
+    """
+    from ..datasets.reading import parse_lines
+
+    lines = text.splitlines()
+    entries = list(parse_lines(lines))
+    good = sum(entry.ok for entry in entries)
+    if good < 2:
+        return None
+    if parsed is not None and (good < len(entries) or any(len(line.split()) == parsed for line in lines)):
+        return None
+    return f"holds {len(entries):,} puzzles, a dataset"
 
 
 def dataset_rules(args: argparse.Namespace) -> Any:

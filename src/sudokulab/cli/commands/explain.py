@@ -78,10 +78,10 @@ def run(args: argparse.Namespace) -> int:
         if certified:
             lines.append(f"every step certified by SAT: {len(explanation.steps)} steps")
         if sys.stdout.isatty():  # wrapped at the terminal's width, not broken mid-token by it; whole in a file
-            from ...ui.console import wrap_prose
-            from ..parser import terminal_columns
+            from ...ui.console import console, wrap_prose
 
-            lines = [wrap_prose(line, terminal_columns(), indent="      ") for line in lines]
+            width = console().width  # the terminal's (COLUMNS when set)
+            lines = [wrap_prose(line, width, indent="      ") for line in lines]
         sys.stdout.write("".join(line + "\n" for line in lines))
         if explanation.grid is not None:
             sys.stdout.write(format_grid(explanation.grid, n))

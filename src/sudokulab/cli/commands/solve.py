@@ -12,7 +12,7 @@ import argparse
 import sys
 
 from ...errors import ExitCode, NoSolution, PuzzleFormatError, SolverBug, TimeLimitReached, UsageError
-from ..options import cluster_argument, load, positive_int, puzzle_arguments, solver_options
+from ..options import cluster_argument, dataset_shape, load, positive_int, puzzle_arguments, solver_options
 
 NAME = "solve"
 HELP = "solve one puzzle and print the BOJ answer (--all: every puzzle of datasets)"
@@ -132,25 +132,6 @@ def _all_hint(source: str) -> str:
     import shlex
 
     return f"solve each puzzle with 'sudokulab solve --all {shlex.quote(source)}'"
-
-
-def dataset_shape(text: str, parsed: int | None) -> str | None:
-    """``holds 20 puzzles`` when the text is clearly a dataset, else None.
-
-    Clearly: the dataset reader finds two or more puzzles in it. Text that also parses as one
-    puzzle (four 9x9 BOJ blocks are 324 numbers, an 18x18 board of ``parsed`` rows) counts as a
-    dataset only when every entry is a puzzle and no line is a row of that one board.
-    """
-    from ...datasets.reading import parse_lines
-
-    lines = text.splitlines()
-    entries = list(parse_lines(lines))
-    good = sum(entry.ok for entry in entries)
-    if good < 2:
-        return None
-    if parsed is not None and (good < len(entries) or any(len(line.split()) == parsed for line in lines)):
-        return None
-    return f"holds {len(entries):,} puzzles, a dataset"
 
 
 def run_all(args: argparse.Namespace) -> int:

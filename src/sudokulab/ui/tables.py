@@ -76,10 +76,11 @@ def print_table(out: Console, columns: Sequence[Column], rows: Sequence[Sequence
         cells = [row[at] for row in rows]
         if shorten and column.short:
             cells = [column.short(cell) for cell in cells]
+        lines = [line for text in [column.header, *cells] for line in text.split("\n")]  # a cell of many lines
         if not column.wrap:
-            return max(map(cell_len, [column.header, *cells]))
-        longest = max(cell_len(word) for text in [column.header, *cells] for word in text.split() or [""])
-        return max(longest, min(WRAPPED, max(map(cell_len, [column.header, *cells]))))
+            return max(map(cell_len, lines))
+        longest = max(cell_len(word) for line in lines for word in line.split() or [""])
+        return max(longest, min(WRAPPED, max(map(cell_len, lines))))
 
     def fits(kept: Sequence[Column], shorten: bool) -> bool:
         return sum(needed(column, shorten) for column in kept) + 2 * (len(kept) - 1) <= out.width

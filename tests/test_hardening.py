@@ -225,7 +225,8 @@ def test_program_output_is_never_markup(capsys):
 def test_a_daemon_does_not_outlive_its_run(tmp_path):
     pid_file = tmp_path / "daemon.pid"
     entries = list(parse_lines(Path(SAMPLE).read_text().splitlines()))
-    (case,) = judge_cases(entries, [sys.executable, str(PROGRAMS / "daemon.py"), str(pid_file)],
+    (case,) = judge_cases(entries, [sys.executable, str(PROGRAMS / "daemon.py"), str(pid_file),
+                                    str(PROGRAMS / "boj2580_backtrack.py")],  # the module it imports, copied beside it
                           Limits(10.0, 256, isolation="none"))  # unsandboxed: the launcher alone reaps it
     assert case.outcome is Outcome.ACCEPTED
     pid = int(pid_file.read_text())

@@ -5,6 +5,9 @@ a judge summary, rating distributions, a ladder table); this module alone turns 
 through ``ui.tables.print_table`` so every table fits the terminal the same way. What comes from
 outside (a program's output, file names, puzzle text) is shown as data, never as markup. What
 ``--json`` prints is not here: each command builds its document (docs/json.md).
+
+One module: every command's text shares the same few table and cell helpers, and keeping them
+together is what keeps the commands' output one style.
 """
 
 from __future__ import annotations

@@ -4,6 +4,9 @@
 Memory stays flat however long the dataset: each (dataset, solver) keeps running sums of the
 effort figures and its per-puzzle times in ``Durations``: exact up to a million times (8 MB),
 then a log histogram with bins 1% wide (a few kilobytes, quantiles within 0.5%).
+
+One module: the rows, the running sums and the summaries are one record of a run, written and read
+back by the same field names.
 """
 
 from __future__ import annotations

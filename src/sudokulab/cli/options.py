@@ -202,33 +202,28 @@ def rule_options(args: argparse.Namespace) -> dict[str, Any]:
     return {key: getattr(args, key, None) for key in RULE_OPTIONS}
 
 
-def load(args: argparse.Namespace, source: str | None = None, text: str | None = None) -> Puzzle:
+def load(args: argparse.Namespace, source: str | None = None, text: str | None = None, *,
+         dataset_hint: str | None = None) -> Puzzle:
     """The command's puzzle (``args.puzzle``, or ``source``) under the rules of its options or its file;
-    ``text``: the file's text, read already (``solve`` reads it once, to tell a dataset)."""
-    from ..formats.puzzle_files import puzzle_from_text, read_puzzle
-
-    source = args.puzzle if source is None else source
-    if text is not None:
-        from ..formats.boj import source_name
-
-        return puzzle_from_text(text, source_name(source), box=box(args), **rule_options(args))
-    if not isinstance(source, str):
-        return read_puzzle(source, box=box(args), **rule_options(args))
+    ``text``: the file's text, read already. Input that is clearly a dataset is refused, naming what
+    takes it (``dataset_hint``; by default the commands that read datasets)."""
     from ..errors import PuzzleFormatError
     from ..formats.boj import read_text, source_name
+    from ..formats.puzzle_files import puzzle_from_text
 
-    text = read_text(source)
+    source = args.puzzle if source is None else source
+    text = read_text(source) if text is None else text
+    hint = dataset_hint or DATASET_COMMANDS
     try:
         puzzle = puzzle_from_text(text, source_name(source), box=box(args), **rule_options(args))
     except PuzzleFormatError:
         why = dataset_shape(text, None)
         if why:
-            raise PuzzleFormatError(f"{source_name(source)} {why}, not one puzzle: {DATASET_COMMANDS}") from None
+            raise PuzzleFormatError(f"{source_name(source)} {why}, not one puzzle: {hint}") from None
         raise
     why = dataset_shape(text, puzzle.n)
     if why:
-        raise PuzzleFormatError(f"{source_name(source)} {why}, not one {puzzle.n}x{puzzle.n} puzzle: "
-                                f"{DATASET_COMMANDS}")
+        raise PuzzleFormatError(f"{source_name(source)} {why}, not one {puzzle.n}x{puzzle.n} puzzle: {hint}")
     return puzzle
 
 

@@ -12,7 +12,7 @@ import argparse
 import sys
 
 from ...errors import ExitCode, NoSolution, PuzzleFormatError, SolverBug, TimeLimitReached, UsageError
-from ..options import cluster_argument, dataset_shape, load, positive_int, puzzle_arguments, solver_options
+from ..options import cluster_argument, load, positive_int, puzzle_arguments, solver_options
 
 NAME = "solve"
 HELP = "solve one puzzle and print the BOJ answer (--all: every puzzle of datasets)"
@@ -106,7 +106,7 @@ def run_one(args: argparse.Namespace, source: str) -> int:
 
 def read_one(args: argparse.Namespace, source: str):
     """The one puzzle, read once; input that is clearly a dataset is refused naming ``solve --all``."""
-    from ...formats.boj import read_text, source_name
+    from ...formats.boj import read_text
 
     try:
         text = read_text(source)
@@ -114,18 +114,7 @@ def read_one(args: argparse.Namespace, source: str):
         if "larger than" in str(exc):
             raise PuzzleFormatError(f"{exc}; a dataset? {_all_hint(source)}") from None
         raise
-    try:
-        puzzle = load(args, source, text)
-    except PuzzleFormatError:
-        why = dataset_shape(text, None)
-        if why:
-            raise PuzzleFormatError(f"{source_name(source)} {why}, not one puzzle: {_all_hint(source)}") from None
-        raise
-    why = dataset_shape(text, puzzle.n)
-    if why:
-        raise PuzzleFormatError(f"{source_name(source)} {why}, not one {puzzle.n}x{puzzle.n} puzzle: "
-                                f"{_all_hint(source)}")
-    return puzzle
+    return load(args, source, text, dataset_hint=_all_hint(source))
 
 
 def _all_hint(source: str) -> str:

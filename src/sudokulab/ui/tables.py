@@ -32,6 +32,9 @@ class Column:
     """0: always shown; 1, 2, ...: left out in this order while the table is too wide."""
     short: Callable[[str], str] | None = None
     """A shorter form of its cells, used before any column is left out."""
+    least: int = 0
+    """The width its cells are counted at, at least: figures that change from run to run (times, rates)
+    then fit or not the same way every run, so a table keeps the same columns at a given width."""
 
 
 WRAPPED = 24
@@ -78,7 +81,7 @@ def print_table(out: Console, columns: Sequence[Column], rows: Sequence[Sequence
             cells = [column.short(cell) for cell in cells]
         lines = [line for text in [column.header, *cells] for line in text.split("\n")]  # a cell of many lines
         if not column.wrap:
-            return max(map(cell_len, lines))
+            return max(column.least, *map(cell_len, lines))
         longest = max(cell_len(word) for line in lines for word in line.split() or [""])
         return max(longest, min(WRAPPED, max(map(cell_len, lines))))
 

@@ -131,7 +131,8 @@ def render_comparison(comparison: Comparison, out: Console, *, wide: bool = Fals
     """The comparison as a table (fitted by ``print_table``), then the verdict line. *set-up* is building
     the solver and its model for the board (``compare.run_solver``), *solve* the puzzle's own call."""
     columns = [Column("solver"), Column("status"), Column("set-up", "right", least=7),
-               Column("solve", "right", least=7), Column("effort", wrap=True, drop=1), Column("valid", wrap=True, short=_before_colon),
+               Column("solve", "right", least=7), Column("effort", wrap=True, drop=1),
+               Column("valid", wrap=True, short=_before_colon),
                Column("agrees", wrap=True, short=_before_colon)]
     rows, styles = [], []
     for run in comparison.runs:

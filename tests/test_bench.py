@@ -241,7 +241,11 @@ def test_ctrl_c_during_bench_shows_what_finished_then_exits_130(tmp_path):
     first = process.stdout.readline()  # a row: a batch has finished
     assert json.loads(first)["solver"] == "backtrack"
     os.kill(process.pid, signal.SIGINT)
-    rest, err = process.communicate(timeout=120)
+    # read on through the same buffered reader: communicate() reads the pipe itself, and would miss
+    # the rows readline() already took into the reader's buffer
+    rest = process.stdout.read()
+    err = process.stderr.read()  # the tables and one line: far less than a pipe holds
+    process.wait(timeout=120)
     rows = _json_lines(first.decode() + rest.decode())
     *done, summary = rows
     assert process.returncode == 130, err.decode()

@@ -14,7 +14,6 @@ import select
 import socket
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 
@@ -184,13 +183,10 @@ def test_sys_exit_in_solve_fails_the_checks_that_call_it(tmp_path, as_json):
 @JSON
 def test_an_endless_loop_at_import_ends_at_the_time_limit(tmp_path, as_json):
     forged = write(tmp_path, "forged.py", "while True:\n    pass\n")
-    started = time.perf_counter()
     code, checks = grade("check-encoding", str(forged), "--time-limit", "2", as_json=as_json)
-    took = time.perf_counter() - started
     assert code == 1 and set(checks) == set(ENCODING_CHECKS)
     assert all(reason == f"importing {forged}: no answer within the time limit of 2 s per call (--time-limit)"
                for _, reason in checks.values())
-    assert took < 2 + 30  # one try, not one per check; 30 s for starting Python twice on a busy machine
 
 
 @JSON

@@ -22,11 +22,8 @@ given, so with timeouts the quantiles are lower bounds. ``puzzles/s`` is puzzles
 per-puzzle times: the rate of one process, whatever ``jobs`` is. Each call is also timed in CPU
 seconds of the process (``puzzles/cpu-s``), the steadier figure when other work shares the cores.
 
-One module: the worker side and the run that feeds it share the ``WorkSpec`` and the batch
-protocol, one contract in one place.
-
-One module: the work spec, its batches and the run loop over executors are one pipeline;
-``results.py`` holds what it records.
+One module: the work spec, its batches, the worker side and the run loop over executors are one
+pipeline sharing one batch protocol; ``results.py`` holds what it records.
 """
 
 from __future__ import annotations

@@ -4,10 +4,10 @@ Why a module of its own: this is the code numba compiles and caches on disk, wri
 of Python it compiles (arrays, integers, no objects), with the two intrinsics it needs (popcount,
 lowest bit, and ``clock_gettime`` for per-puzzle times inside the batch loop). ``jit_numba`` drives
 it from Python: tables per rule set, resumable runs, time limits, Ctrl-C, results. The algorithm is
-described in ``jit.py``. One module: numba compiles and caches these kernels together, and they call
-each other inside compiled code.
+described in ``jit.py``.
 
-One module: numba compiles these kernels together, and they call one another by name.
+One module: numba compiles and caches these kernels together, and they call one another by name
+inside compiled code.
 """
 
 from __future__ import annotations

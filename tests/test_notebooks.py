@@ -9,9 +9,9 @@ build), only that they are there.
 The convention for outputs that depend on the clock (docs/configurations.md, "Notebook outputs"):
 a cell tagged ``timing`` may print other text than its committed output (a rate, a time); it still
 has to run without error and print something. Computed sentences and counts go in untagged
-cells, so what a lesson concludes from its measurements is compared too: write a lesson's
-conclusions so that they hold from run to run (state the spread; say "no clear winner" where it
-overlaps). Object addresses (``at 0x7f...``) are blanked before the comparison.
+cells; a ranking by time ("fastest", "slower", "no clear winner") is clock-dependent however
+stable it looks, and a test checks that such cells carry the tag. Object addresses
+(``at 0x7f...``) are blanked before the comparison.
 
 Marked ``slow``: the notebooks take about a minute in all, and the floors run of ``.ci/run``
 leaves them out as it leaves out the benchmark-set tests.
@@ -33,6 +33,8 @@ TIMING = "timing"
 CELL_TIMEOUT = 600
 """Seconds a cell may run before the test fails (a hang, not a slow machine)."""
 ADDRESS = re.compile(r" at 0x[0-9a-f]+")
+CLOCK_VERDICT = re.compile(r"\b(fastest|faster|slower|no clear winner)\b")
+"""Words of a ranking by time: a cell that prints them depends on the clock, however stable it looks."""
 
 
 def output_text(cell: dict) -> list[str]:
@@ -128,3 +130,14 @@ def test_the_comparison_sees_a_changed_count_and_ignores_a_timing_cell():
     assert len(stale_cells(committed, changed)) == 1 and "+576 grids" in stale_cells(committed, changed)[0]
     assert stale_cells(committed, silent) == ["code cell 2 (timing) printed nothing"]
     assert NOTEBOOKS and all(path.suffix == ".ipynb" for path in NOTEBOOKS)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: str(p.relative_to(ROOT / "notebooks")))
+def test_a_cell_that_ranks_by_time_carries_the_timing_tag(path):
+    """A ranking by time flips on a busy machine (CI once saw "then backtrack-fast" become "no clear winner")."""
+    import nbformat
+
+    untagged = [number for number, cell in enumerate((c for c in nbformat.read(path, as_version=4).cells
+                                                      if c.cell_type == "code"), start=1)
+                if TIMING not in _tags(cell) and CLOCK_VERDICT.search("\n".join(output_text(cell)))]
+    assert untagged == [], f"{path.name}: code cells {untagged} rank by time; tag them '{TIMING}'"

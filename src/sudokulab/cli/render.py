@@ -45,7 +45,8 @@ def format_stats(result: Any) -> str:
 KIND_LETTERS = {"all-different": "A", "differ": "D", "sum": "S", "increasing": "I"}
 """The one-letter names of the constraint kinds in the ``solvers`` matrix (``rules.KINDS``)."""
 KIND_LEGEND = ("canon.: gives the canonical (lexicographically first) answer; limit: honours a time limit; "
-               "slow: yes, at a high price. rules: the constraint kinds it honours: A all-different groups "
+               "complete: proves 'no solution' (an incomplete search, like local search, says 'time limit "
+               "reached' instead); slow: yes, at a high price. rules: the constraint kinds it honours: A all-different groups "
                "(rows, columns, boxes, regions, diagonals, windows, cages' cells), D differing pairs "
                "(anti-knight, anti-king), S sums (killer cages), I increasing (thermometers); - refused "
                "(exit 2; compare and bench skip it)")
@@ -73,12 +74,12 @@ def render_solvers(described: Sequence[Mapping[str, Any]], out: Console, *, wide
     """``sudokulab solvers``: one row per solver (the capability matrix, the rule kinds abbreviated
     with a legend; fitted by ``print_table``), then each solver's options with their defaults."""
     columns = [Column("solver"), Column("paradigm", short=paradigm_family), Column("canon."), Column("count"),
-               Column("limit"), Column("threads", drop=1), Column("rules")]
+               Column("limit"), Column("complete", drop=2), Column("threads", drop=1), Column("rules")]
     words = {True: "yes", False: "no"}
     rows, styles, missing = [], [], []
     for solver in described:
         if not solver["installed"]:
-            rows.append([solver["name"], "not installed", *"-----"])
+            rows.append([solver["name"], "not installed", *"------"])
             styles.append("dim")
             missing.append(f"  {solver['name']}: {solver['why']}")
             continue
@@ -87,7 +88,7 @@ def render_solvers(described: Sequence[Mapping[str, Any]], out: Console, *, wide
         rows.append([solver["name"], solver["paradigm"],
                      *("slow" if key in slow and caps[key] else words[caps[key]]
                        for key in ("canonical", "count", "time_limit")),
-                     caps["threads"], kind_letters(caps.get("kinds", ("all-different",)))])
+                     words[caps.get("complete", True)], caps["threads"], kind_letters(caps.get("kinds", ("all-different",)))])
         styles.append(None)
     print_table(out, columns, rows, title="solvers", styles=styles, wide=wide)
     import textwrap

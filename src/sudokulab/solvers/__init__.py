@@ -168,7 +168,8 @@ def describe(name: str) -> dict[str, Any]:
         "summary": (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else "",
         "capabilities": {
             "canonical": capabilities.canonical, "count": capabilities.count,
-            "time_limit": capabilities.time_limit, "threads": capabilities.threads,
+            "time_limit": capabilities.time_limit, "complete": capabilities.complete,
+            "threads": capabilities.threads,
             "slow": list(capabilities.slow),
             "kinds": [kind for kind in KINDS if kind in capabilities.kinds],
         },

@@ -134,6 +134,11 @@ class Capabilities:
     """Can count solutions up to a limit."""
     time_limit: bool = True
     """Honours ``time_limit`` (within about twice the limit plus a second)."""
+    complete: bool = True
+    """Its search is complete: it proves "no solution" by exhausting the search space. An incomplete
+    one (local search) answers "time limit reached" (nothing known) where it finds no grid within its
+    limit, and "no solution" only where it proved it (givens that break a rule, a cell left with no
+    digit); it never counts."""
     threads: str = "safe"
     """"safe": one instance may be used from several threads at once; "serialised": it may too,
     but calls take turns on a lock (a native engine that must not run twice at once)."""

@@ -19,6 +19,10 @@ LIBRARIES = (
     ("numba", "backtrack-jit, optional"),
     ("distributed", "Dask clusters, optional"),
     ("pyseccomp", "the judge's syscall filter"),
+    ("clingo", "asp, answer set programming, optional"),
+    ("z3-solver", "smt, optional"),
+    ("minizinc", "minizinc's Python driver, optional (the MiniZinc program's version: solvers --json)"),
+    ("cpmpy", "cpmpy, one model on many engines, optional"),
 )
 """(distribution, what it is used for) for every library whose version a result depends on."""
 

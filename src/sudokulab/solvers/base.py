@@ -32,11 +32,12 @@ if TYPE_CHECKING:
 Stat = int | float | bool | str
 
 EFFORT = ("nodes", "backtracks", "decisions", "conflicts", "propagations", "restarts", "branches", "updates",
-          "lp_iterations")
+          "lp_iterations", "choices", "failures", "flips")
 """The stats that measure search effort, in the order every report shows them.
 
 Each paradigm counts different things (nodes of a search, a SAT engine's decisions and conflicts,
-CP-SAT's branches, the link updates of Algorithm X, simplex iterations); model sizes and settings
+CP-SAT's branches, the link updates of Algorithm X, simplex iterations, an ASP solver's choices, a
+CP solver's failed nodes, the moves of a local search); model sizes and settings
 are stats too but not effort, and stay in the CSV and JSON outputs.
 """
 

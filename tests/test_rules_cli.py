@@ -306,6 +306,8 @@ def test_solve_keeps_every_rule_or_refuses_in_one_line(tmp_path, capsys, solver,
     argv = case.argv(tmp_path)
     kind = refusal(solver, case.rules)
     for canonical in (False, True):
+        if canonical and kind is None and not solvers.solver_class(solver).capabilities.canonical:
+            continue  # refused for want of canonical answers (tests/test_cli.py), not for the rules
         code, out, err = run_cli(capsys, "solve", *argv, "--solver", solver, *(["--canonical"] if canonical else []))
         if kind is not None:
             assert (code, out) == (2, ""), err

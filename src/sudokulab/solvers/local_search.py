@@ -395,7 +395,9 @@ def _min_conflicts(state: _State, budget: float, deadline: Deadline, effort: _Ef
                 change, extra = state.delta(cell, other)
                 state.swap(cell, other, change, extra)
                 effort.accepted += 1
-                since += 1
+                if state.cost < best:
+                    best, since = state.cost, 0
+                    effort.best_cost = min(effort.best_cost, best)
                 continue
         for other in block_of[cell]:
             if other == cell or not _allowed(cand, cell, other, grid):

@@ -100,7 +100,8 @@ def run_one(args: argparse.Namespace, source: str) -> int:
     if result.status is Status.SOLVED:
         return ExitCode.OK
     if result.status is Status.TIME_LIMIT:
-        raise TimeLimitReached(f"time limit reached: no answer within {args.time_limit:g} s")
+        within = f"{args.time_limit:g} s" if args.time_limit is not None else "the solver's own budget"
+        raise TimeLimitReached(f"time limit reached: no answer within {within}")
     raise NoSolution("no solution: no completion of these givens keeps the rules")
 
 

@@ -90,6 +90,16 @@ def test_no_solution_only_with_a_proof():
     assert stuck.stats["flips"] == 20_000 and stuck.stats["best_cost"] > 0
 
 
+def test_a_fill_the_blocks_force_and_that_breaks_a_rule_is_a_proof():
+    """One open cell per box, each forced, and the forced digits clash: without propagation
+    (Lewis's own method) that is seen from the fill; with it, by propagation."""
+    puzzle = Puzzle(Shape(2, 2), (0, 4, 3, 2, 3, 2, 4, 0, 0, 1, 2, 4, 2, 3, 1, 0))
+    assert puzzle.rules.first_conflict(puzzle.givens) is None
+    for propagate, proof in ((False, "forced"), (True, "propagation")):
+        result = solvers.get("local-search", propagate=propagate).solve(puzzle)
+        assert (result.status, result.stats["proof"]) == (Status.NO_SOLUTION, proof)
+
+
 def test_a_block_whose_cells_cannot_take_its_digits_has_no_matching():
     """Three cells left only 1 and 2 between them: the proof behind ``proof: matching``."""
     rng = random.Random(0)

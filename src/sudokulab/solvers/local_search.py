@@ -5,7 +5,8 @@ its time limit, or within its flip budget when no time limit is given, it answer
 reached" (nothing known). It answers "no solution" only where that is proved before searching: the
 givens break a rule (``Rules.first_conflict``), the solvers' own sound propagation
 (``solvers.propagation``: naked and hidden singles, cage and thermometer bounds) leaves a cell with
-no digit, or a block's open cells cannot take its missing digits at all (no matching).
+no digit, a block's open cells cannot take its missing digits at all (no matching), or no block
+has two open cells left and the one fill there is breaks a rule.
 
 The method is R. Lewis, "Metaheuristics can solve sudoku puzzles", Journal of Heuristics 13
 (2007): each *block* (a box, or a jigsaw region: the complete groups of one kind that cover the
@@ -48,7 +49,8 @@ tried, not in seconds, so a run without a time limit does not depend on the mach
 Stats: ``flips`` (swaps tried, also those refused by the candidates), ``accepted`` (swaps made),
 ``reheats``, ``restarts``, ``best_cost`` (the lowest cost reached: 0 when solved), ``propagated``
 (cells fixed by propagation beyond the givens), ``free_cells`` (cells left to the search),
-``proof`` (why "no solution": givens, propagation or matching).
+``proof`` (why "no solution": givens, propagation, matching, or forced: no block has two open cells
+to swap and the one fill left breaks a rule).
 
 One module: the annealing and the min-conflicts loops share the board tables, the cost and its
 incremental update, and differ only in how the next swap is chosen.
@@ -522,6 +524,9 @@ class LocalSearchSolver(SolverBase):
         budget: float = self.max_flips or (DEFAULT_FLIPS if deadline.limit is None else math.inf)
         try:
             board = _State(tables, grid, free, cand, rng)
+            if board.cost and all(len(cells) < 2 for cells in free):  # the one fill the blocks allow is wrong
+                stats["proof"] = "forced"
+                return Status.NO_SOLUTION, None
             if self.method == "annealing":
                 found = _anneal(board, budget, deadline, effort, self.temperature, self.cooling, self.reheat)
             else:

@@ -8,9 +8,7 @@ matching); where it finds nothing it says "time limit reached"; the same seed gi
 
 from __future__ import annotations
 
-import _thread
 import random
-import threading
 import time
 
 import pytest
@@ -21,7 +19,8 @@ from sudokulab.lab import contract
 from sudokulab.runs.generate import random_grid, remove_clues
 from sudokulab.solvers.local_search import _matching
 
-from .conftest import run_cli
+from .conftest import HANG, run_cli
+from .test_hardening import interrupt
 from .test_rules_contract import VARIANTS, load_variant
 
 METHODS = ("annealing", "min-conflicts")
@@ -107,6 +106,7 @@ def test_a_block_whose_cells_cannot_take_its_digits_has_no_matching():
     assert _matching([0, 1, 2], [1, 2, 3], [0b011, 0b110, 0b100], rng) == {0: 1, 1: 2, 2: 3}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", METHODS)
 def test_a_hard_25x25_comes_back_with_the_time_limit(method):
     puzzle = cut(Shape(5, 5), 0.45, seed=2007)
@@ -117,15 +117,14 @@ def test_a_hard_25x25_comes_back_with_the_time_limit(method):
     assert result.stats["flips"] > 0
 
 
-def test_ctrl_c_stops_it():
-    solver = solvers.get("local-search", max_flips=10**9)
-    timer = threading.Timer(0.3, _thread.interrupt_main)
-    timer.start()
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            solver.solve(ANTI_KING_4)
-    finally:
-        timer.cancel()
+@pytest.mark.slow
+def test_ctrl_c_stops_it(tmp_path):
+    """SIGINT to a command searching a board with no grid: exit 130 and one line, at once."""
+    empty = tmp_path / "empty4.txt"
+    empty.write_text("0 0 0 0\n" * 4)
+    code, err, took = interrupt(["solve", str(empty), "--rules", "anti-king", "--solver", "local-search",
+                                 "-o", "max_flips=1000000000"])
+    assert (code, err) == (130, b"sudokulab: interrupted\n") and took < HANG
 
 
 def test_canonical_answers_and_counts_are_refused_in_one_line():

@@ -19,7 +19,7 @@ from sudokulab.errors import UnsupportedFeature
 from sudokulab.lab.contract import random_puzzle
 from sudokulab.models import export
 from sudokulab.models.asp import ENCODING, cell_index, cell_term, ground_size, instance, program, to_asp
-from sudokulab.solvers.asp import CONFIGURATIONS, HEURISTICS, AspSolver
+from sudokulab.solvers.asp import CONFIGURATIONS, HEURISTICS, AspSolver, statistics
 
 from .conftest import run_cli
 from .test_cpsat import variant
@@ -206,6 +206,15 @@ def test_one_ground_program_per_rule_set_and_the_stats(asp):
     assert first.stats["atoms"] == again.stats["atoms"] > 9 ** 3
     assert (first.stats["atoms"], first.stats["rules"]) == ground_size(program(CLASSIC.rules))
     assert first.stats["configuration"] == "auto"
+
+
+@pytest.mark.slow
+def test_statistics_read_value_by_value_equal_clingos_own_tree(asp):
+    asp.solve(HARD)
+    control = asp._programs[HARD.rules].control
+    paths = [("solving", "solvers", "choices"), ("solving", "solvers", "conflicts"), ("problem", "lp", "rules")]
+    tree = control.statistics
+    assert statistics(control, paths) == [tree[a][b][c] for a, b, c in paths]
 
 
 @pytest.mark.slow

@@ -15,8 +15,12 @@ hence ``threads="serialised"``.
   grounding a new rule set counts against the limit. Grounding itself cannot be stopped, and an
   empty board above 36x36 takes seconds to ground, so limits under 10 s are refused there
   (``SLOW_GROUND_ABOVE``).
-- **Ctrl-C**: every solve runs through ``native.interruptible``, whose stop is ``Control.interrupt``
-  (thread-safe in clingo).
+- **Ctrl-C**: clingo's async solve already searches in a thread of its own, so the calling thread
+  waits on it in slices of ``_SLICE`` seconds, where Python takes a Ctrl-C; the search is then
+  cancelled and ``KeyboardInterrupt`` goes on up. ``native.interruptible`` would put a second
+  thread between the two: a 17-clue solve took about 2.5 ms that way against 1.1 ms (docs/asp.md).
+  Grounding, which clingo cannot stop, runs through ``native.interruptible``, so Ctrl-C leaves it
+  behind at once.
 - **Counting** enumerates with clingo itself (``solve.models = 0``, every answer set) and stops at
   the limit from the model callback; ``#show v/2`` makes each answer set one grid.
 - **Canonical** answers come from ``canonical.smallest_solution`` with assumptions: each blank cell
@@ -27,7 +31,8 @@ hence ``threads="serialised"``.
   one call), ``restarts``, ``calls``; ``atoms`` and ``rules`` of the ground program (clasp's
   program statistics), ``variables`` and ``constraints`` after clasp's preprocessing;
   ``grounding_seconds`` (0 when the rule set's program was already grounded) and
-  ``solving_seconds`` (clasp's own solve time); the ``configuration``.
+  ``solving_seconds`` (wall time inside clingo's solve calls); the ``configuration``. They are read
+  value by value (``statistics``), not through ``Control.statistics``, which copies the whole tree.
 """
 
 from __future__ import annotations
@@ -76,11 +81,51 @@ SLOW_GROUND_ABOVE = 36
 SLOW_GROUND_MIN_LIMIT = 10.0
 """The shortest time limit honoured on such boards."""
 
+_SLICE = 0.05
+"""Seconds the calling thread waits on clingo's search at a time: Ctrl-C is taken between two waits."""
+
 _EFFORT = ("choices", "conflicts", "restarts")
+_EFFORT_PATHS = tuple(("solving", "solvers", key) for key in _EFFORT)
+_SIZE = ("atoms", "rules", "variables", "constraints")
+_SIZE_PATHS = (("problem", "lp", "atoms"), ("problem", "lp", "rules"),
+               ("problem", "generator", "vars"), ("problem", "generator", "constraints"))
+
+
+def statistics(control: clingo.Control, paths: Sequence[tuple[str, ...]]) -> list[float]:
+    """The values of a few of clingo's statistics of the last solve, e.g. ``("solving", "solvers", "choices")``.
+
+    Why not ``control.statistics``: that property copies clingo's whole statistics tree into Python
+    dicts, which took about four times as long as solving a 17-clue puzzle (docs/asp.md). This reads
+    only the values asked for, through the same C calls (``clingo_statistics_map_at`` and
+    ``clingo_statistics_value_get``) that the property makes for every key; where clingo's
+    internals differ from 5.8's, it falls back to the property.
+    """
+    try:
+        from clingo._internal import _c_call, _lib
+
+        stats = _c_call("clingo_statistics_t*", _lib.clingo_control_statistics, control._rep)
+        root = _c_call("uint64_t", _lib.clingo_statistics_root, stats)
+        values = []
+        for path in paths:
+            key = root
+            for name in path:
+                key = _c_call("uint64_t", _lib.clingo_statistics_map_at, stats, key, name.encode())
+            values.append(_c_call("double", _lib.clingo_statistics_value_get, stats, key))
+        return values
+    except (ImportError, AttributeError):  # pragma: no cover - another clingo's internals
+        tree = control.statistics
+        found = []
+        for path in paths:
+            value = tree
+            for name in path:
+                value = value[name]
+            found.append(value)
+        return found
 
 
 class _Program:
-    """One rule set's ground program in a ``Control``, and the literal of every ``v(cell, digit)`` atom."""
+    """One rule set's ground program in a ``Control``: the literal of every ``v(cell, digit)`` atom, and
+    the (cell, digit) of every such symbol (reading a symbol's arguments costs far more than a look-up)."""
 
     def __init__(self, rules: Rules, arguments: list[str]):
         started = time.perf_counter()
@@ -89,11 +134,14 @@ class _Program:
         control.ground([("base", [])])
         n = rules.n
         literals = [[0] * (n + 1) for _ in range(rules.shape.cells)]
+        meaning: dict[clingo.Symbol, tuple[int, int]] = {}
         for atom in control.symbolic_atoms.by_signature("v", 2):
             cell, digit = atom.symbol.arguments
             row, col = cell.arguments
-            literals[cell_index(row.number, col.number, n)][digit.number] = atom.literal
-        self.control, self.literals, self.n = control, literals, n
+            index = cell_index(row.number, col.number, n)
+            literals[index][digit.number] = atom.literal
+            meaning[atom.symbol] = (index, digit.number)
+        self.control, self.literals, self.meaning, self.cells = control, literals, meaning, rules.shape.cells
         self.seconds = time.perf_counter() - started
         self.size: dict[str, Stat] = {}
 
@@ -102,13 +150,12 @@ class _Program:
         return [self.literals[cell][digit] for cell, digit in pairs]
 
     def grid(self, model: clingo.Model) -> Grid:
-        """The grid of an answer set, read from its shown ``v`` atoms."""
-        grid = [0] * (self.n * self.n)
-        n = self.n
+        """The grid of an answer set, from its shown ``v`` atoms."""
+        grid = [0] * self.cells
+        meaning = self.meaning
         for symbol in model.symbols(shown=True):
-            cell, digit = symbol.arguments
-            row, col = cell.arguments
-            grid[cell_index(row.number, col.number, n)] = digit.number
+            cell, digit = meaning[symbol]
+            grid[cell] = digit
         return tuple(grid)
 
 
@@ -129,27 +176,25 @@ class _Run:
         if remaining is not None and remaining <= 0:
             raise TimeUp
         control.configuration.solve.models = str(models)
-
-        def run() -> clingo.SolveResult:
-            with control.solve(assumptions=assumptions, on_model=on_model, async_=True) as handle:
-                finished = handle.wait() if remaining is None else handle.wait(remaining)
-                if not finished:
-                    handle.cancel()
-                return handle.get()
-
-        result = interruptible(run, control.interrupt)
+        started = time.perf_counter()
+        with control.solve(assumptions=assumptions, on_model=on_model, async_=True) as handle:
+            try:
+                while not handle.wait(_SLICE if remaining is None else max(0.0, min(_SLICE, remaining))):
+                    if remaining is not None:
+                        remaining = self.deadline.at - time.perf_counter()  # type: ignore[operator]
+                        if remaining <= 0:
+                            handle.cancel()
+                            break
+                result = handle.get()
+            except KeyboardInterrupt:
+                handle.cancel()  # Ctrl-C, taken between two waits: the search stops before it goes on up
+                raise
+        self.solving += time.perf_counter() - started
         self.calls += 1
-        statistics = control.statistics
-        solvers = statistics["solving"]["solvers"]
-        for key in _EFFORT:
-            self.effort[key] += int(solvers[key])
-        self.solving += statistics["summary"]["times"]["solve"]
+        for key, value in zip(_EFFORT, statistics(control, _EFFORT_PATHS)):
+            self.effort[key] += int(value)
         if not self.program.size:
-            problem = statistics["problem"]
-            self.program.size = {
-                "atoms": int(problem["lp"]["atoms"]), "rules": int(problem["lp"]["rules"]),
-                "variables": int(problem["generator"]["vars"]), "constraints": int(problem["generator"]["constraints"]),
-            }
+            self.program.size = dict(zip(_SIZE, map(int, statistics(control, _SIZE_PATHS))))
         if result.interrupted and not result.exhausted and not result.satisfiable:
             raise TimeUp
         return result

@@ -13,6 +13,9 @@ Puzzles: the first K (default 200) of the 9x9 slices that ship with the package
 4. Canonical answers: ``AspSolver(canonical=True)`` (``canonical.smallest_solution`` with
    assumptions) against a ``#minimize`` with one priority level per cell, on random 9x9 puzzles
    with 25% givens and on the empty 9x9; both answers are checked equal.
+5. Per call, on 17_clue: a bare loop of blocking ``Control.solve`` calls (grid decoded), the
+   async solve waited on in the calling thread, the same inside ``native.interruptible`` (a second
+   thread), ``AspSolver.solve``, and what ``Control.statistics`` adds per call.
 
     PYTHONPATH=src .venv/bin/python benchmarks/asp_encodings.py --limit 200 --out benchmarks/results/asp.md
 """
@@ -125,6 +128,46 @@ def minimize_canonical(puzzle: Puzzle) -> tuple[tuple[int, ...], float]:
     return best[-1], time.perf_counter() - started
 
 
+def per_call(puzzles: list[Puzzle]) -> dict[str, float]:
+    from sudokulab.solvers.native import interruptible
+
+    solver = AspSolver()
+    solver.solve(puzzles[0])
+    kept = solver._programs[puzzles[0].rules]
+    control = kept.control
+    assumptions = [kept.assumptions([(c, d) for c, d in enumerate(p.givens) if d]) for p in puzzles]
+
+    def keep(model: clingo.Model) -> bool:
+        kept.grid(model)
+        return True
+
+    def waited(a: list[int]) -> None:
+        with control.solve(assumptions=a, on_model=keep, async_=True) as handle:
+            while not handle.wait(0.05):
+                pass
+
+    ways = {
+        "blocking Control.solve": lambda a: control.solve(assumptions=a, on_model=keep),
+        "async, waited on in the calling thread": waited,
+        "async inside native.interruptible": lambda a: interruptible(lambda: waited(a), control.interrupt),
+        "blocking Control.solve + Control.statistics": lambda a: (control.solve(assumptions=a, on_model=keep),
+                                                                  control.statistics),
+    }
+    found = {}
+    for way, call in ways.items():
+        for _ in range(2):
+            started = time.perf_counter()
+            for a in assumptions:
+                call(a)
+            found[way] = (time.perf_counter() - started) / len(assumptions) * 1e3
+    for _ in range(2):
+        started = time.perf_counter()
+        for puzzle in puzzles:
+            solver.solve(puzzle)
+        found["AspSolver.solve"] = (time.perf_counter() - started) / len(puzzles) * 1e3
+    return found
+
+
 def table(header: list[str], rows: list[list]) -> list[str]:
     out = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
     out += ["| " + " | ".join(f"{v:.3f}" if isinstance(v, float) else f"{v:,}" if isinstance(v, int) else str(v)
@@ -185,6 +228,8 @@ def main() -> None:
         rows.append([label, fixing.seconds, fixing.stats["calls"], seconds])
         print(rows[-1], file=sys.stderr, flush=True)
     lines += table(["puzzle", "fixing cells s", "solve calls", "#minimize s"], rows)
+    lines += ["", "## 5. Per call on 17_clue (ms, mean of the set, second of two rounds)", ""]
+    lines += table(["way", "ms per puzzle"], [[way, ms] for way, ms in per_call(sets["17_clue"]).items()])
     text = "\n".join(lines) + "\n"
     if args.out:
         args.out.write_text(text)

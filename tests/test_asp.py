@@ -208,7 +208,6 @@ def test_one_ground_program_per_rule_set_and_the_stats(asp):
     assert first.stats["configuration"] == "auto"
 
 
-@pytest.mark.slow
 def test_statistics_read_value_by_value_equal_clingos_own_tree(asp):
     asp.solve(HARD)
     control = asp._programs[HARD.rules].control

@@ -6,17 +6,18 @@ totals, thermometer steps) and ``given_facts`` a puzzle's givens. Cells are ``(r
 terms, 1-based, so ``v((4,5),7)`` reads "row 4, column 5 holds 7"; groups are named as a person
 says them: ``row(4)``, ``column(3)``, ``box(2)``, ``diagonal(1)``, ``region(5)``, ``cage(7)``.
 
-How each rule is said, and why that way (figures: docs/asp.md, "Choosing the encoding"):
+How each rule is said, and why that way (measured: benchmarks/results/asp.md):
 
 - a cell holds one digit: the choice rule ``{ v(C,D) : digit(D) } = 1 :- cell(C).``
 - a complete group (n cells) holds each digit exactly once: ``not #count{...} = 1`` per group and
-  digit. It grounds to one cardinality constraint with both bounds, which clasp propagates in both
-  directions (a digit with one place left in a group goes there: hidden singles). Pairwise
-  "not twice" constraints ground to 6.5x the rules at 9x9 (48x at 25x25) and still need an
-  "at least once" rule; without that rule clasp made 7x the choices on hard puzzles. ``#count``
-  with ``!= 1`` grounds two aggregates where ``not ... = 1`` grounds one, for the same search;
-  a choice rule per group and digit grounds more and searched no better.
-- a partial group (a killer cage's cells, windoku's windows are complete) at most once:
+  digit, one cardinality constraint with both bounds, which clasp propagates both ways (a digit
+  with one place left in a group goes there: hidden singles). It grounds the fewest rules of the
+  forms that search well. Pairwise "not twice" constraints plus an "at least once" rule searched
+  about as well but ground 6.5x the rules at 9x9 and 44x at 25x25 (617,676 rules, grounding
+  seconds); pairwise alone made 6x the choices on hard puzzles (nothing gives hidden singles);
+  ``#count{...} != 1`` grounds 13% more rules for the same search; a choice rule per group and
+  digit grounds 26% more and searched about the same.
+- a partial group (a killer cage's cells) holds each digit at most once:
   ``#count{...} > 1`` is forbidden.
 - a differing pair: ``:- differ(A,B), v(A,D), v(B,D).``
 - a cage: ``not #sum{ D,C : in(K,C), v(C,D) } = T`` is forbidden, one weight constraint per cage.

@@ -6,7 +6,7 @@ and thermometer steps as integrity constraints, cages with ``#sum`` (``models.as
 Ground once, assume the givens. One ``AspSolver`` keeps, per rule set (a ``Rules`` value), one
 ``clingo.Control`` holding the grounded encoding and instance, and passes each puzzle's givens as
 assumptions on the ``v((row,column),digit)`` atoms. Grounding the same program with the givens as
-facts cost more per puzzle than solving a hard 9x9 (docs/asp.md), and what clasp learns under
+facts cost more per puzzle than solving a hard 9x9 (benchmarks/results/asp.md), and what clasp learns under
 assumptions holds for every puzzle of the rule set (assumptions are decisions, never facts), so
 the nogoods it keeps carry over. The shared ``Control`` is native state changed by every call,
 hence ``threads="serialised"``.
@@ -18,7 +18,8 @@ hence ``threads="serialised"``.
 - **Ctrl-C**: clingo's async solve already searches in a thread of its own, so the calling thread
   waits on it in slices of ``_SLICE`` seconds, where Python takes a Ctrl-C; the search is then
   cancelled and ``KeyboardInterrupt`` goes on up. ``native.interruptible`` would put a second
-  thread between the two: a 17-clue solve took about 2.5 ms that way against 1.1 ms (docs/asp.md).
+  thread between the two, and a 17-clue solve cost more that way in every run measured
+  (benchmarks/results/asp.md).
   Grounding, which clingo cannot stop, runs through ``native.interruptible``, so Ctrl-C leaves it
   behind at once.
 - **Counting** enumerates with clingo itself (``solve.models = 0``, every answer set) and stops at
@@ -26,7 +27,7 @@ hence ``threads="serialised"``.
 - **Canonical** answers come from ``canonical.smallest_solution`` with assumptions: each blank cell
   in reading order gets the smallest digit that still has a solution. Road not taken: a
   lexicographic ``#minimize`` (one priority level per cell) proves optimality level by level and
-  was slower (docs/asp.md).
+  was slower (benchmarks/results/asp.md).
 - **Stats**: ``choices`` and ``conflicts`` (clasp's search effort, summed over the solve calls of
   one call), ``restarts``, ``calls``; ``atoms`` and ``rules`` of the ground program (clasp's
   program statistics), ``variables`` and ``constraints`` after clasp's preprocessing;
@@ -95,7 +96,7 @@ def statistics(control: clingo.Control, paths: Sequence[tuple[str, ...]]) -> lis
     """The values of a few of clingo's statistics of the last solve, e.g. ``("solving", "solvers", "choices")``.
 
     Why not ``control.statistics``: that property copies clingo's whole statistics tree into Python
-    dicts, which took about four times as long as solving a 17-clue puzzle (docs/asp.md). This reads
+    dicts, which cost more than solving a 17-clue puzzle (benchmarks/results/asp.md). This reads
     only the values asked for, through the same C calls (``clingo_statistics_map_at`` and
     ``clingo_statistics_value_get``) that the property makes for every key; where clingo's
     internals differ from 5.8's, it falls back to the property.

@@ -144,7 +144,8 @@ def step_agreement(args: argparse.Namespace) -> list[str]:
         print(f"\ragreement: {i}/{len(cases)}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     lines = ["## 1. Agreement\n",
-             f"`compare` on {len(cases) - args.variants} published puzzles ({', '.join(f'{k} of {n}' for n, k in zip(SETS, share))}) "
+             f"`compare` on {len(cases) - args.variants} published puzzles "
+             f"({', '.join(f'{k} of {n}' for n, k in zip(SETS, share))}) "
              f"and {args.variants} variant puzzles, {args.time_limit:g} s per solver and puzzle; "
              f"{time.perf_counter() - started:.0f} s in all.\n",
              "Verdicts: " + ", ".join(f"{verdict} {k}" for verdict, k in verdicts.most_common()) + ".\n",
@@ -169,7 +170,8 @@ def step_counting(args: argparse.Namespace) -> list[str]:
              f"{len(puzzles)} 17_clue puzzles with their last two givens taken out, counted up to "
              f"{args.count_limit} (`sat`'s counts: median {statistics.median(truth):g}, "
              f"{sum(t >= args.count_limit for t in truth)} at the limit).\n",
-             "| solver | agrees with sat | differs | time limit | seconds in all |", "| --- | ---: | ---: | ---: | ---: |"]
+             "| solver | agrees with sat | differs | time limit | seconds in all |",
+             "| --- | ---: | ---: | ---: | ---: |"]
     for name in counters:
         agree = differ = limit = 0
         started = time.perf_counter()
@@ -199,8 +201,7 @@ def hard_25x25(fraction: float) -> Puzzle:
 
 def step_time_limits(args: argparse.Namespace) -> list[str]:
     puzzles = [hard_25x25(fraction) for fraction in HARD_FRACTIONS]
-    lines = ["## 3. The time limit on hard 25x25 boards
-",
+    lines = ["## 3. The time limit on hard 25x25 boards\n",
              f"Generated 25x25 boards cut to {', '.join(f'{f:.0%}' for f in HARD_FRACTIONS)} of givens (seed 2580), "
              "`solve(time_limit=2)` after building the solver: the status and the wall time until `solve` "
              "returned.\n",

@@ -18,7 +18,8 @@ Gecode's FlatZinc interpreter has ``all_different_int`` as a native propagator, 
 library that Debian ships with MiniZinc 2.6 predates the ``fzn_`` names, so ``all_different`` from
 the globals is flattened into one ``!=`` per pair of cells, and ``globals.mzn`` does not even
 compile (its ``inverse`` clashes). Declaring the builtin keeps one propagator per group, which the
-``propagation`` annotation then tunes (``value``: Gecode's default, ``bounds``, ``domain``).
+``propagation`` annotation then tunes (``value``: Gecode's default, ``bounds``, ``domain``: the
+default here, measured in docs/minizinc.md).
 
 The search annotation: ``int_search(cell, VAR, indomain_min)``; with ``input_order`` and no free
 search a complete chronological search meets the row-major lexicographically first solution first.
@@ -59,11 +60,11 @@ PROPAGATIONS = ("value", "bounds", "domain")
 EXPORT_OPTIONS = ("search", "propagation")
 
 
-def model(search: str = "input_order", propagation: str = "value") -> str:
+def model(search: str = "input_order", propagation: str = "domain") -> str:
     """The ``.mzn`` text, generic over the data of ``data``; ``search`` and ``propagation`` pick the annotations.
 
-    >>> text = model(propagation="domain")
-    >>> "all_different_int([cell[i] | i in groups[g]]) :: domain_propagation" in text
+    >>> text = model(propagation="value")
+    >>> "all_different_int([cell[i] | i in groups[g]]));" in text
     True
     """
     if search not in SEARCHES:
@@ -161,7 +162,7 @@ def flat_size_of(statistics: dict[str, Any]) -> FlatSize:
     return FlatSize(total("Vars"), total("Constraints"), float(statistics.get("flatTime", 0.0)))
 
 
-def flat_size(puzzle: Puzzle, search: str = "input_order", propagation: str = "value",
+def flat_size(puzzle: Puzzle, search: str = "input_order", propagation: str = "domain",
               backend: str = "gecode") -> FlatSize | None:
     """The FlatZinc size of the puzzle's model, counted by the compiler (``minizinc -c``); None without it."""
     from ..execution.sandbox import Limits, run_program
@@ -184,7 +185,7 @@ def _last_error(text: str) -> str:
     return lines[-1][:200] if lines else "no message"
 
 
-def write_files(folder: str, puzzle: Puzzle, search: str = "input_order", propagation: str = "value") -> list[str]:
+def write_files(folder: str, puzzle: Puzzle, search: str = "input_order", propagation: str = "domain") -> list[str]:
     """``model.mzn`` and ``puzzle.dzn`` written in ``folder``; their paths, for the command line."""
     paths = [os.path.join(folder, "model.mzn"), os.path.join(folder, "puzzle.dzn")]
     for path, text in zip(paths, (model(search, propagation), data(puzzle))):
@@ -198,13 +199,14 @@ def to_minizinc(puzzle: Puzzle, **options: Any) -> str:
 
     The header gives the FlatZinc size as the compiler counts it (when the program is installed).
     Options: ``search`` (``SEARCHES``; default ``input_order``, whose first solution is the
-    canonical one) and ``propagation`` (``PROPAGATIONS``).
+    canonical one) and ``propagation`` (``PROPAGATIONS``; default ``domain``).
     """
     unknown = sorted(set(options) - set(EXPORT_OPTIONS))
     if unknown:
-        raise UsageError(f"the minizinc format takes no option '{unknown[0]}'; its options: {', '.join(EXPORT_OPTIONS)}")
+        raise UsageError(f"the minizinc format takes no option '{unknown[0]}'; "
+                         f"its options: {', '.join(EXPORT_OPTIONS)}")
     search = str(options.get("search", "input_order")).strip().lower()
-    propagation = str(options.get("propagation", "value")).strip().lower()
+    propagation = str(options.get("propagation", "domain")).strip().lower()
     text = model(search, propagation)  # checks both
     rules: Rules = puzzle.rules
     about = str(puzzle.shape) if rules.is_standard else rules.describe()

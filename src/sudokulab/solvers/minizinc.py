@@ -103,8 +103,10 @@ class MiniZincSolver(SolverBase):
 
     Args:
         backend: a MiniZinc solver configuration found at run time (``gecode`` by default).
-        search: variable choice of a plain solve or count (canonical runs use ``input_order``).
-        propagation: consistency of each all-different propagator: value, bounds or domain.
+        search: variable choice of a plain solve or count (canonical runs use ``input_order``);
+            ``dom_w_deg`` by default, the fewest failures measured (docs/minizinc.md).
+        propagation: consistency of each all-different propagator: ``domain`` (default: it alone
+            solves empty 25x25 boards in time), ``bounds`` or ``value``.
     """
 
     name = "minizinc"
@@ -113,12 +115,12 @@ class MiniZincSolver(SolverBase):
     options: ClassVar[tuple[Option, ...]] = (
         Option("backend", str, "gecode", "MiniZinc backend (those found by minizinc --solvers)", _backend_names,
                normalise=lambda value: value.strip().lower()),
-        Option("search", str, "first_fail", "variable choice of a plain solve or count", SEARCHES),
-        Option("propagation", str, "value", "all-different consistency: value (Gecode's default), bounds, domain",
-               PROPAGATIONS),
+        Option("search", str, "dom_w_deg", "variable choice of a plain solve or count", SEARCHES),
+        Option("propagation", str, "domain", "all-different consistency: domain, bounds, or value (Gecode's own "
+               "default)", PROPAGATIONS),
     )
 
-    def __init__(self, backend: str = "gecode", search: str = "first_fail", propagation: str = "value"):
+    def __init__(self, backend: str = "gecode", search: str = "dom_w_deg", propagation: str = "domain"):
         super().__init__()  # options checked by SolverBase (base.check_options)
         why = self.unavailable()
         if why and backend == "gecode":

@@ -148,8 +148,9 @@ class MiniZincSolver(SolverBase):
     # --- one run of the program ------------------------------------------------------------------
 
     def _run(self, puzzle: Puzzle, time_limit: float | None, search: str, extra: list[str]
-             ) -> tuple[str, dict[str, Stat], bool]:
-        """One ``minizinc`` run: its standard output, its stats, and whether the runner killed it at the limit."""
+             ) -> tuple[str, dict[str, Stat]]:
+        """One ``minizinc`` run: its standard output and its stats (a run the runner killed at the limit
+        printed no verdict line, which reads as "time limit reached")."""
         if time_limit is not None and not time_limit > 0:
             raise ValueError(f"time limit must be positive, not {time_limit}")
         command = [PROGRAM, "--solver", backends().get(self.backend, self.backend), "--statistics", *extra]
@@ -168,7 +169,7 @@ class MiniZincSolver(SolverBase):
                      if line.strip() and not line.startswith("Warning") and "deprecated" not in line]
             why = lines[-1][:200] if lines else f"exit code {run.exit_code}, signal {run.signal}"
             raise RuntimeError(f"minizinc failed: {why}")
-        return text, self._stats(dict(_STAT.findall(text)), seconds), run.timed_out
+        return text, self._stats(dict(_STAT.findall(text)), seconds)
 
     def _stats(self, found: dict[str, str], seconds: float) -> dict[str, Stat]:
         def number(key: str) -> float:
@@ -193,7 +194,7 @@ class MiniZincSolver(SolverBase):
         check_kinds(self, puzzle)
         started = time.perf_counter()
         search = "input_order" if canonical else self.search
-        text, stats, _ = self._run(puzzle, time_limit, search, ["-n", "1"])
+        text, stats = self._run(puzzle, time_limit, search, ["-n", "1"])
         stats["search"] = search
         grid: Grid | None = None
         if SOLUTION in text:
@@ -211,7 +212,7 @@ class MiniZincSolver(SolverBase):
         started = time.perf_counter()
         enumerate_ = ["-n", str(limit)] if limit <= _MAX_N else ["-a"]
         quiet = ["--only-sections", "none", "--non-unique"]  # no grid printed, so no two solutions look alike
-        text, stats, _ = self._run(puzzle, time_limit, self.search, [*enumerate_, *quiet])
+        text, stats = self._run(puzzle, time_limit, self.search, [*enumerate_, *quiet])
         found = min(sum(1 for line in text.splitlines() if line == SOLUTION), limit)
         if found >= limit or (found and COMPLETE in text):
             status = Status.SOLVED  # stopped at the limit, or the enumeration is complete

@@ -143,7 +143,8 @@ def main() -> None:
         "## Memory: peak resident memory as the input grows",
         "",
         "One-line puzzles (examples/puzzles-20.txt repeated), `--solver backtrack-jit`, one run each. "
-        "With `--jobs 2` the figure is the largest of the processes (parent or worker: `RUSAGE_CHILDREN`). bench keeps every solve time for its quantiles, so its peak grows with the input; solve --all keeps none.",
+        "With `--jobs 2` the figure is the largest of the processes (parent or worker: `RUSAGE_CHILDREN`). "
+        "bench keeps every solve time for its quantiles, so its peak grows with the input; solve --all keeps none.",
         "",
         *mem,
         "",

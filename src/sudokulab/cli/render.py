@@ -46,10 +46,10 @@ KIND_LETTERS = {"all-different": "A", "differ": "D", "sum": "S", "increasing": "
 """The one-letter names of the constraint kinds in the ``solvers`` matrix (``rules.KINDS``)."""
 KIND_LEGEND = ("canon.: gives the canonical (lexicographically first) answer; limit: honours a time limit; "
                "complete: proves 'no solution' (an incomplete search, like local search, says 'time limit "
-               "reached' instead); slow: yes, at a high price. rules: the constraint kinds it honours: A all-different groups "
-               "(rows, columns, boxes, regions, diagonals, windows, cages' cells), D differing pairs "
-               "(anti-knight, anti-king), S sums (killer cages), I increasing (thermometers); - refused "
-               "(exit 2; compare and bench skip it)")
+               "reached' instead); slow: yes, at a high price. rules: the constraint kinds it honours: "
+               "A all-different groups (rows, columns, boxes, regions, diagonals, windows, cages' cells), "
+               "D differing pairs (anti-knight, anti-king), S sums (killer cages), I increasing (thermometers); "
+               "- refused (exit 2; compare and bench skip it)")
 
 
 def kind_letters(kinds: Sequence[str]) -> str:
@@ -88,7 +88,8 @@ def render_solvers(described: Sequence[Mapping[str, Any]], out: Console, *, wide
         rows.append([solver["name"], solver["paradigm"],
                      *("slow" if key in slow and caps[key] else words[caps[key]]
                        for key in ("canonical", "count", "time_limit")),
-                     words[caps.get("complete", True)], caps["threads"], kind_letters(caps.get("kinds", ("all-different",)))])
+                     words[caps.get("complete", True)], caps["threads"],
+                     kind_letters(caps.get("kinds", ("all-different",)))])
         styles.append(None)
     print_table(out, columns, rows, title="solvers", styles=styles, wide=wide)
     import textwrap

@@ -20,6 +20,8 @@ EXPORTERS: dict[str, str] = {
     "cpsat": "sudokulab.models.cpsat:to_cpsat_text",
     "lp": "sudokulab.models.mip:to_lp",
     "mps": "sudokulab.models.mip:to_mps",
+    "minizinc": "sudokulab.models.minizinc:to_minizinc",
+    "asp": "sudokulab.models.asp:to_asp",
 }
 """Export format -> "module:function"; the function takes a Puzzle and keyword options and returns text."""
 

@@ -72,6 +72,7 @@ __all__ = ["DEFAULT_TIME_LIMIT", "BenchReport", "BenchSummary", "Dataset", "Row"
 LEFT_OUT = {
     "backtrack": "the classic search needs more than 10 s on many published puzzles",
     "dimacs": "it starts a SAT program per puzzle (and per step of canonical answers and counts)",
+    "minizinc": "it starts the MiniZinc program per puzzle (a few tenths of a second each)",
 }
 """Solvers a bench leaves out unless named, and why."""
 

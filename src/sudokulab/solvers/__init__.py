@@ -46,6 +46,8 @@ REGISTRY: dict[str, SolverEntry | str | type] = {
     "dlx": SolverEntry("sudokulab.solvers.dlx:DlxSolver"),
     "mip": SolverEntry("sudokulab.solvers.mip:MipSolver"),
     "dimacs": SolverEntry("sudokulab.solvers.dimacs:DimacsSolver"),
+    "minizinc": SolverEntry("sudokulab.solvers.minizinc:MiniZincSolver", extra="minizinc"),
+    "asp": SolverEntry("sudokulab.solvers.asp:AspSolver", extra="asp"),
     "local-search": SolverEntry("sudokulab.solvers.local_search:LocalSearchSolver"),
 }
 

@@ -34,7 +34,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
     parser.add_argument("datasets", nargs="+", metavar="DATASET",
                         help="dataset files (one-line puzzles, BOJ blocks) or names of fetched sets, e.g. 17_clue")
-    many_solver_arguments(parser, "every installed one but backtrack and dimacs, slow on a whole set")
+    many_solver_arguments(parser, "every installed one but backtrack, dimacs and minizinc, slow on a whole set")
     parser.add_argument("--time-limit", type=positive_float, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
                         help=f"per puzzle and solver (default: {DEFAULT_TIME_LIMIT:g})")
     parser.add_argument("--jobs", type=positive_int, default=1, metavar="N",

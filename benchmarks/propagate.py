@@ -79,7 +79,7 @@ def main() -> int:
         puzzles = load_puzzles(sample)
         rows = []
         for level in LEVELS:
-            count = args.probe if level == "failed-literal" else args.puzzles
+            count = args.probe if level == "failed-literal+matching" else args.puzzles
             chosen = puzzles[:count]
             for path_name in ("command", "ladder"):
                 walls, cpus, settled = [], [], None

@@ -8,8 +8,10 @@ all 576 Latin squares of order 4; sums and thermometers must be refused. No test
 
 from __future__ import annotations
 
+import json
 import random
 import threading
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -17,10 +19,11 @@ from hypothesis import strategies as st
 
 from sudokulab import Puzzle, Shape, Status, UsageError, is_solution, parse_puzzle, solvers
 from sudokulab.core.grid import units
-from sudokulab.core.rules import Rules, build
+from sudokulab.core.rules import Cage, Rules, build
 from sudokulab.datasets.reading import puzzle_lines
 from sudokulab.errors import UnsupportedFeature
 from sudokulab.models.exact_cover import ExactCover, column_name, column_names, layout, matrix_columns, row_columns
+from sudokulab.models.placement_pairs import cage_witness, placements
 from sudokulab.solvers.base import Deadline
 from sudokulab.solvers.dlx import STRUCTURES, DlxSolver, _general_links_search, _links
 
@@ -250,7 +253,7 @@ def test_the_first_50_of_forum_hardest(dlx):
         assert result.status is Status.SOLVED and is_solution(result.grid, puzzle), line
 
 
-# --- rules as data: exact cover takes groups and differing pairs, refuses sums and thermometers ----
+# --- rules as data: groups, differing pairs, thermometers, pairwise cages; other cages refused -------
 
 JIGSAW = {  # regions we made: irregular, connected, each with solutions (one label per cell, row-major)
     4: (0, 1, 1, 1,
@@ -294,8 +297,8 @@ def test_the_brute_force_knows_standard_sudoku():
 
 def test_it_declares_the_kinds_exact_cover_can_say():
     solver = solvers.get("dlx")
-    assert solver.capabilities.kinds == {"all-different", "differ"}
-    assert "exactly once" in solver.capabilities.kinds_why and "adds up" in solver.capabilities.kinds_why
+    assert solver.capabilities.kinds == {"all-different", "differ", "sum", "increasing"}
+    assert "exactly once" in solver.capabilities.kinds_why and solver.capabilities.refuses is not None
 
 
 @pytest.mark.parametrize("shape", [FOUR, Shape(2, 3), Shape(3, 3)], ids=str)
@@ -388,21 +391,74 @@ def test_both_structures_agree_on_variant_counts():
         assert links.count(puzzle, limit=10**6).count == sets.count(puzzle, limit=10**6).count >= 1
 
 
-@pytest.mark.parametrize("rules", [
+THERMO_EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "thermo-6x6.json"
+PAIRWISE = [  # thermometers and cages whose allowed digit sets are pairwise: forbidden pairs say them exactly
     build(FOUR, cages=[((0, 1), 3)]),
-    build(Shape(3, 3), ["x"], cages=[((0, 1, 2), 6)]),
+    build(Shape(2, 3), cages=[((0, 1), 7), ((8, 9, 15), 6), ((20,), 4)]),
+    build(Shape(3, 3), ["x"], cages=[((0, 1, 2), 6), ((30, 31, 40), 24), ((60, 61), 10)]),
     build(FOUR, thermos=[(0, 1, 2)]),
+    build(Shape(2, 3), thermos=[(0, 7, 14, 21), (35, 34)]),
     build(Shape(3, 3), ["anti-knight"], thermos=[(0, 10, 20)]),
-], ids=["killer", "killer-x", "thermo", "thermo-anti-knight"])
-def test_sums_and_thermometers_are_refused_naming_the_kind(dlx, rules):
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", PAIRWISE, ids=["killer-2", "killer-6x6", "killer-x", "thermo", "thermo-6x6",
+                                                 "thermo-anti-knight"])
+def test_thermometers_and_pairwise_cages_solve_count_and_agree_with_sat(dlx, baseline, rules):
+    """Solved, counted and canonical answers as SAT's (which encodes sums and orders its own way), on a
+    puzzle with a third of a solution's cells given, and the 4x4 empty boards counted in full."""
+    sat = solvers.get("sat")
+    first = dlx.solve(empty(rules), canonical=True)
+    assert first.status is Status.SOLVED and first.grid == sat.solve(empty(rules), canonical=True).grid
+    puzzle = Puzzle(rules.shape, tuple(v if i % 3 == 0 else 0 for i, v in enumerate(first.grid)), rules)
+    solved = dlx.solve(puzzle)
+    assert solved.status is Status.SOLVED and is_solution(solved.grid, puzzle)
+    assert dlx.count(puzzle, limit=50).count == sat.count(puzzle, limit=50).count
+    if rules.n == 4:
+        assert dlx.count(empty(rules), limit=1000).count == sat.count(empty(rules), limit=1000).count
+
+
+def test_the_thermometer_example_is_solved_uniquely_with_a_secondary_column_per_forbidden_pair(dlx):
+    from sudokulab.formats.puzzle_files import read_puzzle
+
+    puzzle = read_puzzle(THERMO_EXAMPLE)
+    counted = dlx.count(puzzle, limit=10)
+    assert counted.status is Status.SOLVED and counted.count == 1
+    published = json.loads(THERMO_EXAMPLE.read_text())["solution"]
+    assert dlx.solve(puzzle).grid == tuple(digit for row in published for digit in row)
+    said = placements(puzzle.rules)
+    table = layout(puzzle.rules)
+    assert table.secondary == len(said.pairs) + 1  # a column per forbidden pair, one for the ruled-out placements
+    assert all(len(pair[1:]) == 2 and pair[0].startswith("thermometer") for pair in said.pairs)
+    model = ExactCover.of(puzzle)
+    assert table.ruled_out not in model.secondary and not {p for p in said.ruled_out} & set(model.rows)
+    assert column_name(puzzle.rules, table.ruled_out) == "ruled out by a cage or thermometer"
+    name = column_name(puzzle.rules, table.primary)
+    assert " not both (thermometer " in name and name.count("=") == 2
+
+
+def test_which_three_cell_cages_are_pairwise_on_9x9():
+    pairwise = [total for total in range(6, 25) if cage_witness(Cage("c", (0, 1, 2), total), 9) is None]
+    assert pairwise == [6, 7, 8, 22, 23, 24]
+    assert all(cage_witness(Cage("c", (0, 1), total), 9) is None for total in range(3, 18))  # two cells: always
+    assert cage_witness(Cage("c", (0, 1, 2), 9), 9) == (1, 2, 3)
+
+
+@pytest.mark.parametrize("total", [9, 15, 20])
+def test_a_cage_that_is_not_pairwise_is_refused_naming_it_and_its_sum(dlx, total):
+    rules = build(Shape(3, 3), cages=[((0, 1), 5), ((9, 10, 11), total)])
+    witness = cage_witness(rules.cages[1], 9)
     puzzle = empty(rules)
-    kind = "sum constraints \\(cage 1" if rules.cages else "increasing thermometers \\(thermometer 1\\)"
-    with pytest.raises(UnsupportedFeature, match=f"solver 'dlx' cannot honour {kind}.*exactly once"):
-        dlx.solve(puzzle)
-    with pytest.raises(UnsupportedFeature, match=kind):
-        dlx.count(puzzle)
-    with pytest.raises(UnsupportedFeature, match=kind):
-        dlx.solve(puzzle, canonical=True)
+    for call in (lambda: dlx.solve(puzzle), lambda: dlx.count(puzzle), lambda: dlx.solve(puzzle, canonical=True),
+                 lambda: dlx.solve(puzzle, time_limit=1e-9)):
+        with pytest.raises(UnsupportedFeature) as refused:
+            call()
+        message = str(refused.value)
+        assert message.startswith(f"solver 'dlx' cannot honour cage 2 (sum {total}): digits ")
+        assert f"adding up to {total} (" in message and f"but add up to {sum(witness)}" in message
+        assert "\n" not in message
+    assert solvers.get("dlx").capabilities.unsupported(rules).startswith(f"cage 2 (sum {total})")
 
 
 SIZE_CASES = [(shape, name) for shape in (FOUR, Shape(2, 3), Shape(3, 3)) for name in ("standard", *PRESET_NAMES)]

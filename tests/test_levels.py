@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -19,6 +20,7 @@ from sudokulab import is_solution, solve
 from sudokulab.core.grid import Shape
 from sudokulab.core.puzzle import Puzzle
 from sudokulab.core.rules import build
+from sudokulab.errors import UsageError
 from sudokulab.formats.documents import validate
 from sudokulab.reasoning.candidates import Candidates
 from sudokulab.reasoning.hall import hall_set, hall_sets, hall_violation, maximum_matching
@@ -238,7 +240,7 @@ def test_failed_literal_strikes_only_what_cannot_hold():
     for made in generate(9, count=12, clues=24, unique=True, seed=2):
         puzzle = made.puzzle
         reasoned = settle(Candidates.start(puzzle), "all-different")
-        probed = settle(reasoned, "failed-literal")
+        probed = settle(reasoned, "failed-literal+matching")
         assert probed.settled and probed.grid() == solve(puzzle).grid
         for cell, digit in reasoned.pairs():
             if not probed.has(cell, digit) and checked < 6:
@@ -382,3 +384,14 @@ def test_climb_gives_each_level_the_marks_settle_gives():
         for rung, marks in zip(rungs, ladder(made.puzzle)):
             assert (rung.settled, rung.contradiction, rung.remaining) == \
                 (marks.settled, marks.contradiction, marks.remaining)
+
+
+def test_the_top_level_is_named_for_both_halves_and_the_old_name_is_refused():
+    """``failed-literal+matching`` alternates probing with the matching filter (docs/propagation.md); plain
+    ``failed-literal`` is no level, so nobody reads the stronger level's results under the weaker name."""
+    assert LEVELS[-1] == "failed-literal+matching"
+    with pytest.raises(UsageError, match="unknown level 'failed-literal'; choose one of: .*failed-literal\\+matching"):
+        check_level("failed-literal")
+    schema = json.loads((Path(__file__).resolve().parents[1] / "src/sudokulab/schemas/propagate.schema.json")
+                        .read_text())
+    assert "failed-literal+matching" in json.dumps(schema) and '"failed-literal"' not in json.dumps(schema)

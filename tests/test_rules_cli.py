@@ -291,9 +291,14 @@ def grid_of(text: str, n: int) -> Grid:
 
 
 def refusal(solver: str, rules: Rules) -> str | None:
-    """The kind words a solver's refusal must name, or None when it declares every kind the rules use."""
-    missing = sorted(rules.kinds - solvers.solver_class(solver).capabilities.kinds)
-    return KIND_WORDS.get(missing[0], missing[0]) if missing else None
+    """The words a solver's refusal must name (a kind, or the constraint its ``capabilities.refuses`` names:
+    dlx's non-pairwise cage), or None when it honours every constraint of the rules."""
+    capabilities = solvers.solver_class(solver).capabilities
+    missing = sorted(rules.kinds - capabilities.kinds)
+    if not missing:
+        refused = capabilities.refuses(rules) if capabilities.refuses else None
+        return refused.split(":")[0] if refused else None
+    return KIND_WORDS.get(missing[0], missing[0])
 
 
 # --- solve: every solver x every variant ----------------------------------------------------------
@@ -405,10 +410,11 @@ def test_count_under_rules_matches_the_independent_search(tmp_path, solver):
 
 
 def test_count_refuses_a_solver_that_cannot_honour_the_rules(tmp_path):
-    case = variant("thermo", 6)
+    case = variant("killer", 9)  # a cage that is not pairwise
     done = sudokulab("count", *case.argv(tmp_path), "--solver", "dlx")
     assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1
-    assert "solver 'dlx' cannot honour increasing thermometers (thermometer 1)" in done.stderr
+    refused = solvers.solver_class("dlx").capabilities.refuses(case.rules)
+    assert f"solver 'dlx' cannot honour {refused}" in done.stderr
 
 
 def test_solve_without_a_solver_picks_one_that_honours_the_rules(tmp_path):
@@ -459,9 +465,9 @@ def test_bench_runs_under_the_rules_and_skips_who_cannot(tmp_path):
     done = sudokulab("bench", str(data), "--solvers", "backtrack-fast,sat,dlx", "--cages", cages, "--output", str(out),
                      "--output", str(lines), "--quiet")
     assert done.returncode == 0, done.stderr
-    assert done.stderr == "sudokulab: skipped dlx on set: cannot honour sum constraints (cage 1 (sum " \
-                          f"{case.rules.cages[0].total})): " + solvers.solver_class("dlx").capabilities.kinds_why + "\n"
-    assert "note: dlx skipped on set: cannot honour sum constraints" in " ".join(done.stdout.split())
+    refused = solvers.solver_class("dlx").capabilities.refuses(case.rules)  # its cages are not all pairwise
+    assert refused is not None and done.stderr == f"sudokulab: skipped dlx on set: cannot honour {refused}\n"
+    assert f"note: dlx skipped on set: cannot honour {refused.split(':')[0]}" in " ".join(done.stdout.split())
     rows = [json.loads(line) for line in lines.read_text().splitlines()]
     assert {(r["solver"], r["status"]) for r in rows} == {("backtrack-fast", "solved"), ("sat", "solved"),
                                                           ("dlx", "skipped")}
@@ -473,13 +479,13 @@ def test_bench_runs_under_the_rules_and_skips_who_cannot(tmp_path):
 
 
 def test_bench_with_no_solver_that_can_run_exits_2(tmp_path):
-    case = variant("thermo", 6)
+    case = variant("killer", 9)  # a cage that is not pairwise: dlx refuses it
     argv = case.argv(tmp_path)
-    done = sudokulab("bench", str(dataset(tmp_path, [case])), "--solvers", "dlx", "--thermos",
-                     argv[argv.index("--thermos") + 1], "--quiet")
+    done = sudokulab("bench", str(dataset(tmp_path, [case])), "--solvers", "dlx", "--cages",
+                     argv[argv.index("--cages") + 1], "--quiet")
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.splitlines()[-1].startswith("sudokulab: error: bench: no solver could run: dlx cannot honour "
-                                                   "increasing thermometers")
+                                                   "cage ")
 
 
 def test_bench_catches_an_answer_that_breaks_the_rules(tmp_path):

@@ -324,8 +324,9 @@ def unproved(solver, puzzle: Puzzle) -> bool:
 
 
 def declares(solver, rules: Rules) -> bool:
-    """What the capabilities predict: True when the solver declares every kind the rules use."""
-    return rules.kinds <= solver.capabilities.kinds
+    """What the capabilities predict: True when the solver declares every kind the rules use and refuses
+    none of their constraints (``capabilities.unsupported``: dlx refuses a cage that is not pairwise)."""
+    return solver.capabilities.unsupported(rules) is None
 
 
 def assert_refused(solver, puzzle: Puzzle) -> None:

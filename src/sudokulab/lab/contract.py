@@ -300,10 +300,9 @@ def check_refused(solver: Solver, puzzle: Puzzle) -> None:
     kind (solve, canonical solve, solve with no time, count; and when the givens already clash). The
     kind is checked first, so even a call the solver would refuse anyway (a count from a solver that
     cannot count) names it."""
-    from ..core.rules import unsupported
     from ..solvers import require
 
-    missing = unsupported(puzzle.rules, solver.capabilities.kinds)
+    missing = solver.capabilities.unsupported(puzzle.rules)
     expect(missing is not None, "the rules use only kinds the solver declares")
     calls: dict[str, Callable[[], object]] = {
         "solve": lambda: solver.solve(puzzle),
@@ -355,7 +354,7 @@ def variant_puzzles(baseline: Solver) -> list[tuple[str, Puzzle]]:
 def check_variant_rules(solver: Solver, baseline: Solver) -> None:
     """Each variant kind: solved under its rules when declared, refused before any work when not."""
     for what, puzzle in variant_puzzles(baseline):
-        if puzzle.rules.kinds <= solver.capabilities.kinds:
+        if solver.capabilities.unsupported(puzzle.rules) is None:
             _solved(solver, puzzle, f"the empty {what}", **({"time_limit": 120} if solver.capabilities.time_limit
                                                              else {}))
         else:

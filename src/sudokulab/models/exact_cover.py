@@ -10,7 +10,10 @@ Vocabulary (n = board size, 1-based in names, 0-based in indices):
 - **Secondary column** (covered *at most* once, Knuth's generalized exact cover): each (partial
   group, digit) (``group 1 has 3 at most once``: a group of fewer than n cells only differs), then
   each (differing pair, digit) (``r1c1 and r2c3 not both 3 (anti-knight)``), in the order of
-  ``rules.partial_groups`` and ``rules.pairs``.
+  ``rules.partial_groups`` and ``rules.pairs``; then one per forbidden pair of placements of a
+  cage or thermometer (``r1c1=3 and r1c2=2 not both (thermometer 1)``), and last one column
+  ``ruled out`` filled by every placement a cage or thermometer rules out, pre-covered like a
+  given (``models.placement_pairs``).
 - **Exact cover**: a set of rows that fills every primary column exactly once and no secondary
   column twice, which is a solved grid.
 
@@ -24,14 +27,17 @@ every table here is derived from it. For standard rules the layout is the classi
 0..4n²-1: cell, row-digit, column-digit, box-digit), so ``row_columns(shape, ...)`` with a plain
 shape still works.
 
-**What exact cover cannot say.** A column counts the chosen rows that meet it and asks for
-exactly one (primary) or at most one (secondary); that is all the matrix can express. "The digits
-of this cage add up to 15" weighs rows by their digit (a 7 weighs seven, a 1 one) and asks for a
-total, and "the bulb is less than the next cell" compares two rows; no column that only counts to
-one can say either. A killer cage can be made exact cover only by changing what a row is (one row
-per way of filling the whole cage, a number of rows that grows fast with the cage), which is no
-longer this (cell, digit) model. So the model and ``dlx`` take all-different groups and differing
-pairs, and refuse sums and thermometers (``KINDS``).
+**What exact cover can say.** A column counts the chosen rows that meet it and asks for exactly
+one (primary) or at most one (secondary); that is all the matrix can express. But a secondary
+column filled by two rows says "not both", so every constraint made of conditions on two cells at
+a time fits: a thermometer is the chain "bulb < next < ...", one secondary column per forbidden
+pair of placements (the bulb holding 3 and the next cell 2, ...), and a killer cage fits when its
+allowed digit sets are *pairwise* (every digits that agree two by two add up to its total: any
+2-cell cage, 3 cells adding up to 6 or 24). Placements a cage or thermometer rules out alone (a
+bulb holding 9) fill one more column, pre-covered. A cage that is not pairwise ("3 cells adding up
+to 15": 1, 5 and 8 agree two by two, via {1,5,9}, {1,6,8}, {2,5,8}, but add up to 14) could be made
+exact cover only by changing what a row is (one row per way of filling the whole cage), which is
+no longer this (cell, digit) model: ``refusal`` names it, and ``dlx`` refuses it before any work.
 
 Givens are *pre-covered*: a given's row is taken at once, so its columns and every row that meets
 them leave the matrix. What is left is exactly the search that remains: in standard Sudoku
@@ -59,20 +65,24 @@ Perspectives in Computer Science* (Palgrave, 2000), 187-214, arXiv:cs/0011047; s
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..core.cells import cell_label
 from ..core.grid import Shape
 from ..core.puzzle import Puzzle
-from ..core.rules import ALL_DIFFERENT, DIFFER, Rules, standard
-from . import variables
+from ..core.rules import ALL_DIFFERENT, DIFFER, INCREASING, SUM, Rules, standard
+from . import placement_pairs, variables
 
-KINDS = frozenset({ALL_DIFFERENT, DIFFER})
-"""The rule kinds exact cover expresses: complete groups (primary), partial groups and pairs (secondary)."""
+KINDS = frozenset({ALL_DIFFERENT, DIFFER, SUM, INCREASING})
+"""The rule kinds exact cover expresses: complete groups (primary), partial groups, pairs, thermometers and
+pairwise cages (secondary); ``refusal`` names a cage it cannot say."""
 
-KINDS_WHY = "exact cover says 'exactly once' and 'at most once', never 'adds up to 15' or 'less than'"
-"""Why the other kinds are refused, in one line (the solver's ``kinds_why``)."""
+KINDS_WHY = ("exact cover says 'exactly once' and 'at most once': a cage is said as forbidden pairs of "
+             "digits, so only a cage whose pairs say its sum")
+"""What it cannot say, in one line (the solver's ``kinds_why``)."""
+
+refusal = placement_pairs.refusal
 
 
 def _rules(rules: Rules | Shape) -> Rules:
@@ -95,6 +105,10 @@ class Layout:
     """Per column family (cells, then groups of one kind, then pairs of one name), its first column and
     its kind word; ``to_text`` splits a row's marks between families."""
     pair_names: tuple[str, ...]
+    extra: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict)
+    """Per (cell, digit), the forbidden-pair columns of cages and thermometers its row fills."""
+    ruled_out: int | None = None
+    """The column every placement a cage or thermometer rules out fills (pre-covered), or None."""
 
     @property
     def columns(self) -> int:
@@ -139,8 +153,21 @@ def layout(rules: Rules | Shape) -> Layout:
         for cell in pair:
             bases[cell].append(column)
         column += n
+    said = placement_pairs.placements(rules)
+    extra: dict[tuple[int, int], list[int]] = {}
+    for name, p, q in said.pairs:
+        family(name.split(" ", 1)[0])
+        extra.setdefault(p, []).append(column)
+        extra.setdefault(q, []).append(column)
+        column += 1
+    ruled_out = None
+    if said.ruled_out:
+        family("ruled out")
+        ruled_out, column = column, column + 1
+        for p in said.ruled_out:
+            extra.setdefault(p, []).append(ruled_out)
     return Layout(rules, primary, column - primary, tuple(tuple(sorted(b)) for b in bases), tuple(families),
-                  pair_names)
+                  pair_names, {p: tuple(c) for p, c in extra.items()}, ruled_out)
 
 
 def row_columns(rules: Rules | Shape, cell: int, digit: int) -> tuple[int, ...]:
@@ -149,7 +176,8 @@ def row_columns(rules: Rules | Shape, cell: int, digit: int) -> tuple[int, ...]:
     >>> row_columns(Shape(2, 2), 5, 4)
     (5, 23, 39, 51)
     """
-    return (cell, *(base + digit - 1 for base in layout(rules).bases[cell]))
+    table = layout(rules)
+    return (cell, *(base + digit - 1 for base in table.bases[cell]), *table.extra.get((cell, digit), ()))
 
 
 @lru_cache(maxsize=16)
@@ -189,8 +217,14 @@ def column_name(rules: Rules | Shape, column: int) -> str:
     if k < len(rules.partial_groups):
         return f"{rules.partial_groups[k].name} has {d + 1} at most once"
     k -= len(rules.partial_groups)
-    a, b = (cell_label(cell, n) for cell in rules.pairs[k])
-    return f"{a} and {b} not both {d + 1} ({table.pair_names[k]})"
+    if k < len(rules.pairs):
+        a, b = (cell_label(cell, n) for cell in rules.pairs[k])
+        return f"{a} and {b} not both {d + 1} ({table.pair_names[k]})"
+    if column == table.ruled_out:
+        return "ruled out by a cage or thermometer"
+    first = table.primary + n * (len(rules.partial_groups) + len(rules.pairs))
+    name, p, q = placement_pairs.placements(rules).pairs[column - first]
+    return placement_pairs.pair_name(n, name, p, q)
 
 
 def column_names(rules: Rules | Shape) -> list[str]:
@@ -231,6 +265,8 @@ class ExactCover:
         table = layout(rules)
         given = tuple((cell, digit) for cell, digit in enumerate(puzzle.givens) if digit)
         covered = {column for cell, digit in given for column in row_columns(rules, cell, digit)}
+        if table.ruled_out is not None:
+            covered.add(table.ruled_out)
         columns = tuple(i for i in range(table.primary) if i not in covered)
         secondary = tuple(i for i in range(table.primary, table.columns) if i not in covered)
         conflict = rules.first_conflict(puzzle.givens)

@@ -74,19 +74,23 @@ def default_solver(puzzle: Puzzle) -> str:
     which then refuses naming the kind)."""
     name = default_for(puzzle.shape)
     rules = puzzle.rules
-    if rules.is_standard or rules.kinds <= solver_class(name).capabilities.kinds:
+    if rules.is_standard or solver_class(name).capabilities.unsupported(rules) is None:
         return name
-    return first_honouring(rules.kinds) or name
+    return first_honouring(rules) or name
 
 
-def first_honouring(kinds: frozenset[str], preferred: tuple[str, ...] = PREFERENCE, **asked: bool) -> str | None:
+def first_honouring(kinds: frozenset[str] | Rules, preferred: tuple[str, ...] = PREFERENCE,
+                    **asked: bool) -> str | None:
     """The first installed solver (``preferred`` ones first, then the registry's order) that honours
-    every constraint kind in ``kinds`` and has the capabilities ``asked`` (``canonical=True``, ...)."""
+    every constraint kind in ``kinds`` (or every constraint of a rule set) and has the capabilities
+    ``asked`` (``canonical=True``, ...)."""
     for name in dict.fromkeys((*preferred, *names())):
         if name not in REGISTRY or not installed(name):
             continue
         capabilities = solver_class(name).capabilities
-        if kinds <= capabilities.kinds and capabilities.lacks(**asked) is None:
+        honours = (capabilities.unsupported(kinds) is None if isinstance(kinds, Rules)
+                   else kinds <= capabilities.kinds)
+        if honours and capabilities.lacks(**asked) is None:
             return name
     return None
 

@@ -155,6 +155,19 @@ class Capabilities:
     standard ones. A puzzle using a kind not listed is refused before solving (exit 2)."""
     kinds_why: str = ""
     """Why it lacks a kind, for the refusal (e.g. "exact cover has no sums")."""
+    refuses: Callable[[Rules], str | None] | None = None
+    """For a solver that declares a kind but cannot say every constraint of it (``dlx``: a killer cage
+    whose sum is not pairwise): the first such constraint of a rule set and why, in words, or None.
+    Refused before any work like a missing kind; harnesses ask ``unsupported``, which asks both."""
+
+    def unsupported(self, rules: Rules) -> str | None:
+        """What of these rules it cannot honour, in words (a kind it lacks, or what ``refuses`` names), or None."""
+        from ..core.rules import unsupported
+
+        missing = unsupported(rules, self.kinds)
+        if missing:
+            return missing + (f": {self.kinds_why}" if self.kinds_why else "")
+        return self.refuses(rules) if self.refuses is not None else None
 
     def lacks(self, *, canonical: bool = False, count: bool = False, time_limit: bool = False,
               rules: Rules | None = None) -> str | None:
@@ -165,11 +178,9 @@ class Capabilities:
             if asked and not has:
                 return words
         if rules is not None:
-            from ..core.rules import unsupported
-
-            missing = unsupported(rules, self.kinds)
+            missing = self.unsupported(rules)
             if missing:
-                return f"honour {missing}" + (f": {self.kinds_why}" if self.kinds_why else "")
+                return f"honour {missing}"
         return None
 
 
@@ -288,19 +299,21 @@ class Solver(Protocol):
 
 
 def check_kinds(solver: Solver, puzzle: Puzzle) -> None:
-    """Refuse a puzzle whose rules use a constraint kind the solver does not declare, before any work.
+    """Refuse a puzzle whose rules use a constraint kind the solver does not declare, or a constraint its
+    ``capabilities.refuses`` names, before any work.
 
     Every solver calls this first in ``solve`` and ``count``, so no caller (a library user who
     skipped ``solvers.require``) ever gets a "solved" grid that ignores a rule. Standard rules
     pass at the cost of one subset test.
     """
     capabilities = solver.capabilities
-    if puzzle.rules.kinds <= capabilities.kinds:
+    if puzzle.rules.kinds <= capabilities.kinds and (capabilities.refuses is None or puzzle.rules.is_standard):
         return
     from ..errors import UnsupportedFeature
 
     missing = capabilities.lacks(rules=puzzle.rules)
-    raise UnsupportedFeature(f"solver '{solver.name}' cannot {missing}")
+    if missing:
+        raise UnsupportedFeature(f"solver '{solver.name}' cannot {missing}")
 
 
 class TimeUp(Exception):

@@ -14,9 +14,10 @@ Knuth's generalized exact cover (the same paper; TAOCP 4B, 7.2.2.1, Algorithm X 
 items): a chosen row covers its secondary columns like any other, hiding every row that would
 fill one a second time, but a secondary column is never chosen to branch on and need not be
 covered at the end. Here a secondary column's size carries an offset ``_SECONDARY`` that keeps it
-out of ``min`` and out of the forced moves. Sums and thermometers are not exact cover
-(``models.exact_cover`` says why): the solver declares ``kinds`` all-different and differ, and
-``check_kinds`` refuses the rest before any work.
+out of ``min`` and out of the forced moves. Thermometers and killer cages are forbidden pairs of
+placements, a secondary column each (``models.placement_pairs``), and the placements they rule out
+alone fill one column covered before the givens. A cage whose pairs do not say its sum is refused
+before any work (``capabilities.refuses``, ``models.exact_cover.refusal``), naming it.
 
 Two formulations, the option ``structure``:
 
@@ -62,7 +63,7 @@ from typing import ClassVar, NamedTuple
 from ..core.grid import Grid
 from ..core.puzzle import Puzzle
 from ..core.rules import Rules
-from ..models.exact_cover import KINDS, KINDS_WHY, layout, matrix_columns
+from ..models.exact_cover import KINDS, KINDS_WHY, layout, matrix_columns, refusal
 from ..models.variables import cell_digit, index
 from .base import Capabilities, CountResult, Deadline, Option, SolveResult, check_kinds
 from .search import SearchSolver
@@ -326,6 +327,9 @@ def _general_links_search(puzzle: Puzzle, table: _Links, deadline: Deadline, cou
             i = up[i]
         size[c] -= _COVERED
 
+    ruled_out = layout(puzzle.rules).ruled_out
+    if ruled_out is not None:  # what a cage or thermometer rules out alone, gone before the givens
+        cover(ruled_out)
     for cell, digit in enumerate(puzzle.givens):
         if digit:
             given = matrix[index(n, cell, digit)]
@@ -521,6 +525,9 @@ def _sets_search(puzzle: Puzzle, deadline: Deadline, counters: DlxCounters, cano
                 size[k] += 1
         size[j] -= _COVERED
 
+    ruled_out = layout(puzzle.rules).ruled_out
+    if ruled_out is not None:  # what a cage or thermometer rules out alone, gone before the givens
+        cover(ruled_out)
     for cell, digit in enumerate(puzzle.givens):
         if digit:
             r = index(n, cell, digit)
@@ -586,14 +593,14 @@ class DlxSolver(SearchSolver):
     >>> DlxSolver().count(Puzzle.empty(4), limit=1000).count, DlxSolver("sets").count(Puzzle.empty(4)).count
     (288, 2)
 
-    It takes the rules exact cover can state (``models.exact_cover.KINDS``: all-different groups
-    and differing pairs) and refuses cages and thermometers before any work.
+    It takes every rule kind (``models.exact_cover.KINDS``) and refuses, before any work, a killer
+    cage whose forbidden pairs would not say its sum (``models.exact_cover.refusal``).
     """
 
     name = "dlx"
     paradigm: ClassVar[str] = "exact cover (Algorithm X)"
     capabilities: ClassVar[Capabilities] = Capabilities(canonical=True, count=True, time_limit=True, threads="safe",
-                                                        kinds=KINDS, kinds_why=KINDS_WHY)
+                                                        kinds=KINDS, kinds_why=KINDS_WHY, refuses=refusal)
     counters: ClassVar[type] = DlxCounters
     in_order: ClassVar[bool] = True  # with canonical: first open cell, digits ascending (module docstring)
     options: ClassVar[tuple[Option, ...]] = (

@@ -20,6 +20,7 @@ EXPORTERS: dict[str, str] = {
     "cpsat": "sudokulab.models.cpsat:to_cpsat_text",
     "lp": "sudokulab.models.mip:to_lp",
     "mps": "sudokulab.models.mip:to_mps",
+    "smtlib": "sudokulab.models.smt:to_smtlib",
 }
 """Export format -> "module:function"; the function takes a Puzzle and keyword options and returns text."""
 

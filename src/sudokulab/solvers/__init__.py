@@ -46,6 +46,7 @@ REGISTRY: dict[str, SolverEntry | str | type] = {
     "dlx": SolverEntry("sudokulab.solvers.dlx:DlxSolver"),
     "mip": SolverEntry("sudokulab.solvers.mip:MipSolver"),
     "dimacs": SolverEntry("sudokulab.solvers.dimacs:DimacsSolver"),
+    "smt": SolverEntry("sudokulab.solvers.smt:SmtSolver", extra="smt"),
 }
 
 DEFAULT_SMALL, DEFAULT_LARGE, DEFAULT_SWITCH = "backtrack-fast", "sat", 16

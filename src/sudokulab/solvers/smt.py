@@ -26,7 +26,10 @@ as linear sums, thermometers as chained ``<`` (docs/smt.md).
   solver answers later puzzles as before. (Push/pop does the same, but a first check inside a scope
   lost z3's preprocessing, and the contract's 0.3 s count of an empty 9x9 found no grid.)
 - **Time limit**: each check gets z3's ``timeout`` parameter (milliseconds), the rest of a
-  ``Deadline`` shared by the checks of a call; "unknown" is then TIME_LIMIT. Ctrl-C: the check runs
+  ``Deadline`` shared by the checks of a call; "unknown" is then TIME_LIMIT. A rule set's z3
+  solver is rebuilt after a check cut short (time limit, Ctrl-C), and every grid is checked
+  against the rules before it is returned: once, in a run of the contract tests after a timed-out
+  count, the kept finite-domain solver answered grids that broke them (not reproduced since). Ctrl-C: the check runs
   in ``native.interruptible``'s helper thread, z3's own SIGINT handler off (``ctrl_c=false``), and
   ``Context.interrupt()`` stops it.
 - **Stats**: z3's ``decisions``, ``conflicts``, ``propagations`` and ``restarts`` (the SMT core's,
@@ -115,7 +118,7 @@ class _Engine:
         solver.set("random_seed", seed)
         solver.set("ctrl_c", False)  # Ctrl-C is ours: see ``native.interruptible``
         solver.add(z3.parse_smt2_string(model.text, ctx=context))
-        self.solver, self.guards = solver, 0
+        self.solver, self.guards, self.spent = solver, 0, False
         if model.theory == "int":
             self.cells = [z3.Int(name, context) for name in model.names]
         else:
@@ -144,16 +147,26 @@ class _Engine:
         solver = self.solver
         solver.set("timeout", timeout)
         before = _counters(solver)
-        answer = interruptible(lambda: solver.check(*assumptions), self.context.interrupt)
+        try:
+            answer = interruptible(lambda: solver.check(*assumptions), self.context.interrupt)
+        except KeyboardInterrupt:
+            self.spent = True
+            raise
         effort.add(before, _counters(solver))
         if answer == z3.unsat:
             return None
         if answer == z3.unknown:
+            self.spent = True  # a check cut short can leave z3's incremental state unsound: rebuilt next time
             if deadline.at is not None:
                 raise TimeUp
             raise RuntimeError(f"z3 answered unknown without a time limit: {solver.reason_unknown()}")
         found = solver.model()
-        return tuple(found.eval(cell, model_completion=True).as_long() for cell in self.cells)
+        grid = tuple(found.eval(cell, model_completion=True).as_long() for cell in self.cells)
+        broken = self.model.rules.first_conflict(grid)
+        if broken is not None:  # never seen; a wrong answer must not pass as a solution
+            self.spent = True
+            raise RuntimeError(f"z3 gave a grid that breaks the rules ({broken}): a bug in the engine")
+        return grid
 
 
 def _lower(value: str) -> str:
@@ -197,6 +210,9 @@ class SmtSolver(SolverBase):
     def _engine(self, rule_set: Rules) -> _Engine:
         """The kept solver of a rule set, built on first use (``Rules`` hash is cached)."""
         engine = self._engines.get(rule_set)
+        if engine is not None and engine.spent:
+            del self._engines[rule_set]
+            engine = None
         if engine is None:
             if len(self._engines) >= KEPT:
                 del self._engines[next(iter(self._engines))]

@@ -220,6 +220,7 @@ def test_bad_options_are_one_line(options, message):
         solvers.get("smt", **options)
 
 
+@pytest.mark.slow
 def test_every_tactic_and_theory_solves_the_classic():
     for theory in ("int", "bitvector"):
         for tactic in TACTICS:

@@ -22,6 +22,7 @@ EXPORTERS: dict[str, str] = {
     "mps": "sudokulab.models.mip:to_mps",
     "minizinc": "sudokulab.models.minizinc:to_minizinc",
     "asp": "sudokulab.models.asp:to_asp",
+    "smtlib": "sudokulab.models.smt:to_smtlib",
 }
 """Export format -> "module:function"; the function takes a Puzzle and keyword options and returns text."""
 

@@ -49,6 +49,7 @@ REGISTRY: dict[str, SolverEntry | str | type] = {
     "minizinc": SolverEntry("sudokulab.solvers.minizinc:MiniZincSolver", extra="minizinc"),
     "asp": SolverEntry("sudokulab.solvers.asp:AspSolver", extra="asp"),
     "local-search": SolverEntry("sudokulab.solvers.local_search:LocalSearchSolver"),
+    "smt": SolverEntry("sudokulab.solvers.smt:SmtSolver", extra="smt"),
 }
 
 DEFAULT_SMALL, DEFAULT_LARGE, DEFAULT_SWITCH = "backtrack-fast", "sat", 16

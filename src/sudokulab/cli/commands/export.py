@@ -11,14 +11,16 @@ from ..options import json_argument, load, puzzle_arguments, solver_options
 NAME = "export"
 HELP = "write the puzzle's model for an external solver"
 
-EXPORTED_BY = {"dimacs": "sat", "cpsat": "cpsat", "lp": "mip", "mps": "mip", "minizinc": "minizinc", "asp": "asp"}
+EXPORTED_BY = {"dimacs": "sat", "cpsat": "cpsat", "lp": "mip", "mps": "mip", "minizinc": "minizinc", "asp": "asp",
+               "smtlib": "smt"}
 """Export format -> the solver whose model it writes: a format honours the rules that solver honours."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     puzzle_arguments(parser, solver=False)
     parser.add_argument("--format", required=True, metavar="NAME",
-                        help="dimacs (SAT), cpsat (CP-SAT), lp or mps (integer programming), minizinc, asp (clingo)")
+                        help="dimacs (SAT), cpsat (CP-SAT), lp or mps (integer programming), minizinc, asp (clingo), "
+                             "smtlib (SMT)")
     parser.add_argument("-o", "--option", action="append", metavar="KEY=VALUE",
                         help="a model option, e.g. -o encoding=extended (repeatable)")
     parser.add_argument("--encoding", help="shorthand for -o encoding=NAME")

@@ -17,7 +17,7 @@ the certificate, and the roads not taken.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..core.grid import Grid
 from ..core.puzzle import Puzzle
@@ -25,7 +25,7 @@ from ..errors import NoSolution, SolverBug, TimeLimitReached, UsageError
 from .board import Board
 from .step_check import Checker, checker
 from .steps import Step, conclusion
-from .techniques import TECHNIQUES
+from .techniques import TECHNIQUES, Technique
 
 __all__ = ["Explanation", "ExplanationStopped", "explain", "level"]
 
@@ -85,12 +85,12 @@ def explain(puzzle: Puzzle, *, max_level: str | float | None = None, minimal: bo
         if deadline is not None and time.monotonic() > deadline:
             stopped = f"time limit reached after {len(steps)} steps ({time_limit:g} s)"
             break
-        step = _cheapest(board)
+        technique, step = _cheapest(board)
         if step is None:
             stopped = ("no step is left with cells still open: the puzzle has several solutions "
                        f"({len(board.marks) - sum(board.placed)} cells open)")
             break
-        if limit is not None and step.difficulty > limit:
+        if limit is not None and technique.difficulty > limit:  # the toolbox is techniques, not variants
             stopped = (f"stopped where the toolbox ends: the next step needs {step.technique} "
                        f"(difficulty {step.difficulty:g}), above the limit {limit:g}")
             break
@@ -102,18 +102,19 @@ def explain(puzzle: Puzzle, *, max_level: str | float | None = None, minimal: bo
     return Explanation(puzzle, tuple(steps), grid, stopped)
 
 
-def _cheapest(board: Board) -> Step | None:
+def _cheapest(board: Board) -> tuple[Technique | None, Step | None]:
+    """The first step of the first technique that has one, and that technique."""
     for technique in TECHNIQUES:
         step = technique.first(board)
         if step is not None:
-            return step
-    return None
+            return technique, step
+    return None, None
 
 
 def _minimised(check: Checker, step: Step) -> Step:
     """The step with premises no one of which can be dropped, and only the constraints still needed."""
-    found = check.minimise(step.premises, step.groups, conclusion(step))
+    found = check.minimise(step.premises, step.groups, conclusion(step), step.pattern)
     if found is None:  # the finder's premises do not entail its step: a bug, never hidden
         raise SolverBug(f"the step '{step.text}' does not follow from its premises")
     premises, groups = found
-    return Step(step.technique, step.difficulty, step.placed, step.removed, premises, groups, step.text)
+    return replace(step, premises=premises, groups=groups)

@@ -25,7 +25,7 @@ from ..errors import NoSolution, SolverBug, TimeLimitReached, UsageError
 from .board import Board
 from .step_check import Checker, checker
 from .steps import Step, conclusion
-from .techniques import TECHNIQUES, Technique
+from .techniques import TECHNIQUES
 
 __all__ = ["Explanation", "ExplanationStopped", "explain", "level"]
 
@@ -51,15 +51,16 @@ class Explanation:
 
 
 def level(max_level: str | float | None) -> float | None:
-    """A toolbox limit as a difficulty: a number, or a technique's name (its difficulty)."""
+    """A toolbox limit as a difficulty: a number, or a technique's name (the highest difficulty its
+    variants reach: "hidden-single" admits hidden singles in rows, 1.5, not only in boxes, 1.2)."""
     if max_level is None:
         return None
     if isinstance(max_level, int | float):
         return float(max_level)
     text = str(max_level).strip().lower().replace("-", " ").replace("_", " ")
     for technique in TECHNIQUES:
-        if technique.name == text or technique.name.replace("-", " ") == text:
-            return technique.difficulty
+        if technique.name.lower() == text or technique.name.lower().replace("-", " ") == text:
+            return technique.highest
     try:
         return float(text)
     except ValueError:
@@ -85,12 +86,12 @@ def explain(puzzle: Puzzle, *, max_level: str | float | None = None, minimal: bo
         if deadline is not None and time.monotonic() > deadline:
             stopped = f"time limit reached after {len(steps)} steps ({time_limit:g} s)"
             break
-        technique, step = _cheapest(board)
+        step = _cheapest(board)
         if step is None:
             stopped = ("no step is left with cells still open: the puzzle has several solutions "
                        f"({len(board.marks) - sum(board.placed)} cells open)")
             break
-        if limit is not None and technique.difficulty > limit:  # the toolbox is techniques, not variants
+        if limit is not None and step.difficulty > limit:
             stopped = (f"stopped where the toolbox ends: the next step needs {step.technique} "
                        f"(difficulty {step.difficulty:g}), above the limit {limit:g}")
             break
@@ -102,13 +103,12 @@ def explain(puzzle: Puzzle, *, max_level: str | float | None = None, minimal: bo
     return Explanation(puzzle, tuple(steps), grid, stopped)
 
 
-def _cheapest(board: Board) -> tuple[Technique | None, Step | None]:
-    """The first step of the first technique that has one, and that technique."""
+def _cheapest(board: Board) -> Step | None:
     for technique in TECHNIQUES:
         step = technique.first(board)
         if step is not None:
-            return technique, step
-    return None, None
+            return step
+    return None
 
 
 def _minimised(check: Checker, step: Step) -> Step:

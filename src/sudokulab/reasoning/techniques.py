@@ -33,12 +33,18 @@ from .wings import w_wing, xy_wing, xyz_wing
 
 @dataclass(frozen=True)
 class Technique:
-    """One entry of the catalogue: a finder with its name, its difficulty and its size (0: none)."""
+    """One entry of the catalogue: a finder with its name, its difficulty and its size (0: none);
+    ``top`` is the highest difficulty its harder variants reach (0: none harder)."""
 
     name: str
     difficulty: float
     find: Callable[..., Step | None]
     size: int = 0
+    top: float = 0.0
+
+    @property
+    def highest(self) -> float:
+        return self.top or self.difficulty
 
     def first(self, board: Board) -> Step | None:
         """The first step this technique finds on the board, or None."""
@@ -48,11 +54,11 @@ class Technique:
 
 
 TECHNIQUES = (
-    Technique("hidden single", 1.2, hidden_single),  # 1.5 in a row, column or diagonal
+    Technique("hidden single", 1.2, hidden_single, top=1.5),  # 1.5 in a row, column or diagonal
     Technique("thermometer", 1.8, thermometer),
     Technique("cage sum", 2.0, cage_sum),
     Technique("naked single", 2.3, naked_single),
-    Technique("locked candidates", 2.6, locked_candidates),  # pointing; claiming 2.8
+    Technique("locked candidates", 2.6, locked_candidates, top=2.8),  # pointing; claiming 2.8
     Technique("naked pair", 3.0, naked_subset, 2),
     Technique("x-wing", 3.2, fish, 2),
     Technique("hidden pair", 3.4, hidden_subset, 2),
@@ -68,12 +74,12 @@ TECHNIQUES = (
     Technique("XY-wing", 4.2, xy_wing),
     Technique("XYZ-wing", 4.4, xyz_wing),
     Technique("W-wing", 4.4, w_wing),
-    Technique("unique rectangle", 4.5, unique_rectangle),  # types 1, 2, 4; type 3 4.6-4.8
+    Technique("unique rectangle", 4.5, unique_rectangle, top=4.8),  # types 1, 2, 4; type 3 4.6-4.8
     Technique("naked quad", 5.0, naked_subset, 4),
     Technique("jellyfish", 5.2, fish, 4),
     Technique("hidden quad", 5.4, hidden_subset, 4),
     Technique("BUG+1", 5.6, bug_plus_one),
-    Technique("simple colouring", 6.5, simple_colouring),  # colour wrap; colour trap 6.6
+    Technique("simple colouring", 6.5, simple_colouring, top=6.6),  # colour wrap; colour trap 6.6
     Technique("contradiction", 7.5, contradiction),
     Technique("search", 10.0, search),
 )

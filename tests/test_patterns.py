@@ -11,7 +11,7 @@ from sudokulab.reasoning.fish import finned_fish, fish
 from sudokulab.reasoning.single_digit import empty_rectangle, simple_colouring, two_strong_links
 from sudokulab.reasoning.step_check import check_step
 from sudokulab.reasoning.steps import Step
-from sudokulab.reasoning.uniqueness import unique_rectangle
+from sudokulab.reasoning.uniqueness import bug_plus_one, unique_rectangle
 from sudokulab.reasoning.wings import w_wing, xy_wing, xyz_wing
 
 SHAPE = Shape(3, 3)
@@ -215,3 +215,20 @@ def test_unique_rectangle_type_3_on_a_recorded_position():
     board.marks[cell("r4c9")] = mask("2389")  # a fourth digit: the triple becomes a quad, 4.5 + 0.3
     step = unique_rectangle(board, 4.5)
     assert fired(step, NORVIG_45) == ["r5c7-3", "r5c7-8", "r6c9-2", "r6c9-8", "r6c9-9"] and step.difficulty == 4.8
+
+
+FORUM_47 = Puzzle(SHAPE, tuple(int(c) if c != "." else 0 for c in
+                               "..8.......5...8..11.9.4........3......5..9..4.4.6...7.......6..5....4.29.2..7..3."))
+FORUM_47_MARKS = (
+    "2 3 8 1 9 7 5 4 6 7 5 4 2 6 8 3 9 1 1 6 9 5 4 3 7 8 2 6 19 7 4 3 12 129 5 8 3 18 5 7 28 9 12 6 4 89 4 2 "
+    "6 58 15 19 7 3 4 89 3 89 25 25 6 1 7 5 7 6 3 1 4 8 2 9 89 2 1 89 7 6 4 3 5")
+"""forum_hardest_1106 line 47 where the open cells are all bivalue but r4c7 (recorded from its explanation)."""
+
+
+def test_bug_plus_one_on_a_recorded_position():
+    board = board_from_marks(FORUM_47, FORUM_47_MARKS)
+    step = bug_plus_one(board, 5.6)
+    assert step is not None and step.placed == ((cell("r4c7"), 1),) and step.difficulty == 5.6
+    assert check_step(FORUM_47, step) and len(step.pattern) == 16  # the 16 open cells are the grave
+    board.marks[cell("r5c2")] = mask("128")  # a second cell with three digits: no BUG+1
+    assert bug_plus_one(board, 5.6) is None

@@ -146,13 +146,13 @@ def test_simple_colouring_wrap_and_trap():
 def test_finned_and_sashimi_x_wing():
     board = board_of(strike=((1, line("row", 1, "2 8")), (1, line("row", 5, "2 8 9"))))
     assert fish(board, 3.2, 2) is None
-    step = finned_fish(board, 3.4, 2)
+    step = finned_fish(board, 4.2, 2)
     assert fired(step) == ["r4c8-1", "r6c8-1"] and step.technique == "finned x-wing"
     sashimi = board_of(strike=((1, line("row", 1, "2 8")), (1, line("row", 5, "8 9"))))
-    step = finned_fish(sashimi, 3.4, 2)
+    step = finned_fish(sashimi, 4.2, 2)
     assert fired(step) == ["r4c8-1", "r6c8-1"] and step.technique == "sashimi x-wing"
     elsewhere = board_of(strike=((1, line("row", 1, "2 8")), (1, line("row", 5, "2 4 8"))))
-    assert finned_fish(elsewhere, 3.4, 2) is None  # the fin's box holds no cell of the fish's columns
+    assert finned_fish(elsewhere, 4.2, 2) is None  # the fin's box holds no cell of the fish's columns
 
 
 # --- Uniqueness. ------------------------------------------------------------------------------------
@@ -232,3 +232,15 @@ def test_bug_plus_one_on_a_recorded_position():
     assert check_step(FORUM_47, step) and len(step.pattern) == 16  # the 16 open cells are the grave
     board.marks[cell("r5c2")] = mask("128")  # a second cell with three digits: no BUG+1
     assert bug_plus_one(board, 5.6) is None
+
+
+def test_a_wing_sees_through_knight_moves():
+    """On anti-knight rules a pincer a knight's move from the pivot sees it, and so do the struck cells."""
+    from sudokulab.core.rules import build
+
+    puzzle = Puzzle(SHAPE, (0,) * 81, build(SHAPE, ["anti-knight"]))
+    board = board_of(puzzle, {"r5c5": "12", "r3c4": "13", "r5c1": "23"})
+    step = xy_wing(board, 4.2)
+    assert fired(step, puzzle) == ["r3c1-3", "r3c2-3", "r4c2-3", "r5c3-3", "r5c4-3"]
+    assert "anti-knight" in step.groups
+    assert xy_wing(board_of(BLANK, {"r5c5": "12", "r3c4": "13", "r5c1": "23"}), 4.2) is None  # no knight: apart

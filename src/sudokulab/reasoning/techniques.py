@@ -62,16 +62,16 @@ TECHNIQUES = (
     Technique("naked pair", 3.0, naked_subset, 2),
     Technique("x-wing", 3.2, fish, 2),
     Technique("hidden pair", 3.4, hidden_subset, 2),
-    Technique("finned x-wing", 3.4, finned_fish, 2),
     Technique("naked triple", 3.6, naked_subset, 3),
     Technique("swordfish", 3.8, fish, 3),
     Technique("hidden triple", 4.0, hidden_subset, 3),
     Technique("skyscraper", 4.0, partial(two_strong_links, name="skyscraper")),
-    Technique("finned swordfish", 4.0, finned_fish, 3),
     Technique("2-string kite", 4.1, partial(two_strong_links, name="2-string kite")),
     Technique("turbot fish", 4.2, partial(two_strong_links, name="turbot fish")),
     Technique("empty rectangle", 4.2, empty_rectangle),
+    Technique("finned x-wing", 4.2, finned_fish, 2),  # ours: after the skyscrapers it generalises
     Technique("XY-wing", 4.2, xy_wing),
+    Technique("finned swordfish", 4.3, finned_fish, 3),  # ours
     Technique("XYZ-wing", 4.4, xyz_wing),
     Technique("W-wing", 4.4, w_wing),
     Technique("unique rectangle", 4.5, unique_rectangle, top=4.8),  # types 1, 2, 4; type 3 4.6-4.8

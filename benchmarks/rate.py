@@ -41,8 +41,8 @@ def main() -> int:
     lines = [f"Ratings of uniform random samples of {args.sample} puzzles per set (seed {args.seed}), rated one "
              f"after another in one process on a 2-core machine shared with other work; load average "
              f"{load[0]:.2f} / {load[1]:.2f} / {load[2]:.2f} (1 / 5 / 15 min) at the start, "
-             f"{datetime.date.today().isoformat()}. Rating = the hardest step's difficulty + 0.1 * (1 - 1/k) "
-             f"for k steps of that difficulty (docs/rating.md). Puzzles per second count the time spent "
+             f"{datetime.date.today().isoformat()}. Rating = the hardest step's difficulty on Sudoku Explainer's "
+             f"scale (docs/rating.md). Puzzles per second count the time spent "
              f"explaining only.", "",
              "| set | rated | median | quartiles | max | puzzles/s | hardest techniques (share of the sample) |",
              "| --- | ---: | ---: | ---: | ---: | ---: | --- |"]

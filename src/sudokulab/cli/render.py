@@ -449,7 +449,7 @@ def ratings_histogram(ratings: dict[str, list[float]], path: str | Path) -> None
     palette = colormaps["tab10"]
     for i, (name, vs) in enumerate(ratings.items()):
         axes.hist(vs, bins=bins, alpha=0.55, color=palette(i % 10), label=f"{name} ({len(vs)})")
-    axes.set_xlabel("rating (hardest step's difficulty, refined by its count)")
+    axes.set_xlabel("rating (hardest step's difficulty)")
     axes.set_ylabel("puzzles")
     axes.legend()
     out = plot_output(path)

@@ -17,7 +17,7 @@ the certificate, and the roads not taken.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..core.grid import Grid
 from ..core.puzzle import Puzzle
@@ -51,15 +51,16 @@ class Explanation:
 
 
 def level(max_level: str | float | None) -> float | None:
-    """A toolbox limit as a difficulty: a number, or a technique's name (its difficulty)."""
+    """A toolbox limit as a difficulty: a number, or a technique's name (the highest difficulty its
+    variants reach: "hidden-single" admits hidden singles in rows, 1.5, not only in boxes, 1.2)."""
     if max_level is None:
         return None
     if isinstance(max_level, int | float):
         return float(max_level)
     text = str(max_level).strip().lower().replace("-", " ").replace("_", " ")
     for technique in TECHNIQUES:
-        if technique.name == text or technique.name.replace("-", " ") == text:
-            return technique.difficulty
+        if technique.name.lower() == text or technique.name.lower().replace("-", " ") == text:
+            return technique.highest
     try:
         return float(text)
     except ValueError:
@@ -112,8 +113,8 @@ def _cheapest(board: Board) -> Step | None:
 
 def _minimised(check: Checker, step: Step) -> Step:
     """The step with premises no one of which can be dropped, and only the constraints still needed."""
-    found = check.minimise(step.premises, step.groups, conclusion(step))
+    found = check.minimise(step.premises, step.groups, conclusion(step), step.pattern)
     if found is None:  # the finder's premises do not entail its step: a bug, never hidden
         raise SolverBug(f"the step '{step.text}' does not follow from its premises")
     premises, groups = found
-    return Step(step.technique, step.difficulty, step.placed, step.removed, premises, groups, step.text)
+    return replace(step, premises=premises, groups=groups)

@@ -3,12 +3,10 @@
 A puzzle's explanation (``explain.explain``, premise minimisation off: the rating needs only which
 steps are taken, not their smallest premises) takes the cheapest step available each time, so its
 hardest step is the least a solver of that toolbox must know. The **rating** is that step's
-difficulty on the ``explain`` scale (``docs/rating.md`` lists it), refined by how often the hardest
-technique is needed: ``difficulty + 0.1 * (1 - 1 / k)`` for ``k`` steps of that difficulty, so a
-puzzle that needs one X-wing rates just below one that needs three, and the refinement never
-reaches the next technique (the scale's steps are at least 0.1 apart). A puzzle whose givens
-already fill the board rates 0. An explanation cut short (``time_limit``) gives a lower bound,
-marked ``stopped``.
+difficulty on Sudoku Explainer's scale (``docs/rating.md`` lists it), as Sudoku Explainer rates: no
+bonus for how often the hardest technique is needed (the count is kept, ``hardest_steps``). A
+puzzle whose givens already fill the board rates 0. An explanation cut short (``time_limit``) gives
+a lower bound, marked ``stopped``.
 
 ``chosen_entries`` picks a dataset's puzzles (all, the first ``limit``, or a reproducible ``sample``),
 ``rate_entries`` rates them, and ``Distribution`` sums them up per dataset (count per technique,
@@ -29,15 +27,11 @@ from ..datasets.reading import Dataset, Entry, RawLine, parse_lines, read_datase
 if TYPE_CHECKING:
     from ..core.puzzle import Puzzle
 
-REFINEMENT = 0.1
-"""The span above a technique's difficulty that the count of its steps may add (never reached)."""
-
-
 @dataclass(frozen=True)
 class Rating:
-    """One puzzle's rating: the hardest step's technique and difficulty, the refined rating, the
-    number of steps (and of steps at the hardest difficulty), and whether the explanation stopped
-    short (then the rating is a lower bound)."""
+    """One puzzle's rating: the hardest step's technique and difficulty (the rating), the number of
+    steps (and of steps at the hardest difficulty), and whether the explanation stopped short (then
+    the rating is a lower bound)."""
 
     technique: str
     difficulty: float
@@ -54,9 +48,8 @@ def rating_of(steps: Sequence[Any], stopped: bool = False, seconds: float = 0.0)
         return Rating("", 0.0, 0.0, 0, 0, stopped, seconds)
     hardest = max(steps, key=lambda step: step.difficulty)  # the first of the hardest, for its name
     count = sum(1 for step in steps if step.difficulty == hardest.difficulty)
-    rating = hardest.difficulty + REFINEMENT * (1 - 1 / count)
-    return Rating(hardest.technique, float(hardest.difficulty), round(rating, 4), len(steps), count, stopped,
-                  seconds)
+    return Rating(hardest.technique, float(hardest.difficulty), float(hardest.difficulty), len(steps), count,
+                  stopped, seconds)
 
 
 def rate(puzzle: Puzzle, *, time_limit: float | None = None) -> Rating:
@@ -91,10 +84,11 @@ class Rated:
 def chosen_entries(dataset: Dataset, sample: int | None = None, seed: int = 0) -> list[Entry]:
     """The entries to rate, in file order: all of ``dataset`` (up to its ``limit``), or ``sample`` of
     them drawn uniformly with ``seed`` (reservoir sampling: one pass, ``sample`` entries kept; the
-    one-line puzzles passed over are not even parsed)."""
+    one-line puzzles passed over are not even parsed). The draw is seeded with the seed and the
+    dataset's name, so each set gets its own lines."""
     if sample is None:
         return list(dataset.entries())
-    rng = random.Random(seed)
+    rng = random.Random(f"{seed}:{dataset.name}")
     kept: list[Entry | RawLine] = []
     for seen, item in enumerate(_unparsed(dataset)):
         if seen < sample:

@@ -1,11 +1,16 @@
 """Singles, the first techniques a person learns: a digit with one place left in a group (hidden
-single), a cell with one digit left (naked single)."""
+single), a cell with one digit left (naked single). As in Sudoku Explainer, a hidden single in a
+box (region, window) is easier to see than one in a row, column or diagonal (``LINE_EXTRA`` more)."""
 
 from __future__ import annotations
 
 from ..core.cells import cell_label
 from .board import Board, Premises, make_step
+from .links import box_like
 from .steps import Step
+
+LINE_EXTRA = 0.3
+"""What a hidden single outside a box adds to the technique's difficulty (Sudoku Explainer: 1.2 in a box, 1.5)."""
 
 
 def hidden_single(board: Board, difficulty: float) -> Step | None:
@@ -25,7 +30,8 @@ def hidden_single(board: Board, difficulty: float) -> Step | None:
                 if other != cell:
                     why.why_not(board, other, digit)
             text = f"{cell_label(cell, n)} = {digit}: hidden single in {group.name} ({digit} has no other place)"
-            return make_step("hidden single", difficulty, [(cell, digit)], [], why, text)
+            level = difficulty if box_like(group) else round(difficulty + LINE_EXTRA, 1)
+            return make_step("hidden single", level, [(cell, digit)], [], why, text)
     return None
 
 

@@ -33,6 +33,9 @@ from .steps import Fact, Step, conclusion
 if TYPE_CHECKING:
     from ..core.puzzle import Puzzle
 
+Pattern = Sequence[tuple[int, int]]
+"""A deadly pattern: ``(cell, mask)`` pairs, the digits each cell would keep (``steps.Step.pattern``)."""
+
 
 def fact_literal(n: int, fact: Fact) -> int:
     """The SAT literal of a fact: "r4c5=7" is the cell variable, "r4c5≠7" its negation."""
@@ -89,21 +92,26 @@ class Checker:
         except KeyError as exc:
             raise ValueError(f"no rule constraint is called {exc.args[0]!r}") from None
 
-    def _negation(self, conclusion: Sequence[Fact]) -> int:
-        """A fresh literal that, assumed, says "the conclusion does not hold"."""
+    def _negation(self, conclusion: Sequence[Fact], pattern: Pattern = ()) -> int:
+        """A fresh literal that, assumed, says "the conclusion does not hold" (and, with a deadly
+        pattern, "some cell of the pattern holds a digit outside it": the pattern is not forced)."""
         n = self.rules.n
         on = self.pool.fresh()
         self.solver.add_clause([-on] + [-fact_literal(n, fact) for fact in conclusion])
+        if pattern:
+            self.solver.add_clause([-on] + _outside(n, pattern))
         return on
 
     def _retire(self, on: int) -> None:
         self.solver.add_clause([-on])
 
-    def entails(self, premises: Sequence[Fact], groups: Sequence[str], conclusion: Sequence[Fact]) -> bool:
-        """True when the premises and the named constraints make the conclusion certain."""
+    def entails(self, premises: Sequence[Fact], groups: Sequence[str], conclusion: Sequence[Fact],
+                pattern: Pattern = ()) -> bool:
+        """True when the premises and the named constraints make the conclusion certain (with a
+        deadly pattern: make the conclusion certain or the pattern forced)."""
         n = self.rules.n
         assumed = self.switches(groups) + [fact_literal(n, f) for f in premises]
-        on = self._negation(conclusion)
+        on = self._negation(conclusion, pattern)
         try:
             return not self.solver.solve(assumptions=assumed + [on])
         finally:
@@ -115,13 +123,13 @@ class Checker:
         assumed = self.switches(names) + [fact_literal(self.rules.n, f) for f in facts]
         return bool(self.solver.solve(assumptions=assumed))
 
-    def minimise(self, premises: Sequence[Fact], groups: Sequence[str], conclusion: Sequence[Fact]
-                 ) -> tuple[tuple[Fact, ...], tuple[str, ...]] | None:
+    def minimise(self, premises: Sequence[Fact], groups: Sequence[str], conclusion: Sequence[Fact],
+                 pattern: Pattern = ()) -> tuple[tuple[Fact, ...], tuple[str, ...]] | None:
         """Premises none of which can be dropped, and the named constraints still needed; None when
-        the premises do not entail the conclusion in the first place."""
+        the premises do not entail the conclusion (or force the deadly pattern) in the first place."""
         n = self.rules.n
         solver = self.solver
-        on = self._negation(conclusion)
+        on = self._negation(conclusion, pattern)
         named = list(dict.fromkeys(groups))
         try:
             by_literal = {fact_literal(n, f): f for f in premises}
@@ -147,6 +155,28 @@ class Checker:
         finally:
             self._retire(on)
 
+    def solutions(self, facts: Sequence[Fact], pattern: Pattern = (), most: int = 2) -> int:
+        """How many solutions (up to ``most``) the facts have under every constraint, inside the
+        deadly pattern when one is given (each found solution is blocked behind a fresh switch)."""
+        n = self.rules.n
+        assumed = self.switches(self.switch) + [fact_literal(n, f) for f in facts]
+        on = self.pool.fresh()
+        if pattern:
+            for cell, mask in pattern:  # inside the pattern: each cell keeps only its digits
+                for digit in range(1, n + 1):
+                    if not mask >> (digit - 1) & 1:
+                        self.solver.add_clause([-on, -variables.literal(n, cell, digit)])
+        found = 0
+        try:
+            while found < most and self.solver.solve(assumptions=assumed + [on]):
+                found += 1
+                model = self.solver.get_model()
+                cells = [lit for lit in model if 0 < lit <= n ** 3]
+                self.solver.add_clause([-on] + [-lit for lit in cells])
+            return found
+        finally:
+            self._retire(on)
+
     def refutes(self, facts: Sequence[Fact], assumption: Fact) -> bool:
         """True when no completion of the facts under every constraint has the assumption (a search)."""
         n = self.rules.n
@@ -164,12 +194,28 @@ atexit.register(checker.cache_clear)  # the solvers go while pysat is still ther
 
 
 def check_step(puzzle: Puzzle, step: Step) -> bool:
-    """True when the step's premises and named constraints are consistent and entail its conclusion."""
+    """True when the step's premises and named constraints are consistent and entail its conclusion.
+
+    A uniqueness step (``step.pattern``) is certified in two parts: its premises and named
+    constraints entail the conclusion or force its deadly pattern (the part a person reads), and
+    the puzzle has exactly one solution, which lies outside the pattern (the givens, every rule
+    and the pattern have no solution). Together: the conclusion holds in the solution."""
     if not step.placed and not step.removed:
         return False
     check = checker(puzzle.rules)
     try:
-        return check.consistent(step.premises, step.groups) and check.entails(step.premises, step.groups,
-                                                                               conclusion(step))
+        if not (check.consistent(step.premises, step.groups)
+                and check.entails(step.premises, step.groups, conclusion(step), step.pattern)):
+            return False
     except ValueError:
         return False
+    if not step.pattern:
+        return True
+    givens = [Fact(cell, digit, True) for cell, digit in enumerate(puzzle.givens) if digit]
+    return check.solutions(givens) == 1 and check.solutions(givens, step.pattern, most=1) == 0
+
+
+def _outside(n: int, pattern: Pattern) -> list[int]:
+    """Literals saying "some cell of the pattern holds a digit outside it"."""
+    return [variables.literal(n, cell, digit) for cell, mask in pattern for digit in range(1, n + 1)
+            if not mask >> (digit - 1) & 1]

@@ -3,7 +3,9 @@
 A **fact** is one atom of a board state, "r4c5=7" (the cell holds 7) or "r4c5≠7" (7 is struck
 from it). A **step** is a conclusion (digits placed, candidates struck), the technique that gives
 it, the facts it rests on (its *premises*) and the rule constraints it uses, named as the rules
-name them ("row 4", "cage 7 (sum 15)", "anti-knight").
+name them ("row 4", "cage 7 (sum 15)", "anti-knight"). A uniqueness step (unique rectangle, BUG+1)
+also carries its deadly pattern: the premises force the pattern unless the conclusion holds, and a
+puzzle with one solution cannot hold the pattern (docs/explain.md).
 
 The technique finders write steps, ``step_check`` certifies them and ``explain`` strings them into
 a solving path; all three speak this vocabulary, so it depends on none of them.
@@ -39,6 +41,9 @@ class Step:
     premises: tuple[Fact, ...]
     groups: tuple[str, ...]
     text: str
+    pattern: tuple[tuple[int, int], ...] = ()
+    """A uniqueness step's deadly pattern, ``(cell, mask)``: the cells and the digits each would keep
+    if the conclusion failed. Empty for every other step (their conclusion follows from the rules)."""
 
 
 def conclusion(step: Step) -> tuple[Fact, ...]:

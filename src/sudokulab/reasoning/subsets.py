@@ -12,7 +12,11 @@ import itertools
 
 from .board import Board, Premises, cells_text, make_step, removed_text
 from .candidates import digits_of
+from .links import box_like
 from .steps import Step
+
+CLAIMING_EXTRA = 0.2
+"""What claiming (from a row, column or diagonal) adds to pointing from a box (Sudoku Explainer: 2.6, 2.8)."""
 
 
 def locked_candidates(board: Board, difficulty: float) -> Step | None:
@@ -51,7 +55,8 @@ def locked_candidates(board: Board, difficulty: float) -> Step | None:
             where = f" (all in {shared[0]})" if shared else f" (all see {cells_text(targets, n)})"
             text = (f"{removed_text(removed, n)}: locked candidates: in {group.name}, {digit} can only go in "
                     f"{cells_text(places, n)}{where}")
-            return make_step("locked candidates", difficulty, [], removed, why, text)
+            level = difficulty if box_like(group) else round(difficulty + CLAIMING_EXTRA, 1)
+            return make_step("locked candidates", level, [], removed, why, text)
     return None
 
 

@@ -7,31 +7,44 @@ regions, diagonals, windows) give hidden singles, locked candidates and hidden s
 (cages too) gives naked subsets; differing pairs (anti-knight, anti-king) strike a placed digit as
 group mates do, and see each other for locked candidates; rows and columns give fish; cage sums
 strike digits no combination of the total can use there; thermometers bound each cell by its
-neighbours. The fallbacks last make every puzzle with one solution explainable to the end.
+neighbours. Wings, single-digit patterns, finned fish and colouring (``wings``, ``single_digit``,
+``fish``) work on any rule set through its peers and complete groups; the uniqueness techniques
+(``uniqueness``) only on puzzles with one solution. The fallbacks last make every puzzle with one
+solution explainable to the end.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from .board import Board
 from .fallbacks import contradiction, search
-from .fish import fish
+from .fish import finned_fish, fish
+from .single_digit import empty_rectangle, simple_colouring, two_strong_links
 from .singles import hidden_single, naked_single
 from .steps import Step
 from .subsets import hidden_subset, locked_candidates, naked_subset
+from .uniqueness import bug_plus_one, unique_rectangle
 from .variants import cage_sum, thermometer
+from .wings import w_wing, xy_wing, xyz_wing
 
 
 @dataclass(frozen=True)
 class Technique:
-    """One entry of the catalogue: a finder with its name, its difficulty and its size (0: none)."""
+    """One entry of the catalogue: a finder with its name, its difficulty and its size (0: none);
+    ``top`` is the highest difficulty its harder variants reach (0: none harder)."""
 
     name: str
     difficulty: float
     find: Callable[..., Step | None]
     size: int = 0
+    top: float = 0.0
+
+    @property
+    def highest(self) -> float:
+        return self.top or self.difficulty
 
     def first(self, board: Board) -> Step | None:
         """The first step this technique finds on the board, or None."""
@@ -41,22 +54,35 @@ class Technique:
 
 
 TECHNIQUES = (
-    Technique("hidden single", 1.5, hidden_single),
+    Technique("hidden single", 1.2, hidden_single, top=1.5),  # 1.5 in a row, column or diagonal
     Technique("thermometer", 1.8, thermometer),
     Technique("cage sum", 2.0, cage_sum),
     Technique("naked single", 2.3, naked_single),
-    Technique("locked candidates", 2.6, locked_candidates),
+    Technique("locked candidates", 2.6, locked_candidates, top=2.8),  # pointing; claiming 2.8
     Technique("naked pair", 3.0, naked_subset, 2),
     Technique("x-wing", 3.2, fish, 2),
     Technique("hidden pair", 3.4, hidden_subset, 2),
     Technique("naked triple", 3.6, naked_subset, 3),
     Technique("swordfish", 3.8, fish, 3),
     Technique("hidden triple", 4.0, hidden_subset, 3),
+    Technique("skyscraper", 4.0, partial(two_strong_links, name="skyscraper")),
+    Technique("2-string kite", 4.1, partial(two_strong_links, name="2-string kite")),
+    Technique("turbot fish", 4.2, partial(two_strong_links, name="turbot fish")),
+    Technique("empty rectangle", 4.2, empty_rectangle),
+    Technique("finned x-wing", 4.2, finned_fish, 2),  # ours: after the skyscrapers it generalises
+    Technique("XY-wing", 4.2, xy_wing),
+    Technique("finned swordfish", 4.3, finned_fish, 3),  # ours
+    Technique("XYZ-wing", 4.4, xyz_wing),
+    Technique("W-wing", 4.4, w_wing),
+    Technique("unique rectangle", 4.5, unique_rectangle, top=4.8),  # types 1, 2, 4; type 3 4.6-4.8
     Technique("naked quad", 5.0, naked_subset, 4),
     Technique("jellyfish", 5.2, fish, 4),
     Technique("hidden quad", 5.4, hidden_subset, 4),
+    Technique("BUG+1", 5.6, bug_plus_one),
+    Technique("simple colouring", 6.5, simple_colouring, top=6.6),  # colour wrap; colour trap 6.6
     Technique("contradiction", 7.5, contradiction),
     Technique("search", 10.0, search),
 )
-"""Every technique, cheapest first, with its difficulty on a Sudoku Explainer-like scale (its
-ratings where it has the technique; the two variant techniques and the fallbacks placed by us)."""
+"""Every technique, cheapest first, at Sudoku Explainer's difficulty and in its order (docs/rating.md
+has the table with SE's values and where each comes from; the variant techniques, finned fish and
+the fallbacks are placed by us). A finder whose variant is harder passes the higher difficulty."""

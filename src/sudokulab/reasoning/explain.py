@@ -17,7 +17,7 @@ the certificate, and the roads not taken.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..core.grid import Grid
 from ..core.puzzle import Puzzle
@@ -116,4 +116,4 @@ def _minimised(check: Checker, step: Step) -> Step:
     if found is None:  # the finder's premises do not entail its step: a bug, never hidden
         raise SolverBug(f"the step '{step.text}' does not follow from its premises")
     premises, groups = found
-    return Step(step.technique, step.difficulty, step.placed, step.removed, premises, groups, step.text)
+    return replace(step, premises=premises, groups=groups)

@@ -16,7 +16,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .board import Board
+from .als import als_xz
+from .chains import aic, grouped_aic, x_chain, xy_chain
 from .fallbacks import contradiction, search
+from .forcing import cell_forcing_chain, dynamic_forcing_chain, region_forcing_chain
 from .fish import fish
 from .singles import hidden_single, naked_single
 from .steps import Step
@@ -55,6 +58,14 @@ TECHNIQUES = (
     Technique("naked quad", 5.0, naked_subset, 4),
     Technique("jellyfish", 5.2, fish, 4),
     Technique("hidden quad", 5.4, hidden_subset, 4),
+    Technique("x-chain", 6.6, x_chain),
+    Technique("xy-chain", 6.6, xy_chain),
+    Technique("aic", 7.0, aic),
+    Technique("grouped aic", 7.0, grouped_aic),
+    Technique("als-xz", 7.1, als_xz),
+    Technique("region forcing chain", 8.0, region_forcing_chain),
+    Technique("cell forcing chain", 8.0, cell_forcing_chain),
+    Technique("dynamic forcing chain", 8.5, dynamic_forcing_chain),
     Technique("contradiction", 7.5, contradiction),
     Technique("search", 10.0, search),
 )

@@ -15,12 +15,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .board import Board
 from .als import als_xz
+from .board import Board
 from .chains import aic, grouped_aic, x_chain, xy_chain
 from .fallbacks import contradiction, search
-from .forcing import cell_forcing_chain, dynamic_forcing_chain, region_forcing_chain
 from .fish import fish
+from .forcing import cell_forcing_chain, dynamic_forcing_chain, region_forcing_chain
 from .singles import hidden_single, naked_single
 from .steps import Step
 from .subsets import hidden_subset, locked_candidates, naked_subset

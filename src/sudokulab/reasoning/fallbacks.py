@@ -2,8 +2,8 @@
 
 "contradiction" follows singles from the assumption (``implications.Trial``) until a cell or a
 group has nothing left, and prints that chain, each implication with the group that forces it; its
-premises are the board facts the chain reads. Of all the candidates that fail so, the one with the
-shortest chain is shown. "search", the last resort, splits once more: after the assumption and its
+premises are the board facts the chain reads. Among the candidates of the cells with fewest digits
+that fail so, the one with the shortest chain is shown. "search", the last resort, splits once more: after the assumption and its
 singles, some cell must hold one of its few digits left, and each of them, followed by singles,
 breaks (the case split is printed, branch by branch). Where no such split of depth ``SPLIT_DEPTH``
 shows it, SAT shows the assumption has no solution, with everything known as premises. With these
@@ -40,8 +40,8 @@ def _assumed(n: int, cell: int, digit: int) -> str:
 
 
 def contradiction(board: Board, difficulty: float) -> Step | None:
-    """Assuming a candidate and placing singles runs into a cell or group with nothing left: the
-    shortest such chain."""
+    """Assuming a candidate and placing singles runs into a cell or group with nothing left: in the
+    cell with fewest digits where one fails (the strike most likely to settle it), the shortest chain."""
     n = board.n
     best: tuple[int, int, Trial, list[int]] | None = None
     for cell, digit in _open_candidates(board):
@@ -49,6 +49,8 @@ def contradiction(board: Board, difficulty: float) -> Step | None:
         if t.broken is None:
             continue
         traced = t.trace(t.broken)
+        if best is not None and board.marks[cell].bit_count() > board.marks[best[0]].bit_count():
+            break
         if best is None or len(traced) < len(best[3]):
             best = (cell, digit, t, traced)
     if best is None:

@@ -44,6 +44,8 @@ class Trial:
         self.board = board
         self.marks = list(board.marks)
         self.placed = list(board.placed)
+        self.value: dict[int, int] = {}
+        """The digit each cell placed in this trial holds."""
         self.events: list[Event] = []
         self.on: dict[tuple[int, int], int] = {}
         self.off: dict[tuple[int, int], int] = {}
@@ -55,7 +57,7 @@ class Trial:
     def fork(self) -> Trial:
         """A copy to assume more in (a branch of a case split); the events so far are shared."""
         other = Trial(self.board, self.limit)
-        other.marks, other.placed = list(self.marks), list(self.placed)
+        other.marks, other.placed, other.value = list(self.marks), list(self.placed), dict(self.value)
         other.events, other.on, other.off = list(self.events), dict(self.on), dict(self.off)
         other.broken = self.broken
         return other
@@ -102,16 +104,10 @@ class Trial:
         if (cell, digit) in self.off:
             parents.append(self.off[(cell, digit)])
             return
-        if (cell, digit) not in self.on and self.placed[cell] and not self.board.placed[cell]:
-            parents.append(self._placed_event(cell))
-            return
         fact, name = self.board.why_not(cell, digit)
         facts.append(fact)
         if name:
             names.append(name)
-
-    def _placed_event(self, cell: int) -> int:
-        return next(i for (c, _), i in self.on.items() if c == cell)
 
     # --- Propagation. -------------------------------------------------------------------------------
 
@@ -130,28 +126,33 @@ class Trial:
         cell, digit = event.cell, event.digit
         n = self.board.n
         bit = 1 << (digit - 1)
-        if not self.marks[cell] & bit:
+        if not self.marks[cell] & bit or self.value.get(cell, digit) != digit:
             parents, facts, names = [index], [], []
-            self._why_off(cell, digit, parents, facts, names)
+            if cell in self.value:
+                parents.append(self.on[(cell, self.value[cell])])
+            else:
+                self._why_off(cell, digit, parents, facts, names)
             self._add(Event(cell, 0, False, "", tuple(parents), tuple(facts), tuple(names),
                             f"{cell_label(cell, n)} (cannot hold {digit})"))
             return
-        others = self.marks[cell] & ~bit
-        self.marks[cell] = bit
+        self.value[cell] = digit
         self.placed[cell] = True
-        for other in digits_of(others):
+        for other in digits_of(self.marks[cell] & ~bit):  # struck in turn: each may leave a hidden single
             self._add(Event(cell, other, False, cell_label(cell, n), (index,), (), ()))
         tables = self.board.tables
         for peer in sorted(self.board.cands.puzzle.rules.peers[cell]):
             if self.marks[peer] & bit:
                 name = tables.link(cell, peer) or ""
-                if self.placed[peer]:
+                held = self.value.get(peer) if peer in self.value else \
+                    (self.board.cands.value(peer) if self.board.placed[peer] else 0)
+                if held == digit:
                     parents = [index] + ([self.on[(peer, digit)]] if (peer, digit) in self.on else [])
                     facts = () if (peer, digit) in self.on else (Fact(peer, digit, True),)
                     self._add(Event(peer, 0, False, "", tuple(parents), facts, (name,),
                                     f"{cell_label(peer, n)} and {cell_label(cell, n)} ({name}: both {digit})"))
                     return
-                self._add(Event(peer, digit, False, name, (index,), (), (name,)))
+                if not held:
+                    self._add(Event(peer, digit, False, name, (index,), (), (name,)))
 
     def _struck(self, index: int, event: Event) -> None:
         cell, digit = event.cell, event.digit
@@ -182,8 +183,11 @@ class Trial:
             for other in group.cells:
                 if self.marks[other] & bit:
                     if self.placed[other]:
-                        done = True
-                        break
+                        if self.value.get(other, digit) == digit and (other in self.value
+                                                                      or self.board.cands.value(other) == digit):
+                            done = True
+                            break
+                        continue
                     places.append(other)
             if done or len(places) > 1:
                 continue

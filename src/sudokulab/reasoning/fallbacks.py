@@ -6,8 +6,8 @@ premises are the board facts the chain reads. Among the candidates of the cells 
 that fail so, the one with the shortest chain is shown. "search", the last resort, splits once
 more: after the assumption and its singles, some cell must hold one of its few digits left, and
 each of them, followed by singles, breaks (the case split is printed, branch by branch). Where no
-such split of depth ``SPLIT_DEPTH`` shows it, SAT shows the assumption has no solution, with everything known as premises. With these
-every puzzle with one solution gets a full explanation.
+such split of depth ``SPLIT_DEPTH`` shows it, SAT shows the assumption has no solution, with
+everything known as premises. With these every puzzle with one solution gets a full explanation.
 """
 
 from __future__ import annotations

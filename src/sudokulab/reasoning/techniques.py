@@ -62,7 +62,7 @@ TECHNIQUES = (
     Technique("xy-chain", 6.6, xy_chain),
     Technique("aic", 7.0, aic),
     Technique("grouped aic", 7.0, grouped_aic),
-    Technique("als-xz", 7.1, als_xz),
+    Technique("als-xz", 7.2, als_xz),
     Technique("region forcing chain", 8.0, region_forcing_chain),
     Technique("cell forcing chain", 8.0, cell_forcing_chain),
     Technique("dynamic forcing chain", 8.5, dynamic_forcing_chain),

@@ -19,7 +19,7 @@ from ..core.cells import cell_label
 from ..core.puzzle import Puzzle
 from ..core.rules import Group, Rules
 from .candidates import Candidates
-from .steps import Fact, Step
+from .steps import ChainNode, Fact, Step
 
 
 @dataclass(frozen=True)
@@ -196,7 +196,8 @@ def cells_text(cells: Iterable[int], n: int) -> str:
 
 
 def make_step(technique: str, difficulty: float, placed: Sequence[tuple[int, int]],
-              removed: Sequence[tuple[int, int]], premises: Premises, text: str) -> Step:
+              removed: Sequence[tuple[int, int]], premises: Premises, text: str,
+              chain: Sequence[ChainNode] = ()) -> Step:
     """The finished step: the conclusion, and the premises and constraint names in the order collected."""
     return Step(technique, difficulty, tuple(placed), tuple(removed), tuple(premises.facts), tuple(premises.names),
-                text)
+                text, tuple(chain))

@@ -1,8 +1,13 @@
-"""The fallbacks where no pattern applies: assume a candidate and see it fail.
+"""The fallbacks where no pattern or chain applies: assume a candidate and see it fail.
 
-"contradiction" places singles after the assumption until a cell or a group has nothing left (the
-place is named); "search" lets SAT show that no solution follows. With them every puzzle with one
-solution gets a full explanation. Their premises are everything known and every rule constraint.
+"contradiction" follows singles from the assumption (``implications.Trial``) until a cell or a
+group has nothing left, and prints that chain, each implication with the group that forces it; its
+premises are the board facts the chain reads. Among the candidates of the cells with fewest digits
+that fail so, the one with the shortest chain is shown. "search", the last resort, splits once
+more: after the assumption and its singles, some cell must hold one of its few digits left, and
+each of them, followed by singles, breaks (the case split is printed, branch by branch). Where no
+such split of depth ``SPLIT_DEPTH`` shows it, SAT shows the assumption has no solution, with
+everything known as premises. With these every puzzle with one solution gets a full explanation.
 """
 
 from __future__ import annotations
@@ -10,37 +15,17 @@ from __future__ import annotations
 from ..core.cells import cell_label
 from .board import Board, Premises, make_step
 from .candidates import digits_of
+from .chains import length_difficulty
+from .forcing import trial
+from .implications import Trial
 from .step_check import checker
-from .steps import Fact, Step
+from .steps import ChainNode, Fact, Step, chain_text
 
+SPLIT_DEPTH = 2
+"""How many nested case splits ``search`` tries before it falls back to a SAT verdict."""
 
-def _singles_until_stuck(board: Board) -> str | None:
-    """Place naked and hidden singles until none is left; where a contradiction shows, or None."""
-    n = board.n
-    while True:
-        progress = False
-        for cell, mask in enumerate(board.marks):
-            if board.placed[cell]:
-                continue
-            if not mask:
-                return f"{cell_label(cell, n)} (no digit left)"
-            if not mask & (mask - 1):
-                board.place(cell, mask.bit_length())
-                progress = True
-        for group in board.tables.complete:
-            done = board.placed_digits(group)
-            for digit in range(1, n + 1):
-                if done >> (digit - 1) & 1:
-                    continue
-                places = board.places(group, digit)
-                if not places:
-                    return f"{group.name} (no place for {digit})"
-                if len(places) == 1:
-                    board.place(places[0], digit)
-                    progress = True
-                    done |= 1 << (digit - 1)
-        if not progress:
-            return None
+SPLIT_CELLS = 6
+"""How many of a trial's fewest-candidate cells ``search`` tries to split on, per level."""
 
 
 def _open_candidates(board: Board) -> list[tuple[int, int]]:
@@ -50,35 +35,93 @@ def _open_candidates(board: Board) -> list[tuple[int, int]]:
     return [(c, d) for c in cells for d in digits_of(board.marks[c])]
 
 
+def _assumed(n: int, cell: int, digit: int) -> str:
+    return f"{cell_label(cell, n)} ≠ {digit}: assuming {cell_label(cell, n)} = {digit}"
+
+
 def contradiction(board: Board, difficulty: float) -> Step | None:
-    """Assuming a candidate and placing singles runs into a cell or group with nothing left."""
+    """Assuming a candidate and placing singles runs into a cell or group with nothing left: in the
+    cell with fewest digits where one fails (the strike most likely to settle it), the shortest chain."""
     n = board.n
+    best: tuple[int, int, Trial, list[int]] | None = None
     for cell, digit in _open_candidates(board):
-        trial = board.copy()
-        trial.place(cell, digit)
-        where = _singles_until_stuck(trial)
-        if where is None:
+        t = trial(board, (cell, digit, True))
+        if t.broken is None:
             continue
-        why = Premises(*board.tables.names)
-        for fact in board.facts():
-            why.add(fact)
-        text = (f"{cell_label(cell, n)} ≠ {digit}: assuming {cell_label(cell, n)} = {digit} leads to a "
-                f"contradiction in {where}")
-        return make_step("contradiction", difficulty, [], [(cell, digit)], why, text)
+        traced = t.trace(t.broken)
+        if best is not None and board.marks[cell].bit_count() > board.marks[best[0]].bit_count():
+            break
+        if best is None or len(traced) < len(best[3]):
+            best = (cell, digit, t, traced)
+    if best is None:
+        return None
+    cell, digit, t, traced = best
+    why = Premises()
+    t.premises(traced, why)
+    chain = t.chain(traced)
+    text = f"{_assumed(n, cell, digit)} leads to a contradiction: {chain_text(tuple(chain), n)}"
+    return make_step("contradiction", difficulty + length_difficulty(len(chain)), [], [(cell, digit)], why,
+                     text, chain)
+
+
+def _refute(t: Trial, depth: int, why: Premises) -> list[tuple[Trial, list[int], int]] | None:
+    """How a trial breaks: its contradiction, or a case split on a cell of few digits each of whose
+    branches breaks (to ``depth`` splits); per branch its trial, its traced events and where it
+    split from (the number of events before the branch's assumption)."""
+    if t.broken is not None:
+        return [(t, t.trace(t.broken), 0)]
+    if not depth:
+        return None
+    cells = sorted((c for c in range(len(t.marks)) if not t.placed[c] and t.marks[c].bit_count() >= 2),
+                   key=lambda c: (t.marks[c].bit_count(), c))[:SPLIT_CELLS]
+    for cell in cells:
+        found: list[tuple[Trial, list[int], int]] = []
+        for digit in digits_of(t.marks[cell]):
+            branch = t.fork()
+            start = len(branch.events)
+            branch.assume(cell, digit)
+            branch.run()
+            failed = _refute(branch, depth - 1, why)
+            if failed is None:
+                break
+            found += [(b, traced, max(start, split)) for b, traced, split in failed]
+        else:
+            covering = t.cover(cell, why)
+            return [(t, t.trace(*covering) if covering else [], 0), *found]
     return None
 
 
 def search(board: Board, difficulty: float) -> Step | None:
-    """Assuming a candidate leaves no solution, as a SAT search shows (the last resort)."""
+    """Assuming a candidate leaves no solution (the last resort): a small case split shows it, or
+    else a SAT search."""
     n = board.n
+    candidates = _open_candidates(board)
+    for depth in range(1, SPLIT_DEPTH + 1):
+        for cell, digit in candidates:
+            t = trial(board, (cell, digit, True))
+            why = Premises()
+            failed = _refute(t, depth, why)
+            if failed is None:
+                continue
+            lines, nodes = [], []
+            for b, traced, split in failed:
+                b.premises(traced, why)
+                shown = [i for i in traced if i >= split] if split else traced
+                branch = b.chain(shown)
+                offset = len(nodes)
+                nodes += [ChainNode(x.cells, x.digit, x.holds, x.why, None if x.source is None else x.source + offset)
+                          for x in branch]
+                if branch:
+                    lines.append(chain_text(tuple(branch), n))
+            text = f"{_assumed(n, cell, digit)}, a case split breaks every branch: " + " | ".join(lines)
+            return make_step("search", difficulty, [], [(cell, digit)], why, text, nodes)
     check = checker(board.cands.puzzle.rules)
     facts = board.facts()
-    for cell, digit in _open_candidates(board):
+    for cell, digit in candidates:
         if check.refutes(facts, Fact(cell, digit, True)):
             why = Premises(*board.tables.names)
             for fact in facts:
                 why.add(fact)
-            text = (f"{cell_label(cell, n)} ≠ {digit}: assuming {cell_label(cell, n)} = {digit} leaves no "
-                    "solution (a search shows it)")
+            text = f"{_assumed(n, cell, digit)} leaves no solution (a SAT search shows it)"
             return make_step("search", difficulty, [], [(cell, digit)], why, text)
     return None

@@ -19,10 +19,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
+from .als import als_xz
 from .board import Board
+from .chains import aic, grouped_aic, x_chain, xy_chain
 from .fallbacks import contradiction, search
 from .fish import finned_fish, fish
-from .single_digit import empty_rectangle, simple_colouring, two_strong_links
+from .forcing import cell_forcing_chain, dynamic_forcing_chain, region_forcing_chain
 from .singles import hidden_single, naked_single
 from .steps import Step
 from .subsets import hidden_subset, locked_candidates, naked_subset
@@ -80,6 +82,14 @@ TECHNIQUES = (
     Technique("hidden quad", 5.4, hidden_subset, 4),
     Technique("BUG+1", 5.6, bug_plus_one),
     Technique("simple colouring", 6.5, simple_colouring, top=6.6),  # colour wrap; colour trap 6.6
+    Technique("x-chain", 6.6, x_chain),
+    Technique("xy-chain", 6.6, xy_chain),
+    Technique("aic", 7.0, aic),
+    Technique("grouped aic", 7.0, grouped_aic),
+    Technique("als-xz", 7.2, als_xz),
+    Technique("region forcing chain", 8.0, region_forcing_chain),
+    Technique("cell forcing chain", 8.0, cell_forcing_chain),
+    Technique("dynamic forcing chain", 8.5, dynamic_forcing_chain),
     Technique("contradiction", 7.5, contradiction),
     Technique("search", 10.0, search),
 )

@@ -49,6 +49,7 @@ def draw_candidates(
     struck_candidates: Iterable[tuple[int, int]] = (),
     placed: Iterable[tuple[int, int]] = (),
     groups: Iterable[Sequence[int]] = (),
+    arrows: Iterable[tuple[tuple[int, int], tuple[int, int], bool]] = (),
     fill_settled: bool = False,
 ) -> Any:
     """Draw pencil marks (a ``candidates.Candidates``) on matplotlib axes; returns the axes.
@@ -60,6 +61,9 @@ def draw_candidates(
     ((cell, digit) a step removes) crossed out in red, ``placed`` ((cell, digit)) big in green, and
     ``groups`` (tuples of cells: the groups a step names) outlined lightly. With ``fill_settled``, a
     blank with one candidate left is shown big in blue, as a filled digit (the ``propagate`` picture).
+    ``arrows`` ((cell, digit) to (cell, digit), and whether the target holds) draw a step's chain,
+    each link an arrow between the candidates it joins: solid to a digit that holds, dashed to one
+    struck.
     """
     import matplotlib.pyplot as plt
     from matplotlib.patches import Circle, Rectangle
@@ -111,6 +115,13 @@ def draw_candidates(
                 half = 0.4 / max(shape.box_rows, shape.box_cols)
                 ax.plot([x - half, x + half], [y - half, y + half], color="tab:red", linewidth=1.2, zorder=4)
                 ax.plot([x - half, x + half], [y + half, y - half], color="tab:red", linewidth=1.2, zorder=4)
+    for (a_cell, a_digit), (b_cell, b_digit), holds in arrows:
+        start, end = spot(a_cell, max(a_digit, 1)), spot(b_cell, max(b_digit, 1))
+        if start != end:
+            ax.annotate("", xy=end, xytext=start, zorder=5, arrowprops={
+                "arrowstyle": "-|>", "color": "tab:green" if holds else "tab:red", "linewidth": 1.1,
+                "linestyle": "-" if holds else "--", "shrinkA": 4, "shrinkB": 4,
+                "connectionstyle": "arc3,rad=0.15"})
     return _finish(ax, n, title)
 
 

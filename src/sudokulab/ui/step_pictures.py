@@ -2,7 +2,8 @@
 
 Each picture (``step-001.png``, ...) is ``drawing.draw_candidates`` on the board as the step finds
 it: the premises' cells shaded and their struck candidates circled, the groups the step names
-outlined, the candidates it strikes crossed out and the digits it places shown big. Every file is
+outlined, the candidates it strikes crossed out and the digits it places shown big; a chain step's
+links drawn as arrows (``chain_arrows``). Every file is
 written whole through ``plots.plot_output`` (an ``outputs.OutputFile``); matplotlib is imported here
 only, so ``import sudokulab`` stays light.
 """
@@ -33,6 +34,13 @@ def check_directory(directory: str | os.PathLike) -> Path:
     return path
 
 
+def chain_arrows(step: Any) -> list[tuple[tuple[int, int], tuple[int, int], bool]]:
+    """A step's chain as arrows, each node's first cell from its source's: (from, to, target holds)."""
+    chain = getattr(step, "chain", ())
+    return [((chain[node.source].cells[0], chain[node.source].digit), (node.cells[0], node.digit), node.holds)
+            for node in chain if node.source is not None]
+
+
 def draw_steps(directory: str | os.PathLike, puzzle: Puzzle, explanation: Any) -> list[Path]:
     """Write one PNG per step into ``directory``; returns their paths."""
     from matplotlib.figure import Figure
@@ -59,6 +67,7 @@ def draw_steps(directory: str | os.PathLike, puzzle: Puzzle, explanation: Any) -
             marked_candidates=[(f.cell, f.digit) for f in step.premises if not f.holds],
             struck_candidates=step.removed, placed=step.placed,
             groups=[cells_of[name] for name in step.groups if name in cells_of],
+            arrows=chain_arrows(step),
         )
         out = plot_output(folder / f"step-{number:0{max(3, width)}d}.png")
         buffer = io.BytesIO()

@@ -102,13 +102,17 @@ def step_json(number: int, step: Any, n: int) -> dict[str, Any]:
     """One step of the ``explain --json`` document."""
     from ...core.cells import cell_label
 
-    return {
+    found = {
         "number": number, "technique": step.technique, "difficulty": step.difficulty,
         "placed": _pairs(step.placed, n), "removed": _pairs(step.removed, n),
         "premises": [{"cell": cell_label(f.cell, n), "digit": f.digit, "holds": f.holds, "text": f.label(n)}
                      for f in step.premises],
         "groups": list(step.groups), "text": step.text,
     }
+    if getattr(step, "chain", ()):
+        found["chain"] = [{"cells": [cell_label(c, n) for c in node.cells], "digit": node.digit,
+                           "holds": node.holds, "why": node.why, "source": node.source} for node in step.chain]
+    return found
 
 
 def explanation_json(puzzle: Puzzle, explanation: Any, certified: bool | None) -> dict[str, Any]:

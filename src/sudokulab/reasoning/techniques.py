@@ -25,6 +25,7 @@ from .chains import aic, grouped_aic, x_chain, xy_chain
 from .fallbacks import contradiction, search
 from .fish import finned_fish, fish
 from .forcing import cell_forcing_chain, dynamic_forcing_chain, region_forcing_chain
+from .single_digit import empty_rectangle, simple_colouring, two_strong_links
 from .singles import hidden_single, naked_single
 from .steps import Step
 from .subsets import hidden_subset, locked_candidates, naked_subset

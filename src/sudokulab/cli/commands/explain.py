@@ -36,6 +36,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-minimise", dest="minimal", action="store_false",
                         help="keep each technique's own premises instead of minimising them with SAT (faster)")
     parser.add_argument("--draw", metavar="DIR", help="write one picture per step here (step-001.png, ...)")
+    parser.add_argument("--html", metavar="FILE",
+                        help="write one self-contained page that steps through the explanation (docs/explain.md)")
     parser.add_argument("--time-limit", type=positive_float, metavar="SECONDS",
                         help="stop after this many seconds (exit 3)")
     parser.add_argument("--json", action="store_true",
@@ -68,6 +70,12 @@ def run(args: argparse.Namespace) -> int:
         from ...ui.step_pictures import draw_steps
 
         draw_steps(args.draw, puzzle, explanation)  # one picture per step, premises and conclusion marked
+    if args.html:
+        from ...formats.boj import source_name
+        from ...ui.step_viewer import write_page
+
+        write_page(args.html, puzzle, explanation_json(puzzle, explanation, certified),
+                   f"sudokulab explain {source_name(args.puzzle)}")
     n = puzzle.n
     if args.json:
         from ...formats.documents import emit
@@ -89,6 +97,8 @@ def run(args: argparse.Namespace) -> int:
         raise ExplanationStopped(explanation.stopped)
     if args.draw:
         print(f"{len(explanation.steps)} pictures in {os.fspath(args.draw)}", file=sys.stderr)
+    if args.html:
+        print(f"{len(explanation.steps)} steps in {os.fspath(args.html)}", file=sys.stderr)
     return ExitCode.OK
 
 

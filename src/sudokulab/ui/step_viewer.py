@@ -110,6 +110,7 @@ def render(puzzle: Puzzle, document: dict[str, Any], title: str = "sudokulab exp
     return page.replace(PLACEHOLDER_DATA, script_json(page_data(puzzle, document)))
 
 
-def write_page(path: str | os.PathLike, puzzle: Puzzle, document: dict[str, Any], title: str = "sudokulab explain") -> None:
+def write_page(path: str | os.PathLike, puzzle: Puzzle, document: dict[str, Any],
+               title: str = "sudokulab explain") -> None:
     """Write the page whole (``outputs.write_text``: a failed write leaves no half page)."""
     write_text(path, render(puzzle, document, title), what="page")

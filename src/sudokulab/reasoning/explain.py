@@ -27,7 +27,7 @@ from .step_check import Checker, checker
 from .steps import Step, conclusion
 from .techniques import TECHNIQUES
 
-__all__ = ["Explanation", "ExplanationStopped", "explain", "level"]
+__all__ = ["Explanation", "ExplanationStopped", "explain", "level", "next_step"]
 
 
 class ExplanationStopped(TimeLimitReached):
@@ -118,3 +118,10 @@ def _minimised(check: Checker, step: Step) -> Step:
         raise SolverBug(f"the step '{step.text}' does not follow from its premises")
     premises, groups = found
     return replace(step, premises=premises, groups=groups)
+
+
+def next_step(board: Board, check: Checker, minimal: bool = True) -> Step | None:
+    """The step ``explain`` would take next on this board (its premises minimal unless ``minimal`` is
+    False); None when no technique has one. ``hint`` gives a student this one step alone."""
+    step = _cheapest(board)
+    return _minimised(check, step) if step is not None and minimal else step

@@ -13,7 +13,8 @@ import argparse
 import os
 import sys
 
-from ...errors import ExitCode, NoSolution, SolverBug
+from ...core.cells import cell_label
+from ...errors import ExitCode, NoSolution, SolverBug, UsageError
 from ..options import load, positive_float, puzzle_arguments
 
 NAME = "explain"
@@ -36,10 +37,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-minimise", dest="minimal", action="store_false",
                         help="keep each technique's own premises instead of minimising them with SAT (faster)")
     parser.add_argument("--draw", metavar="DIR", help="write one picture per step here (step-001.png, ...)")
+    parser.add_argument("--html", metavar="FILE",
+                        help="write one self-contained page that steps through the explanation (docs/explain.md)")
     parser.add_argument("--time-limit", type=positive_float, metavar="SECONDS",
                         help="stop after this many seconds (exit 3)")
     parser.add_argument("--json", action="store_true",
                         help="one JSON document on stdout instead (steps with premises and groups, grid, answer)")
+    hint = parser.add_argument_group("a hint", "The one next step from a student's position, nothing more "
+                                     "(docs/explain.md). Exit 1 when the position has a mistake (one line says where).")
+    hint.add_argument("--next", action="store_true",
+                      help="give only the next step (from --progress, or from the givens), never the solution")
+    hint.add_argument("--progress", metavar="FILE",
+                      help="with --next: the grid as the student has it, in the puzzle's format (givens included)")
+    hint.add_argument("--marks", metavar="FILE",
+                      help="with --next: the student's pencil marks, n lines of n words (137, 1,3,10, or . for none)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -49,6 +60,10 @@ def run(args: argparse.Namespace) -> int:
     from ..render import step_line
 
     puzzle = load(args)
+    if args.next:
+        return _next(args, puzzle)
+    if args.progress or args.marks:
+        raise UsageError("--progress and --marks go with --next (the hint from a student's position)")
     level(args.max_level)  # a bad level is refused before any work
     if args.draw:
         from ...ui.step_pictures import check_directory
@@ -68,6 +83,12 @@ def run(args: argparse.Namespace) -> int:
         from ...ui.step_pictures import draw_steps
 
         draw_steps(args.draw, puzzle, explanation)  # one picture per step, premises and conclusion marked
+    if args.html:
+        from ...formats.boj import source_name
+        from ...ui.step_viewer import write_page
+
+        write_page(args.html, puzzle, explanation_json(puzzle, explanation, certified),
+                   f"sudokulab explain {source_name(args.puzzle)}")
     n = puzzle.n
     if args.json:
         from ...formats.documents import emit
@@ -89,19 +110,64 @@ def run(args: argparse.Namespace) -> int:
         raise ExplanationStopped(explanation.stopped)
     if args.draw:
         print(f"{len(explanation.steps)} pictures in {os.fspath(args.draw)}", file=sys.stderr)
+    if args.html:
+        print(f"{len(explanation.steps)} steps in {os.fspath(args.html)}", file=sys.stderr)
+    return ExitCode.OK
+
+
+def _next(args: argparse.Namespace, puzzle: Puzzle) -> int:
+    """``--next``: the one next step from the student's position, or the line naming its mistakes."""
+    from ...formats.boj import read_text, source_name
+    from ...formats.marks import parse_marks
+    from ...reasoning.explain import ExplanationStopped
+    from ...reasoning.hint import hint
+    from ...reasoning.step_check import check_step
+    from ..render import step_line
+
+    for flag, value in (("--draw", args.draw), ("--html", args.html), ("--max-level", args.max_level),
+                        ("--time-limit", args.time_limit)):
+        if value is not None:
+            raise UsageError(f"{flag} does not go with --next (it gives one step)")
+    n = puzzle.n
+    progress = None
+    if args.progress:
+        mine = load(args, source=args.progress)
+        if mine.n != n:
+            raise UsageError(f"the progress is a {mine.n}x{mine.n} grid, the puzzle {n}x{n}")
+        progress = mine.givens
+    marks = parse_marks(read_text(args.marks), n, source_name(args.marks)) if args.marks else None
+    found = hint(puzzle, progress, marks, minimal=args.minimal)
+    certified = None
+    if args.check and found.step is not None:
+        if not check_step(puzzle, found.step):
+            raise SolverBug(f"the next step is not certified by SAT: {found.step.text}")
+        certified = True
+    mistakes = "; ".join(m.text(n) for m in found.mistakes)
+    if args.json:
+        from ...formats.documents import emit, puzzle_fields
+
+        emit({**puzzle_fields(puzzle),
+              "next": None if found.step is None else step_json(1, found.step, n),
+              "mistakes": [{"kind": m.kind, "cell": None if m.cell is None else cell_label(m.cell, n),
+                            "digit": m.digit, "text": m.text(n)} for m in found.mistakes],
+              "stopped": found.stopped, "certified": certified})
+    elif found.step is not None:
+        sys.stdout.write("next: " + step_line(1, found.step, n).split(". ", 1)[1] + "\n")
+    elif found.stopped and not found.mistakes:
+        sys.stdout.write(found.stopped + "\n")
+    if found.mistakes:
+        raise NoSolution(f"your position has a mistake: {mistakes}")
+    if found.step is None and found.stopped and "several solutions" in found.stopped:
+        raise ExplanationStopped(found.stopped)
     return ExitCode.OK
 
 
 def _pairs(pairs: tuple[tuple[int, int], ...], n: int) -> list[dict[str, Any]]:
-    from ...core.cells import cell_label
-
     return [{"cell": cell_label(cell, n), "digit": digit} for cell, digit in pairs]
 
 
 def step_json(number: int, step: Any, n: int) -> dict[str, Any]:
     """One step of the ``explain --json`` document."""
-    from ...core.cells import cell_label
-
     found = {
         "number": number, "technique": step.technique, "difficulty": step.difficulty,
         "placed": _pairs(step.placed, n), "removed": _pairs(step.removed, n),

@@ -200,4 +200,4 @@ def make_step(technique: str, difficulty: float, placed: Sequence[tuple[int, int
               chain: Sequence[ChainNode] = ()) -> Step:
     """The finished step: the conclusion, and the premises and constraint names in the order collected."""
     return Step(technique, difficulty, tuple(placed), tuple(removed), tuple(premises.facts), tuple(premises.names),
-                text, tuple(chain))
+                text, chain=tuple(chain))

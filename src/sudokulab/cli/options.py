@@ -139,6 +139,13 @@ def cluster_argument(parser: argparse.ArgumentParser, what: str) -> None:
                         "worker processes here (needs the dask extra: pip install 'sudokulab[dask]')")
 
 
+def where_arguments(parser: argparse.ArgumentParser, what: str, jobs: str = "processes (default: 1)") -> None:
+    """``--jobs N`` and ``--cluster ADDRESS``: where a command's work over many puzzles runs, declared
+    once for every such command (``execution.cluster.open_executor`` takes the two back)."""
+    parser.add_argument("--jobs", type=positive_int, default=1, metavar="N", help=jobs)
+    cluster_argument(parser, what)
+
+
 # --- reading them back ---------------------------------------------------------------------------
 
 RULE_OPTIONS = ("rules", "regions", "cages", "thermos")

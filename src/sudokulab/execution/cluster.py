@@ -40,9 +40,12 @@ import threading
 import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import ExitCode, SudokuError, UsageError
+
+if TYPE_CHECKING:
+    from .executors import Executor
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -162,6 +165,25 @@ def executor_for(cluster: str | Any) -> Iterator[Any]:
             yield executor
     else:
         yield cluster
+
+
+def check_where(jobs: int, cluster: str | None) -> None:
+    """Refuse, before any work, a run told both ``--jobs N`` and ``--cluster`` (or no job at all)."""
+    if jobs < 1:
+        raise UsageError(f"jobs must be a positive whole number, not {jobs}")
+    if cluster is not None and jobs > 1:
+        raise UsageError("--jobs is for this machine and --cluster for a cluster: give one of them")
+
+
+def open_executor(jobs: int = 1, cluster: str | None = None) -> Executor | DaskExecutor:
+    """Where ``--jobs N`` or ``--cluster ADDRESS`` says the work runs: this process (``jobs`` 1), a pool
+    of ``jobs`` local processes, or the Dask cluster at ``cluster`` (``connect``). The caller closes it."""
+    from .executors import local
+
+    check_where(jobs, cluster)
+    if cluster is None:
+        return local(jobs)
+    return connect(cluster)
 
 
 def _reachable(address: str, timeout: float) -> None:

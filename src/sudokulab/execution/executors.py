@@ -13,6 +13,7 @@ keyed by what configures it (``bench.solvers_for``), so it is reused across item
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import signal
 import sys
@@ -299,3 +300,54 @@ def _stop_now(pool: Any) -> None:
 def local(jobs: int = 1) -> Executor:
     """The executor for ``--jobs N`` (this process when N is 1)."""
     return InProcess() if jobs <= 1 else ProcessPool(jobs)
+
+
+def batch_size(preferred: int, total: int | None, workers: int) -> int:
+    """Items per task: ``preferred``, cut so that a small run still gives every worker a few tasks
+    (four each), since a worker with none is a core left idle. One item per task in this process:
+    no task costs anything there, and the progress bar moves item by item."""
+    if workers <= 1:
+        return 1
+    if total:
+        return min(preferred, max(1, -(-total // (4 * workers))))
+    return preferred
+
+
+def in_order(executor: Executor, fn: Callable[[tuple[Any, list[Item]]], list[Result]], common: Any,
+             items: Iterable[Item], size: int) -> Iterator[Result]:
+    """``fn((common, batch))`` over ``items`` cut into batches of ``size``; each result yielded in the
+    order of ``items``, whatever ran it and whenever it finished.
+
+    Why: ``imap`` yields results as they finish (a Dask cluster's out of order), and a command whose
+    output must not depend on how the work was split (``rate``'s rows and distribution) needs them in
+    input order. A batch that finishes early waits here for the ones before it; ``fn`` returns one
+    result per item of its batch, in the batch's order. ``common`` is what every batch needs (the
+    options), sent with each."""
+    def batches() -> Iterator[tuple[int, tuple[Any, list[Item]]]]:
+        source = iter(items)
+        number = 0
+        while True:
+            chunk = list(itertools.islice(source, size))
+            if not chunk:
+                return
+            yield number, (common, chunk)
+            number += 1
+
+    waiting: dict[int, list[Result]] = {}
+    following = 0
+    for (number, _), results in executor.imap(_numbered(fn), batches()):
+        waiting[number] = results
+        while following in waiting:
+            yield from waiting.pop(following)
+            following += 1
+
+
+class _numbered:  # noqa: N801 - used as a function
+    """``fn`` over a numbered task: the number stays here, the task goes to ``fn`` (picklable as long
+    as ``fn`` is a module-level function)."""
+
+    def __init__(self, fn: Callable[[Any], Any]):
+        self.fn = fn
+
+    def __call__(self, numbered: tuple[int, Any]) -> Any:
+        return self.fn(numbered[1])

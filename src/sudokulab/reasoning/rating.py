@@ -9,7 +9,8 @@ puzzle whose givens already fill the board rates 0. An explanation cut short (``
 a lower bound, marked ``stopped``.
 
 ``chosen_entries`` picks a dataset's puzzles (all, the first ``limit``, or a reproducible ``sample``),
-``rate_entries`` rates them, and ``Distribution`` sums them up per dataset (count per technique,
+``rate_entries`` rates them (here, or in batches on the workers of ``--jobs``/``--cluster``, the rows
+in input order either way), and ``Distribution`` sums them up per dataset (count per technique,
 quartiles of the rating); ``sudokulab rate`` prints them (``cli.commands.rate``).
 """
 
@@ -26,6 +27,7 @@ from ..datasets.reading import Dataset, Entry, RawLine, parse_lines, read_datase
 
 if TYPE_CHECKING:
     from ..core.puzzle import Puzzle
+    from ..execution.executors import Executor
 
 @dataclass(frozen=True)
 class Rating:
@@ -120,22 +122,44 @@ def _parsed(item: Entry | RawLine, dataset: Dataset) -> Entry:
     return entry
 
 
-def rate_entries(name: str, entries: Iterable[Entry], *, time_limit: float | None = None,
-                 on_rated: Callable[[Rated], None] | None = None) -> Iterator[Rated]:
-    """Rate each entry; a bad entry or a puzzle with no solution becomes a row with its reason."""
-    from ..errors import NoSolution
+RATE_BATCH = 8
+"""Puzzles per task handed to a process or cluster worker: a rating takes milliseconds to seconds, so
+a few puzzles hide a task's cost and still spread a set's hard puzzles over the workers."""
 
-    for entry in entries:
-        if entry.puzzle is None:
-            rated = Rated(name, entry.index, entry.line, None, entry.error)
-        else:
-            try:
-                rated = Rated(name, entry.index, entry.line, rate(entry.puzzle, time_limit=time_limit))
-            except NoSolution as exc:
-                rated = Rated(name, entry.index, entry.line, None, str(exc))
+
+def rate_entries(name: str, entries: Iterable[Entry], *, time_limit: float | None = None,
+                 on_rated: Callable[[Rated], None] | None = None, executor: Executor | None = None) -> Iterator[Rated]:
+    """Rate each entry; a bad entry or a puzzle with no solution becomes a row with its reason.
+
+    ``executor`` (``execution.executors``: a pool of ``--jobs N``, a Dask cluster) rates them in
+    batches elsewhere; the rows come back in the entries' order all the same, each rated exactly as
+    here, so nothing but the seconds depends on how the work was split."""
+    from ..execution.executors import InProcess, batch_size, in_order
+
+    executor = executor or InProcess()
+    total = len(entries) if isinstance(entries, Sequence) else None
+    size = batch_size(RATE_BATCH, total, executor.workers)
+    for rated in in_order(executor, rate_batch, (name, time_limit), entries, size):
         if on_rated is not None:
             on_rated(rated)
         yield rated
+
+
+def rate_batch(task: tuple[tuple[str, float | None], list[Entry]]) -> list[Rated]:
+    """A batch of entries rated, in order: the work of one task, here or on a worker."""
+    from ..errors import NoSolution
+
+    (name, time_limit), entries = task
+    rows = []
+    for entry in entries:
+        if entry.puzzle is None:
+            rows.append(Rated(name, entry.index, entry.line, None, entry.error))
+            continue
+        try:
+            rows.append(Rated(name, entry.index, entry.line, rate(entry.puzzle, time_limit=time_limit)))
+        except NoSolution as exc:
+            rows.append(Rated(name, entry.index, entry.line, None, str(exc)))
+    return rows
 
 
 @dataclass(frozen=True)

@@ -34,12 +34,13 @@ from ..core.rules import Rules
 from ..datasets.reading import ONE_LINE_MIN, Dataset, Entry
 from ..errors import UsageError
 from ..execution import executors
+from ..execution.cluster import open_executor
 from ..formats.boj import source_name
 from ..formats.documents import emit_line
 from ..solvers.base import Status
 from ..solvers.batch import Batch, BatchResults
 from ..verdicts.checking import BatchVerdicts
-from .bench import WorkSpec, _executor, _sizer, release, run_batch, solvers_for
+from .bench import WorkSpec, _sizer, release, run_batch, solvers_for
 
 FORMS = ("line", "boj", "compact", "json")
 """Output forms: one line per puzzle; BOJ blocks (or BOJ 2239 digit rows) separated by a blank
@@ -246,7 +247,7 @@ def solve_all(
         return chosen[key]
 
     try:
-        executor = _executor(cluster, jobs)
+        executor = open_executor(jobs, cluster)
         tally.where = executor.describe()
         for dataset in datasets:
             writer = AnswerWriter(out, form(dataset) if callable(form) else form)

@@ -44,6 +44,7 @@ from ..core.rules import Rules
 from ..datasets.reading import Dataset, Entry
 from ..errors import UsageError
 from ..execution import executors
+from ..execution.cluster import check_where, open_executor
 from ..execution.executors import Executor
 from ..formats.boj import format_line, format_puzzle, source_name
 from ..formats.documents import emit_line
@@ -308,10 +309,7 @@ def run_bench(
     names = [config.name for config in chosen]
     if len(set(names)) != len(names):
         raise UsageError(f"a configuration is named twice in {', '.join(names)}")
-    if jobs < 1:
-        raise UsageError(f"jobs must be a positive whole number, not {jobs}")
-    if cluster is not None and jobs > 1:
-        raise UsageError("--jobs is for this machine and --cluster for a cluster: give one of them")
+    check_where(jobs, cluster)
     if batch_size is not None and batch_size < 1:
         raise UsageError(f"batch size must be a positive whole number, not {batch_size}")
     sets = _unique_names([d if isinstance(d, Dataset) else Dataset.from_path(d) for d in datasets])
@@ -404,7 +402,7 @@ def run_bench(
         if cluster is not None or jobs > 1:
             release(whole)
             specs.clear()
-        executor = _executor(cluster, jobs)
+        executor = open_executor(jobs, cluster)
         with report_progress(enabled=progress) as bar:
             for dataset in sets:
                 dataset_started = time.perf_counter()
@@ -464,14 +462,6 @@ def _share(tallies: Mapping[tuple[str, str], BenchTally], dataset: str, solver: 
     return mine / total if total > 0 else 0.0
 
 
-def _executor(cluster: str | None, jobs: int) -> Executor:
-    if cluster is None:
-        return executors.local(jobs)
-    from ..execution.cluster import connect
-
-    return connect(cluster)
-
-
 def _sizer(asked: int | None, estimate: int | None, workers: int) -> Callable[[Shape], int]:
     """Puzzles per batch for a shape: as asked, or ``batch_size_for`` it, cut so that a small set
     still gives every worker a few batches."""
@@ -479,9 +469,7 @@ def _sizer(asked: int | None, estimate: int | None, workers: int) -> Callable[[S
         if asked is not None:
             return asked
         chosen = batch_size_for(shape)
-        if workers > 1 and estimate:
-            chosen = min(chosen, max(1, -(-estimate // (4 * workers))))
-        return chosen
+        return executors.batch_size(chosen, estimate, workers) if workers > 1 else chosen
     return size
 
 

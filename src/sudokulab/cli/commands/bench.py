@@ -8,7 +8,6 @@ import sys
 from ...errors import ExitCode, SolverBug, UnsupportedFeature, UsageError
 from ..options import (
     box,
-    cluster_argument,
     configurations,
     dataset_file,
     dataset_rules,
@@ -20,6 +19,7 @@ from ..options import (
     positive_int,
     rules_arguments,
     solver_names,
+    where_arguments,
 )
 
 NAME = "bench"
@@ -37,10 +37,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     many_solver_arguments(parser, "every installed one but backtrack, dimacs and minizinc, slow on a whole set")
     parser.add_argument("--time-limit", type=positive_float, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
                         help=f"per puzzle and solver (default: {DEFAULT_TIME_LIMIT:g})")
-    parser.add_argument("--jobs", type=positive_int, default=1, metavar="N",
-                        help="processes (default: 1, for clean timings)")
     parser.add_argument("--limit", type=positive_int, metavar="K", help="the first K puzzles of each dataset")
-    cluster_argument(parser, "solve")
+    where_arguments(parser, "solve", "processes (default: 1, for clean timings)")
     parser.add_argument("--batch-size", type=positive_int, metavar="N",
                         help="puzzles per task handed to a process or cluster worker (default: 512 up to 9x9, "
                         "fewer on larger boards; on a big cluster give thousands: benchmarks/results/cluster.md)")

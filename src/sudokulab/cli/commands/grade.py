@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..options import cluster_argument, json_argument, memory_mb, positive_float, positive_int
+from ..options import json_argument, memory_mb, positive_float, where_arguments
 
 NAME = "grade"
 HELP = "grade a whole class: every student's submission, a gradebook and a report each"
@@ -27,9 +27,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", metavar="DIR",
                         help="where the gradebook, the reports and the stored results go (default: "
                         "SUBMISSIONS-gradebook, beside SUBMISSIONS)")
-    parser.add_argument("--jobs", type=positive_int, default=1, metavar="N",
-                        help="students graded at once on this machine (default: 1)")
-    cluster_argument(parser, "grade each student")
+    where_arguments(parser, "grade each student", "students graded at once on this machine (default: 1)")
     parser.add_argument("--dataset", metavar="DATASET",
                         help="judge: the puzzles (a file or a fetched set's name; default: the BOJ 2580 sample)")
     parser.add_argument("--time-limit", type=positive_float, default=1.0, metavar="SECONDS",

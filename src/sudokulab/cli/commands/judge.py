@@ -7,7 +7,6 @@ import sys
 
 from ...errors import ExitCode, UsageError, WrongAnswer
 from ..options import (
-    cluster_argument,
     dataset_file,
     dataset_rules,
     json_argument,
@@ -16,6 +15,7 @@ from ..options import (
     positive_float,
     positive_int,
     rules_arguments,
+    where_arguments,
 )
 
 NAME = "judge"
@@ -40,8 +40,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="bwrap: each run inside bubblewrap, no network, no files but its own "
                         "(default); none: trust the program, it runs with your rights")
     parser.add_argument("--limit", type=positive_int, metavar="K", help="judge the first K puzzles only")
-    parser.add_argument("--jobs", type=positive_int, default=1, metavar="N", help="runs at once (default: 1)")
-    cluster_argument(parser, "run the program")
+    where_arguments(parser, "run the program", "runs at once (default: 1)")
     parser.add_argument("--shared-fs", action="store_true",
                         help="with --cluster: send nothing, the workers see the program's files at the same "
                         "(absolute) paths; by default the files the command names are sent to each worker")

@@ -1,9 +1,9 @@
 """``sudokulab propagate``: one puzzle's pencil marks after a level of the ladder, or a dataset's ladder table.
 
-The reasoning is ``reasoning.levels``'s and the table over a dataset ``runs.ladder``'s; this command
-reads the input, runs it and prints (text, ``--json``, a ``--draw`` picture). A failure's ``--json``
-document is ``cli.main``'s (``documents.emit_error``); a contradiction is reported by the puzzle's own
-document.
+The reasoning is ``reasoning.levels``'s and the table over a dataset ``runs.ladder``'s (here, or on
+the workers of ``--jobs N`` or ``--cluster``); this command reads the input, runs it and prints
+(text, ``--json``, a ``--draw`` picture). A failure's ``--json`` document is ``cli.main``'s
+(``documents.emit_error``); a contradiction is reported by the puzzle's own document.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import argparse
 import sys
 
 from ...errors import ExitCode, NoSolution, PuzzleFormatError, UsageError
-from ..options import dataset_rules, load, positive_int, rules_arguments
+from ..options import dataset_rules, load, positive_int, rules_arguments, where_arguments
 
 NAME = "propagate"
 HELP = "pencil marks after a level of reasoning, or a dataset's propagation ladder"
@@ -40,6 +40,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout instead")
     parser.add_argument("--draw", metavar="FILE", help="the pencil marks as a picture (.png, .svg or .pdf)")
     parser.add_argument("--quiet", action="store_true", help="with --summary: no progress bar")
+    where_arguments(parser, "with --summary: climb the ladder", "with --summary: processes (default: 1)")
     rules_arguments(parser)
 
 
@@ -55,8 +56,8 @@ def _one(args: argparse.Namespace) -> int:
     from ...reasoning.candidates import Candidates
     from ...reasoning.levels import DEFAULT_LEVEL, check_level, settle_why
 
-    if args.limit is not None or args.quiet:
-        raise UsageError("propagate: --limit and --quiet go with --summary")
+    if args.limit is not None or args.quiet or args.jobs != 1 or args.cluster is not None:
+        raise UsageError("propagate: --limit, --quiet, --jobs and --cluster go with --summary")
     level = args.level or DEFAULT_LEVEL
     check_level(level)
     drawing = _draw_target(args.draw)
@@ -117,7 +118,8 @@ def _draw(marks: Candidates, output: Any, title: str) -> None:
 
 def _summary(args: argparse.Namespace) -> int:
     from ...datasets.catalog import resolve
-    from ...datasets.reading import read_dataset
+    from ...datasets.reading import Dataset, read_dataset
+    from ...execution.cluster import check_where, open_executor
     from ...formats.boj import parse_box, source_name
     from ...reasoning.levels import LEVELS, check_level
     from ...runs.ladder import summarize
@@ -128,6 +130,7 @@ def _summary(args: argparse.Namespace) -> int:
         raise UsageError("propagate: --draw shows one puzzle; drop it with --summary")
     top = args.level or LEVELS[-1]
     check_level(top)
+    check_where(args.jobs, args.cluster)
     path = resolve(args.puzzle)
     box = parse_box(args.box) if args.box else None
     name = source_name(path)
@@ -142,9 +145,14 @@ def _summary(args: argparse.Namespace) -> int:
             yield entry.puzzle
 
     show = not args.quiet and sys.stderr.isatty()
-    with progress(args.limit, enabled=show, label="puzzles") as bar:
+    total = args.limit
+    if show or args.jobs > 1 or args.cluster is not None:  # counted for the bar, or to spread the work
+        total = Dataset.from_path(path, box=box, limit=args.limit).estimate()
+    with open_executor(args.jobs, args.cluster) as executor, \
+            progress(total, enabled=show, label="puzzles") as bar:
         task = bar.task_ids[0]
-        rows = summarize(puzzles(), top, on_puzzle=lambda: bar.update(task, advance=1))
+        rows = summarize(puzzles(), top, on_puzzle=lambda: bar.update(task, advance=1), executor=executor,
+                         total=total)
     if not rows or not rows[0].puzzles:
         raise UsageError(f"propagate: no puzzles in '{name}'")
     if args.json:

@@ -1,7 +1,8 @@
 """``sudokulab rate``: the difficulty of puzzle sets, from the hardest step each puzzle needs (docs/rating.md).
 
 The ratings are ``reasoning.rating``'s; this command picks the entries (all, ``--limit``, or a
-reproducible ``--sample``), rates them under a progress bar and prints the distribution per set
+reproducible ``--sample``), rates them under a progress bar (here, on ``--jobs N`` processes or on a
+``--cluster``: the same rows in the same order) and prints the distribution per set
 (with ``--rows`` a line per puzzle first), or one ``--json`` document, and can draw a histogram.
 """
 
@@ -10,7 +11,16 @@ from __future__ import annotations
 import argparse
 
 from ...errors import ExitCode, UsageError
-from ..options import box, dataset_file, dataset_rules, positive_float, positive_int, rules_arguments, seed_int
+from ..options import (
+    box,
+    dataset_file,
+    dataset_rules,
+    positive_float,
+    positive_int,
+    rules_arguments,
+    seed_int,
+    where_arguments,
+)
 
 NAME = "rate"
 HELP = ("difficulty of puzzle sets: the hardest step each puzzle needs, its rating, the distribution per set "
@@ -32,11 +42,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--box", metavar="RxC", help="box shape of the puzzles (default: from the size)")
     parser.add_argument("--wide", action="store_true", help="tables as wide as they get")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    where_arguments(parser, "rate")
     rules_arguments(parser, "of every puzzle of the datasets")
 
 
 def run(args: argparse.Namespace) -> int:
     from ...datasets.reading import Dataset
+    from ...execution.cluster import check_where, open_executor
     from ...formats import documents
     from ...reasoning.rating import Distribution, Rated, chosen_entries, rate_entries
     from ...ui.console import console
@@ -45,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.seed is not None and args.sample is None:
         raise UsageError("--seed needs --sample N")
+    check_where(args.jobs, args.cluster)
     plot = None
     if args.plot is not None:
         from ...ui.plots import plot_output, require_matplotlib
@@ -59,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
         if not entries:
             raise UsageError(f"rate: no puzzles in '{name}'")
     distributions, rows_of = [], {}
-    with progress(sum(len(entries) for _, entries in chosen), enabled=not args.quiet, label="rating") as bar:
+    with open_executor(args.jobs, args.cluster) as executor, \
+            progress(sum(len(entries) for _, entries in chosen), enabled=not args.quiet, label="rating") as bar:
         task = bar.task_ids[0]
 
         def advance(rated: Rated) -> None:
@@ -68,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
                 print(rated_row(rated), flush=True)
 
         for name, entries in chosen:
-            rows = list(rate_entries(name, entries, time_limit=args.time_limit, on_rated=advance))
+            rows = list(rate_entries(name, entries, time_limit=args.time_limit, on_rated=advance, executor=executor))
             rows_of[name] = rows
             distributions.append(Distribution.of(name, rows))
     if args.json:

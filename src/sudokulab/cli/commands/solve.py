@@ -12,7 +12,7 @@ import argparse
 import sys
 
 from ...errors import ExitCode, NoSolution, PuzzleFormatError, SolverBug, TimeLimitReached, UsageError
-from ..options import cluster_argument, load, positive_int, puzzle_arguments, solver_options
+from ..options import load, puzzle_arguments, solver_options, where_arguments
 
 NAME = "solve"
 HELP = "solve one puzzle and print the BOJ answer (--all: every puzzle of datasets)"
@@ -35,9 +35,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true",
                         help="one JSON document on stdout instead (status, answer, grid, seconds, stats, solver); "
                         "with --all a JSON Lines row per puzzle; the exit code as without it")
-    parser.add_argument("--jobs", type=positive_int, default=1, metavar="N",
-                        help="with --all: processes (default: 1)")
-    cluster_argument(parser, "with --all: solve")
+    where_arguments(parser, "with --all: solve", "with --all: processes (default: 1)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -23,6 +23,7 @@ EXPORTERS: dict[str, str] = {
     "minizinc": "sudokulab.models.minizinc:to_minizinc",
     "asp": "sudokulab.models.asp:to_asp",
     "smtlib": "sudokulab.models.smt:to_smtlib",
+    "cpmpy": "sudokulab.models.cpmpy_model:to_cpmpy_text",
 }
 """Export format -> "module:function"; the function takes a Puzzle and keyword options and returns text."""
 

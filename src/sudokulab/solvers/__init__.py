@@ -50,6 +50,7 @@ REGISTRY: dict[str, SolverEntry | str | type] = {
     "asp": SolverEntry("sudokulab.solvers.asp:AspSolver", extra="asp"),
     "local-search": SolverEntry("sudokulab.solvers.local_search:LocalSearchSolver"),
     "smt": SolverEntry("sudokulab.solvers.smt:SmtSolver", extra="smt"),
+    "cpmpy": SolverEntry("sudokulab.solvers.cpmpy:CpmpySolver", extra="cpmpy"),
 }
 
 DEFAULT_SMALL, DEFAULT_LARGE, DEFAULT_SWITCH = "backtrack-fast", "sat", 16

@@ -12,7 +12,7 @@ NAME = "export"
 HELP = "write the puzzle's model for an external solver"
 
 EXPORTED_BY = {"dimacs": "sat", "cpsat": "cpsat", "lp": "mip", "mps": "mip", "minizinc": "minizinc", "asp": "asp",
-               "smtlib": "smt"}
+               "smtlib": "smt", "cpmpy": "cpmpy"}
 """Export format -> the solver whose model it writes: a format honours the rules that solver honours."""
 
 
@@ -20,7 +20,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     puzzle_arguments(parser, solver=False)
     parser.add_argument("--format", required=True, metavar="NAME",
                         help="dimacs (SAT), cpsat (CP-SAT), lp or mps (integer programming), minizinc, asp (clingo), "
-                             "smtlib (SMT)")
+                             "smtlib (SMT), cpmpy (CPMpy's print)")
     parser.add_argument("-o", "--option", action="append", metavar="KEY=VALUE",
                         help="a model option, e.g. -o encoding=extended (repeatable)")
     parser.add_argument("--encoding", help="shorthand for -o encoding=NAME")

@@ -4,8 +4,6 @@ supports here, checked against ``sat`` (answers, counts) and ``backtrack`` (cano
 
 from __future__ import annotations
 
-import _thread
-import threading
 import time
 from pathlib import Path
 
@@ -113,6 +111,7 @@ def test_every_backend_counts_and_gives_canonical_answers(engine, sat, backtrack
     assert engine.solve(puzzle, canonical=True).grid == backtrack.solve(puzzle).grid
 
 
+@pytest.mark.slow
 def test_no_solution_on_every_backend(engine):
     """Row 1 needs a 3 or a 4 in column 3, where box 2 holds the 3 and column 3 the 4: no rule broken, no solution."""
     givens = [0] * 16
@@ -169,15 +168,19 @@ def test_a_time_limit_on_a_hard_25x25(ortools):
 
 
 @pytest.mark.slow
-def test_ctrl_c_stops_a_count_and_the_solver_works_after(ortools):
-    timer = threading.Timer(0.5, _thread.interrupt_main)
-    timer.start()
-    started = time.perf_counter()
-    with pytest.raises(KeyboardInterrupt):
-        ortools.count(Puzzle.empty(16), limit=10**9)
-    timer.join()
-    assert time.perf_counter() - started < 30  # a hang guard
-    assert ortools.solve(SAMPLE).solved
+@pytest.mark.parametrize("backend", [b for b in ("ortools", "pysat", "z3", "choco") if b in BACKENDS])
+def test_ctrl_c_while_counting_on_a_backend(tmp_path, backend):
+    """A real SIGINT to the command: the backends with a stop call stop, Choco is left behind running. Not
+    exact: it takes SIGINT for itself and the command runs on (docs/cpmpy.md)."""
+    from sudokulab.formats.boj import format_puzzle
+
+    from .test_hardening import HANG, interrupt
+
+    empty = tmp_path / "empty.txt"
+    empty.write_text(format_puzzle(Puzzle.empty(16)))
+    code, err, took = interrupt(["count", str(empty), "--solver", "cpmpy", "-o", f"backend={backend}",
+                                 "--limit", str(10**12)], after=3.0)
+    assert (code, err) == (130, b"sudokulab: interrupted\n") and took < HANG
 
 
 # --- options -------------------------------------------------------------------------------------
@@ -204,6 +207,7 @@ def test_minizinc_is_named_when_cpmpy_finds_it_too_old():
         solvers.get("cpmpy", backend="minizinc")
 
 
+@pytest.mark.slow
 def test_givens_posted_or_assumed_give_the_same_answers(sat):
     with CpmpySolver(givens="assume") as assumed:
         for puzzle in (SAMPLE, KILLER):

@@ -2,34 +2,31 @@
 
 The point of this paradigm is the modelling layer: the rules are written once, as a person writes
 them (``AllDifferent``, ``!=``, ``sum == total``, ``<``), and CPMpy transforms them for each engine
-(OR-Tools CP-SAT, PySAT, Z3, Exact, Choco, Pumpkin, Pindakaas). Its stats keep the two costs apart:
-``transform_seconds`` (CPMpy building, transforming and posting constraints, in Python) and
-``solve_seconds`` (the backend's own run), so the layer's price can be measured against sudokulab's
-own models (docs/cpmpy.md).
+(OR-Tools CP-SAT, PySAT, Z3, Exact, Choco, Pumpkin, Pindakaas). The stats keep the two costs apart:
+``transform_seconds`` (CPMpy transforming and posting constraints, in Python) and ``solve_seconds``
+(the backend's own run), so the layer's price can be set against sudokulab's own models (docs/cpmpy.md).
 
-Givens reach a backend one of two ways (option ``givens``):
+Givens reach a backend one of two ways (option ``givens``): ``post``, a fresh backend per puzzle with
+``x == d`` per given posted with the rules (every puzzle pays the whole transformation), or
+``assume``, one backend kept per rule set with ``b -> (x == d)`` indicators, each puzzle's givens
+passed as assumptions (later puzzles and the canonical loop's tries pay no transformation). ``auto``
+takes the cheaper measured per backend (``TRAITS``): ``post`` for OR-Tools (its assumptions cost
+part of presolve: each solve was about ten times slower), Choco (no assumptions in CPMpy), Pumpkin
+and Pindakaas (their objects are bound to the thread that made them, so none is kept); ``assume``
+for PySAT, Z3 and Exact, whose transformation costs more than their solve.
 
-- ``post``: a fresh backend per puzzle, the rules and ``x == d`` per given posted together. Every
-  puzzle pays the whole transformation; the engine sees a plain model (CP-SAT presolves it).
-- ``assume``: one backend per rule set, the rules and ``b -> (x == d)`` indicators posted once,
-  each puzzle's givens passed as assumptions; later puzzles (and the canonical loop's tries) pay no
-  transformation, and SAT-style engines keep what they learned.
-- ``auto`` (default): the one measured cheaper for the backend (``TRAITS``): ``post`` for OR-Tools
-  (its assumptions turn off part of presolve: each solve was ten times slower) and Choco (CPMpy
-  gives it no assumptions), ``assume`` for the rest, whose transformation costs more than their solve.
+Canonical answers come from ``canonical.smallest_solution``: each try is one more solve with the
+fixed prefix and the tried digit, as assumptions or as posted equalities. Counting runs CPMpy's
+``solveAll(solution_limit=limit)`` on a fresh backend (the generic ``solveAll`` adds blocking
+constraints it never removes, which would spoil a kept one).
 
-Canonical answers come from ``canonical.smallest_solution`` (the shared loop): each try is a solve
-with the fixed prefix and the tried digit added, as assumptions on the kept backend or as
-equalities posted to a fresh one. Counting calls CPMpy's ``solveAll(solution_limit=limit)`` on a
-fresh backend with the givens posted (CPMpy's generic ``solveAll`` adds blocking constraints it
-never removes, which would spoil a kept backend).
+Time limits: the deadline covers both costs; constraints are posted a chunk at a time with a look
+at the clock between chunks, and the engine gets what is left through ``solve(time_limit=...)``.
+Ctrl-C: every run is inside ``native.interruptible``; CP-SAT, PySAT and Z3 are told to stop; Exact,
+Choco, Pumpkin and Pindakaas have no stop call in CPMpy, so Ctrl-C returns at once while their
+thread runs on to the end of its time limit, and the model kept for that rule set is dropped.
 
-Time limits: the deadline covers both; the constraints are posted group by group with a look at
-the clock between them, and the engine gets what is left through ``solve(time_limit=...)``. Ctrl-C:
-every run is inside ``native.interruptible``; the backends that can be told to stop are (CP-SAT's
-``stop_search``, PySAT's ``interrupt``, Z3's context ``interrupt``); the others (Exact, Choco,
-Pumpkin, Pindakaas) have no stop call in CPMpy, so Ctrl-C returns at once while their thread runs
-on in the background to the end of its time limit, and the kept model of that rule set is dropped.
+One module: the backend table, the two ways of giving givens and the run loop are one solver's parts.
 """
 
 from __future__ import annotations

@@ -218,6 +218,6 @@ def test_givens_posted_or_assumed_give_the_same_answers(sat):
 
 def test_describe_names_cpmpy_and_its_backends():
     described = solvers.describe("cpmpy")
-    assert described["installed"] and described["paradigm"] == "one model, many engines (CPMpy)"
+    assert described["installed"] and described["paradigm"] == "constraint programming (one model, many engines: CPMpy)"
     assert described["backend"]["backends"]["ortools"]["supported"] is True
     assert described["options"][0]["choices"] == list(BACKENDS)

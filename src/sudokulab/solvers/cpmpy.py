@@ -221,7 +221,7 @@ class CpmpySolver(SolverBase):
     """
 
     name = "cpmpy"
-    paradigm: ClassVar[str] = "one model, many engines (CPMpy)"
+    paradigm: ClassVar[str] = "constraint programming (one model, many engines: CPMpy)"
     capabilities: ClassVar[Capabilities] = Capabilities(threads="serialised", extra="cpmpy", kinds=frozenset(KINDS))
     options: ClassVar[tuple[Option, ...]] = (
         Option("backend", str, "ortools", "CPMpy backend (those CPMpy supports here)", available_backends,

@@ -24,7 +24,8 @@ Time limits: the deadline covers both costs; constraints are posted a chunk at a
 at the clock between chunks, and the engine gets what is left through ``solve(time_limit=...)``.
 Ctrl-C: every run is inside ``native.interruptible``; CP-SAT, PySAT and Z3 are told to stop; Exact,
 Choco, Pumpkin and Pindakaas have no stop call in CPMpy, so Ctrl-C returns at once while their
-thread runs on to the end of its time limit, and the model kept for that rule set is dropped.
+thread runs on to the end of its time limit, and the model kept for that rule set is dropped (Exact,
+and Choco at times, take SIGINT for themselves: docs/cpmpy.md).
 
 One module: the backend table, the two ways of giving givens and the run loop are one solver's parts.
 """
@@ -325,7 +326,16 @@ class CpmpySolver(SolverBase):
             effort.add({key: value - before.get(key, 0) for key, value in after.items()})
         if found:
             return True
-        return False if backend.status().exitstatus is ExitStatus.UNSATISFIABLE else None
+        if backend.status().exitstatus is ExitStatus.UNSATISFIABLE:
+            return False
+        self._interrupted(deadline)
+        return None
+
+    def _interrupted(self, deadline: Deadline) -> None:
+        """An engine that stopped short with no deadline passed was interrupted: Z3 takes SIGINT for itself
+        during a check and answers "unknown", which is Ctrl-C, not a time limit."""
+        if self._stopped or deadline.at is None or time.perf_counter() < deadline.at - 0.05:
+            raise KeyboardInterrupt
 
     def _stop(self) -> None:
         self._stopped = True
@@ -444,6 +454,7 @@ class CpmpySolver(SolverBase):
             return 0, Status.NO_SOLUTION
         if found and answer is ExitStatus.UNSATISFIABLE:
             return found, Status.SOLVED
+        self._interrupted(deadline)
         return found, Status.TIME_LIMIT
 
     def close(self) -> None:

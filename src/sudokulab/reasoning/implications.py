@@ -14,7 +14,7 @@ forcing chains and the case splits of ``search`` all read trials; the first even
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..core.cells import cell_label
 from .board import Board, Premises
@@ -35,6 +35,9 @@ class Event:
     facts: tuple[Fact, ...]
     names: tuple[str, ...]
     where: str = ""
+    lazy: tuple | None = None
+    """A single's reasons not worked out yet (``Trial._resolved``): most trials are never traced, and
+    working out why each single follows was half of a forcing chain's time."""
 
 
 class Trial:
@@ -99,10 +102,15 @@ class Trial:
     def assume(self, cell: int, digit: int, holds: bool = True) -> None:
         self._add(Event(cell, digit, holds, "", (), (), ()))
 
-    def _why_off(self, cell: int, digit: int, parents: list[int], facts: list[Fact], names: list[str]) -> None:
-        """Why ``cell`` cannot hold ``digit`` now: an event of this trial, or a fact of the board."""
-        if (cell, digit) in self.off:
-            parents.append(self.off[(cell, digit)])
+    def _why_off(self, cell: int, digit: int, parents: list[int], facts: list[Fact], names: list[str],
+                 before: int | None = None) -> None:
+        """Why ``cell`` cannot hold ``digit`` now (or when the trial had ``before`` events): an event of
+        this trial, or a fact of the board. A digit struck in the trial has its event in ``off`` from
+        then on, with a smaller index than any event that read the mark, so ``before`` tells apart
+        what was struck by then."""
+        index = self.off.get((cell, digit))
+        if index is not None and (before is None or index < before):
+            parents.append(index)
             return
         fact, name = self.board.why_not(cell, digit)
         facts.append(fact)
@@ -163,16 +171,11 @@ class Trial:
         self.marks[cell] &= ~bit
         mask = self.marks[cell]
         if not self.placed[cell] and mask.bit_count() <= 1:
-            parents, facts, names = [], [], []
-            for other in range(1, n + 1):
-                if not mask >> (other - 1) & 1:
-                    self._why_off(cell, other, parents, facts, names)
+            lazy = ("cell", cell, mask, len(self.events))
             if not mask:
-                self._add(Event(cell, 0, False, "", tuple(parents), tuple(facts), tuple(names),
-                                f"{cell_label(cell, n)} (no digit left)"))
+                self._add(Event(cell, 0, False, "", (), (), (), f"{cell_label(cell, n)} (no digit left)", lazy))
                 return
-            self._add(Event(cell, mask.bit_length(), True, "naked single", tuple(parents), tuple(facts),
-                            tuple(names)))
+            self._add(Event(cell, mask.bit_length(), True, "naked single", (), (), (), lazy=lazy))
         rules = self.board.cands.puzzle.rules
         for group_index in rules.cell_groups[cell]:
             group = rules.groups[group_index]
@@ -191,17 +194,37 @@ class Trial:
                     places.append(other)
             if done or len(places) > 1:
                 continue
-            parents, facts, names = [], [], [group.name]
-            for other in group.cells:
-                if other not in places:
-                    self._why_off(other, digit, parents, facts, names)
+            lazy = ("group", group_index, digit, tuple(places), len(self.events))
             if not places:
-                self._add(Event(cell, 0, False, "", tuple(parents), tuple(facts), tuple(names),
-                                f"{group.name} (no place for {digit})"))
+                self._add(Event(cell, 0, False, "", (), (), (), f"{group.name} (no place for {digit})", lazy))
                 return
-            self._add(Event(places[0], digit, True, group.name, tuple(parents), tuple(facts), tuple(names)))
+            self._add(Event(places[0], digit, True, group.name, (), (), (), lazy=lazy))
 
     # --- Reading the result. ------------------------------------------------------------------------
+
+    def _resolved(self, index: int) -> Event:
+        """The event with its reasons worked out (a single's are left until a trace reads them)."""
+        event = self.events[index]
+        if event.lazy is None:
+            return event
+        parents: list[int] = []
+        facts: list[Fact] = []
+        names: list[str] = []
+        if event.lazy[0] == "cell":
+            _, cell, mask, before = event.lazy
+            for other in range(1, self.board.n + 1):
+                if not mask >> (other - 1) & 1:
+                    self._why_off(cell, other, parents, facts, names, before)
+        else:
+            _, group_index, digit, places, before = event.lazy
+            group = self.board.cands.puzzle.rules.groups[group_index]
+            names.append(group.name)
+            for other in group.cells:
+                if other not in places:
+                    self._why_off(other, digit, parents, facts, names, before)
+        resolved = replace(event, parents=tuple(parents), facts=tuple(facts), names=tuple(names), lazy=None)
+        self.events[index] = resolved
+        return resolved
 
     def trace(self, *indices: int) -> list[int]:
         """The events the given ones follow from (themselves included), in the order they happened."""
@@ -212,13 +235,13 @@ class Trial:
             if index in seen:
                 continue
             seen.add(index)
-            todo.extend(self.events[index].parents)
+            todo.extend(self._resolved(index).parents)
         return sorted(seen)
 
     def premises(self, indices: list[int], why: Premises) -> None:
         """Add the board facts and the constraint names the traced events read."""
         for index in indices:
-            event = self.events[index]
+            event = self._resolved(index)
             for fact in event.facts:
                 why.add(fact)
             for name in event.names:
@@ -230,7 +253,7 @@ class Trial:
         position = {index: i for i, index in enumerate(indices)}
         nodes = []
         for index in indices:
-            event = self.events[index]
+            event = self._resolved(index)
             source = max((position[p] for p in event.parents if p in position), default=None)
             why = event.where if not event.digit else event.why
             nodes.append(ChainNode((event.cell,), event.digit, event.holds, why, source))

@@ -15,11 +15,19 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, replace
+from functools import cache
 
 from ..core.cells import cell_label
+from ..core.rules import Rules
 from .board import Board, Premises
 from .candidates import digits_of
 from .steps import ChainNode, Fact
+
+
+@cache
+def _sorted_peers(rules: Rules) -> tuple[tuple[int, ...], ...]:
+    """Each cell's peers in order (a trial walks them at every placed digit)."""
+    return tuple(tuple(sorted(peers)) for peers in rules.peers)
 
 
 @dataclass(frozen=True)
@@ -45,6 +53,9 @@ class Trial:
 
     def __init__(self, board: Board, limit: int = 2000):
         self.board = board
+        self.n = board.n
+        self.rules = board.cands.puzzle.rules
+        self.peers = _sorted_peers(self.rules)
         self.marks = list(board.marks)
         self.placed = list(board.placed)
         self.value: dict[int, int] = {}
@@ -132,7 +143,7 @@ class Trial:
 
     def _placed(self, index: int, event: Event) -> None:
         cell, digit = event.cell, event.digit
-        n = self.board.n
+        n = self.n
         bit = 1 << (digit - 1)
         if not self.marks[cell] & bit or self.value.get(cell, digit) != digit:
             parents, facts, names = [index], [], []
@@ -148,23 +159,23 @@ class Trial:
         for other in digits_of(self.marks[cell] & ~bit):  # struck in turn: each may leave a hidden single
             self._add(Event(cell, other, False, cell_label(cell, n), (index,), (), ()))
         tables = self.board.tables
-        for peer in sorted(self.board.cands.puzzle.rules.peers[cell]):
+        for peer in self.peers[cell]:
             if self.marks[peer] & bit:
-                name = tables.link(cell, peer) or ""
                 held = self.value.get(peer) if peer in self.value else \
                     (self.board.cands.value(peer) if self.board.placed[peer] else 0)
                 if held == digit:
+                    name = tables.link(cell, peer) or ""
                     parents = [index] + ([self.on[(peer, digit)]] if (peer, digit) in self.on else [])
                     facts = () if (peer, digit) in self.on else (Fact(peer, digit, True),)
                     self._add(Event(peer, 0, False, "", tuple(parents), facts, (name,),
                                     f"{cell_label(peer, n)} and {cell_label(cell, n)} ({name}: both {digit})"))
                     return
                 if not held:
-                    self._add(Event(peer, digit, False, name, (index,), (), (name,)))
+                    self._add(Event(peer, digit, False, "", (index,), (), (), lazy=("link", cell, peer)))
 
     def _struck(self, index: int, event: Event) -> None:
         cell, digit = event.cell, event.digit
-        n = self.board.n
+        n = self.n
         bit = 1 << (digit - 1)
         if not self.marks[cell] & bit:
             return
@@ -176,7 +187,7 @@ class Trial:
                 self._add(Event(cell, 0, False, "", (), (), (), f"{cell_label(cell, n)} (no digit left)", lazy))
                 return
             self._add(Event(cell, mask.bit_length(), True, "naked single", (), (), (), lazy=lazy))
-        rules = self.board.cands.puzzle.rules
+        rules = self.rules
         for group_index in rules.cell_groups[cell]:
             group = rules.groups[group_index]
             if len(group.cells) != n:
@@ -210,6 +221,11 @@ class Trial:
         parents: list[int] = []
         facts: list[Fact] = []
         names: list[str] = []
+        if event.lazy[0] == "link":
+            name = self.board.tables.link(event.lazy[1], event.lazy[2]) or ""
+            resolved = replace(event, why=name, names=(name,), lazy=None)
+            self.events[index] = resolved
+            return resolved
         if event.lazy[0] == "cell":
             _, cell, mask, before = event.lazy
             for other in range(1, self.board.n + 1):

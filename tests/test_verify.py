@@ -286,3 +286,38 @@ def test_command_no_puzzle_exits_2(capsys, monkeypatch, sample_answer, tmp_path)
     code, out, err = run(capsys, "verify", str(puzzle), SAMPLE_OUT)
     assert (code, out) == (2, "")
     assert err == f"sudokulab: error: {puzzle}: 81 numbers expected for a 9x9 board, found 80\n"
+
+
+ORACLES = [name for name in solvers.names()
+           if solvers.solver_class(name).capabilities.lacks(canonical=True, count=True, time_limit=True) is None
+           and name != "dimacs"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ORACLES)
+def test_any_solver_that_counts_and_gives_canonical_answers_can_be_the_oracle(capsys, tmp_path, name):
+    """``--oracle NAME``: the paradigm asked for the count and the first solution; every one that can
+    be the oracle agrees on a puzzle with several solutions and a wrong (non-canonical) answer."""
+    if solvers.unavailable(name):
+        pytest.skip(f"{name}: {solvers.unavailable(name)}")
+    several = EXAMPLES / "several-solutions.txt"
+    puzzle = parse_puzzle(several.read_text())
+    canonical = solvers.get("backtrack").solve(puzzle, canonical=True).grid
+    other = next(g for g in solvers.get("sat").solutions(puzzle, limit=2).grids if g != canonical)
+    answer = tmp_path / "answer.txt"
+    answer.write_text(format_grid(other, 9))
+    code, out, err = run(capsys, "verify", str(several), str(answer), "--oracle", name)
+    assert code == 0, err
+    assert out.splitlines() == ["accepted", f"solutions: two or more (oracle: {name})",
+                                out.splitlines()[2]] and out.splitlines()[2].startswith("canonical: no,")
+
+
+def test_an_oracle_that_cannot_count_is_refused_in_one_line(capsys, sample):
+    code, out, err = run(capsys, "verify", str(EXAMPLES / "boj2580-sample.txt"),
+                         str(EXAMPLES / "boj2580-sample.out"), "--oracle", "local-search")
+    assert code == 2 and out == ""
+    assert err.strip() == ("sudokulab: error: solver 'local-search' cannot be the oracle: it cannot give a "
+                           "canonical answer")
+    code, _, err = run(capsys, "verify", str(EXAMPLES / "boj2580-sample.txt"),
+                       str(EXAMPLES / "boj2580-sample.out"), "--oracle", "sat", "--no-oracle")
+    assert code == 2 and "give one of them" in err

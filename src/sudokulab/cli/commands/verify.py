@@ -32,6 +32,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--time-limit", type=positive_float, default=10.0, metavar="SECONDS",
                         help="for each question to the oracle (default: 10)")
     parser.add_argument("--no-oracle", action="store_true", help="print the verdict only")
+    parser.add_argument("--oracle", metavar="SOLVER",
+                        help="the solver asked for the count and the canonical answer (default: sat, or the "
+                             "first that honours the puzzle's rules); it must count, give canonical answers "
+                             "and honour a time limit")
     rules_arguments(parser, "the answer is judged by")
     certify_arguments(parser)
     json_argument(parser, "one JSON document on stdout instead (verdict, oracle, certificate)")
@@ -44,16 +48,18 @@ def run(args: argparse.Namespace) -> int:
 
     if args.puzzle == "-" and args.answer == "-":
         raise UsageError("verify: the puzzle and the answer cannot both come from standard input")
+    if args.oracle is not None and args.no_oracle:
+        raise UsageError("verify: --oracle names the oracle, --no-oracle asks none: give one of them")
     puzzle = load(args)
     verdict = verify(puzzle, read_bytes(args.answer, MAX_ANSWER_BYTES))
     lines = [str(verdict)]
     consulted: dict[str, Any] | None = None
     made = report = None
     if not args.no_oracle:
-        from ...verdicts.oracle import Oracle
+        from ...verdicts.oracle import DEFAULT_SOLVER, Oracle
 
         try:
-            with Oracle(time_limit=args.time_limit) as oracle:
+            with Oracle(args.oracle or DEFAULT_SOLVER, time_limit=args.time_limit) as oracle:
                 report = oracle.consult(puzzle)
                 lines += report.lines(verdict.grid, verdict.accepted)
             consulted = {"solver": report.solver, "solutions": report.solutions,

@@ -130,7 +130,7 @@ def test_several_solutions_different_valid_answers_agree(capsys, registry, multi
     assert len(blocks) == len(comparison.answers) >= 2
     assert all(is_solution(block.puzzle.givens, puzzle) for block in blocks)
     labels = [line for line in out.splitlines() if line.startswith("# ")]
-    assert labels[-1] == "# test-last"
+    assert "test-last" in labels[-1].removeprefix("# ").split(", ")  # another solver may give the same grid
 
 
 @pytest.mark.slow

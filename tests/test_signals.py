@@ -563,13 +563,18 @@ def test_ctrl_c_inside_the_sat_engine_over_and_over(tmp_path):
     interrupts.)"""
     script = tmp_path / "interrupted.py"
     script.write_text(INTERRUPTED_INSIDE_THE_SAT_ENGINE)
-    done = subprocess.run([sys.executable, str(script), "30", "25", "0.2", "1.2"], capture_output=True, text=True,
-                          timeout=280, cwd=tmp_path)
-    assert done.returncode == 0 and done.stderr == "", f"exit {done.returncode}: {done.stderr[-2000:]}"
-    report = json.loads(done.stdout)
-    assert report["broken"] == report["blocked"] == report["foreign_handler"] == 0, report
-    assert report["engine"] + report["elsewhere"] + report["finished"] == 30, report
-    assert report["engine"] >= 5, report  # the signals did land inside the engine
+    inside = 0
+    for _ in range(4):  # on a busy machine more signals land outside the engine: another 30 until 5 land in it
+        done = subprocess.run([sys.executable, str(script), "30", "25", "0.2", "1.2"], capture_output=True,
+                              text=True, timeout=280, cwd=tmp_path)
+        assert done.returncode == 0 and done.stderr == "", f"exit {done.returncode}: {done.stderr[-2000:]}"
+        report = json.loads(done.stdout)
+        assert report["broken"] == report["blocked"] == report["foreign_handler"] == 0, report
+        assert report["engine"] + report["elsewhere"] + report["finished"] == 30, report
+        inside += report["engine"]
+        if inside >= 5:
+            break
+    assert inside >= 5, report  # the signals did land inside the engine
 
 
 ENGINE_SLICE_WAIT = 240

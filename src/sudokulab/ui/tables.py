@@ -140,9 +140,12 @@ def effort(stats: Mapping[str, Stat | float]) -> str:
     return ", ".join(f"{key} {_figure(stats[key])}" for key in shown) or "-"
 
 
-MODEL_SIZE = ("clauses", "constraints", "variables")
+MODEL_SIZE = ("clauses", "constraints", "variables", "rules", "atoms", "assertions", "constants",
+              "flat_constraints", "flat_variables")
 MODEL_SIZE_HEADER = "model size per puzzle"
-"""The stats that measure a model's size (a SAT formula's clauses, a CP-SAT model's constraints)."""
+"""The stats that measure a model's size, in each paradigm's words: a SAT formula's clauses, a CP-SAT
+model's constraints, a ground program's rules and atoms (clingo), an SMT formula's assertions and
+constants (z3), the FlatZinc a MiniZinc model flattens to."""
 
 
 def model_size(stats: Mapping[str, Stat | float]) -> str:

@@ -13,6 +13,9 @@ search), givens that break a rule, the empty boards, and small variant rule sets
 their rules, or refused before any work when the solver lacks a kind). The truth they are measured
 against is the independent checker (``grid.is_solution``) and the baseline solver (``backtrack``:
 canonical answers and counts).
+
+One module: the checks, their puzzles and the suite that runs them in order are one contract, read
+by the tests and by check-solver alike; split, a check and the puzzle it asks about would drift apart.
 """
 
 from __future__ import annotations

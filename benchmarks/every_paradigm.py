@@ -265,12 +265,13 @@ def draw(report: bench.BenchReport, path: Path) -> None:
     names = list(dict.fromkeys(s.solver for s in report.summaries))
     fig, ax = plt.subplots(figsize=(11, 5))
     width = 0.8 / max(1, len(names))
+    colours = plt.get_cmap("tab20").colors  # twelve solvers and more: the default cycle repeats after ten
     for j, name in enumerate(names):
         medians = []
         for dataset in sets:
             found = [s for s in report.summaries if s.dataset == dataset and s.solver == name and s.solved]
             medians.append(found[0].median * 1000 if found else float("nan"))
-        ax.bar([i + j * width for i in range(len(sets))], medians, width, label=name)
+        ax.bar([i + j * width for i in range(len(sets))], medians, width, label=name, color=colours[j % 20])
     ax.set_yscale("log")
     ax.set_ylabel("median solve time (ms, log scale)")
     ax.set_xticks([i + 0.4 - width / 2 for i in range(len(sets))], sets, rotation=20, ha="right", fontsize=8)

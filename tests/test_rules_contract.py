@@ -264,7 +264,8 @@ def relabelled_solution(puzzle: Puzzle, rng: random.Random) -> list[tuple[int, .
     """A 16x16 solution of the empty board under rules whose groups and pairs ignore digit names: SAT's
     answer with its digits relabelled at random (the plain reference search on an empty 16x16 windoku
     ran past ten minutes). Only the full grid comes from a solver; the puzzle's truth is the reference's."""
-    result = solvers.get("sat").solve(puzzle)
+    with solvers.get("sat") as sat:
+        result = sat.solve(puzzle)
     if result.grid is None:
         return []
     names = list(range(1, puzzle.n + 1))

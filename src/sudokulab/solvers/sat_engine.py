@@ -131,9 +131,10 @@ class _AioCb(ctypes.Structure):
 
 _SIGEV_THREAD = 2
 _EINPROGRESS = 115
-_GRACE = 1.0
+_GRACE = 5.0
 """Seconds a disarmed engine is kept before it is freed: the native thread that calls its ``terminate()``
-may still be starting (it takes microseconds; this is the margin)."""
+may still be starting (it takes microseconds; this is the margin, wide for a machine whose cores are
+shared many ways)."""
 
 
 class _Terminator:
@@ -335,6 +336,16 @@ class Engine:
             self.solver.delete()
         else:
             _TERMINATOR.free(self.solver, self.disarmed)
+
+    def __del__(self) -> None:
+        """An engine dropped without ``close()`` (a solver a caller never closed) still waits out the grace:
+        freed at once, a ``terminate()`` on its way would write into freed memory. Two suite runs died of
+        it (SIGSEGV and SIGABRT in a thread Python never started) while a test dropped a ``sat`` solver
+        it had not closed. PySAT's ``delete`` may run twice, so a closed engine passing here is harmless."""
+        disarmed = getattr(self, "disarmed", None)
+        solver = getattr(self, "solver", None)
+        if disarmed is not None and solver is not None:
+            _TERMINATOR.free(solver, disarmed)
 
 
 class _Longer(Exception):

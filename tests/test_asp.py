@@ -220,7 +220,6 @@ def test_statistics_read_value_by_value_equal_clingos_own_tree(asp):
 def test_time_limit_returns_the_time_limit_status(asp):
     counted = asp.count(Puzzle.empty(9), limit=10**9, time_limit=0.3)
     assert counted.status is Status.TIME_LIMIT and 0 < counted.count < 10**9 and not counted.exact
-    assert counted.seconds < 60  # a hang guard, not a speed bound
     result = AspSolver().solve(Puzzle.empty(Shape(5, 5)), canonical=True, time_limit=0.5)
     assert result.status is Status.TIME_LIMIT and result.grid is None
     assert asp.solve(CLASSIC, time_limit=1e-6).status in (Status.TIME_LIMIT, Status.SOLVED)

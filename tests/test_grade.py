@@ -90,7 +90,10 @@ def judge_class(folder: Path) -> dict[str, set[str]]:
     for i in range(2):  # processes until the limit refuses one: the fork fails (or the time runs out first)
         put(f"fork{i}.py", "import os, time\nwhile True:\n    if os.fork() == 0:\n        time.sleep(100)\n",
             {"runtime error", "time limit exceeded"})
-    put("hog.py", "import sys\nsys.stdin.read()\nblock = bytearray(2 << 30)\n", {"memory limit exceeded"})
+    # Touching 256 MB takes a tenth of a second on a quiet machine and more than the 1 s limit at a load of 16
+    # (seen: 5 of 16 class runs beside a busy suite), so the hog is judged by whichever limit it meets first.
+    put("hog.py", "import sys\nsys.stdin.read()\nblock = bytearray(2 << 30)\n",
+        {"memory limit exceeded", "time limit exceeded"})
     for i in range(2):
         put(f"c{i}.c", RIGHT_C.replace("%s", JAVA_TEXT[1:-1]), {"accepted"})
     for i in range(2):
@@ -145,12 +148,13 @@ def test_a_class_of_forty_the_same_on_threads_and_on_a_cluster_and_resumed_after
     on_cluster = book(grade(tmp_path / "class", "--task", "judge", "--cluster", "local:2", "--out", tmp_path / "b",
                             "--json"))
     assert "Dask" in on_cluster["summary"]["where"]
-    fork = {f"fork{i}" for i in range(2)}  # the one kind whose verdict may differ on a busy machine
+    fork = {"hog", *(f"fork{i}" for i in range(2))}  # the kinds whose verdict may differ on a busy machine
     assert ([r for r in without_measures(local) if r["student"] not in fork]
             == [r for r in without_measures(on_cluster) if r["student"] not in fork])
     with open(tmp_path / "a" / "gradebook.csv", newline="") as a, open(tmp_path / "b" / "gradebook.csv",
                                                                         newline="") as b:
-        assert [r[:10] for r in csv.reader(a)] == [r[:10] for r in csv.reader(b)]
+        assert ([r[:10] for r in csv.reader(a) if r[0] not in fork]
+                == [r[:10] for r in csv.reader(b) if r[0] not in fork])
 
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")])}
     out = tmp_path / "c"

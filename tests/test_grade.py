@@ -64,6 +64,10 @@ JAVA_TEXT = json.dumps(ANSWER)
 WRONG = ANSWER.replace("1 3 5", "3 1 5", 1)
 
 
+CLASS_JUDGE = ("--task", "judge", "--time-limit", "3")
+"""The class's judge options: 3 s of wall time, room for a Python start at a load of 16 (the loops cost 3 s each)."""
+
+
 def judge_class(folder: Path) -> dict[str, set[str]]:
     """40 judge submissions of every kind; student -> the verdicts (or failure words) it may get."""
     folder.mkdir()
@@ -136,7 +140,7 @@ def stored(out: Path) -> dict[str, tuple[int, bytes]]:
 def test_a_class_of_forty_the_same_on_threads_and_on_a_cluster_and_resumed_after_kill_9(tmp_path):
     pytest.importorskip("distributed")
     expected = judge_class(tmp_path / "class")
-    local = book(grade(tmp_path / "class", "--task", "judge", "--jobs", "2", "--out", tmp_path / "a", "--json"))
+    local = book(grade(tmp_path / "class", *CLASS_JUDGE, "--jobs", "2", "--out", tmp_path / "a", "--json"))
     got = {name: verdict(row) for name, row in rows(local).items()}
     assert {name: got[name] for name in expected if got[name] not in expected[name]} == {}
     assert list(got) == sorted(got) and local["summary"]["graded_now"] == 40
@@ -145,7 +149,7 @@ def test_a_class_of_forty_the_same_on_threads_and_on_a_cluster_and_resumed_after
     report = (tmp_path / "a" / "reports" / "crash0.txt").read_text()
     assert "runtime error" in report and "ValueError" in report
 
-    on_cluster = book(grade(tmp_path / "class", "--task", "judge", "--cluster", "local:2", "--out", tmp_path / "b",
+    on_cluster = book(grade(tmp_path / "class", *CLASS_JUDGE, "--cluster", "local:2", "--out", tmp_path / "b",
                             "--json"))
     assert "Dask" in on_cluster["summary"]["where"]
     fork = {"hog", *(f"fork{i}" for i in range(2))}  # the kinds whose verdict may differ on a busy machine
@@ -158,7 +162,7 @@ def test_a_class_of_forty_the_same_on_threads_and_on_a_cluster_and_resumed_after
 
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")])}
     out = tmp_path / "c"
-    running = subprocess.Popen([*PYTHON, "grade", str(tmp_path / "class"), "--task", "judge", "--jobs", "2",
+    running = subprocess.Popen([*PYTHON, "grade", str(tmp_path / "class"), *CLASS_JUDGE, "--jobs", "2",
                                 "--out", str(out), "--quiet"], env=env, stdin=subprocess.DEVNULL,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -171,7 +175,7 @@ def test_a_class_of_forty_the_same_on_threads_and_on_a_cluster_and_resumed_after
         running.wait()
     before = stored(out)
     assert 8 <= len(before) < 40
-    again = grade(tmp_path / "class", "--task", "judge", "--jobs", "2", "--out", out, "--json")
+    again = grade(tmp_path / "class", *CLASS_JUDGE, "--jobs", "2", "--out", out, "--json")
     summary = book(again)["summary"]
     assert (summary["kept"], summary["graded_now"]) == (len(before), 40 - len(before))
     assert f"{40 - len(before)} graded now, {len(before)} kept" in again.stderr
@@ -242,7 +246,7 @@ def test_judge_task_builds_each_language_where_it_grades(tmp_path):
     (folder / "two").mkdir()
     (folder / "two" / "a.py").write_text("")
     (folder / "two" / "b.py").write_text("")
-    got = rows(book(grade(folder, "--task", "judge", "--jobs", "2", "--json")))
+    got = rows(book(grade(folder, "--task", "judge", "--time-limit", "10", "--jobs", "2", "--json")))  # a JVM start
     for name in ("cpp", "javan", "single", "js"):
         assert got[name]["passed"] == got[name]["total"] == 1, got[name]
     assert got["javan"]["program"].startswith("java -Xmx128m -cp")

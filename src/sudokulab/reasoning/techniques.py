@@ -63,8 +63,8 @@ TECHNIQUES = (
     Technique("last cell of a cage", 1.1, last_cage_cell),  # ours: a full house, less what is placed
     Technique("hidden single", 1.2, hidden_single, top=1.5),  # 1.5 in a row, column or diagonal
     Technique("thermometer", 1.8, thermometer),
-    Technique("cage sum", 2.0, cage_sum),
     Technique("45 rule", 1.9, forty_five),  # ours, as the killer techniques below
+    Technique("cage sum", 2.0, cage_sum),
     Technique("naked single", 2.3, naked_single),
     Technique("45 rule combinations", 2.5, forty_five_combinations),
     Technique("locked candidates", 2.6, locked_candidates, top=2.8),  # pointing; claiming 2.8

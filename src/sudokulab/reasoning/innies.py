@@ -157,12 +157,15 @@ def assignments(board: Board, cells: Sequence[int], total: int) -> list[tuple[in
     peers = board.cands.puzzle.rules.peers
     marks = [digits_of(board.marks[c]) for c in cells]
     found: list[tuple[int, ...]] = []
+    low = [sum(m[0] for m in marks[i:] if m) for i in range(len(cells) + 1)]  # least the cells from i can add
+    high = [sum(m[-1] for m in marks[i:] if m) for i in range(len(cells) + 1)]
 
     def extend(chosen: list[int], left: int) -> None:
         i = len(chosen)
+        if not low[i] <= left <= high[i]:
+            return
         if i == len(cells):
-            if left == 0:
-                found.append(tuple(chosen))
+            found.append(tuple(chosen))
             return
         for digit in marks[i]:
             if digit <= left and not any(d == digit and cells[j] in peers[cells[i]] for j, d in enumerate(chosen)):

@@ -167,7 +167,7 @@ def cage_pointing(board: Board, difficulty: float) -> Step | None:
             bit = 1 << (digit - 1)
             if any(board.placed[c] and board.marks[c] == bit for c in cage.cells):
                 continue
-            places = [c for c in cage.cells if board.marks[c] & bit]
+            places = sorted(c for c in cage.cells if board.marks[c] & bit)
             targets = seeing_all(board, digit, places) if places else []
             targets = [c for c in targets if c not in cage.cells]
             if not targets:

@@ -203,7 +203,7 @@ def test_techniques_are_in_difficulty_order():
     names = [t.name for t in TECHNIQUES]
     assert names[-2:] == ["contradiction", "search"]
     difficulties = [t.difficulty for t in TECHNIQUES[:-2]]
-    assert difficulties == sorted(difficulties) and TECHNIQUES[0].name == "hidden single"
+    assert difficulties == sorted(difficulties) and TECHNIQUES[0].name == "one-cell cage"
 
 
 # --- Variants: each rule kind named. ------------------------------------------------------------------

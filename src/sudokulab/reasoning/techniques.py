@@ -21,16 +21,18 @@ from functools import partial
 
 from .als import als_xz
 from .board import Board
+from .cages import cage_claiming, cage_pointing, cage_sum, last_cage_cell, one_cell_cage
 from .chains import aic, grouped_aic, x_chain, xy_chain
 from .fallbacks import contradiction, search
 from .fish import finned_fish, fish
 from .forcing import cell_forcing_chain, dynamic_forcing_chain, region_forcing_chain
+from .innies import forty_five, forty_five_combinations
 from .single_digit import empty_rectangle, simple_colouring, two_strong_links
 from .singles import hidden_single, naked_single
 from .steps import Step
 from .subsets import hidden_subset, locked_candidates, naked_subset
 from .uniqueness import bug_plus_one, unique_rectangle
-from .variants import cage_sum, thermometer
+from .variants import thermometer
 from .wings import w_wing, xy_wing, xyz_wing
 
 
@@ -57,11 +59,17 @@ class Technique:
 
 
 TECHNIQUES = (
+    Technique("one-cell cage", 1.0, one_cell_cage),  # ours: a given in all but name
+    Technique("last cell of a cage", 1.1, last_cage_cell),  # ours: a full house, less what is placed
     Technique("hidden single", 1.2, hidden_single, top=1.5),  # 1.5 in a row, column or diagonal
     Technique("thermometer", 1.8, thermometer),
+    Technique("45 rule", 1.9, forty_five),  # ours, as the killer techniques below
     Technique("cage sum", 2.0, cage_sum),
     Technique("naked single", 2.3, naked_single),
+    Technique("45 rule combinations", 2.5, forty_five_combinations),
     Technique("locked candidates", 2.6, locked_candidates, top=2.8),  # pointing; claiming 2.8
+    Technique("cage pointing", 2.7, cage_pointing),
+    Technique("cage claiming", 2.9, cage_claiming),
     Technique("naked pair", 3.0, naked_subset, 2),
     Technique("x-wing", 3.2, fish, 2),
     Technique("hidden pair", 3.4, hidden_subset, 2),

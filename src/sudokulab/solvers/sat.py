@@ -32,9 +32,9 @@ Engines (any PySAT name or alias) and what each lacks:
   fresh engine per puzzle with the givens as unit clauses, and refused for canonical answers,
   counting and time limits, which all need more than one call on one engine.
 
-Size. The formula is sized before it is built (``cnf.counts``, ``cnf.clause_count``): with
+Size. The formula is sized before it is built (``cnf_size.counts``, ``cnf_size.clause_count``): with
 ``amo="auto"`` pairwise at-most-ones are used while the formula stays under ``PAIRWISE_CLAUSES``
-clauses, the sequential counter (Sinz 2005) above; a formula still over ``cnf.MAX_CLAUSES`` is refused
+clauses, the sequential counter (Sinz 2005) above; a formula still over ``cnf_size.MAX_CLAUSES`` is refused
 with one line before anything is allocated (an empty 64x64 board: 3.1 million clauses even with
 the counter). The deadline is checked once the formula is built, so building counts against it.
 
@@ -81,7 +81,7 @@ from ..core.grid import Grid, Shape
 from ..core.puzzle import Puzzle
 from ..core.rules import KINDS, Rules, standard
 from ..errors import UnsupportedFeature
-from ..models import cnf
+from ..models import cnf, cnf_encodings, cnf_literals, cnf_size
 from .base import (
     Capabilities,
     CountResult,
@@ -123,8 +123,8 @@ KEEP_ENGINES = 8
 """Shared engines kept at once, one per rule set; a new one closes the oldest (a stream of killer
 puzzles, each with its own cages, would otherwise keep an engine per puzzle)."""
 
-ENCODING_CHOICES = ("auto", *cnf.ENCODINGS)
-AMO_CHOICES = ("auto", *cnf.AMO_ENCODINGS)
+ENCODING_CHOICES = ("auto", *cnf_encodings.ENCODINGS)
+AMO_CHOICES = ("auto", *cnf_encodings.AMO_ENCODINGS)
 
 
 class SatSolver(SolverBase):
@@ -184,15 +184,15 @@ class SatSolver(SolverBase):
         return "reduced" if n > AUTO_REDUCED_ABOVE else "extended"
 
     def amo_for(self, puzzle: Puzzle, encoding: str) -> str:
-        """The at-most-one encoding for a puzzle (``auto`` resolved); refuses formulas over ``cnf.MAX_CLAUSES``."""
+        """The at-most-one encoding for a puzzle (``auto`` resolved); refuses formulas over ``cnf_size.MAX_CLAUSES``."""
 
-        sizes = cnf.reduced_group_sizes(puzzle) if encoding == "reduced" and puzzle.rules.is_standard else None
+        sizes = cnf_size.reduced_group_sizes(puzzle) if encoding == "reduced" and puzzle.rules.is_standard else None
         amo = self.amo
         if amo == "auto":
-            pairwise = cnf.clause_count(puzzle, encoding, "pairwise", sizes)
+            pairwise = cnf_size.clause_count(puzzle, encoding, "pairwise", sizes)
             amo = "pairwise" if pairwise <= PAIRWISE_CLAUSES else "seqcounter"
-        if cnf.clause_count(puzzle, encoding, amo, sizes) > cnf.MAX_CLAUSES:
-            cnf.check_size(puzzle, encoding, amo, "sat")
+        if cnf_size.clause_count(puzzle, encoding, amo, sizes) > cnf_size.MAX_CLAUSES:
+            cnf_size.check_size(puzzle, encoding, amo, "sat")
         return amo
 
     # --- engines ---------------------------------------------------------------------------------
@@ -412,7 +412,7 @@ class SatSolver(SolverBase):
                 return batches.solve_each(self, givens, shape, time_limit)
             return _solve_each(self, givens, rules, time_limit)
         k, cells = givens.shape
-        arrays = cnf.literal_arrays(shape.n)
+        arrays = cnf_literals.literal_arrays(shape.n)
         flat, offsets = arrays.assumptions(givens)
         codes = [batches.NO_SOLUTION] * k
         seconds, cpu = [0.0] * k, [0.0] * k
@@ -467,7 +467,7 @@ class SatSolver(SolverBase):
             stats["propagated"] = (stats["decisions"] == 0) & (stats["conflicts"] == 0) & (status != batches.TIME_LIMIT)
         return batches.BatchResults(self.name, status, grids, np.array(seconds), np.array(cpu), stats, constant)
 
-def _decoded(arrays: cnf.LiteralArrays, formula: cnf.Formula, positives: list[list[int]],
+def _decoded(arrays: cnf_literals.LiteralArrays, formula: cnf.Formula, positives: list[list[int]],
              givens: np.ndarray) -> np.ndarray:
     """The grids of solved puzzles from their models' true cell literals, all at once when each
     model has one per cell (every model of these encodings does), else one by one (which raises)."""

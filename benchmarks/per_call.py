@@ -50,7 +50,7 @@ from ortools.sat.python import cp_model_helper as cmh
 from pysat.solvers import Solver
 
 from sudokulab import Puzzle, Shape, is_solution
-from sudokulab.models import cnf
+from sudokulab.models import cnf, cnf_literals
 from sudokulab.models.cpsat import Prepared
 from sudokulab.solvers.batch import SOLVED
 from sudokulab.solvers.cpsat import TUNED, CpSatSolver
@@ -117,7 +117,7 @@ def checked(givens: np.ndarray, grids: list[tuple[int, ...]] | np.ndarray, label
 # --- SAT paths ------------------------------------------------------------------------------------
 
 def sat_assumptions(givens: np.ndarray) -> list[list[int]]:
-    flat, offsets = cnf.literal_arrays(9).assumptions(givens)
+    flat, offsets = cnf_literals.literal_arrays(9).assumptions(givens)
     return [flat[offsets[i]:offsets[i + 1]] for i in range(len(givens))]
 
 

@@ -324,9 +324,9 @@ def test_a_batch_refuses_givens_no_puzzle_has():
                                   [EASY[:80], EASY + "1"]])  # as many bytes and line ends as two rows
 @pytest.mark.parametrize("limit", [None, 2, 7, 40])
 def test_the_bulk_prefix_of_a_file_reads_as_the_line_reader_does(tmp_path, monkeypatch, tail, limit):
-    from sudokulab.datasets import reading as datasets
+    from sudokulab.datasets.one_line_files import BulkPrefix
 
-    monkeypatch.setattr(datasets._Bulk, "BLOCK", 200)  # a few lines a block: blocks end mid-file
+    monkeypatch.setattr(BulkPrefix, "BLOCK", 200)  # a few lines a block: blocks end mid-file
     variants = [EASY, EASY.replace(".", "0"), EASY[::-1]]
     lines = [variants[i % 3] for i in range(11)] + tail + [EASY] * 3
     for ending, name in (("\n", "lf.txt"), ("\r\n", "crlf.txt")):
@@ -459,7 +459,8 @@ def test_solve_batch_gives_variant_rules_only_to_an_entry_point_that_takes_them(
 
 
 def test_a_dataset_under_rules_gives_batches_and_entries_with_them(tmp_path):
-    from sudokulab.datasets.reading import RuleOptions, read_dataset
+    from sudokulab.datasets.reading import read_dataset
+    from sudokulab.datasets.rule_options import RuleOptions
 
     regions = tmp_path / "regions.txt"
     regions.write_text("1 1 2 2\n1 1 2 2\n3 4 4 4\n3 3 3 4\n")

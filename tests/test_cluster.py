@@ -29,7 +29,7 @@ import cloudpickle  # noqa: E402 - installed with distributed
 
 from sudokulab.datasets.reading import read_dataset  # noqa: E402
 from sudokulab.errors import UsageError  # noqa: E402
-from sudokulab.execution import cluster  # noqa: E402
+from sudokulab.execution import cluster, dask_settings  # noqa: E402
 from sudokulab.execution.sandbox import Limits  # noqa: E402
 from sudokulab.runs import bench, judge
 from sudokulab.runs import generate as gen  # noqa: E402
@@ -250,10 +250,10 @@ def test_imap_pulls_lazily_and_bounds_what_is_in_flight(local2):
 def test_connections_keep_few_messages(local2, scheduler):
     """Dask keeps each connection's last 1,000 messages by default, batches and all: memory that grows
     with the run up to 1,000 batches (50 MB at 512 puzzles a batch, measured)."""
-    assert local2.client.scheduler_comm.recent_message_log.maxlen == cluster.MESSAGE_LOG
-    assert local2.client.run_on_scheduler(_message_logs) == [cluster.MESSAGE_LOG] * 3  # the client, two workers
+    assert local2.client.scheduler_comm.recent_message_log.maxlen == dask_settings.MESSAGE_LOG
+    assert local2.client.run_on_scheduler(_message_logs) == [dask_settings.MESSAGE_LOG] * 3  # the client, two workers
     with cluster.connect(scheduler.address) as executor:
-        assert executor.client.scheduler_comm.recent_message_log.maxlen == cluster.MESSAGE_LOG
+        assert executor.client.scheduler_comm.recent_message_log.maxlen == dask_settings.MESSAGE_LOG
         assert set(executor.client.run_on_scheduler(_message_logs)) == {16}  # as the README starts it
 
 

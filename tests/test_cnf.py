@@ -14,7 +14,7 @@ from sudokulab import Puzzle, Shape, UsageError, is_solution, parse_puzzle, solv
 from sudokulab.cli import main as cli
 from sudokulab.core.grid import units
 from sudokulab.formats.boj import format_grid
-from sudokulab.models import cnf, dimacs
+from sudokulab.models import cnf, cnf_encodings, cnf_literals, cnf_size, dimacs
 
 from .conftest import EXAMPLES, latin_squares, random_puzzle
 from .conftest import brute_force as by_definition
@@ -42,7 +42,7 @@ def test_the_literal_map_is_a_bijection_onto_1_to_n_cubed(n):
 
 @pytest.mark.parametrize("n", [4, 9])
 def test_the_flat_tables_agree_with_the_literal_map(n):
-    table = cnf.literal_table(n)
+    table = cnf_literals.literal_table(n)
     for row, col, digit in itertools.product(range(n), range(n), range(1, n + 1)):
         lit = cnf.literal(n, row, col, digit)
         assert table.given[(row * n + col) * (n + 1) + digit] == lit
@@ -53,7 +53,7 @@ def test_the_flat_tables_agree_with_the_literal_map(n):
     ]
     model = [cnf.literal(n, *divmod(cell, n), d) for cell, d in enumerate(answer)]
     model = sorted(set(model) | {-v for v in range(1, n**3 + 1)} - {-lit for lit in model}, key=abs)
-    assert table.decode(model) == answer == cnf.grid_from_model(n, model)
+    assert table.decode(model) == answer == cnf_literals.grid_from_model(n, model)
 
 
 # --- counts against closed forms ------------------------------------------------------------------
@@ -86,7 +86,7 @@ def test_counts_match_the_closed_forms(n, encoding, amo):
     clauses, aux = CLOSED_FORMS[amo](n)
     expected = (n**3 + amo_groups * aux, alo + amo_groups * clauses)
     formula = cnf.rules(SHAPES[n], encoding, amo)
-    assert (formula.variables, len(formula.clauses)) == expected == cnf.counts(n, encoding, amo)
+    assert (formula.variables, len(formula.clauses)) == expected == cnf_size.counts(n, encoding, amo)
     assert formula.top == formula.variables
     used = {abs(lit) for clause in formula.clauses for lit in clause}
     assert used == set(range(1, formula.top + 1))
@@ -99,17 +99,17 @@ def test_counts_without_a_closed_form_are_consistent(n, amo):
     for encoding in RULE_ENCODINGS:
         formula = cnf.rules(SHAPES[n], encoding, amo)
         alo, amo_groups = groups(n, encoding)
-        one_clauses, one_top = cnf.at_most_one(list(range(1, n + 1)), amo, n)
-        assert len(formula.clauses) == alo + amo_groups * len(one_clauses) == cnf.counts(n, encoding, amo)[1]
+        one_clauses, one_top = cnf_encodings.at_most_one(list(range(1, n + 1)), amo, n)
+        assert len(formula.clauses) == alo + amo_groups * len(one_clauses) == cnf_size.counts(n, encoding, amo)[1]
         assert formula.variables == n**3 + amo_groups * (one_top - n)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("n", [4, 9, 16])
 def test_reduced_on_an_empty_board_is_the_extended_encoding(n):
-    assert cnf.reduced_counts(Puzzle.empty(n)) == cnf.counts(n, "extended")
+    assert cnf.reduced_counts(Puzzle.empty(n)) == cnf_size.counts(n, "extended")
     formula = cnf.reduced_formula(Puzzle.empty(n))
-    assert (formula.variables, len(formula.clauses)) == cnf.counts(n, "extended")
+    assert (formula.variables, len(formula.clauses)) == cnf_size.counts(n, "extended")
     assert sorted(map(sorted, formula.clauses)) == sorted(map(sorted, cnf.rules(SHAPES[n], "extended").clauses))
 
 
@@ -141,7 +141,7 @@ def test_reduced_counts_follow_the_groups_the_givens_leave(n, fraction, seed, am
     formula = cnf.reduced_formula(puzzle, amo)
     assert (formula.variables, len(formula.clauses)) == expected == cnf.reduced_counts(puzzle, amo)
     assert formula.free == {cnf.literal(n, *divmod(cell, n), d) for cell, d in free}
-    assert len(formula.clauses) < cnf.counts(n, "extended", amo)[1]
+    assert len(formula.clauses) < cnf_size.counts(n, "extended", amo)[1]
 
 
 def test_reduced_with_givens_that_break_a_rule_is_the_empty_clause():
@@ -198,8 +198,8 @@ def test_every_encoding_and_amo_choice_has_the_same_solutions(index):
     reference = all_solutions(puzzle, "extended", "pairwise")
     assert len(reference) == expected_count  # 288 on the empty 4x4 board, 0 on the last one
     assert all(is_solution(grid, puzzle) for grid in reference)
-    for encoding in cnf.ENCODINGS:
-        for amo in cnf.AMO_ENCODINGS:
+    for encoding in cnf_encodings.ENCODINGS:
+        for amo in cnf_encodings.AMO_ENCODINGS:
             assert all_solutions(puzzle, encoding, amo) == reference, (encoding, amo)
 
 
@@ -207,14 +207,14 @@ def test_a_6x6_puzzle_under_every_encoding():
     puzzle, _ = random_puzzle(Shape(2, 3), 0.35, 5)
     reference = all_solutions(puzzle, "extended", "pairwise")
     assert reference and all(is_solution(grid, puzzle) for grid in reference)
-    for encoding in cnf.ENCODINGS:
+    for encoding in cnf_encodings.ENCODINGS:
         for amo in ("pairwise", "seqcounter", "bitwise"):
             assert all_solutions(puzzle, encoding, amo) == reference, (encoding, amo)
 
 
 # --- DIMACS ----------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("encoding", cnf.ENCODINGS)
+@pytest.mark.parametrize("encoding", cnf_encodings.ENCODINGS)
 @pytest.mark.parametrize("amo", ["pairwise", "seqcounter"])
 def test_dimacs_read_back_by_pysat_decodes_the_published_answer(sample, sample_answer, encoding, amo):
     text = dimacs.to_dimacs(sample, encoding=encoding, amo=amo)
@@ -226,14 +226,14 @@ def test_dimacs_read_back_by_pysat_decodes_the_published_answer(sample, sample_a
     givens = sum(1 for d in sample.givens if d)
     assert f"p cnf {formula.top} {len(formula.clauses) + givens}\n" in text
     assert read.nv <= formula.top and len(read.clauses) == len(formula.clauses) + givens
-    assert read.clauses[-givens:] == [[lit] for lit in cnf.literal_table(9).assumptions(sample.givens)]
+    assert read.clauses[-givens:] == [[lit] for lit in cnf_literals.literal_table(9).assumptions(sample.givens)]
     with Solver(name="glucose4", bootstrap_with=read.clauses) as engine:
         assert engine.solve()
         model = engine.get_model()
-    grid = cnf.grid_from_model(9, model, sample.givens, formula.free)
+    grid = cnf_literals.grid_from_model(9, model, sample.givens, formula.free)
     assert format_grid(grid) == sample_answer
     if encoding != "reduced":  # the givens' unit clauses make the model alone decode
-        assert cnf.grid_from_model(9, model) == grid
+        assert cnf_literals.grid_from_model(9, model) == grid
 
 
 def test_dimacs_of_a_16x16_puzzle_round_trips():
@@ -241,7 +241,7 @@ def test_dimacs_of_a_16x16_puzzle_round_trips():
     read = CNF(from_string=dimacs.to_dimacs(puzzle))
     with Solver(name="cadical195", bootstrap_with=read.clauses) as engine:
         assert engine.solve()
-        assert is_solution(cnf.grid_from_model(16, engine.get_model()), puzzle)
+        assert is_solution(cnf_literals.grid_from_model(16, engine.get_model()), puzzle)
 
 
 def test_export_command_writes_dimacs(capsys, tmp_path, sample):
@@ -261,7 +261,7 @@ def test_exported_4x4_reads_back(capsys):
     text = dimacs.to_dimacs(puzzle, encoding="reduced", amo="ladder")
     with Solver(name="minisat22", bootstrap_with=CNF(from_string=text).clauses) as engine:
         assert engine.solve()
-        assert is_solution(cnf.grid_from_model(4, engine.get_model(), puzzle.givens,
+        assert is_solution(cnf_literals.grid_from_model(4, engine.get_model(), puzzle.givens,
                                                cnf.reduced_formula(puzzle, "ladder").free), puzzle)
 
 
@@ -307,7 +307,7 @@ def test_every_preset_has_the_brute_force_solutions_in_every_encoding(name, clue
     puzzle = Puzzle(S4, tuple(first[cell] if cell in (0, 6, 13)[:clues] else 0 for cell in range(16)), rules)
     expected = brute_force(puzzle)
     assert expected or name == "anti-king"  # no 4x4 grid is anti-king
-    for encoding in cnf.ENCODINGS:
+    for encoding in cnf_encodings.ENCODINGS:
         for amo in ("pairwise", "seqcounter", "bitwise"):
             found = all_solutions(puzzle, encoding, amo)
             assert found == expected, (name, encoding, amo)
@@ -365,17 +365,17 @@ def random_rules(draw, shape: Shape = S4):
 def test_random_rule_sets_have_the_brute_force_solutions(rules, data):
     givens = tuple(data.draw(st.integers(0, 4)) if data.draw(st.integers(0, 5)) == 0 else 0 for _ in range(16))
     puzzle = Puzzle(S4, givens, rules)
-    encoding = data.draw(st.sampled_from(cnf.ENCODINGS))
+    encoding = data.draw(st.sampled_from(cnf_encodings.ENCODINGS))
     amo = data.draw(st.sampled_from(["pairwise", "seqcounter", "ladder"]))
     expected = brute_force(puzzle)
     assert all_solutions(puzzle, encoding, amo) == expected
     if encoding != "reduced":  # sized in closed form, per kind
         built = cnf.rules(rules, encoding, amo)
-        assert cnf.rules_counts(rules, encoding, amo) == (built.variables, len(built.clauses))
+        assert cnf_size.rules_counts(rules, encoding, amo) == (built.variables, len(built.clauses))
     else:
         built = cnf.reduced_formula(puzzle, amo)
         assert cnf.reduced_counts(puzzle, amo) == (built.variables, len(built.clauses))
-        assert len(built.clauses) <= cnf.clause_count(puzzle, "reduced", amo)  # the bound check_size uses
+        assert len(built.clauses) <= cnf_size.clause_count(puzzle, "reduced", amo)  # the bound check_size uses
 
 
 # --- clause counts of each constraint kind against their formula ---------------------------------
@@ -407,12 +407,13 @@ def test_each_kind_costs_its_formula(shape):
         # digit set, ALO + pairwise AMO over the selectors, m*k "digits appear", k*n "digit in the set"
         expected = n * (k * (k - 1) // 2) + 1 + m * (m - 1) // 2 + m * k + k * n
         assert extra(build(shape, cages=[(cells, total)])) == (m, expected)
-        assert cnf.kind_counts(build(shape, cages=[(cells, total)]))["sum"] == (m, expected - n * (k * (k - 1) // 2))
+        sums = cnf_size.kind_counts(build(shape, cages=[(cells, total)]))["sum"]
+        assert sums == (m, expected - n * (k * (k - 1) // 2))
 
 
 def test_standard_rules_keep_their_closed_forms_and_their_cache():
     assert cnf.rules(Shape(3, 3)) is cnf.rules(build(Shape(3, 3)))
-    assert cnf.rules_counts(build(Shape(3, 3)), "extended") == cnf.counts(9, "extended") == (729, 11988)
+    assert cnf_size.rules_counts(build(Shape(3, 3)), "extended") == cnf_size.counts(9, "extended") == (729, 11988)
     x = build(Shape(3, 3), ["x"])
     assert cnf.rules(x) is cnf.rules(build(Shape(3, 3), ["x"]))  # equal rules, one formula
     assert cnf.rules(x) is not cnf.rules(Shape(3, 3))
@@ -431,9 +432,9 @@ def test_check_size_refuses_a_huge_rule_set_before_building():
     shape = Shape(5, 5)
     rules = build(shape, ["anti-knight", "anti-king", "x"])
     puzzle = Puzzle(shape, (0,) * shape.cells, rules)
-    assert cnf.clause_count(puzzle, "extended", "pairwise") > cnf.MAX_CLAUSES
+    assert cnf_size.clause_count(puzzle, "extended", "pairwise") > cnf_size.MAX_CLAUSES
     with pytest.raises(UnsupportedFeature, match="would have"):
-        cnf.check_size(puzzle, "extended", "pairwise", "sat")
+        cnf_size.check_size(puzzle, "extended", "pairwise", "sat")
 
 
 # --- DIMACS with rules ------------------------------------------------------------------------------

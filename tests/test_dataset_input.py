@@ -128,11 +128,12 @@ BOJ_BLOCK = "\n".join(" ".join("0" * 9) for _ in range(9))
 def test_the_quick_count_of_a_one_line_file_is_the_line_by_line_count(tmp_path, content):
     """``Dataset.estimate`` counts a file of one-line puzzles without a Python step per line; any other
     file falls back to the line-by-line count, and both agree wherever the quick one answers."""
-    from sudokulab.datasets.reading import Dataset, _count_entries, _count_one_line_file
+    from sudokulab.datasets.one_line_files import count_one_line_file
+    from sudokulab.datasets.reading import Dataset, _count_entries
 
     path = tmp_path / "set.txt"
     path.write_text(content, newline="")
-    quick = _count_one_line_file(path)
+    quick = count_one_line_file(path)
     assert quick is None or quick == _count_entries(path)
     assert Dataset.from_path(path).estimate() == _count_entries(path)
     if content == f"{ONE_LINE}\n" * 5:

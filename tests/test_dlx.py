@@ -25,7 +25,8 @@ from sudokulab.errors import UnsupportedFeature
 from sudokulab.models.exact_cover import ExactCover, column_name, column_names, layout, matrix_columns, row_columns
 from sudokulab.models.placement_pairs import cage_witness, placements
 from sudokulab.solvers.base import Deadline
-from sudokulab.solvers.dlx import STRUCTURES, DlxSolver, _general_links_search, _links
+from sudokulab.solvers.dlx import STRUCTURES, DlxSolver
+from sudokulab.solvers.dlx_links import _general_links_search, _links
 
 from .conftest import brute_force, dataset, latin_squares, random_puzzle
 

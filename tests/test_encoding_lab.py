@@ -10,7 +10,7 @@ import pytest
 
 from sudokulab.formats import documents
 from sudokulab.lab import encoding_lab
-from sudokulab.models import cnf
+from sudokulab.models import cnf_encodings
 
 from .conftest import run_cli
 
@@ -22,11 +22,11 @@ def definition(k: int, exactly_one: bool) -> set[tuple[int, ...]]:
     return {bits for bits in itertools.product((0, 1), repeat=k) if sum(bits) <= 1 and (sum(bits) or not exactly_one)}
 
 
-@pytest.mark.parametrize("amo", cnf.AMO_ENCODINGS)
+@pytest.mark.parametrize("amo", cnf_encodings.AMO_ENCODINGS)
 @pytest.mark.parametrize("k", KS)
 def test_size_is_the_closed_form(amo, k):
     shown = encoding_lab.show(amo, k)
-    clauses, top = cnf.at_most_one(list(range(1, k + 1)), amo, k)  # what the model solves
+    clauses, top = cnf_encodings.at_most_one(list(range(1, k + 1)), amo, k)  # what the model solves
     assert shown.clause_count == len(clauses) and shown.auxiliary_count == top - k
     assert encoding_lab.size(amo, k) == (len(clauses), top - k)
     assert encoding_lab.size(amo, k, exactly_one=True) == (len(clauses) + 1, top - k)
@@ -47,7 +47,7 @@ def test_closed_forms_by_hand():
     assert encoding_lab.formula("totalizer", 4).clauses_at_k == 3 + 3 + 8 + 1
 
 
-@pytest.mark.parametrize("amo", cnf.AMO_ENCODINGS)
+@pytest.mark.parametrize("amo", cnf_encodings.AMO_ENCODINGS)
 @pytest.mark.parametrize("k", (2, 3, 4, 5, 7))
 @pytest.mark.parametrize("exactly_one", (False, True))
 def test_models_over_the_literals_are_the_pairwise_encodings(amo, k, exactly_one):
@@ -80,7 +80,7 @@ def test_meanings_are_what_an_engine_finds():
 @pytest.mark.slow
 def test_model_sizes_agree_with_the_closed_forms():
     rows = encoding_lab.model_sizes(9)
-    assert len(rows) == len(cnf.AMO_ENCODINGS) * 3
+    assert len(rows) == len(cnf_encodings.AMO_ENCODINGS) * 3
     for row in rows:
         assert (row.variables, row.clauses) == row.closed_form
     extended = {r.amo: r.clauses for r in rows if r.encoding == "extended"}

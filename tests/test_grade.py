@@ -296,7 +296,7 @@ def test_the_digest_changes_with_the_bytes_and_the_options(tmp_path):
 
 @pytest.mark.slow
 def test_an_endless_grader_is_ended_at_its_cap(tmp_path):
-    from sudokulab.runs.grader import run_capped
+    from sudokulab.runs.capped_process import run_capped
 
     ended = run_capped([sys.executable, "-c", "import time; print('x', flush=True); time.sleep(60)"], tmp_path, 1.0)
     assert ended.timed_out and ended.stdout == b"x\n" and ended.returncode == -signal.SIGTERM

@@ -17,7 +17,7 @@ from sudokulab import Puzzle, Shape, Status, UnsupportedFeature, UsageError, is_
 from sudokulab.core.rules import build
 from sudokulab.lab import contract
 from sudokulab.runs.generate import random_grid, remove_clues
-from sudokulab.solvers.local_search import _matching
+from sudokulab.solvers.swap_board import _matching
 
 from .conftest import HANG, run_cli
 from .test_hardening import interrupt

@@ -15,7 +15,7 @@ import sudokulab
 from sudokulab import Puzzle, Shape, Status, UsageError, first_conflict, format_grid, is_solution, parse_puzzle
 from sudokulab.cli import main as cli
 from sudokulab.errors import UnsupportedFeature
-from sudokulab.models import cnf
+from sudokulab.models import cnf_size
 from sudokulab.solvers import sat
 from sudokulab.solvers.sat import SatSolver
 
@@ -165,14 +165,14 @@ def test_a_25x25_board_with_45_percent_clues():
     puzzle, _ = random_puzzle(25, 0.45, 2)
     result = sudokulab.solve(puzzle, "sat")
     assert result.status is Status.SOLVED and is_solution(result.grid, puzzle)
-    assert result.stats["clauses"] < cnf.counts(25, "extended")[1] // 10  # auto: reduced above 16x16
+    assert result.stats["clauses"] < cnf_size.counts(25, "extended")[1] // 10  # auto: reduced above 16x16
 
 
 def test_auto_is_extended_up_to_16x16_and_reduced_above():
     with SatSolver() as solver:
         assert [solver.encoding_for(n) for n in (4, 9, 16, 25, 36)] == ["extended"] * 3 + ["reduced"] * 2
         puzzle, _ = random_puzzle(16, 0.5, 1)
-        assert solver.solve(puzzle).stats["clauses"] == cnf.counts(16, "extended")[1]
+        assert solver.solve(puzzle).stats["clauses"] == cnf_size.counts(16, "extended")[1]
     with SatSolver(encoding="extended") as solver:
         assert solver.encoding_for(25) == "extended"
 

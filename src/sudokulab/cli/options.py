@@ -260,7 +260,7 @@ def dataset_shape(text: str, parsed: int | None) -> str | None:
 def dataset_rules(args: argparse.Namespace) -> Any:
     """The command line's variant rules for the puzzles of a dataset (``datasets.RuleOptions``), or None
     for standard Sudoku: built per board shape, once each."""
-    from ..datasets.reading import RuleOptions
+    from ..datasets.rule_options import RuleOptions
 
     options = RuleOptions.of(**rule_options(args))
     return None if options.standard else options

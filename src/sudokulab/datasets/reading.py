@@ -15,78 +15,33 @@ A dataset holds givens only; the rules its puzzles are solved under come from th
 and each ``Batch``. Rules that do not fit a puzzle's board (regions for another size) make that
 entry a bad one, named with its line.
 
-One module: the line reader, the bulk reader of one-line files and the batching number entries and
-lines with one scheme, and the bulk reader hands over to the line reader in the middle of a file.
+Beside this reader: the rules of the command line (``rule_options``), the bulk reader of one-line
+files that hands over to it in the middle of a file (``one_line_files``), a file's bytes as text
+lines (``text_lines``) and a path naming one puzzle file (``puzzle_file``).
 """
 
 from __future__ import annotations
 
-import codecs
-import functools
 import math
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..core.grid import Shape, box_shape
 from ..core.puzzle import Puzzle
-from ..core.rules import Rules, RulesError, parse_presets, standard
+from ..core.rules import Rules, RulesError, standard
 from ..errors import PuzzleFormatError, SudokuError, UsageError
-from ..formats.boj import MAX_INPUT_BYTES, ONE_LINE_FORMS, one_line_bytes, parse_puzzle, refuse_control, source_name
+from ..formats.boj import MAX_INPUT_BYTES, ONE_LINE_FORMS, one_line_bytes, parse_puzzle, source_name
+from .one_line_files import BulkPrefix, count_one_line_file
+from .puzzle_file import is_puzzle_file, read_puzzle_file
+from .rule_options import RulesFor, with_rules
+from .text_lines import text_lines
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from ..solvers.batch import Batch
-
-
-@dataclass(frozen=True)
-class RuleOptions:
-    """The variant rules of a command line for the puzzles of datasets: preset names and the files
-    of their data (``--rules``, ``--regions``, ``--cages``, ``--thermos``), turned into a ``Rules``
-    per board shape by ``puzzle_files.read_rules``, once per shape."""
-
-    presets: tuple[str, ...] = ()
-    regions: str | None = None
-    cages: str | None = None
-    thermos: str | None = None
-
-    @classmethod
-    def of(cls, rules: str | Iterable[str] | None = None, regions: str | None = None, cages: str | None = None,
-           thermos: str | None = None) -> RuleOptions:
-        presets = parse_presets(rules) if isinstance(rules, str) else tuple(rules or ())
-        return cls(tuple(presets), *(None if path is None else str(path) for path in (regions, cages, thermos)))
-
-    @property
-    def standard(self) -> bool:
-        """True when they declare nothing beyond standard Sudoku."""
-        return set(self.presets) <= {"standard"} and not (self.regions or self.cages or self.thermos)
-
-    def for_shape(self, shape: Shape) -> Rules:
-        """The rules for puzzles of this shape (``RulesError`` or a ``SudokuError`` when the data do not fit it)."""
-        return _rules_for(self, shape)
-
-    def __call__(self, shape: Shape) -> Rules:
-        return self.for_shape(shape)
-
-
-@functools.lru_cache(maxsize=64)
-def _rules_for(options: RuleOptions, shape: Shape) -> Rules:
-    from ..formats.puzzle_files import read_rules
-
-    return read_rules(shape, rules=options.presets or None, regions=options.regions, cages=options.cages,
-                      thermos=options.thermos)
-
-
-RulesFor = Callable[[Shape], Rules]
-"""What gives the rules of a dataset's puzzles by board shape (a ``RuleOptions``, or any function)."""
-
-
-def _with_rules(puzzle: Puzzle, rules: RulesFor | None) -> Puzzle:
-    return puzzle if rules is None else puzzle.with_rules(rules(puzzle.shape))
 
 
 @dataclass(frozen=True)
@@ -142,7 +97,7 @@ def parse_lines(lines: Iterable[str], box: tuple[int, int] | None = None, *,
         nonlocal index, block, size
         text = "\n".join(block)
         try:
-            entry = Entry(index, block_start, _with_rules(parse_puzzle(text, box), rules))
+            entry = Entry(index, block_start, with_rules(parse_puzzle(text, box), rules))
         except (PuzzleFormatError, UsageError) as exc:
             entry = Entry(index, block_start, None, _relative(str(exc), block_start))
         except (RulesError, SudokuError) as exc:
@@ -241,10 +196,7 @@ class Dataset:
             source: Iterable[Entry | RawLine] = (Entry(i, i + 1, p) for i, p in enumerate(self.puzzles))
         else:
             source = read_dataset(self.path or "-", self.box, raw=raw, rules=self.rules)
-        for entry in source:
-            if self.limit is not None and entry.index >= self.limit:
-                return
-            yield entry
+        yield from _limited(source, self.limit)
 
     def batches(self, size: int | Callable[[Shape], int], *, in_order: bool = False) -> Iterator[Batch | Entry]:
         """The puzzles in ``Batch``es of one shape, at most ``size`` each, and the bad entries as they come.
@@ -282,9 +234,10 @@ class Dataset:
         if self.puzzles is None and self.path is not None and str(self.path) != "-" \
                 and (self.box is None or self.box[0] * self.box[1] == 9) and not is_puzzle_file(self.path) \
                 and not isinstance(rules_of(bulk_shape), str):
-            bulk = _Bulk(self.path, bulk_shape, self.limit, rules_of(bulk_shape))  # type: ignore[arg-type]
+            bulk = BulkPrefix(self.path, bulk_shape, self.limit, rules_of(bulk_shape))  # type: ignore[arg-type]
             yield from bulk.batches(self.name, size_for(bulk.shape))
-            source = bulk.rest(self.box, self.rules)
+            source = _limited(parse_lines(bulk.rest(), self.box, raw=True, first_line=bulk.index + 1,
+                                          first_index=bulk.index, rules=self.rules), self.limit)
         else:
             source = self._source(raw=True)
         for entry in source:
@@ -324,11 +277,18 @@ class Dataset:
         elif self.path is None or str(self.path) == "-":
             return self.limit
         else:
-            found = _count_one_line_file(self.path)
+            found = count_one_line_file(self.path)
             if found is None:
                 found = _count_entries(self.path)
         return found if self.limit is None else min(found, self.limit)
 
+
+def _limited(entries: Iterable[Entry | RawLine], limit: int | None) -> Iterator[Entry | RawLine]:
+    """The entries before index ``limit`` (bad ones count), read no further than that."""
+    for entry in entries:
+        if limit is not None and entry.index >= limit:
+            return
+        yield entry
 
 
 def _count_entries(path: Path) -> int:
@@ -345,142 +305,6 @@ def _count_entries(path: Path) -> int:
     except OSError as exc:
         raise UsageError(f"cannot read '{source_name(path)}': {exc.strerror or exc}") from None
     return found
-
-
-ONE_LINE_BYTES = b"0123456789.\n"
-"""What a file of one-line puzzles and nothing else is made of."""
-
-
-def _count_one_line_file(path: Path, most: int = 1 << 26) -> int | None:
-    """The lines of a file of up to ``most`` bytes holding only one-line puzzles (digits, dots and
-    newlines, no blank line), counted without a Python step per line; None for any other file, which
-    ``Dataset.estimate`` then reads line by line, a Python step per line."""
-    try:
-        if path.stat().st_size > most:
-            return None
-        data = path.read_bytes()
-    except OSError:
-        return None  # the line-by-line reader says why
-    if not data or data.translate(None, ONE_LINE_BYTES) or data.startswith(b"\n") or b"\n\n" in data:
-        return None
-    return data.count(b"\n") + (not data.endswith(b"\n"))
-
-
-class _Bulk:
-    """The prefix of a file of 9x9 one-line puzzles read in blocks of lines, straight into arrays.
-
-    Why: the benchmark sets are such files, and parsing them line by line cost more than solving
-    with the compiled search. While every line of a block is 81 digits or dots and a newline, the
-    block becomes a batch without a Python step per line; from the first other line on (a comment,
-    a blank, another form, a broken line, CRLF), the rest of the file goes through ``parse_lines``,
-    numbered on from there, so every entry and error is what the line-by-line reader gives.
-    """
-
-    WIDTH = 82
-    BLOCK = 1 << 16
-    """Bytes read at a time (about 800 lines)."""
-
-    def __init__(self, path: Path, shape: Shape, limit: int | None, rules: Rules | None = None):
-        self.path, self.shape, self.limit, self.rules = path, shape, limit, rules
-        self.index = self.emitted = 0
-        self.left: list[bytes] = []
-        self.stream: BinaryIO | None = None
-
-    def batches(self, dataset: str, size: int) -> Iterator[Batch]:
-        import numpy as np
-
-        from ..solvers.batch import Batch
-
-        try:
-            self.stream = open(self.path, "rb")  # noqa: SIM115 - closed by rest()
-        except OSError as exc:
-            raise UsageError(f"cannot read '{source_name(self.path)}': {exc.strerror or exc}") from None
-        _check_text(self.stream.peek(self.BLOCK)[: self.BLOCK], source_name(self.path))
-        pending: list[np.ndarray] = []
-        held = 0
-        carry = b""  # a line cut at the end of the last block
-        while self.limit is None or self.index < self.limit:
-            data = carry + self.stream.read(self.BLOCK)  # blocks, not lines: a line may be any length
-            if not data:
-                break
-            cut = data.rfind(b"\n") + 1
-            if not cut:  # a block and no line end in it: too long for the prefix, rest() reads it
-                self.left, carry = [data], b""
-                break
-            head, carry = data[:cut], data[cut:]
-            lines: list[bytes] | None = None
-            if cut % self.WIDTH == 0 and head.count(b"\n") == cut // self.WIDTH and b"\r" not in head:
-                good = cut // self.WIDTH  # as many line ends as rows: every line is a row if each ends one
-            else:
-                lines = head.splitlines(keepends=True)
-                good = next((i for i, line in enumerate(lines) if len(line) != self.WIDTH), len(lines))
-            if good:
-                text = head if lines is None else b"".join(lines[:good])
-                rows = np.frombuffer(text, dtype=np.uint8).reshape(good, self.WIDTH)
-                values = np.frombuffer(one_line_bytes(text), dtype=np.uint8).reshape(good, self.WIDTH)
-                fine = (values[:, :81] <= 9).all(axis=1) & (rows[:, 81] == ord("\n"))
-                if not fine.all():  # the rows before the first bad one are lines (each ends with its newline)
-                    good = int(np.argmin(fine))
-            lines_in_block = cut // self.WIDTH if lines is None else len(lines)
-            if self.limit is not None:
-                good = min(good, self.limit - self.index)
-            if good:
-                pending.append(values[:good, :81].copy())
-                held += good
-                self.index += good
-            if good < lines_in_block:
-                lines = head.splitlines(keepends=True) if lines is None else lines
-                self.left = lines[good:] + [carry] if self.limit is None or self.index < self.limit else []
-                carry = b""
-                break
-            while held >= size:
-                joined = np.concatenate(pending)
-                yield self._batch(Batch, dataset, joined[:size])
-                pending, held = [joined[size:]], held - size
-        if carry:  # the file's last line, with no line end
-            self.left = [carry] + self.left
-        if held:
-            yield self._batch(Batch, dataset, np.concatenate(pending))
-
-    def _batch(self, batch: type, dataset: str, givens: np.ndarray) -> Batch:
-        import numpy as np
-
-        first, self.emitted = self.emitted, self.emitted + len(givens)  # the prefix has one puzzle a line
-        return batch(dataset, self.shape, givens, np.arange(first, first + len(givens), dtype=np.int64),
-                     np.arange(first + 1, first + 1 + len(givens), dtype=np.int64), self.rules)
-
-    def rest(self, box: tuple[int, int] | None, rules: RulesFor | None = None) -> Iterator[Entry | RawLine]:
-        """The entries after the bulk prefix, line by line (lines and indices numbered on)."""
-        stream, self.stream = self.stream, None
-        if stream is None:
-            return
-        with stream:
-            if self.limit is not None and self.index >= self.limit:
-                return
-            lines = text_lines(_Prefixed(b"".join(self.left), stream), source_name(self.path))
-            for entry in parse_lines(lines, box, raw=True, first_line=self.index + 1, first_index=self.index,
-                                     rules=rules):
-                if self.limit is not None and entry.index >= self.limit:
-                    return
-                yield entry
-
-
-class _Prefixed:
-    """A stream's ``readline(limit)`` with bytes already read put back in front."""
-
-    def __init__(self, prefix: bytes, stream: BinaryIO):
-        self.prefix, self.stream = prefix, stream
-
-    def readline(self, limit: int) -> bytes:
-        if not self.prefix:
-            return self.stream.readline(limit)
-        end = self.prefix.find(b"\n", 0, limit)
-        if end >= 0 or len(self.prefix) >= limit:
-            cut = end + 1 if end >= 0 else limit
-            line, self.prefix = self.prefix[:cut], self.prefix[cut:]
-            return line
-        line, self.prefix = self.prefix, b""
-        return line + self.stream.readline(limit - len(line))
 
 
 class _Gathered:
@@ -519,102 +343,15 @@ def read_dataset(path: str | Path, box: tuple[int, int] | None = None, *, raw: b
         return
     try:
         with open(path, "rb") as stream:
-            whole = _puzzle_file(stream, name, box, rules)
+            whole = read_puzzle_file(stream, name, box, rules)
             if whole is not None:
-                yield whole
+                yield Entry(0, 1, whole) if isinstance(whole, Puzzle) else Entry(0, 1, None, whole)
                 return
             stream.seek(0)
             yield from parse_lines(text_lines(stream, name), box, raw=raw, rules=rules)
     except OSError as exc:
         raise UsageError(f"cannot read '{name}': {exc.strerror or exc}") from None
 
-
-def _holds_a_puzzle_file(head: bytes) -> bool:
-    """Whether a file that starts so is a JSON puzzle document or one compressed f-puzzles word."""
-    from ..formats import fpuzzles
-
-    head = head.lstrip().removeprefix(b"\xef\xbb\xbf")
-    words = head.split(None, 1)
-    return head.startswith(b"{") or (len(words) == 1 and len(words[0]) > 40
-                                     and fpuzzles.looks_compressed(words[0].decode("ascii", "replace")))
-
-
-def is_puzzle_file(path: str | Path) -> bool:
-    """Whether a dataset path names a JSON or f-puzzles puzzle file (one puzzle), not lines of puzzles."""
-    if str(path) == "-":
-        return False
-    try:
-        with open(path, "rb") as stream:
-            return _holds_a_puzzle_file(stream.read(4096))
-    except OSError:
-        return False
-
-
-PUZZLE_FILE_MOST = 16 << 20
-"""Bytes of a JSON or f-puzzles puzzle file read at most (a dataset file is streamed instead)."""
-
-
-def _puzzle_file(stream: BinaryIO, name: str, box: tuple[int, int] | None, rules: RulesFor | None) -> Entry | None:
-    """A file that holds one puzzle with its rules, a JSON document or an f-puzzles export (what ``solve``
-    and ``explain`` read), as the dataset's one entry; None for a dataset file (lines of puzzles), which
-    is streamed. Rules given as options replace the file's own, as they do for every dataset entry."""
-    from ..formats.puzzle_files import puzzle_from_text
-
-    if not _holds_a_puzzle_file(stream.read(4096)):
-        return None
-    stream.seek(0)
-    data = stream.read(PUZZLE_FILE_MOST + 1)
-    if len(data) > PUZZLE_FILE_MOST:
-        return Entry(0, 1, None, f"a puzzle file of more than {PUZZLE_FILE_MOST >> 20} MB")
-    try:
-        puzzle = puzzle_from_text(data.decode("utf-8-sig"), name, box=box)
-    except (SudokuError, ValueError, UnicodeDecodeError) as exc:
-        return Entry(0, 1, None, str(exc))
-    options_say = rules is not None and not getattr(rules, "standard", False)
-    return Entry(0, 1, _with_rules(puzzle, rules) if options_say else puzzle)
-
-
-def text_lines(stream: BinaryIO, name: str) -> Iterator[str]:
-    """The lines of a dataset as text, read so that memory stays flat whatever a line's length.
-
-    A file that does not start as text (a NUL or other control byte, UTF-16, bytes that are no
-    UTF-8 in its first block) is refused as ``solve`` refuses it, before any entry. Further on, bytes
-    that are no UTF-8 become U+FFFD and only their entry fails. A line longer than
-    ``MAX_INPUT_BYTES`` is cut there and the rest of it skipped in blocks; ``parse_lines`` reports
-    it as one bad entry.
-    """
-    first = stream.peek(1 << 16)[: 1 << 16] if hasattr(stream, "peek") else b""
-    if first:
-        _check_text(first, name)
-    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-    start = True
-    while True:
-        raw = stream.readline(MAX_INPUT_BYTES + 1)
-        if not raw:
-            return
-        if start and raw.startswith(b"\xef\xbb\xbf"):
-            raw = raw[3:]
-        start = False
-        if len(raw) > MAX_INPUT_BYTES and not raw.endswith(b"\n"):
-            while True:  # skip the rest of the line, a block at a time
-                rest = stream.readline(1 << 16)
-                if not rest or rest.endswith(b"\n"):
-                    break
-        yield decoder.decode(raw)
-
-
-def _check_text(data: bytes, name: str) -> None:
-    """Refuse a dataset whose first block is not text, in the words of ``boj.decode``."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        if exc.start < len(data) - 3:  # not merely a character cut at the end of the block
-            raise PuzzleFormatError(f"{name} is not text: byte 0x{data[exc.start]:02x} at offset {exc.start}") \
-                from None
-        text = data[: exc.start].decode("utf-8")
-    refuse_control(text, name)
 
 
 def puzzle_lines(path: str | Path, limit: int | None = None) -> list[str]:

@@ -15,8 +15,8 @@ counted twice. A task that has killed more workers than the scheduler allows
 (``distributed.scheduler.allowed-failures``, 3) stops the run with one line.
 
 Ctrl-C: leaving ``imap`` early cancels every pending task, and ``close`` closes the client. A
-``local:N`` cluster is ours alone: its workers never die of a Ctrl-C at the terminal (see
-``_ctrl_c_held`` and ``dask_setup``), what the work asked to have stopped there is stopped
+``local:N`` cluster is ours alone: its workers never die of a Ctrl-C at the terminal
+(``local_workers``), what the work asked to have stopped there is stopped
 (``DaskExecutor.on_close``: the judge's runs in progress), and the cluster is shut down before the
 command exits. On a shared cluster, tasks already running finish
 where they are (a judged run within its time limit) and their results are dropped.
@@ -26,9 +26,8 @@ What workers need: ``sudokulab`` importable, with the same Python and dask versi
 worker before any work. Functions run on workers are module-level functions of sudokulab (pickled
 by reference), and state a worker builds once (solvers, an oracle) lives in that worker process.
 
-dask is an optional extra, imported here only: without it ``connect`` refuses with one line.
-One module: the connection checks, the fault counting and the Ctrl-C handling serve the one
-executor and share its client.
+dask is an optional extra, imported here only: without it ``connect`` refuses with one line. How Dask
+is configured for a run (messages kept, logs, warnings, the wait for a worker) is ``dask_settings``.
 """
 
 from __future__ import annotations
@@ -43,6 +42,8 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import ExitCode, SudokuError, UsageError
+from . import local_workers
+from .dask_settings import keep_few_messages, silence_dask_logs, warn_once, worker_timeout
 
 if TYPE_CHECKING:
     from .executors import Executor
@@ -108,8 +109,8 @@ def connect(address: str, *, timeout: float = CONNECT_TIMEOUT, quiet: bool = Tru
     where = parse_address(address)
     distributed = _import_distributed()
     if quiet:
-        _silence_dask_logs()
-    _keep_few_messages()
+        silence_dask_logs()
+    keep_few_messages()
     cluster = client = None
     try:
         with warnings.catch_warnings(record=True) as caught:
@@ -119,13 +120,13 @@ def connect(address: str, *, timeout: float = CONNECT_TIMEOUT, quiet: bool = Tru
                 # (health, metrics) bound to 127.0.0.1 instead of every interface on port 8787.
                 from .executors import hangups_held
 
-                with hangups_held(), _ctrl_c_held():  # the tracker _ctrl_c_held starts must hold SIGHUP too
+                with hangups_held(), local_workers.ctrl_c_held():  # the tracker it starts must hold SIGHUP too
                     cluster = distributed.LocalCluster(
                         n_workers=where[1], threads_per_worker=1, processes=True, host="127.0.0.1",
                         scheduler_port=0, dashboard_address=None, worker_dashboard_address=None,
                         scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
                         silence_logs=logging.CRITICAL if quiet else logging.WARNING,
-                        preload=[__name__],  # dask_setup below: Ctrl-C is this process's to handle
+                        preload=[local_workers.__name__],  # its dask_setup: Ctrl-C is this process's
                     )
                     client = distributed.Client(cluster, timeout=timeout, set_as_default=False)
             else:
@@ -140,7 +141,7 @@ def connect(address: str, *, timeout: float = CONNECT_TIMEOUT, quiet: bool = Tru
             except (OSError, TimeoutError):
                 raise UsageError(f"the Dask scheduler at {where} has no workers (none joined within "
                                  f"{timeout:g} s)") from None
-        _warn_once(caught)
+        warn_once(caught)
         executor = DaskExecutor(client, cluster, address.strip())
         cluster = client = None  # the executor owns them now
     finally:
@@ -197,113 +198,6 @@ def _reachable(address: str, timeout: float) -> None:
     except OSError as exc:
         why = "timed out" if isinstance(exc, TimeoutError) else (exc.strerror or str(exc)).lower()
         raise UsageError(f"no Dask scheduler answers at {address} within {timeout:g} s ({why})") from None
-
-
-@contextlib.contextmanager
-def _ctrl_c_held() -> Iterator[None]:
-    """Hold Ctrl-C back while a local cluster starts, and deliver it once it has started.
-
-    The worker processes are started from Dask's event-loop thread, which this thread creates
-    inside ``LocalCluster()``: with SIGINT blocked here it is born with SIGINT blocked, and so is
-    every worker process it starts then or later (a blocked signal stays blocked across fork and
-    exec). A Ctrl-C at the terminal reaches the whole process group; the workers never see it, and
-    this thread takes it when the block is lifted, as a KeyboardInterrupt that closes the cluster
-    (a worker interrupted while still importing died with a traceback on the terminal).
-    """
-    import signal
-    from multiprocessing import resource_tracker
-
-    from .executors import quiet_start, signals_held
-
-    # multiprocessing starts its resource tracker with the first worker, and afterwards unblocks
-    # SIGINT in the thread that started it (Python 3.11, resource_tracker.ensure_running): start it
-    # here first, so that Dask's thread keeps the block for the workers it starts.
-    # Its only output is a warning about semaphores left when the command exits at once after a
-    # Ctrl-C (which it then cleans up itself): it gets no standard error to print that on.
-    quiet_start(resource_tracker.ensure_running)
-    with signals_held({signal.SIGINT}):  # a Ctrl-C held back is raised as this ends
-        yield
-
-
-def dask_setup(worker: Any) -> None:
-    """Run by each worker of a ``local:N`` cluster as it starts (a Dask preload, in its main thread).
-
-    Ctrl-C at the terminal reaches the whole process group; the command cancels the work and closes
-    the workers, which must not die of it on their own (each with a traceback). They are born with
-    SIGINT blocked (``_ctrl_c_held``); here it gets a handler that does nothing and is unblocked,
-    so that a program the judge starts from this worker gets SIGINT as it would from the command
-    itself: unblocked and at its default (a handler, unlike SIG_IGN, is not inherited by exec).
-    """
-    import signal
-
-    signal.signal(signal.SIGINT, _ignore)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-
-
-def _ignore(signum: int, frame: Any) -> None:
-    """SIGINT in a local worker: nothing to do (see ``dask_setup``)."""
-
-
-MESSAGE_LOG = 16
-"""Messages each Dask connection keeps for debugging (Dask's default: 1,000)."""
-
-
-def _keep_few_messages() -> None:
-    """Keep Dask's per-connection log of recent messages short, in this process and a local cluster's.
-
-    Each connection keeps its last ``distributed.admin.low-level-log-length`` messages under 1 MB
-    whole, and a task message holds its batch, so Dask's default of 1,000 messages held tens of
-    megabytes more than needed on each side (docs/cluster.md). A scheduler started elsewhere keeps
-    its own setting (see the README).
-    """
-    import dask
-
-    if dask.config.get("distributed.admin.low-level-log-length", MESSAGE_LOG) > MESSAGE_LOG:
-        dask.config.set({"distributed.admin.low-level-log-length": MESSAGE_LOG})
-
-
-def _silence_dask_logs() -> None:
-    """Dask logs worker deaths, retries and shutdown at WARNING and ERROR, and its event loop (tornado,
-    asyncio) logs tracebacks when a scheduler goes away: the run reports all that itself, in one line."""
-    families = ("distributed", "dask", "tornado", "asyncio")
-    # Dask's configuration gives some loggers a level of their own (distributed.client, ...), which a
-    # parent's level does not override: each one is set.
-    for name in [*families, *logging.root.manager.loggerDict]:
-        if name.split(".", 1)[0] in families:
-            logging.getLogger(name).setLevel(logging.CRITICAL + 1)
-
-
-NO_WORKER_TIMEOUT = 60.0
-"""Seconds a run waits for a worker once the cluster has none, unless Dask's configuration says
-otherwise (``DASK_SUDOKULAB__WORKER_TIMEOUT=SECONDS`` in the environment, or ``sudokulab:
-worker-timeout:`` in a Dask configuration file)."""
-
-
-def worker_timeout() -> float:
-    """The seconds a run waits with no worker before it stops (``NO_WORKER_TIMEOUT`` by default)."""
-    import dask
-
-    try:
-        value = float(dask.config.get("sudokulab.worker-timeout", NO_WORKER_TIMEOUT))
-    except (TypeError, ValueError):
-        raise UsageError("DASK_SUDOKULAB__WORKER_TIMEOUT must be a number of seconds") from None
-    if not value > 0:
-        raise UsageError("DASK_SUDOKULAB__WORKER_TIMEOUT must be a positive number of seconds")
-    return value
-
-
-def _warn_once(caught: list[warnings.WarningMessage]) -> None:
-    """Dask's warnings (mismatched versions between client and workers, ...) as one line each."""
-    import sys
-
-    seen = set()
-    for warning in caught:
-        if not issubclass(warning.category, UserWarning):
-            continue  # ResourceWarnings of sockets garbage-collected meanwhile, deprecations: not the user's
-        text = " ".join(str(warning.message).split())
-        if text and text not in seen:
-            seen.add(text)
-            print(f"sudokulab: warning: dask: {text[:300]}", file=sys.stderr)
 
 
 def _quietly(close: Callable[..., Any], **kwargs: Any) -> None:

@@ -7,7 +7,7 @@ group; output read through a selector up to a bound; and a launcher in between t
 limits and is a child subreaper, so every descendant of the program (forked, double-forked, or
 escaped into a session of its own with ``setsid``) is killed and reaped when the run ends, at the
 time limit or when the program itself exits (inside bubblewrap the PID namespace ends with its
-first process, which does the same again). See ``_LAUNCHER`` for why the launcher exists at all.
+first process, which does the same again). See ``launcher`` for why the launcher exists at all.
 
 Everything a verdict rests on is set and read from outside the sandbox, never from anything the
 program can write: the limits (rlimits, and control groups the launcher makes and removes), the
@@ -27,9 +27,6 @@ the sandbox's INIT nor bubblewrap. Processes: a group in cgroup v1's pids hierar
 may make one, else ``RLIMIT_NPROC`` (which root is exempt from); the groups are cgroup v1's, made
 where the judge may (as root here): cgroup v2 delegation is not used yet.
 Files: ``RLIMIT_FSIZE`` and, inside bubblewrap, the size of its tmpfs, which /dev/shm shares.
-
-One module: the launcher's script, the report it writes and the loop that reads a run are one
-protocol; apart, each half would have to restate the other's format.
 """
 
 from __future__ import annotations
@@ -41,7 +38,6 @@ import selectors
 import shutil
 import signal
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Sequence
@@ -50,6 +46,7 @@ from typing import IO
 
 from ..errors import UsageError
 from ..formats.documents import compact
+from . import launcher
 from .isolation import ISOLATIONS, Channels, bwrap_arguments
 
 OUTPUT_LIMIT = 1 << 20
@@ -126,164 +123,6 @@ class Run:
     output_overflow: bool = False
 
 
-# The launcher between the judge and the program. A process's peak memory as the kernel reports it
-# (ru_maxrss) includes the memory of the process it was forked from, taken over before exec: run
-# straight from the judge, a small program reports the judge's own peak when the judge runs inside
-# a large process (a test session, a notebook). So a small Python process forks the program and
-# reports its status, peak memory and time on a pipe of its own; its few MB are the floor of every
-# peak figure. It also sets the limits (no preexec_fn in the judge, which is unsafe with threads)
-# and says "go" just before the fork, so the time limit does not count its own start-up.
-#
-# It is a child subreaper (prctl PR_SET_CHILD_SUBREAPER, Linux 3.4+): every descendant orphaned
-# on the way, even one that left the process group with setsid() or double-forked, becomes its
-# child, so when the program ends, or the judge sends SIGTERM at the limit, it kills and reaps
-# every descendant, by pid, until none is left. No root, no container.
-_LAUNCHER = r"""
-import ctypes, json, os, resource, signal, sys, time
-report, settings, command = int(sys.argv[1]), json.loads(sys.argv[2]), sys.argv[3:]
-# Inside bubblewrap: where INIT reports the program's true wait status, and the descriptors only
-# bubblewrap needs (the filter's pipe, INIT's end of the report), which this process lets go of.
-status_fd, sandbox_fds = settings.get("status_fd"), settings.get("sandbox_fds", [])
-memory_slot = settings.get("memory_slot")  # where INIT finds the memory group (see isolation.Channels)
-PR_SET_CHILD_SUBREAPER = 36
-try:
-    subreaper = ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
-except (OSError, AttributeError):
-    subreaper = False
-me = os.getpid()
-
-def children():
-    try:
-        with open("/proc/%d/task/%d/children" % (me, me)) as f:
-            return [int(p) for p in f.read().split()]
-    except OSError:
-        return []
-
-def kill_all():
-    while True:
-        for pid in children():
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
-        try:
-            os.waitpid(-1, 0)
-        except ChildProcessError:
-            return
-
-groups = []
-def own_group(controller):
-    # This process's control group in a cgroup v1 hierarchy, from /proc/self/cgroup ("4:memory:/a/b").
-    try:
-        with open("/proc/self/cgroup") as f:
-            for line in f:
-                _, names, path = line.rstrip("\n").split(":", 2)
-                if controller in names.split(","):
-                    return "/sys/fs/cgroup/%s%s" % (controller, path.rstrip("/"))
-    except OSError:
-        pass
-    return None
-
-def make_group(controller, limits):
-    # A control group of the run's own under ours, with its limits written; None where it cannot be made.
-    parent = own_group(controller)
-    if parent is None:
-        return None
-    path = "%s/sudokulab-run-%d" % (parent, me)
-    try:
-        os.mkdir(path)
-    except OSError:
-        return None
-    groups.append(path)
-    try:
-        for name, value in limits:
-            if os.path.exists(path + "/" + name):
-                with open(path + "/" + name, "w") as f:
-                    f.write(str(value))
-    except OSError:
-        release()
-        return None
-    return path
-
-def release():
-    for path in groups:
-        try:
-            os.rmdir(path)
-        except OSError:
-            pass
-    del groups[:]
-
-def peak_kb(path):
-    try:
-        with open(path + "/memory.max_usage_in_bytes") as f:
-            return int(f.read()) >> 10
-    except (OSError, ValueError, TypeError):
-        return 0
-
-def stop(signum, frame):
-    kill_all()
-    release()
-    os._exit(128 + signum)
-
-signal.signal(signal.SIGTERM, stop)
-resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-
-def cap(kind, value):
-    hard = resource.getrlimit(kind)[1]
-    value = value if hard == resource.RLIM_INFINITY else min(value, hard)
-    resource.setrlimit(kind, (value, value))
-
-memory = settings["memory"]
-if memory:  # no RLIMIT_DATA: it counts what a runtime reserves, not what it uses (Limits.launcher_settings)
-    cap(resource.RLIMIT_AS, settings["address_space"])
-if settings["file_bytes"]:
-    cap(resource.RLIMIT_FSIZE, settings["file_bytes"])
-pids = make_group("pids", [("pids.max", settings["processes"])]) if settings["processes"] else None
-mem = make_group("memory", [("memory.limit_in_bytes", memory), ("memory.memsw.limit_in_bytes", memory)]) \
-    if memory else None
-os.write(report, b"go ")
-started = time.perf_counter()
-pid = os.fork()
-if not pid:
-    os.close(report)
-    if status_fd is not None:
-        os.close(status_fd)
-    # as a program started by hand has them, whoever started us (Python ignores SIGPIPE and SIGXFSZ)
-    for number in (signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE, signal.SIGXFSZ):
-        signal.signal(number, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_SETMASK, ())
-    try:
-        for path in groups:
-            if path == mem and memory_slot is not None:  # INIT moves the program in, without itself
-                os.dup2(os.open(path + "/cgroup.procs", os.O_WRONLY), memory_slot)
-                continue
-            with open(path + "/cgroup.procs", "w") as f:
-                f.write(str(os.getpid()))
-        if pids is None and settings["processes"] and os.geteuid() != 0:
-            cap(resource.RLIMIT_NPROC, settings["processes"] + len(os.listdir("/proc")))
-        os.execvp(command[0], command)
-    except OSError as exc:
-        os.write(2, ("cannot run %r: %s\n" % (command[0], exc.strerror)).encode())
-    os._exit(127)
-for fd in sandbox_fds:
-    os.close(fd)
-_, status, usage = os.wait4(pid, 0)
-seconds = time.perf_counter() - started
-if status_fd is not None:  # INIT's report, written before it exited: the program's status, not bubblewrap's
-    os.set_blocking(status_fd, False)
-    try:
-        told = os.read(status_fd, 64)
-    except BlockingIOError:
-        told = b""
-    status = int(told) if told.isdigit() else status
-signal.signal(signal.SIGTERM, signal.SIG_IGN)
-kill_all()
-peak = max(usage.ru_maxrss, peak_kb(mem))
-release()
-os.write(report, b"%d %d %.6f %d" % (status, peak, seconds, subreaper))
-os._exit(0)
-"""
-_LAUNCHER_GRACE = 5.0  # seconds the launcher may take to start before the time limit runs anyway
 
 
 @dataclass
@@ -314,10 +153,10 @@ def launch(command: Sequence[str], limits: Limits = DEFAULT_LIMITS) -> Launched:
         settings = compact({**json.loads(settings), "status_fd": channels.status_read,
                             "sandbox_fds": list(channels.sandbox_fds), "memory_slot": channels.memory})
     report_fd, report_end = os.pipe()
-    launcher = [sys.executable, "-I", "-S", "-c", _LAUNCHER, str(report_end), settings]
     try:
         process = subprocess.Popen(
-            [*launcher, *command], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            [*launcher.command(report_end, settings), *command],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             start_new_session=True, close_fds=True,
             pass_fds=(report_end, *((channels.status_read, *channels.sandbox_fds) if channels else ())),
         )
@@ -368,7 +207,7 @@ def run_program(command: Sequence[str], stdin: bytes, limits: Limits = DEFAULT_L
     """
     launched = launch(command, limits)
     process, report_fd = launched.process, launched.report_fd
-    deadline = time.perf_counter() + limits.seconds + _LAUNCHER_GRACE
+    deadline = time.perf_counter() + limits.seconds + launcher.GRACE
     stdin_fd, stdout_fd, stderr_fd = (s.fileno() for s in (process.stdin, process.stdout, process.stderr))  # type: ignore[union-attr]
     out, err, report = bytearray(), bytearray(), bytearray()
     buffers = {stdout_fd: out, stderr_fd: err, report_fd: report}
@@ -397,7 +236,7 @@ def run_program(command: Sequence[str], stdin: bytes, limits: Limits = DEFAULT_L
                     pending = _feed(selector, process.stdin, pending)  # type: ignore[arg-type]
                 elif not _read(key.fd, buffers[key.fd], tail=key.fd == stderr_fd, budget=1 << 16):
                     selector.unregister(key.fd)
-            if not going and report.startswith(b"go "):
+            if not going and launcher.started(report):
                 going = True
                 deadline = time.perf_counter() + limits.seconds
             ended = ended or (exit_fd is None and _has_ended(process.pid))
@@ -409,10 +248,10 @@ def run_program(command: Sequence[str], stdin: bytes, limits: Limits = DEFAULT_L
         if exit_fd is not None:
             os.close(exit_fd)
         status = finish(launched, report)
-    fields = report.split()
     peak, seconds = 0, limits.seconds
-    if len(fields) == 5 and not timed_out:  # "go STATUS PEAK SECONDS SUBREAPER": the program ended by itself
-        status, peak, seconds = int(fields[1]), int(fields[2]), float(fields[3])
+    ended_by_itself = None if timed_out else launcher.ending(report)
+    if ended_by_itself is not None:
+        status, peak, seconds = ended_by_itself
     code = exit_code_of(status, timed_out)
     return Run(
         stdout=bytes(out[: limits.output_bytes + 1]), stderr=bytes(err[-STDERR_KEPT:]),

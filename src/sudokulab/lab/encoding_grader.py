@@ -274,9 +274,10 @@ def reference_grids(shape: Shape) -> set[Grid]:
     from pysat.solvers import Solver
 
     from ..models import cnf
+    from ..models.cnf_literals import literal_table
 
     formula = cnf.rules(shape, "extended")
-    table = cnf.literal_table(shape.n)
+    table = literal_table(shape.n)
     found: set[Grid] = set()
     with Solver(name="cadical153", bootstrap_with=list(formula.clauses)) as engine:
         while engine.solve():
@@ -387,12 +388,12 @@ def check_propagation(student: SatModel | CpModel) -> Finding:
 
 
 def check_size(student: SatModel | CpModel) -> Finding:
-    from ..models import cnf
+    from ..models.cnf_size import counts
 
     variables, clauses = student.size(Puzzle.empty(9))
     if student.kind == "cp":
         return Finding("size", "passed", f"the empty 9x9: {clauses:,} constraints over {variables:,} variables")
-    shipped = "; ".join(f"{e} {cnf.counts(9, e)[1]:,} / {cnf.counts(9, e)[0]:,}" for e in ("minimal", "extended"))
+    shipped = "; ".join(f"{e} {counts(9, e)[1]:,} / {counts(9, e)[0]:,}" for e in ("minimal", "extended"))
     return Finding("size", "passed", f"the empty 9x9: {clauses:,} clauses / {variables:,} variables (shipped: "
                    f"{shipped})")
 

@@ -4,7 +4,7 @@
 shows what a name stands for, over k literals x1..xk, so a lesson can print it: the clauses in
 readable form (``¬x1 ∨ s1``), each auxiliary variable and what it means, the clause and variable
 counts beside their closed form (where one exists), and the paper the encoding comes from. It uses
-the clauses the model itself uses (``cnf.at_most_one``), so what is shown is what is solved.
+the clauses the model itself uses (``cnf_encodings.at_most_one``), so what is shown is what is solved.
 
 What an auxiliary variable *means* is not taken on trust: for every state of the literals (none
 true, or exactly x_i true) a SAT engine is asked whether the variable can be true and whether it can
@@ -31,7 +31,8 @@ from functools import cache
 
 from ..errors import UsageError
 from ..models import cnf
-from ..models.cnf_encodings import amo_cost
+from ..models.cnf_encodings import AMO_ENCODINGS, amo_cost, at_most_one
+from ..models.cnf_size import counts
 
 MAX_LITERALS = 32
 """The largest k shown: beyond it the clause list is no lesson (and the networks run to thousands)."""
@@ -192,8 +193,8 @@ class EncodingShown:
 
 def build(amo: str, k: int, exactly_one: bool = False) -> tuple[list[list[int]], int]:
     """The clauses over literals 1..k (auxiliaries from k + 1) and the top variable, as the model builds
-    them: ``cnf.at_most_one``, with the at-least-one clause first for exactly-one (as ``cnf`` does)."""
-    clauses, top = cnf.at_most_one(list(range(1, k + 1)), amo, k)
+    them: ``cnf_encodings.at_most_one``, with the at-least-one clause first for exactly-one (as ``cnf`` does)."""
+    clauses, top = at_most_one(list(range(1, k + 1)), amo, k)
     return ([list(range(1, k + 1))] if exactly_one else []) + [list(c) for c in clauses], top
 
 
@@ -206,8 +207,8 @@ def size(amo: str, k: int, exactly_one: bool = False) -> tuple[int, int]:
 
 
 def check(amo: str, k: int) -> None:
-    if amo not in cnf.AMO_ENCODINGS:
-        raise UsageError(f"unknown at-most-one encoding '{amo}'; choose one of: {', '.join(cnf.AMO_ENCODINGS)}")
+    if amo not in AMO_ENCODINGS:
+        raise UsageError(f"unknown at-most-one encoding '{amo}'; choose one of: {', '.join(AMO_ENCODINGS)}")
     if not 2 <= k <= MAX_LITERALS:
         raise UsageError(f"--literals must be between 2 and {MAX_LITERALS}, not {k}")
 
@@ -345,7 +346,7 @@ class ModelSize:
     variables: int
     clauses: int
     closed_form: tuple[int, int]
-    """``cnf.counts``: (variables, clauses) from the closed forms, nothing built."""
+    """``cnf_size.counts``: (variables, clauses) from the closed forms, nothing built."""
 
 
 MODEL_ENCODINGS = ("minimal", "efficient", "extended")
@@ -362,10 +363,10 @@ def model_sizes(size: int) -> tuple[ModelSize, ...]:
         raise UsageError(f"--size must be 4 or 9 (the boards a lesson shows), not {size}")
     shape = Shape.of_size(size)
     rows = []
-    for amo in cnf.AMO_ENCODINGS:
+    for amo in AMO_ENCODINGS:
         for encoding in MODEL_ENCODINGS:
             built = cnf.build_formula(standard(shape), encoding, amo)
-            rows.append(ModelSize(encoding, amo, built.variables, len(built.clauses), cnf.counts(size, encoding, amo)))
+            rows.append(ModelSize(encoding, amo, built.variables, len(built.clauses), counts(size, encoding, amo)))
     return tuple(rows)
 
 
@@ -407,7 +408,7 @@ def render_sizes(size: int, rows: Sequence[ModelSize]) -> str:
     """The (encoding x AMO) table of the empty board: clauses and variables side by side."""
     header = ["amo"] + [f"{e} {what}" for e in MODEL_ENCODINGS for what in ("clauses", "vars")]
     table = [header]
-    for amo in cnf.AMO_ENCODINGS:
+    for amo in AMO_ENCODINGS:
         cells = [amo]
         for encoding in MODEL_ENCODINGS:
             row = next(r for r in rows if r.amo == amo and r.encoding == encoding)

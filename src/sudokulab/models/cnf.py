@@ -4,7 +4,7 @@ Vocabulary:
 
 - **Literal** of (cell, digit): a DIMACS variable, true when the cell holds the digit. It comes
   from the one map, ``models.variables`` (``literal`` and ``decode_literal`` here only translate
-  (row, col) to a cell); every table below is derived from it. Variables 1..n**3 are the cells;
+  (row, col) to a cell); every table (``cnf_literals``) is derived from it. Variables 1..n**3 are the cells;
   every auxiliary variable (of a cardinality encoding, of a cage's selectors) is handed out after
   them by one counter (``_Pool``, as PySAT's ``IDPool``), in the order the clauses are built.
 - **Group**: the literals of which exactly one (ALO: at least one; AMO: at most one) must hold:
@@ -24,7 +24,7 @@ Vocabulary:
   digit, so it gets the ALO half in ``extended``; a partial group (a killer cage's cells) only
   differs. For standard Sudoku the first three are from I. Lynce and J. Ouaknine, "Sudoku as a SAT
   Problem", ISAIM 2006; their 9x9 counts (8,829, 11,745 and 11,988 clauses with pairwise AMO) are
-  what ``counts`` gives. ``reduced`` is the optimised encoding of G. Kwon and H. Jain, "Optimized
+  what ``cnf_size.counts`` gives. ``reduced`` is the optimised encoding of G. Kwon and H. Jain, "Optimized
   CNF Encoding for Sudoku Puzzles", LPAR 2006: the extended encoding with the literals the givens
   make true or false substituted away, so satisfied clauses and false literals are dropped.
 - **AMO encoding**: ``pairwise`` (one binary clause per pair, no new variables) or any
@@ -61,18 +61,17 @@ in a DIMACS file). Only ``reduced`` depends on the givens, so it is a formula pe
 ``reduced_formula``.
 
 The encodings' names and the at-most-one clauses are ``models.cnf_encodings``; how big a formula
-will be, before anything is built, is ``models.cnf_size`` (both importable from here too); DIMACS
-text, in and out, is ``models.dimacs``.
+will be, before anything is built, is ``models.cnf_size``; the literal map as tables for solvers'
+hot loops, and a model read back, is ``models.cnf_literals``; DIMACS text, in and out, is
+``models.dimacs``.
 
 >>> from sudokulab.core.grid import Shape
+>>> from sudokulab.models.cnf_size import counts
 >>> f = rules(Shape(3, 3), "extended")
 >>> f.variables, len(f.clauses), counts(9, "extended")
 (729, 11988, (729, 11988))
 >>> decode_literal(9, literal(9, 8, 8, 9))
 (8, 8, 9)
-
-One module: the literal tables, the four encodings and the clauses of each rule kind are one
-formula builder sharing one variable counter.
 """
 
 from __future__ import annotations
@@ -81,32 +80,16 @@ import gc
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
-from typing import TYPE_CHECKING
+from functools import lru_cache
 
-from ..core.cells import cell_words
 from ..core.grid import Grid, Shape
 from ..core.puzzle import Puzzle
 from ..core.rules import Cage, Rules, Thermo, standard
 from ..errors import UsageError
 from . import variables
-
-# The encodings' names and the formulas' sizes are read here too (cnf.ENCODINGS, cnf.counts(...)); they are
-# defined in cnf_encodings and cnf_size, which import nothing from this module.
-from .cnf_encodings import AMO_ENCODINGS as AMO_ENCODINGS
-from .cnf_encodings import ENCODINGS as ENCODINGS
 from .cnf_encodings import Clause, amo_cost, at_most_one, check_options
-from .cnf_size import MAX_CLAUSES as MAX_CLAUSES
+from .cnf_literals import grid_from_model, literal_table
 from .cnf_size import cage_combinations, reduced_group_sizes
-from .cnf_size import check_size as check_size
-from .cnf_size import clause_count as clause_count
-from .cnf_size import counts as counts
-from .cnf_size import kind_counts as kind_counts
-from .cnf_size import rules_counts as rules_counts
-
-if TYPE_CHECKING:
-    import numpy as np
-
 
 # --- The literal map (``models.variables``) in (row, col) words. ---------------------------------
 
@@ -130,121 +113,6 @@ def decode_literal(n: int, lit: int) -> tuple[int, int, int]:
     cell, digit = variables.cell_digit(n, lit - 1)
     row, col = divmod(cell, n)
     return row, col, digit
-
-
-@dataclass(frozen=True)
-class LiteralTable:
-    """The literal map of one board size as flat lists, for solvers' hot loops.
-
-    ``given[cell * (n + 1) + digit]`` is the literal of that cell holding that digit (0 for digit
-    0, a blank), so a puzzle's assumptions are one list comprehension. ``digit_of[var]`` is the
-    digit of a cell variable (index 0 unused), so a model decodes by reading its positive literals.
-    """
-
-    n: int
-    given: tuple[int, ...]
-    offsets: tuple[int, ...]
-    digit_of: tuple[int, ...]
-
-    def assumptions(self, givens: Grid) -> list[int]:
-        """The literals of the givens (true in every solution), row-major."""
-        table = self.given
-        return [table[offset + digit] for offset, digit in zip(self.offsets, givens) if digit]
-
-    def decode(self, model: Sequence[int]) -> Grid:
-        """The grid of a model that sets exactly one digit per cell (every encoding's models do)."""
-        digit_of = self.digit_of
-        return tuple([digit_of[lit] for lit in model[: len(digit_of) - 1] if lit > 0])
-
-
-@dataclass(frozen=True)
-class LiteralArrays:
-    """The literal map of one board size as numpy tables, for batches of puzzles (``solve_batch``).
-
-    ``lit[cell, digit]`` is the literal of that cell holding that digit (0 for digit 0, a blank);
-    ``cell_of[var]`` and ``digit_of[var]`` read a cell variable back (index 0 unused).
-    """
-
-    n: int
-    lit: np.ndarray
-    cell_of: np.ndarray
-    digit_of: np.ndarray
-
-    def assumptions(self, givens: np.ndarray) -> tuple[list[int], list[int]]:
-        """The givens' literals of k puzzles ((k, cells) array) as one flat list, and k + 1 offsets:
-        puzzle i assumes ``flat[offsets[i]:offsets[i + 1]]``, row-major as ``LiteralTable.assumptions``."""
-        import numpy as np
-
-        mask = givens != 0
-        flat = self.lit[np.arange(self.n * self.n), givens.astype(np.intp)][mask]
-        offsets = np.zeros(len(givens) + 1, dtype=np.int64)
-        np.cumsum(mask.sum(axis=1), out=offsets[1:])
-        return flat.tolist(), offsets.tolist()
-
-    def decode(self, positives: np.ndarray) -> np.ndarray | None:
-        """The grids of models given as their true cell literals in order ((k, cells) array), or
-        None unless every row holds exactly one literal per cell, cell by cell."""
-        import numpy as np
-
-        cells = self.n * self.n
-        if positives.ndim != 2 or positives.shape[1] != cells or positives.size and (
-                positives.min() < 1 or positives.max() > self.n**3):
-            return None
-        if not (self.cell_of[positives] == np.arange(cells)).all():
-            return None
-        return self.digit_of[positives]
-
-
-@cache
-def literal_arrays(n: int) -> LiteralArrays:
-    """The numpy literal tables of an n x n board, derived from ``literal_table`` (numpy imported here only)."""
-    import numpy as np
-
-    table = literal_table(n)
-    lit = np.array(table.given, dtype=np.int32).reshape(n * n, n + 1)
-    digit_of = np.array(table.digit_of, dtype=np.uint8)
-    cell_of = np.full(n**3 + 1, -1, dtype=np.int32)
-    cells, digits = np.nonzero(lit)
-    cell_of[lit[cells, digits]] = cells
-    return LiteralArrays(n, lit, cell_of, digit_of)
-
-
-@cache
-def literal_table(n: int) -> LiteralTable:
-    """The flat literal tables of an n x n board, derived from ``variables.literal`` once per size."""
-    given = [0] * (n * n * (n + 1))
-    digit_of = [0] * (variables.count(n) + 1)
-    for cell in range(n * n):
-        for digit in range(1, n + 1):
-            lit = variables.literal(n, cell, digit)
-            given[cell * (n + 1) + digit] = lit
-            digit_of[lit] = digit
-    offsets = tuple(cell * (n + 1) for cell in range(n * n))
-    return LiteralTable(n, tuple(given), offsets, tuple(digit_of))
-
-
-def grid_from_model(
-    n: int, model: Sequence[int] | set[int], givens: Grid | None = None, free: frozenset[int] | None = None
-) -> Grid:
-    """Decode any model: given cells from the givens, the others from their true cell variables.
-
-    ``free`` limits the variables read (None: every cell variable). The ``reduced`` encoding needs
-    it: the variables the givens decide are in no clause, so a solver may set them either way,
-    and only the free variables and the givens say what the grid is.
-    Raises ValueError when a cell gets no digit or two.
-    """
-    top = variables.count(n)
-    true = {lit for lit in model if 0 < lit <= top and (free is None or lit in free)}
-    grid = []
-    for cell in range(n * n):
-        if givens is not None and givens[cell]:
-            grid.append(givens[cell])
-            continue
-        digits = [d for d in range(1, n + 1) if variables.literal(n, cell, d) in true]
-        if len(digits) != 1:
-            raise ValueError(f"the model gives {cell_words(cell, n, comma=True)} the digits {digits}")
-        grid.append(digits[0])
-    return tuple(grid)
 
 
 # --- Groups and at-most-one encodings (``cnf_encodings``). -----------------------------------------

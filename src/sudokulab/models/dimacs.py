@@ -31,7 +31,8 @@ from ..core.puzzle import Puzzle
 from ..core.rules import Cage, Differ, Group, Rules, RulesError, Thermo, build
 from ..errors import PuzzleFormatError
 from ..formats.documents import compact
-from . import cnf
+from . import cnf, cnf_literals
+from .cnf_encodings import AMO_ENCODINGS, ENCODINGS
 
 HEADER = "c sudokulab-export "
 RULES = "c sudokulab rules "
@@ -140,7 +141,7 @@ def to_dimacs(puzzle: Puzzle, encoding: str = "extended", amo: str = "pairwise")
     """
     f, _ = cnf.formula(puzzle, encoding, amo)
     n = puzzle.n
-    givens = cnf.literal_table(n).assumptions(puzzle.givens)
+    givens = cnf_literals.literal_table(n).assumptions(puzzle.givens)
     lines = [
         header_line(puzzle, encoding, amo),
         rules_line(puzzle.rules),
@@ -177,7 +178,7 @@ def read_header(text: str, name: str = "the formula") -> Exported:
             raw = data["givens"]
             givens = tuple(int(v) for v in (raw.split() if " " in raw else raw))
             encoding, amo = str(data["encoding"]), str(data["amo"])
-            if shape.n != data["size"] or encoding not in cnf.ENCODINGS or amo not in cnf.AMO_ENCODINGS:
+            if shape.n != data["size"] or encoding not in ENCODINGS or amo not in AMO_ENCODINGS:
                 raise ValueError("size, encoding or at-most-one encoding unknown")
             puzzle = Puzzle(shape, givens)
         except (ValueError, KeyError, TypeError) as exc:
@@ -269,6 +270,6 @@ def decode_model(exported: Exported, model: tuple[int, ...]) -> Grid:
     true = [lit for lit in model if lit > 0]
     givens = puzzle.givens if formula.per_puzzle else None  # else a changed given shows in the grid
     try:
-        return cnf.grid_from_model(puzzle.n, true, givens, formula.free)
+        return cnf_literals.grid_from_model(puzzle.n, true, givens, formula.free)
     except ValueError as exc:
         raise PuzzleFormatError(f"the model is not a grid: {exc}") from None

@@ -35,7 +35,9 @@ from typing import Any
 
 from ..errors import UsageError
 from ..formats.outputs import write_text
-from .grader import JUDGE_OUTCOMES, GradeOptions, StudentJob, StudentResult, allow_graders, grade_student, stop_graders
+from .capped_process import allow_graders, stop_graders
+from .grader import GradeOptions, StudentJob, StudentResult, grade_student
+from .grader_documents import JUDGE_OUTCOMES
 
 MAX_SUBMISSION_BYTES = 16 << 20
 """A submission larger than this (packed) is not graded: it is no source file, and it travels to every worker."""

@@ -34,7 +34,7 @@ from ..core.puzzle import Puzzle
 from ..core.rules import KINDS
 from ..errors import PuzzleFormatError, UsageError
 from ..execution.sandbox import Limits, run_program
-from ..models import cnf, dimacs, variables
+from ..models import cnf_encodings, cnf_size, dimacs, variables
 from ..models.dimacs import Exported, decode_model, parse_answer
 from .base import (
     Capabilities,
@@ -81,8 +81,8 @@ class DimacsSolver(SolverBase):
     options: ClassVar[tuple[Option, ...]] = (
         Option("command", str, "", "the SAT program and its arguments, e.g. 'cadical -q'; {cnf} and {out} stand "
                "for the formula and a result file (default: the first of cadical, kissat, minisat, picosat found)"),
-        Option("encoding", str, "extended", "CNF encoding of the formula written", cnf.ENCODINGS),
-        Option("amo", str, "pairwise", "at-most-one encoding", cnf.AMO_ENCODINGS),
+        Option("encoding", str, "extended", "CNF encoding of the formula written", cnf_encodings.ENCODINGS),
+        Option("amo", str, "pairwise", "at-most-one encoding", cnf_encodings.AMO_ENCODINGS),
     )
 
     def __init__(self, command: str = "", encoding: str = "extended", amo: str = "pairwise"):
@@ -155,7 +155,7 @@ class DimacsSolver(SolverBase):
 
     def solve(self, puzzle: Puzzle, *, time_limit: float | None = None, canonical: bool = False) -> SolveResult:
         check_kinds(self, puzzle)
-        cnf.check_size(puzzle, self.encoding, self.amo, "dimacs")
+        cnf_size.check_size(puzzle, self.encoding, self.amo, "dimacs")
         started = time.perf_counter()
         deadline, stats = Deadline(time_limit), {}
         try:
@@ -168,7 +168,7 @@ class DimacsSolver(SolverBase):
     def count(self, puzzle: Puzzle, *, limit: int = 2, time_limit: float | None = None) -> CountResult:
         check_kinds(self, puzzle)
         check_limit(limit)
-        cnf.check_size(puzzle, self.encoding, self.amo, "dimacs")
+        cnf_size.check_size(puzzle, self.encoding, self.amo, "dimacs")
         started = time.perf_counter()
         deadline, stats = Deadline(time_limit), {}
         blocking: list[list[int]] = []

@@ -32,9 +32,9 @@ Engines (any PySAT name or alias) and what each lacks:
   fresh engine per puzzle with the givens as unit clauses, and refused for canonical answers,
   counting and time limits, which all need more than one call on one engine.
 
-Size. The formula is sized before it is built (``cnf.counts``, ``cnf.clause_count``): with
+Size. The formula is sized before it is built (``cnf_size.counts``, ``cnf_size.clause_count``): with
 ``amo="auto"`` pairwise at-most-ones are used while the formula stays under ``PAIRWISE_CLAUSES``
-clauses, the sequential counter (Sinz 2005) above; a formula still over ``cnf.MAX_CLAUSES`` is refused
+clauses, the sequential counter (Sinz 2005) above; a formula still over ``cnf_size.MAX_CLAUSES`` is refused
 with one line before anything is allocated (an empty 64x64 board: 3.1 million clauses even with
 the counter). The deadline is checked once the formula is built, so building counts against it.
 
@@ -49,7 +49,7 @@ touching it again; the next puzzle of the rule set builds a fresh one.
 Batches. ``solve_batch`` (the entry point of ``sudokulab.solvers.batch``) runs k puzzles of a shape and rule set on the
 same engine, in the same session (lock, Ctrl-C), with what is ours per puzzle cut to a slice of a
 precomputed assumption list, the model read as its true cell literals, and the counters read once;
-decoding and stats are numpy over the whole batch.
+decoding and stats are numpy over the whole batch (``sat_batch``).
 
 Stats: the engine's decisions, conflicts, propagations and restarts for this puzzle (deltas of
 its accumulated counters, since the engine is shared), the formula's variables and clauses,
@@ -66,8 +66,8 @@ CaDiCaL's lucky guesses can solve without a decision and ``propagate()`` does no
 root level implies. ``cadical300``'s counters stay 0 under assumptions in this PySAT build, and
 ``kissat404`` has none: neither reports them.
 
-One module: solve, count, canonical answers and batches are the four uses of one engine session
-(``sat_engine``) and share its lock, its renewal and its Ctrl-C handling.
+Solve, count, canonical answers and batches are the four uses of one engine session (``sat_engine``)
+and share its lock, its renewal and its Ctrl-C handling; the batch's hot loop is ``sat_batch``.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ from ..core.grid import Grid, Shape
 from ..core.puzzle import Puzzle
 from ..core.rules import KINDS, Rules, standard
 from ..errors import UnsupportedFeature
-from ..models import cnf
+from ..models import cnf, cnf_encodings, cnf_size
 from .base import (
     Capabilities,
     CountResult,
@@ -123,8 +123,8 @@ KEEP_ENGINES = 8
 """Shared engines kept at once, one per rule set; a new one closes the oldest (a stream of killer
 puzzles, each with its own cages, would otherwise keep an engine per puzzle)."""
 
-ENCODING_CHOICES = ("auto", *cnf.ENCODINGS)
-AMO_CHOICES = ("auto", *cnf.AMO_ENCODINGS)
+ENCODING_CHOICES = ("auto", *cnf_encodings.ENCODINGS)
+AMO_CHOICES = ("auto", *cnf_encodings.AMO_ENCODINGS)
 
 
 class SatSolver(SolverBase):
@@ -184,15 +184,15 @@ class SatSolver(SolverBase):
         return "reduced" if n > AUTO_REDUCED_ABOVE else "extended"
 
     def amo_for(self, puzzle: Puzzle, encoding: str) -> str:
-        """The at-most-one encoding for a puzzle (``auto`` resolved); refuses formulas over ``cnf.MAX_CLAUSES``."""
+        """The at-most-one encoding for a puzzle (``auto`` resolved); refuses formulas over ``cnf_size.MAX_CLAUSES``."""
 
-        sizes = cnf.reduced_group_sizes(puzzle) if encoding == "reduced" and puzzle.rules.is_standard else None
+        sizes = cnf_size.reduced_group_sizes(puzzle) if encoding == "reduced" and puzzle.rules.is_standard else None
         amo = self.amo
         if amo == "auto":
-            pairwise = cnf.clause_count(puzzle, encoding, "pairwise", sizes)
+            pairwise = cnf_size.clause_count(puzzle, encoding, "pairwise", sizes)
             amo = "pairwise" if pairwise <= PAIRWISE_CLAUSES else "seqcounter"
-        if cnf.clause_count(puzzle, encoding, amo, sizes) > cnf.MAX_CLAUSES:
-            cnf.check_size(puzzle, encoding, amo, "sat")
+        if cnf_size.clause_count(puzzle, encoding, amo, sizes) > cnf_size.MAX_CLAUSES:
+            cnf_size.check_size(puzzle, encoding, amo, "sat")
         return amo
 
     # --- engines ---------------------------------------------------------------------------------
@@ -388,17 +388,16 @@ class SatSolver(SolverBase):
         Why: around a 17-clue 9x9, whose engine call takes tens of microseconds, each Python step
         counts. Here the assumptions of the whole batch come from one numpy lookup, each model is
         read as its true cell literals and decoded for all puzzles at once, and the counters are
-        read once per puzzle and differenced as arrays: nearer a bare loop's rate than ``solve``
-        (``benchmarks/results/per-call.md``), where reading the whole model (``get_model``) is a
-        large part of a bare call.
+        read once per puzzle and differenced as arrays (``sat_batch``): nearer a bare loop's rate
+        than ``solve`` (``benchmarks/results/per-call.md``), where reading the whole model
+        (``get_model``) is a large part of a bare call.
         The engine, lock, time limits and Ctrl-C are those of ``solve`` (the lock is held for the
         whole batch). Shapes without a shared engine (``reduced``, engines without assumptions) go
         through ``solve`` puzzle by puzzle.
         ``propagated`` is False for a puzzle that ran out of time (``solve`` leaves it out).
         """
-        import numpy as np
-
         from . import batch as batches
+        from .sat_batch import pack_batch, run_batch, solve_each_under
 
         rules = standard(shape) if rules is None else rules
         empty = Puzzle(shape, (0,) * shape.cells, rules)  # also checks that the rules fit the shape
@@ -410,89 +409,12 @@ class SatSolver(SolverBase):
         if not self.shares_engine(shape):  # a fresh formula or engine per puzzle anyway
             if rules.is_standard:
                 return batches.solve_each(self, givens, shape, time_limit)
-            return _solve_each(self, givens, rules, time_limit)
-        k, cells = givens.shape
-        arrays = cnf.literal_arrays(shape.n)
-        flat, offsets = arrays.assumptions(givens)
-        codes = [batches.NO_SOLUTION] * k
-        seconds, cpu = [0.0] * k, [0.0] * k
-        counts: list[dict[str, int]] = []
-        settled: list[bool] = []
-        positives: list[list[int]] = []
-        solved: list[int] = []
+            return solve_each_under(self, givens, rules, time_limit)
+        propagate = self.engine not in PROPAGATED_FROM_COUNTERS | NO_PROPAGATE
         with self._session(empty) as (engine, _):
-            solver, formula = engine.solver, engine.formula
-            run, model, accum = engine.run, solver.get_model, engine.counters
-            cut = shape.n**3 if formula.top > shape.n**3 else None  # auxiliary variables come after the cells
-            propagate = self.engine not in PROPAGATED_FROM_COUNTERS | NO_PROPAGATE
-            clock, cpu_clock = time.perf_counter, time.process_time
-            counts.append(accum())
-            try:
-                for i in range(k):  # the hot loop: what is ours per puzzle is cut to the bone
-                    assumptions = flat[offsets[i]:offsets[i + 1]]
-                    started, cpu_started = clock(), cpu_clock()
-                    try:
-                        answer = run(assumptions, None if time_limit is None else Deadline(time_limit))
-                    except TimeUp:
-                        codes[i] = batches.TIME_LIMIT
-                    else:
-                        if answer:
-                            codes[i] = batches.SOLVED
-                            values = model()
-                            positives.append([lit for lit in (values if cut is None else values[:cut]) if lit > 0])
-                            solved.append(i)
-                        if propagate:
-                            settled.append(settled_by_propagation(engine, assumptions))
-                    seconds[i], cpu[i] = clock() - started, cpu_clock() - cpu_started
-                    counts.append(accum())
-            except Exception as exc:  # PySAT's report of a Ctrl-C caught in the engine; TimeUp never gets here
-                engine.check_interrupt(exc)
-                raise
+            ran = run_batch(engine, givens, shape, time_limit, propagate)
             constant = dict(self._constant_stats(engine))
-        status = np.array(codes, dtype=np.int8)
-        grids = np.zeros((k, cells), dtype=batches.DIGITS)
-        if solved:
-            grids[solved] = _decoded(arrays, formula, positives, givens[solved])
-        stats: dict[str, np.ndarray] = {}
-        if counts[0]:
-            totals = np.array([[c[key] for key in COUNTERS] for c in counts], dtype=np.int64)
-            stats = dict(zip(COUNTERS, np.diff(totals, axis=0).T))
-        stats["calls"] = np.full(k, 2 if propagate else 1, dtype=np.int64)
-        if propagate:
-            stats["calls"][status == batches.TIME_LIMIT] = 1
-            ran = status != batches.TIME_LIMIT
-            stats["propagated"] = np.zeros(k, dtype=bool)
-            stats["propagated"][ran] = settled
-        elif counts[0] and self.engine in PROPAGATED_FROM_COUNTERS:
-            stats["propagated"] = (stats["decisions"] == 0) & (stats["conflicts"] == 0) & (status != batches.TIME_LIMIT)
-        return batches.BatchResults(self.name, status, grids, np.array(seconds), np.array(cpu), stats, constant)
-
-def _decoded(arrays: cnf.LiteralArrays, formula: cnf.Formula, positives: list[list[int]],
-             givens: np.ndarray) -> np.ndarray:
-    """The grids of solved puzzles from their models' true cell literals, all at once when each
-    model has one per cell (every model of these encodings does), else one by one (which raises)."""
-    import numpy as np
-
-    cells = formula.shape.cells
-    if all(len(row) == cells for row in positives):
-        grids = arrays.decode(np.array(positives, dtype=np.int32))
-        if grids is not None:
-            return grids
-    return np.array([formula.decode(row, tuple(given)) for row, given in zip(positives, givens.tolist())],
-                    dtype=np.uint8)
-
-
-def _solve_each(solver: SatSolver, givens: np.ndarray, rules: Rules, time_limit: float | None) -> BatchResults:
-    """A batch of puzzles under non-standard rules through ``solve``, one by one (``batch.solve_each``
-    builds standard puzzles)."""
-    from . import batch as batches
-
-    results, cpu = [], []
-    for row in givens.tolist():
-        started = time.process_time()
-        results.append(solver.solve(Puzzle(rules.shape, tuple(row), rules), time_limit=time_limit))
-        cpu.append(time.process_time() - started)
-    return batches.pack_results(solver.name, rules.shape, results, cpu)
+        return pack_batch(self.name, ran, givens, propagate, self.engine in PROPAGATED_FROM_COUNTERS, constant)
 
 
 _ABANDONED: list[Engine] = []

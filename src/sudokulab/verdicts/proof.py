@@ -28,7 +28,7 @@ from pathlib import Path
 from ..core.grid import Grid
 from ..core.puzzle import Puzzle
 from ..formats.outputs import write_text
-from ..models import cnf
+from ..models import cnf, cnf_literals
 
 PROVER = "cadical195"
 CHECKER = "minisat22"
@@ -152,5 +152,5 @@ def certify_count(puzzle: Puzzle, count: int | None, *, proof_dir: str | Path | 
             return Certificate("exactly one solution", False, why="the formula has no model: the claim is false")
         model = finder.get_model()
     free = cnf.reduced_formula(puzzle).free if puzzle.n > 16 else None
-    solution = cnf.grid_from_model(puzzle.n, [lit for lit in model if lit > 0], puzzle.givens, free)
+    solution = cnf_literals.grid_from_model(puzzle.n, [lit for lit in model if lit > 0], puzzle.givens, free)
     return certify(puzzle, solution, proof_dir=proof_dir)

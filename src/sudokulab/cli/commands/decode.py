@@ -15,7 +15,7 @@ USAGE = ("sudokulab decode PUZZLE ANSWER [--encoding NAME] [--amo NAME]\n"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from ...models.cnf import AMO_ENCODINGS, ENCODINGS
+    from ...models.cnf_encodings import AMO_ENCODINGS, ENCODINGS
 
     parser.add_argument("first", metavar="PUZZLE", help="puzzle file (or the ANSWER with --cnf); - for stdin")
     parser.add_argument("answer", nargs="?", metavar="ANSWER",

@@ -17,7 +17,7 @@ HELP = "show the at-most-one encodings and the model sizes per encoding"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from ...models.cnf import AMO_ENCODINGS
+    from ...models.cnf_encodings import AMO_ENCODINGS
 
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION", parser_class=type(parser))
     show = actions.add_parser("show", help="an at-most-one encoding over K literals (--amo), or the model sizes "
@@ -35,7 +35,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from ...formats.documents import emit
     from ...lab.encoding_lab import model_sizes, render, render_sizes, show, sizes_json
-    from ...models.cnf import AMO_ENCODINGS
+    from ...models.cnf_encodings import AMO_ENCODINGS
 
     if args.model:
         if args.amo is not None or args.literals is not None or args.exactly_one:

@@ -46,6 +46,24 @@ def fast():
 
 
 @pytest.fixture(scope="module")
+def sat():
+    """``sat``, the reference the other paradigms' answers and counts are checked against (one per module)."""
+    from sudokulab import solvers
+
+    with solvers.get("sat") as solver:
+        yield solver
+
+
+@pytest.fixture(scope="module")
+def backtrack():
+    """``backtrack``, the classic search whose canonical answer the other paradigms must give (one per module)."""
+    from sudokulab import solvers
+
+    with solvers.get("backtrack") as solver:
+        yield solver
+
+
+@pytest.fixture(scope="module")
 def jitted():
     """``backtrack-jit`` (one per module)."""
     from sudokulab import solvers

@@ -204,3 +204,33 @@ def pytest_xdist_make_scheduler(config, log):
             return xdist_group(nodeid) or super()._split_scope(nodeid)
 
     return SerialGroups(config, log)
+
+
+LONGEST = (
+    "tests/test_notebooks.py::test_notebook_runs_and_prints_its_committed_outputs[07",
+    "tests/test_rating.py::test_the_ratings_order_the_shipped_sets",
+    "tests/test_notebooks.py::test_notebook_runs_and_prints_its_committed_outputs[08",
+    "tests/test_grade.py::test_a_class_of_forty",
+    "tests/test_jit.py::test_the_compiled_search_is_cached_on_disk",
+    "tests/test_eighty_columns.py::test_solvers_fits_80_columns",
+    "tests/test_scale.py::test_rate_",
+    "tests/test_dataset_input.py::test_every_command_that_reads_datasets_reads_a_puzzle_file_as_one_puzzle",
+    "tests/test_notebooks.py::test_notebook_runs_and_prints_its_committed_outputs",
+    "tests/test_explain.py::test_replay_200_puzzles_from_three_sets",
+    "tests/test_explain.py::test_x_names_a_diagonal",
+)
+"""The tests (by the start of their id) that take longest here, longest first (per-test durations of a
+whole run, docs/development.md): under pytest-xdist they are handed out before every other test of no
+group, so that none starts while the other worker has nothing left to do. A stale entry costs nothing."""
+
+
+def pytest_collection_modifyitems(config, items):
+    """``LONGEST`` first, in its order, under ``--dist loadgroup`` (the scheduler keeps the collection's
+    order among tests of no group); elsewhere the order is left alone."""
+    if config.getoption("dist", default="no") != "loadgroup":  # -p no:xdist has no such option
+        return
+
+    def rank(item) -> int:
+        return next((i for i, start in enumerate(LONGEST) if item.nodeid.startswith(start)), len(LONGEST))
+
+    items.sort(key=rank)

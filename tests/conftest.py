@@ -36,40 +36,24 @@ if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-@pytest.fixture(scope="module")
-def fast():
-    """``backtrack-fast``, the reference the other hand-written searches are held to (one per module)."""
-    from sudokulab import solvers
+def module_solver(fixture: str, name: str, doc: str):
+    """A fixture ``fixture`` holding one ``name`` solver for a whole test module, closed after its last test."""
 
-    with solvers.get("backtrack-fast") as solver:
-        yield solver
+    def held():
+        from sudokulab import solvers
 
+        with solvers.get(name) as solver:
+            yield solver
 
-@pytest.fixture(scope="module")
-def sat():
-    """``sat``, the reference the other paradigms' answers and counts are checked against (one per module)."""
-    from sudokulab import solvers
-
-    with solvers.get("sat") as solver:
-        yield solver
+    held.__name__ = held.__qualname__ = fixture
+    held.__doc__ = doc
+    return pytest.fixture(held, scope="module", name=fixture)
 
 
-@pytest.fixture(scope="module")
-def backtrack():
-    """``backtrack``, the classic search whose canonical answer the other paradigms must give (one per module)."""
-    from sudokulab import solvers
-
-    with solvers.get("backtrack") as solver:
-        yield solver
-
-
-@pytest.fixture(scope="module")
-def jitted():
-    """``backtrack-jit`` (one per module)."""
-    from sudokulab import solvers
-
-    with solvers.get("backtrack-jit") as solver:
-        yield solver
+fast = module_solver("fast", "backtrack-fast", "The reference the other hand-written searches are held to.")
+sat = module_solver("sat", "sat", "The reference the other paradigms' answers and counts are checked against.")
+backtrack = module_solver("backtrack", "backtrack", "The classic search, whose canonical answer the others must give.")
+jitted = module_solver("jitted", "backtrack-jit", "The compiled search.")
 
 
 @pytest.fixture

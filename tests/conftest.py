@@ -36,22 +36,24 @@ if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-@pytest.fixture(scope="module")
-def fast():
-    """``backtrack-fast``, the reference the other hand-written searches are held to (one per module)."""
-    from sudokulab import solvers
+def module_solver(fixture: str, name: str, doc: str):
+    """A fixture ``fixture`` holding one ``name`` solver for a whole test module, closed after its last test."""
 
-    with solvers.get("backtrack-fast") as solver:
-        yield solver
+    def held():
+        from sudokulab import solvers
+
+        with solvers.get(name) as solver:
+            yield solver
+
+    held.__name__ = held.__qualname__ = fixture
+    held.__doc__ = doc
+    return pytest.fixture(held, scope="module", name=fixture)
 
 
-@pytest.fixture(scope="module")
-def jitted():
-    """``backtrack-jit`` (one per module)."""
-    from sudokulab import solvers
-
-    with solvers.get("backtrack-jit") as solver:
-        yield solver
+fast = module_solver("fast", "backtrack-fast", "The reference the other hand-written searches are held to.")
+sat = module_solver("sat", "sat", "The reference the other paradigms' answers and counts are checked against.")
+backtrack = module_solver("backtrack", "backtrack", "The classic search, whose canonical answer the others must give.")
+jitted = module_solver("jitted", "backtrack-jit", "The compiled search.")
 
 
 @pytest.fixture
@@ -186,3 +188,33 @@ def pytest_xdist_make_scheduler(config, log):
             return xdist_group(nodeid) or super()._split_scope(nodeid)
 
     return SerialGroups(config, log)
+
+
+LONGEST = (
+    "tests/test_notebooks.py::test_notebook_runs_and_prints_its_committed_outputs[07",
+    "tests/test_rating.py::test_the_ratings_order_the_shipped_sets",
+    "tests/test_notebooks.py::test_notebook_runs_and_prints_its_committed_outputs[08",
+    "tests/test_grade.py::test_a_class_of_forty",
+    "tests/test_jit.py::test_the_compiled_search_is_cached_on_disk",
+    "tests/test_eighty_columns.py::test_solvers_fits_80_columns",
+    "tests/test_scale.py::test_rate_",
+    "tests/test_dataset_input.py::test_every_command_that_reads_datasets_reads_a_puzzle_file_as_one_puzzle",
+    "tests/test_notebooks.py::test_notebook_runs_and_prints_its_committed_outputs",
+    "tests/test_explain.py::test_replay_200_puzzles_from_three_sets",
+    "tests/test_explain.py::test_x_names_a_diagonal",
+)
+"""The tests (by the start of their id) that take longest here, longest first (per-test durations of a
+whole run, docs/development.md): under pytest-xdist they are handed out before every other test of no
+group, so that none starts while the other worker has nothing left to do. A stale entry costs nothing."""
+
+
+def pytest_collection_modifyitems(config, items):
+    """``LONGEST`` first, in its order, under ``--dist loadgroup`` (the scheduler keeps the collection's
+    order among tests of no group); elsewhere the order is left alone."""
+    if config.getoption("dist", default="no") != "loadgroup":  # -p no:xdist has no such option
+        return
+
+    def rank(item) -> int:
+        return next((i for i, start in enumerate(LONGEST) if item.nodeid.startswith(start)), len(LONGEST))
+
+    items.sort(key=rank)

@@ -35,17 +35,6 @@ def asp():
         yield solver
 
 
-@pytest.fixture(scope="module")
-def sat():
-    with solvers.get("sat") as solver:
-        yield solver
-
-
-@pytest.fixture(scope="module")
-def backtrack():
-    return solvers.get("backtrack")
-
-
 def clingo_answers(text: str, limit: int = 0) -> list[tuple[int, ...]]:
     """The grids of a program's answer sets, by clingo alone (``limit`` 0: all of them)."""
     control = clingo.Control(["--warn=none", f"--models={limit}"])

@@ -29,17 +29,6 @@ SEVERAL = Puzzle(Shape(2, 2), (1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4))
 """A 4x4 puzzle with several solutions (12), to count."""
 
 
-@pytest.fixture(scope="module")
-def sat():
-    with solvers.get("sat") as solver:
-        yield solver
-
-
-@pytest.fixture(scope="module")
-def backtrack():
-    return solvers.get("backtrack")
-
-
 @pytest.fixture(scope="module", params=BACKENDS)
 def engine(request):
     with CpmpySolver(backend=request.param) as solver:

@@ -39,11 +39,6 @@ def cpsat():
         yield solver
 
 
-@pytest.fixture(scope="module")
-def backtrack():
-    return solvers.get("backtrack")
-
-
 def decode(model: cp_model.CpModel, canonical: bool = False) -> tuple[int, ...] | None:
     """Solve a model read back from text with a plain CpSolver; the canonical way if asked."""
     engine = cp_model.CpSolver()

@@ -33,12 +33,6 @@ def cut(shape: Shape, fraction: float, seed: int) -> Puzzle:
     return remove_clues(random_grid(shape, rng), shape, round(fraction * shape.cells), rng)
 
 
-@pytest.fixture(scope="module")
-def sat():
-    with solvers.get("sat") as solver:
-        yield solver
-
-
 @pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("shape, fraction", [(Shape(2, 2), 0.0), (Shape(2, 3), 0.2), (Shape(3, 3), 0.35),
                                              (Shape(3, 3), 0.5), (Shape(4, 4), 0.6)])

@@ -3,6 +3,8 @@
 against ``sat`` and ``backtrack`` under standard rules and every variant kind.
 
 Tests that run the program skip with one line naming how to install it (``apt-get install minizinc flatzinc``).
+The canonical reference is ``backtrack-fast`` (the ``fast`` fixture): it gives the classic backtracker's
+answer, and quickly on empty variant boards (the classic search took minutes on the empty 9x9 jigsaw).
 """
 
 from __future__ import annotations
@@ -40,19 +42,6 @@ def minizinc():
         pytest.skip(f"minizinc: {WHY}")
     with MiniZincSolver() as solver:
         yield solver
-
-
-@pytest.fixture(scope="module")
-def sat():
-    with solvers.get("sat") as solver:
-        yield solver
-
-
-@pytest.fixture(scope="module")
-def backtrack():
-    """``backtrack-fast``: with ``canonical=True`` it gives the classic backtracker's answer, and quickly
-    on empty variant boards (the classic search took minutes on the empty 9x9 jigsaw)."""
-    return solvers.get("backtrack-fast")
 
 
 # --- the model text: what a person expects ------------------------------------------------------
@@ -120,10 +109,10 @@ def test_export_is_one_text_minizinc_runs_to_the_boj_answer(sample, sample_answe
 
 @needs_program
 @pytest.mark.slow
-def test_exported_killer_puzzle_gives_the_canonical_answer(backtrack):
+def test_exported_killer_puzzle_gives_the_canonical_answer(fast):
     shape = Shape(2, 3)
     puzzle = Puzzle.empty(shape).with_rules(variant(shape, "killer", seed=3))
-    first = backtrack.solve(puzzle, canonical=True).grid
+    first = fast.solve(puzzle, canonical=True).grid
     printed = _run_text(export(puzzle, "minizinc")).split("----------")[0].split()
     assert tuple(map(int, printed)) == first
     with pytest.raises(UsageError, match="the minizinc format takes no option 'encoding'"):
@@ -190,7 +179,7 @@ def test_solves_and_counts_agree_with_sat_on_every_size(minizinc, sat, n, fracti
 @pytest.mark.slow
 @pytest.mark.parametrize("preset", ["x", "killer", "thermo", "jigsaw", "anti-knight"])
 @pytest.mark.parametrize("n", [4, 6, 9])
-def test_variants_solve_count_and_canonical_agree_with_sat_and_backtrack(minizinc, sat, backtrack, preset, n):
+def test_variants_solve_count_and_canonical_agree_with_sat_and_backtrack(minizinc, sat, fast, preset, n):
     shape = SHAPES[n]
     rules = variant(shape, preset, seed=n)
     puzzle = Puzzle.empty(shape).with_rules(rules)
@@ -200,7 +189,7 @@ def test_variants_solve_count_and_canonical_agree_with_sat_and_backtrack(minizin
     limit = 20
     assert minizinc.count(puzzle, limit=limit, time_limit=HANG).count == sat.count(puzzle, limit=limit).count
     answer = minizinc.solve(puzzle, time_limit=HANG)
-    reference = backtrack.solve(puzzle, canonical=True, time_limit=HANG)
+    reference = fast.solve(puzzle, canonical=True, time_limit=HANG)
     if reference.status is Status.NO_SOLUTION:
         assert answer.status is Status.NO_SOLUTION
         return
@@ -211,10 +200,10 @@ def test_variants_solve_count_and_canonical_agree_with_sat_and_backtrack(minizin
 @needs_program
 @pytest.mark.slow
 @pytest.mark.parametrize("n", [4, 6, 9, 16])
-def test_canonical_on_empty_boards_is_the_baselines_answer(minizinc, backtrack, n):
+def test_canonical_on_empty_boards_is_the_baselines_answer(minizinc, fast, n):
     puzzle = Puzzle.empty(n)
     result = minizinc.solve(puzzle, canonical=True, time_limit=HANG)
-    assert result.grid == backtrack.solve(puzzle, canonical=True).grid and result.stats["search"] == "input_order"
+    assert result.grid == fast.solve(puzzle, canonical=True).grid and result.stats["search"] == "input_order"
 
 
 @needs_program

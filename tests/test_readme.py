@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -46,6 +47,9 @@ SKIPPED = {
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 SHARED = ("examples", "tests/fixtures")
 """The repository's folders a page's commands may read (the grading page's student files are fixtures)."""
+COPIED = ("tests/fixtures",)
+"""Those of ``SHARED`` copied, not linked: ``grade ./tests/fixtures/grade/judge`` writes its gradebook beside
+the submissions, which must not rewrite the checkout's (a run once committed its own path there)."""
 
 
 class Shown(NamedTuple):
@@ -106,7 +110,10 @@ def clones(tmp_path_factory):
             folder = tmp_path_factory.mktemp("clone")
             for shared in SHARED:
                 (folder / shared).parent.mkdir(parents=True, exist_ok=True)
-                (folder / shared).symlink_to(ROOT / shared, target_is_directory=True)
+                if shared in COPIED:
+                    shutil.copytree(ROOT / shared, folder / shared, symlinks=True)
+                else:
+                    (folder / shared).symlink_to(ROOT / shared, target_is_directory=True)
             bin_folder = folder / ".bin"  # `sudokulab` for pipelines: this interpreter, this checkout
             bin_folder.mkdir()
             script = bin_folder / "sudokulab"

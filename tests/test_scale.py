@@ -24,6 +24,7 @@ from sudokulab.execution import executors
 from sudokulab.execution.cluster import check_where
 
 from .conftest import EXAMPLES, ROOT, dataset, run_cli
+from .processes import cleaned_up, needs_proc_children, survivors, wait_for_children
 
 PUZZLES_20 = [line for line in (EXAMPLES / "puzzles-20.txt").read_text().splitlines() if not line.startswith("#")]
 
@@ -175,23 +176,8 @@ def test_the_bar_is_on_stderr_and_stdout_stays_clean_with_jobs(command, tmp_path
         assert json.loads(text) == json.loads(plain.stdout)
 
 
-def _children(pid: int) -> list[int]:
-    try:
-        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except OSError:
-        return []
-
-
-def _running(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except (OSError, IndexError):
-        return False
-
-
 @pytest.mark.slow
-@pytest.mark.skipif(not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists(),
-                    reason="reads the process tree from /proc (Linux, CONFIG_PROC_CHILDREN)")
+@needs_proc_children
 @pytest.mark.parametrize("command, signum", [("rate", signal.SIGTERM), ("rate", signal.SIGINT),
                                              ("propagate", signal.SIGTERM)])
 def test_a_signal_ends_a_pooled_run_cleanly(tmp_path, command, signum):
@@ -203,29 +189,13 @@ def test_a_signal_ends_a_pooled_run_cleanly(tmp_path, command, signum):
     code = "import sys\nfrom sudokulab.cli.main import run\nsys.argv = ['sudokulab', *sys.argv[1:]]\nrun()\n"
     process = subprocess.Popen([sys.executable, "-c", code, *args, "--jobs", "2", "--quiet"], cwd=ROOT,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-    left: list[int] = []
-    try:
-        deadline = time.monotonic() + 60
-        while len(left) < 3 and time.monotonic() < deadline:  # two workers and the resource tracker
-            time.sleep(0.2)
-            left = _children(process.pid)
-        assert len(left) >= 3, f"the pool did not start: children {left}"
+    with cleaned_up(process) as left:
+        left += wait_for_children(process, 3)  # two workers and the resource tracker
         time.sleep(1.5)  # both workers at work
         os.killpg(process.pid, signum)  # as a terminal's Ctrl-C or a closed session: the whole group
         out, err = process.communicate(timeout=60)
-        deadline = time.monotonic() + 30
-        while any(map(_running, left)) and time.monotonic() < deadline:
-            time.sleep(0.2)
+        still = survivors(left, within=30)
         assert process.returncode == 128 + signum
         assert err.decode() == f"sudokulab: {'terminated' if signum == signal.SIGTERM else 'interrupted'}\n"
         assert out == b""
-        assert not [pid for pid in left if _running(pid)], "processes of the pool outlived the command"
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(5)
-        for pid in left:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        assert not still, "processes of the pool outlived the command"

@@ -9,7 +9,6 @@ the target (whole or absent) and any ``.part`` file.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import platform
@@ -24,6 +23,8 @@ import pytest
 
 from sudokulab.cli import stopping
 from sudokulab.errors import Stopped
+
+from .processes import cleaned_up, needs_proc_children, survivors, wait_for_children
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLES = ROOT / "examples" / "puzzles-20.txt"
@@ -426,24 +427,8 @@ def test_a_signal_an_extension_replaced_with_its_own_error_still_ends_the_run_as
             signal.signal(number, handler)
 
 
-def _children(pid: int) -> list[int]:
-    try:
-        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except OSError:
-        return []
-
-
-def _running(pid: int) -> bool:
-    """Alive and not a zombie waiting for its reaper."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except (OSError, IndexError):
-        return False
-
-
 @pytest.mark.slow
-@pytest.mark.skipif(not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists(),
-                    reason="reads the process tree from /proc (Linux, CONFIG_PROC_CHILDREN)")
+@needs_proc_children
 def test_a_pools_workers_end_when_the_command_is_killed_outright(tmp_path):
     """``kill -9`` of the command alone (an OOM killer, a supervisor's last resort) runs no cleanup in
     it: its ``--jobs`` workers must end with it, not search on for the rest of their batch. Each of
@@ -457,24 +442,12 @@ def test_a_pools_workers_end_when_the_command_is_killed_outright(tmp_path):
     dataset.write_text(puzzle + "\n" + puzzle)
     process = start(["bench", str(dataset), "--solvers", "backtrack", "--jobs", "2", "--time-limit", "600",
                      "--quiet"], tmp_path)
-    left: list[int] = []
-    try:
-        deadline = time.monotonic() + 60
-        while len(left) < 3 and time.monotonic() < deadline:  # two workers and the resource tracker
-            time.sleep(0.2)
-            left = _children(process.pid)
-        assert len(left) >= 3, f"the pool did not start: children {left}"
+    with cleaned_up(process) as left:
+        left += wait_for_children(process, 3)  # two workers and the resource tracker
         time.sleep(2.0)  # both workers searching
         process.kill()
         process.communicate(timeout=60)
-        deadline = time.monotonic() + 60
-        while any(map(_running, left)) and time.monotonic() < deadline:
-            time.sleep(0.2)
-        assert not [pid for pid in left if _running(pid)], "processes of the pool outlived the command"
-    finally:
-        for pid in left:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
+        assert not survivors(left, within=60), "processes of the pool outlived the command"
 
 
 INTERRUPTED_INSIDE_THE_SAT_ENGINE = r"""

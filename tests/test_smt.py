@@ -36,18 +36,6 @@ def smt():
         yield solver
 
 
-@pytest.fixture(scope="module")
-def sat():
-    with solvers.get("sat") as solver:
-        yield solver
-
-
-@pytest.fixture(scope="module")
-def backtrack():
-    with solvers.get("backtrack") as solver:
-        yield solver
-
-
 # --- the model -----------------------------------------------------------------------------------
 
 def test_the_text_of_a_killer_thermo_4x4_says_each_rule_once():

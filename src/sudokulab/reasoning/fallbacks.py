@@ -28,7 +28,7 @@ SPLIT_CELLS = 6
 """How many of a trial's fewest-candidate cells ``search`` tries to split on, per level."""
 
 
-def _open_candidates(board: Board) -> list[tuple[int, int]]:
+def open_candidates(board: Board) -> list[tuple[int, int]]:
     """Every candidate of an open cell, cells with fewest candidates first (the likeliest to fail fast)."""
     cells = sorted((c for c in range(len(board.marks)) if not board.placed[c]),
                    key=lambda c: (board.marks[c].bit_count(), c))
@@ -44,7 +44,7 @@ def contradiction(board: Board, difficulty: float) -> Step | None:
     cell with fewest digits where one fails (the strike most likely to settle it), the shortest chain."""
     n = board.n
     best: tuple[int, int, Trial, list[int]] | None = None
-    for cell, digit in _open_candidates(board):
+    for cell, digit in open_candidates(board):
         t = trial(board, (cell, digit, True))
         if t.broken is None:
             continue
@@ -56,12 +56,20 @@ def contradiction(board: Board, difficulty: float) -> Step | None:
     if best is None:
         return None
     cell, digit, t, traced = best
+    return refutation_step(board, "contradiction", difficulty, cell, digit, t, traced, len(traced), "")
+
+
+def refutation_step(board: Board, name: str, difficulty: float, cell: int, digit: int, t: Trial, traced: list[int],
+                    size: int, how: str) -> Step:
+    """The step striking ``digit`` from ``cell`` because assuming it breaks trial ``t``: the traced
+    chain printed (``how``: what follows the assumption, when more than singles), its board facts as
+    premises, rated ``difficulty`` plus the length bonus of ``size``."""
+    n = board.n
     why = Premises()
     t.premises(traced, why)
     chain = t.chain(traced)
-    text = f"{_assumed(n, cell, digit)} leads to a contradiction: {chain_text(tuple(chain), n)}"
-    return make_step("contradiction", difficulty + length_difficulty(len(chain)), [], [(cell, digit)], why,
-                     text, chain)
+    text = f"{_assumed(n, cell, digit)}{how} leads to a contradiction: {chain_text(tuple(chain), n)}"
+    return make_step(name, difficulty + length_difficulty(size), [], [(cell, digit)], why, text, chain)
 
 
 def _refute(t: Trial, depth: int, why: Premises) -> list[tuple[Trial, list[int], int]] | None:
@@ -95,7 +103,7 @@ def search(board: Board, difficulty: float) -> Step | None:
     """Assuming a candidate leaves no solution (the last resort): a small case split shows it, or
     else a SAT search."""
     n = board.n
-    candidates = _open_candidates(board)
+    candidates = open_candidates(board)
     for depth in range(1, SPLIT_DEPTH + 1):
         for cell, digit in candidates:
             t = trial(board, (cell, digit, True))

@@ -24,6 +24,7 @@ from .board import Board
 from .chains import aic, grouped_aic, x_chain, xy_chain
 from .fallbacks import contradiction, search
 from .fish import finned_fish, fish
+from .nested import nested_forcing_chain
 from .forcing import cell_forcing_chain, dynamic_forcing_chain, region_forcing_chain
 from .single_digit import empty_rectangle, simple_colouring, two_strong_links
 from .singles import hidden_single, naked_single
@@ -56,7 +57,7 @@ class Technique:
         return self.find(board, self.difficulty)
 
 
-TECHNIQUES = (
+_CATALOGUE = (
     Technique("hidden single", 1.2, hidden_single, top=1.5),  # 1.5 in a row, column or diagonal
     Technique("thermometer", 1.8, thermometer),
     Technique("cage sum", 2.0, cage_sum),
@@ -92,6 +93,30 @@ TECHNIQUES = (
     Technique("cell forcing chain", 8.0, cell_forcing_chain),
     Technique("dynamic forcing chain", 8.5, dynamic_forcing_chain),
     Technique("contradiction", 7.5, contradiction),
+)
+
+
+def _named(*names: str) -> tuple[Technique, ...]:
+    return tuple(t for t in _CATALOGUE if t.name in names)
+
+
+NESTED_LEVELS = (
+    _named("locked candidates", "naked pair", "x-wing", "hidden pair"),
+    _named("x-chain", "xy-chain"),
+    _named("region forcing chain", "cell forcing chain"),
+)
+"""What a nested trial of level k applies inside its branch, beyond singles: the first k entries
+(after Sudoku Explainer's ``Chaining.getAdvancedRules``, levels 1 to 3; ``nested``)."""
+
+MAX_NESTED = 2
+"""The deepest level ``explain`` tries before ``search`` (docs/rating.md: what a deeper one costs)."""
+
+TECHNIQUES = _CATALOGUE + (
+    Technique("dynamic forcing chain (+)", 9.0, partial(nested_forcing_chain, levels=NESTED_LEVELS[:1],
+                                                         name="dynamic forcing chain (+)")),
+    *(Technique(f"nested forcing chain {k}", 9.5 + 0.5 * (k - 2),
+                partial(nested_forcing_chain, levels=NESTED_LEVELS[:k], name=f"nested forcing chain {k}"))
+      for k in range(2, MAX_NESTED + 1)),
     Technique("search", 10.0, search),
 )
 """Every technique, cheapest first, at Sudoku Explainer's difficulty and in its order (docs/rating.md

@@ -3,8 +3,10 @@
 A **cell forcing chain** assumes each digit of an open cell in turn and follows singles
 (``implications.Trial``); a fact that every branch reaches holds, since the cell holds one of them.
 A **region forcing chain** does the same with the places of a digit in a complete group. A
-**dynamic forcing chain** assumes one candidate true and then false: a fact both reach holds. No
-branch may break (a branch that breaks is a contradiction step, found later). The step prints each
+**dynamic forcing chain** assumes one candidate true and then false: a fact both reach holds; or
+assumes it true and reaches a contradiction, so it is struck (SE's dynamic contradiction, rated as
+the other dynamic chains; ``refutation`` finds it, and the Nishio and nested chains the same way).
+A cell or region forcing chain's branches may not break. The step prints each
 branch's chain, and its premises are the board facts the branches read plus why the branches
 cover every case (the cell's struck digits, the group's other cells).
 
@@ -107,6 +109,47 @@ def _open_cells(board: Board) -> list[int]:
                   key=lambda c: (board.marks[c].bit_count(), c))
 
 
+def open_candidates(board: Board) -> list[tuple[int, int]]:
+    """Every candidate of an open cell, cells with fewest candidates first (the likeliest to fail fast)."""
+    return [(c, d) for c in _open_cells(board) for d in digits_of(board.marks[c])]
+
+
+def assumed(n: int, cell: int, digit: int) -> str:
+    return f"{cell_label(cell, n)} ≠ {digit}: assuming {cell_label(cell, n)} = {digit}"
+
+
+def refutation(board: Board, attempt: Callable[[int, int], Trial],
+               size: Callable[[Trial, list[int]], int] = lambda t, traced: len(traced)
+               ) -> tuple[int, int, int, Trial, list[int]] | None:
+    """The candidate whose trial (``attempt``) breaks, in the cell of fewest digits where one does (the
+    strike most likely to settle it), of smallest ``size``: (size, cell, digit, trial, traced events)."""
+    best: tuple[int, int, int, Trial, list[int]] | None = None
+    for cell, digit in open_candidates(board):
+        if best is not None and board.marks[cell].bit_count() > board.marks[best[1]].bit_count():
+            break
+        t = attempt(cell, digit)
+        if t.broken is None:
+            continue
+        traced = t.trace(t.broken)
+        cost = size(t, traced)
+        if best is None or cost < best[0]:
+            best = (cost, cell, digit, t, traced)
+    return best
+
+
+def refutation_step(board: Board, name: str, difficulty: float, cell: int, digit: int, t: Trial, traced: list[int],
+                    size: int, how: str = "") -> Step:
+    """The step striking ``digit`` from ``cell`` because assuming it breaks trial ``t``: the traced
+    chain printed (``how``: what follows the assumption, when more than singles), its board facts as
+    premises, rated ``difficulty`` plus the length bonus of ``size``."""
+    n = board.n
+    why = Premises()
+    t.premises(traced, why)
+    chain = t.chain(traced)
+    text = f"{assumed(n, cell, digit)}{how} leads to a contradiction: {chain_text(tuple(chain), n)}"
+    return make_step(name, difficulty + length_difficulty(size), [], [(cell, digit)], why, text, chain)
+
+
 def cell_forcing_chain(board: Board, difficulty: float) -> Step | None:
     """Each digit of a cell, assumed in turn, leads by singles to the same fact."""
     n = board.n
@@ -152,9 +195,14 @@ def region_forcing_chain(board: Board, difficulty: float) -> Step | None:
 
 
 def dynamic_forcing_chain(board: Board, difficulty: float) -> Step | None:
-    """A candidate assumed true, then false, leads by singles to the same fact either way."""
+    """A candidate assumed true, then false, leads by singles to the same fact either way; or assumed
+    true, to a contradiction (Sudoku Explainer's dynamic contradiction: the same technique, one branch)."""
     n = board.n
-    found = []
+    found: list[tuple[int, Step] | None] = []
+    broken = refutation(board, lambda cell, digit: trial(board, (cell, digit, True)))
+    if broken is not None:
+        size, cell, digit, t, traced = broken
+        found.append((size, refutation_step(board, "dynamic forcing chain", difficulty, cell, digit, t, traced, size)))
     for cell in _open_cells(board):
         for digit in digits_of(board.marks[cell]):
             found.append(_common(board, [(cell, digit, True), (cell, digit, False)], lambda why: None,

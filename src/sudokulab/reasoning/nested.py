@@ -26,8 +26,7 @@ from typing import Protocol
 
 from .board import Board
 from .candidates import Candidates
-from .fallbacks import open_candidates, refutation_step
-from .forcing import trial
+from .forcing import refutation, refutation_step, trial
 from .implications import Event, Trial
 from .steps import Step
 
@@ -130,20 +129,11 @@ def complexity(t: NestedTrial, traced: Sequence[int]) -> int:
 def nested_forcing_chain(board: Board, difficulty: float, levels: Sequence[Sequence[Finder]], name: str) -> Step | None:
     """A candidate whose level-k trial breaks (k = ``len(levels)``) is struck: in the cell of fewest
     digits where one breaks, the one of smallest complexity."""
-    best: tuple[int, int, int, NestedTrial, list[int]] | None = None
-    for cell, digit in open_candidates(board):
-        if best is not None and board.marks[cell].bit_count() > board.marks[best[1]].bit_count():
-            break
-        t = nested_trial(board, cell, digit, levels)
-        if t.broken is None:
-            continue
-        traced = t.trace(t.broken)
-        size = complexity(t, traced)
-        if best is None or size < best[0]:
-            best = (size, cell, digit, t, traced)
-    if best is None:
+    found = refutation(board, lambda cell, digit: nested_trial(board, cell, digit, levels),
+                       lambda t, traced: complexity(t, traced))  # type: ignore[arg-type]
+    if found is None:
         return None
-    size, cell, digit, t, traced = best
+    size, cell, digit, t, traced = found
     inner = sorted({technique.name for level in levels for technique in level})
     return refutation_step(board, name, difficulty, cell, digit, t, traced, size,
                            f", followed by singles and, inside the branch, {', '.join(inner)},")

@@ -24,8 +24,8 @@ from .board import Board
 from .chains import aic, grouped_aic, x_chain, xy_chain
 from .fallbacks import contradiction, search
 from .fish import finned_fish, fish
-from .nested import nested_forcing_chain
 from .forcing import cell_forcing_chain, dynamic_forcing_chain, region_forcing_chain
+from .nested import nested_forcing_chain
 from .single_digit import empty_rectangle, simple_colouring, two_strong_links
 from .singles import hidden_single, naked_single
 from .steps import Step
@@ -89,10 +89,10 @@ _CATALOGUE = (
     Technique("aic", 7.0, aic),
     Technique("grouped aic", 7.0, grouped_aic),
     Technique("als-xz", 7.2, als_xz),
+    Technique("contradiction", 7.5, contradiction),  # SE's Nishio: one digit followed alone
     Technique("region forcing chain", 8.0, region_forcing_chain),
     Technique("cell forcing chain", 8.0, cell_forcing_chain),
-    Technique("dynamic forcing chain", 8.5, dynamic_forcing_chain),
-    Technique("contradiction", 7.5, contradiction),
+    Technique("dynamic forcing chain", 8.5, dynamic_forcing_chain),  # its contradictions too
 )
 
 

@@ -59,10 +59,21 @@ def _consequences(t: Trial, board: Board) -> dict[tuple[int, int, bool], int]:
     return found
 
 
+Follow = Callable[[Board, Branch], Trial]
+"""How a branch is followed: ``trial`` (singles), or a nested trial of some level (``nested``)."""
+
+Size = Callable[[Trial, list[int]], int]
+"""A traced chain's length as it counts for the length bonus (a nested chain adds its inner chains)."""
+
+
+def _length(t: Trial, traced: list[int]) -> int:
+    return len(traced)
+
+
 def _common(board: Board, branches: Sequence[Branch], cover: Callable[[Premises], None], name: str,
-            difficulty: float, source: str) -> tuple[int, Step] | None:
+            difficulty: float, source: str, follow: Follow = trial, size: Size = _length) -> tuple[int, Step] | None:
     """The shortest fact every branch reaches, as a step; with its total chain length."""
-    trials = [trial(board, b) for b in branches]
+    trials = [follow(board, b) for b in branches]
     if any(t.broken is not None for t in trials):
         return None
     reached = [_consequences(t, board) for t in trials]
@@ -73,8 +84,8 @@ def _common(board: Board, branches: Sequence[Branch], cover: Callable[[Premises]
         return None
 
     def cost(fact: tuple[int, int, bool]) -> tuple[int, bool, int, int]:
-        size = sum(len(t.trace(r[fact])) for t, r in zip(trials, reached, strict=True))
-        return size, not fact[2], fact[0], fact[1]
+        total = sum(size(t, t.trace(r[fact])) for t, r in zip(trials, reached, strict=True))
+        return total, not fact[2], fact[0], fact[1]
 
     fact = min(shared, key=cost)
     n = board.n
@@ -95,8 +106,9 @@ def _common(board: Board, branches: Sequence[Branch], cover: Callable[[Premises]
     removed = [] if fact[2] else [(fact[0], fact[1])]
     text = (f"{conclusion.label(n).replace('=', ' = ').replace('≠', ' ≠ ')}: {name} from {source}: "
             + " | ".join(lines))
-    step = make_step(name, difficulty + length_difficulty(len(nodes)), placed, removed, why, text, nodes)
-    return len(nodes), step
+    total = cost(fact)[0]
+    step = make_step(name, difficulty + length_difficulty(total), placed, removed, why, text, nodes)
+    return total, step
 
 
 def _best(found: list[tuple[int, Step] | None]) -> Step | None:
@@ -150,8 +162,9 @@ def refutation_step(board: Board, name: str, difficulty: float, cell: int, digit
     return make_step(name, difficulty + length_difficulty(size), [], [(cell, digit)], why, text, chain)
 
 
-def cell_forcing_chain(board: Board, difficulty: float) -> Step | None:
-    """Each digit of a cell, assumed in turn, leads by singles to the same fact."""
+def cell_forcing_chain(board: Board, difficulty: float, name: str = "cell forcing chain", follow: Follow = trial,
+                       size: Size = _length) -> Step | None:
+    """Each digit of a cell, assumed in turn, leads by singles (or ``follow``) to the same fact."""
     n = board.n
     found = []
     for cell in _open_cells(board):
@@ -165,13 +178,14 @@ def cell_forcing_chain(board: Board, difficulty: float) -> Step | None:
                     why.why_not(board, cell, digit)
 
         source = f"{cell_label(cell, n)} {{{', '.join(map(str, digits))}}}"
-        found.append(_common(board, [(cell, d, True) for d in digits], cover, "cell forcing chain", difficulty,
-                             source))
+        found.append(_common(board, [(cell, d, True) for d in digits], cover, name, difficulty, source, follow, size))
     return _best(found)
 
 
-def region_forcing_chain(board: Board, difficulty: float) -> Step | None:
-    """Each place of a digit in a complete group, assumed in turn, leads by singles to the same fact."""
+def region_forcing_chain(board: Board, difficulty: float, name: str = "region forcing chain", follow: Follow = trial,
+                         size: Size = _length) -> Step | None:
+    """Each place of a digit in a complete group, assumed in turn, leads by singles (or ``follow``) to
+    the same fact."""
     n = board.n
     found = []
     for group in board.tables.complete:
@@ -189,8 +203,8 @@ def region_forcing_chain(board: Board, difficulty: float) -> Step | None:
                     if other not in places:
                         why.why_not(board, other, digit)
 
-            found.append(_common(board, [(c, digit, True) for c in places], cover, "region forcing chain",
-                                 difficulty, f"the places of {digit} in {group.name}"))
+            found.append(_common(board, [(c, digit, True) for c in places], cover, name, difficulty,
+                                 f"the places of {digit} in {group.name}", follow, size))
     return _best(found)
 
 

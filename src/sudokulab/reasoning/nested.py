@@ -26,7 +26,7 @@ from typing import Protocol
 
 from .board import Board
 from .candidates import Candidates
-from .forcing import refutation, refutation_step, trial
+from .forcing import Branch, cell_forcing_chain, refutation, refutation_step, region_forcing_chain, trial
 from .implications import Event, Trial
 from .steps import Step
 
@@ -128,12 +128,23 @@ def complexity(t: NestedTrial, traced: Sequence[int]) -> int:
 
 def nested_forcing_chain(board: Board, difficulty: float, levels: Sequence[Sequence[Finder]], name: str) -> Step | None:
     """A candidate whose level-k trial breaks (k = ``len(levels)``) is struck: in the cell of fewest
-    digits where one breaks, the one of smallest complexity."""
-    found = refutation(board, lambda cell, digit: nested_trial(board, cell, digit, levels),
-                       lambda t, traced: complexity(t, traced))  # type: ignore[arg-type]
-    if found is None:
-        return None
-    size, cell, digit, t, traced = found
-    inner = sorted({technique.name for level in levels for technique in level})
-    return refutation_step(board, name, difficulty, cell, digit, t, traced, size,
-                           f", followed by singles and, inside the branch, {', '.join(inner)},")
+    digits where one breaks, the one of smallest complexity. Where none breaks, the same trials as
+    cell and region forcing chains: every digit of a cell (every place of a digit in a group) leads
+    to the same fact (SE's level-k cell and region reductions)."""
+
+    def follow(board: Board, branch: Branch) -> Trial:
+        cell, digit, _ = branch
+        return nested_trial(board, cell, digit, levels)
+
+    def size(t: Trial, traced: list[int]) -> int:
+        return complexity(t, traced) if isinstance(t, NestedTrial) else len(traced)
+
+    found = refutation(board, lambda cell, digit: follow(board, (cell, digit, True)), size)
+    if found is not None:
+        cost, cell, digit, t, traced = found
+        inner = sorted({technique.name for level in levels for technique in level})
+        return refutation_step(board, name, difficulty, cell, digit, t, traced, cost,
+                               f", followed by singles and, inside the branch, {', '.join(inner)},")
+    steps = [forcing_chain(board, difficulty, name, follow, size)
+             for forcing_chain in (region_forcing_chain, cell_forcing_chain)]
+    return min((s for s in steps if s is not None), key=lambda s: s.difficulty, default=None)

@@ -29,7 +29,7 @@ from .nested import nested_forcing_chain
 from .single_digit import empty_rectangle, simple_colouring, two_strong_links
 from .singles import hidden_single, naked_single
 from .steps import Step
-from .subsets import hidden_subset, locked_candidates, naked_subset
+from .subsets import direct_locked_candidates, hidden_subset, locked_candidates, naked_subset
 from .uniqueness import bug_plus_one, unique_rectangle
 from .variants import cage_sum, thermometer
 from .wings import w_wing, xy_wing, xyz_wing
@@ -59,6 +59,7 @@ class Technique:
 
 _CATALOGUE = (
     Technique("hidden single", 1.2, hidden_single, top=1.5),  # 1.5 in a row, column or diagonal
+    Technique("direct pointing", 1.7, direct_locked_candidates, top=1.9),  # SE's direct claiming 1.9
     Technique("thermometer", 1.8, thermometer),
     Technique("cage sum", 2.0, cage_sum),
     Technique("naked single", 2.3, naked_single),

@@ -107,7 +107,7 @@ def _common(board: Board, branches: Sequence[Branch], cover: Callable[[Premises]
     text = (f"{conclusion.label(n).replace('=', ' = ').replace('≠', ' ≠ ')}: {name} from {source}: "
             + " | ".join(lines))
     total = cost(fact)[0]
-    step = make_step(name, difficulty + length_difficulty(total), placed, removed, why, text, nodes)
+    step = make_step(name, round(difficulty + length_difficulty(total), 1), placed, removed, why, text, nodes)
     return total, step
 
 
@@ -159,7 +159,7 @@ def refutation_step(board: Board, name: str, difficulty: float, cell: int, digit
     t.premises(traced, why)
     chain = t.chain(traced)
     text = f"{assumed(n, cell, digit)}{how} leads to a contradiction: {chain_text(tuple(chain), n)}"
-    return make_step(name, difficulty + length_difficulty(size), [], [(cell, digit)], why, text, chain)
+    return make_step(name, round(difficulty + length_difficulty(size), 1), [], [(cell, digit)], why, text, chain)
 
 
 def cell_forcing_chain(board: Board, difficulty: float, name: str = "cell forcing chain", follow: Follow = trial,

@@ -20,7 +20,7 @@ from sudokulab.reasoning.explain import explain
 from sudokulab.reasoning.fish import fish
 from sudokulab.reasoning.step_check import check_step, checker
 from sudokulab.reasoning.steps import Fact, Step, conclusion
-from sudokulab.reasoning.subsets import hidden_subset, locked_candidates, naked_subset
+from sudokulab.reasoning.subsets import direct_locked_candidates, hidden_subset, locked_candidates, naked_subset
 from sudokulab.reasoning.techniques import TECHNIQUES
 
 from .conftest import EXAMPLES, brute_force, dataset, random_grid
@@ -167,6 +167,20 @@ def cell(row: int, col: int) -> int:
 def test_locked_candidates_pointing():
     puzzle, board = _board({(r, c): "5" for r in (2, 3) for c in (1, 2, 3)})
     _fires(puzzle, locked_candidates(board, 2.6), "locked candidates", {(cell(1, 4), 5), (cell(1, 9), 5)})
+
+
+def test_direct_pointing_places_the_single_it_leaves():
+    """5 of box 1 only in row 1 leaves r1c4-r1c9; where box 2 has 5 only in r1c4, r1c5 and r2c5, the
+    pointing leaves it one place: r2c5 (SE's direct pointing, 1.7). Without that, no step."""
+    strike = {(r, c): "5" for r in (2, 3) for c in (1, 2, 3)}
+    puzzle, board = _board(strike)
+    assert direct_locked_candidates(board, 1.7) is None  # box 2 keeps 5 in its rows 2 and 3
+    box_2 = {(r, c): "5" for r in (1, 2, 3) for c in (4, 5, 6) if (r, c) not in ((1, 4), (1, 5), (2, 5))}
+    puzzle, board = _board(strike | box_2)
+    step = direct_locked_candidates(board, 1.7)
+    assert step is not None and step.technique == "direct pointing" and step.difficulty == 1.7
+    assert step.placed == ((cell(2, 5), 5),) and not step.removed
+    assert check_step(puzzle, step)
 
 
 @pytest.mark.parametrize("size", [2, 3, 4])

@@ -224,7 +224,7 @@ def _step(graph: _Graph, name: str, difficulty: float, path: list[Node], struck:
     digits = sorted({d for d, _ in path})
     text = (f"{removed_text(struck, n)}: {name} on {', '.join(map(str, digits))}: {chain_text(tuple(nodes), n)}; "
             f"so {_on_label(path[0], n)} or {_on_label(path[-1], n)}, and the struck candidates see both")
-    return make_step(name, difficulty + length_difficulty(len(path)), [], struck, why, text, nodes)
+    return make_step(name, round(difficulty + length_difficulty(len(path)), 1), [], struck, why, text, nodes)
 
 
 def _on_label(node: Node, n: int) -> str:

@@ -1,9 +1,12 @@
 """The fallbacks where no pattern or chain applies: assume a candidate and see it fail.
 
-"contradiction" follows singles from the assumption (``implications.Trial``) until a cell or a
-group has nothing left, and prints that chain, each implication with the group that forces it; its
+"contradiction" is Sudoku Explainer's Nishio: it follows the assumed digit alone
+(``implications.DigitTrial``: struck from the peers, hidden singles of that digit) until a group has
+no place for it, and prints that chain, each implication with the group that forces it; its
 premises are the board facts the chain reads. Among the candidates of the cells with fewest digits
-that fail so, the one with the shortest chain is shown. "search", the last resort, splits once
+that fail so, the one with the shortest chain is shown (``forcing.refutation``). A contradiction by
+singles of every digit is a dynamic forcing chain (``forcing``), as in SE. "search", the last
+resort, comes after the nested forcing chains (``nested``) and splits once
 more: after the assumption and its singles, some cell must hold one of its few digits left, and
 each of them, followed by singles, breaks (the case split is printed, branch by branch). Where no
 such split of depth ``SPLIT_DEPTH`` shows it, SAT shows the assumption has no solution, with
@@ -12,12 +15,10 @@ everything known as premises. With these every puzzle with one solution gets a f
 
 from __future__ import annotations
 
-from ..core.cells import cell_label
 from .board import Board, Premises, make_step
 from .candidates import digits_of
-from .chains import length_difficulty
-from .forcing import trial
-from .implications import Trial
+from .forcing import assumed, open_candidates, refutation, refutation_step, trial
+from .implications import DigitTrial, Trial
 from .step_check import checker
 from .steps import ChainNode, Fact, Step, chain_text
 
@@ -28,40 +29,16 @@ SPLIT_CELLS = 6
 """How many of a trial's fewest-candidate cells ``search`` tries to split on, per level."""
 
 
-def _open_candidates(board: Board) -> list[tuple[int, int]]:
-    """Every candidate of an open cell, cells with fewest candidates first (the likeliest to fail fast)."""
-    cells = sorted((c for c in range(len(board.marks)) if not board.placed[c]),
-                   key=lambda c: (board.marks[c].bit_count(), c))
-    return [(c, d) for c in cells for d in digits_of(board.marks[c])]
-
-
-def _assumed(n: int, cell: int, digit: int) -> str:
-    return f"{cell_label(cell, n)} ≠ {digit}: assuming {cell_label(cell, n)} = {digit}"
-
-
 def contradiction(board: Board, difficulty: float) -> Step | None:
-    """Assuming a candidate and placing singles runs into a cell or group with nothing left: in the
-    cell with fewest digits where one fails (the strike most likely to settle it), the shortest chain."""
-    n = board.n
-    best: tuple[int, int, Trial, list[int]] | None = None
-    for cell, digit in _open_candidates(board):
-        t = trial(board, (cell, digit, True))
-        if t.broken is None:
-            continue
-        traced = t.trace(t.broken)
-        if best is not None and board.marks[cell].bit_count() > board.marks[best[0]].bit_count():
-            break
-        if best is None or len(traced) < len(best[3]):
-            best = (cell, digit, t, traced)
-    if best is None:
+    """Assuming a candidate and following its digit alone (Sudoku Explainer's Nishio: struck from the
+    peers, hidden singles of that digit) leaves a group with no place for it: in the cell of fewest
+    digits where one fails, the shortest chain."""
+    found = refutation(board, lambda cell, digit: DigitTrial.following(board, cell, digit))
+    if found is None:
         return None
-    cell, digit, t, traced = best
-    why = Premises()
-    t.premises(traced, why)
-    chain = t.chain(traced)
-    text = f"{_assumed(n, cell, digit)} leads to a contradiction: {chain_text(tuple(chain), n)}"
-    return make_step("contradiction", difficulty + length_difficulty(len(chain)), [], [(cell, digit)], why,
-                     text, chain)
+    size, cell, digit, t, traced = found
+    return refutation_step(board, "contradiction", difficulty, cell, digit, t, traced, size,
+                           f", following {digit} alone,")
 
 
 def _refute(t: Trial, depth: int, why: Premises) -> list[tuple[Trial, list[int], int]] | None:
@@ -95,7 +72,7 @@ def search(board: Board, difficulty: float) -> Step | None:
     """Assuming a candidate leaves no solution (the last resort): a small case split shows it, or
     else a SAT search."""
     n = board.n
-    candidates = _open_candidates(board)
+    candidates = open_candidates(board)
     for depth in range(1, SPLIT_DEPTH + 1):
         for cell, digit in candidates:
             t = trial(board, (cell, digit, True))
@@ -113,7 +90,7 @@ def search(board: Board, difficulty: float) -> Step | None:
                           for x in branch]
                 if branch:
                     lines.append(chain_text(tuple(branch), n))
-            text = f"{_assumed(n, cell, digit)}, a case split breaks every branch: " + " | ".join(lines)
+            text = f"{assumed(n, cell, digit)}, a case split breaks every branch: " + " | ".join(lines)
             return make_step("search", difficulty, [], [(cell, digit)], why, text, nodes)
     check = checker(board.cands.puzzle.rules)
     facts = board.facts()
@@ -122,6 +99,6 @@ def search(board: Board, difficulty: float) -> Step | None:
             why = Premises(*board.tables.names)
             for fact in facts:
                 why.add(fact)
-            text = f"{_assumed(n, cell, digit)} leaves no solution (a SAT search shows it)"
+            text = f"{assumed(n, cell, digit)} leaves no solution (a SAT search shows it)"
             return make_step("search", difficulty, [], [(cell, digit)], why, text)
     return None

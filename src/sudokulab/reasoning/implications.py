@@ -278,3 +278,25 @@ class Trial:
     def known(self, cell: int, digit: int, holds: bool) -> int | None:
         """The event that gives this fact in the trial, or None."""
         return (self.on if holds else self.off).get((cell, digit))
+
+
+class DigitTrial(Trial):
+    """A trial that follows one digit alone: struck from the assumed cell's peers, hidden singles of
+    that digit (Sudoku Explainer's Nishio; events of other digits are not followed)."""
+
+    def __init__(self, board: Board, digit: int):
+        super().__init__(board)
+        self.digit = digit
+
+    @classmethod
+    def following(cls, board: Board, cell: int, digit: int) -> DigitTrial:
+        """The assumption ``cell = digit`` followed to its end."""
+        found = cls(board, digit)
+        found.assume(cell, digit)
+        found.run()
+        return found
+
+    def _add(self, event: Event) -> int | None:
+        if event.digit and event.digit != self.digit:
+            return None
+        return super()._add(event)

@@ -27,10 +27,11 @@ from .fallbacks import contradiction, search
 from .fish import finned_fish, fish
 from .forcing import cell_forcing_chain, dynamic_forcing_chain, region_forcing_chain
 from .innies import forty_five, forty_five_combinations
+from .nested import nested_forcing_chain
 from .single_digit import empty_rectangle, simple_colouring, two_strong_links
 from .singles import hidden_single, naked_single
 from .steps import Step
-from .subsets import hidden_subset, locked_candidates, naked_subset
+from .subsets import direct_locked_candidates, hidden_subset, locked_candidates, naked_subset
 from .uniqueness import bug_plus_one, unique_rectangle
 from .variants import thermometer
 from .wings import w_wing, xy_wing, xyz_wing
@@ -58,10 +59,11 @@ class Technique:
         return self.find(board, self.difficulty)
 
 
-TECHNIQUES = (
+_CATALOGUE = (
     Technique("one-cell cage", 1.0, one_cell_cage),  # ours: a given in all but name
     Technique("last cell of a cage", 1.1, last_cage_cell),  # ours: a full house, less what is placed
     Technique("hidden single", 1.2, hidden_single, top=1.5),  # 1.5 in a row, column or diagonal
+    Technique("direct pointing", 1.7, direct_locked_candidates, top=1.9),  # SE's direct claiming 1.9
     Technique("thermometer", 1.8, thermometer),
     Technique("45 rule", 1.9, forty_five),  # ours, as the killer techniques below
     Technique("cage sum", 2.0, cage_sum),
@@ -96,10 +98,34 @@ TECHNIQUES = (
     Technique("aic", 7.0, aic),
     Technique("grouped aic", 7.0, grouped_aic),
     Technique("als-xz", 7.2, als_xz),
+    Technique("contradiction", 7.5, contradiction),  # SE's Nishio: one digit followed alone
     Technique("region forcing chain", 8.0, region_forcing_chain),
     Technique("cell forcing chain", 8.0, cell_forcing_chain),
-    Technique("dynamic forcing chain", 8.5, dynamic_forcing_chain),
-    Technique("contradiction", 7.5, contradiction),
+    Technique("dynamic forcing chain", 8.5, dynamic_forcing_chain),  # its contradictions too
+)
+
+
+def _named(*names: str) -> tuple[Technique, ...]:
+    return tuple(t for t in _CATALOGUE if t.name in names)
+
+
+NESTED_LEVELS = (
+    _named("locked candidates", "naked pair", "x-wing", "hidden pair"),
+    _named("x-chain", "xy-chain"),
+    _named("region forcing chain", "cell forcing chain"),
+)
+"""What a nested trial of level k applies inside its branch, beyond singles: the first k entries
+(after Sudoku Explainer's ``Chaining.getAdvancedRules``, levels 1 to 3; ``nested``)."""
+
+MAX_NESTED = 2
+"""The deepest level ``explain`` tries before ``search`` (docs/rating.md: what a deeper one costs)."""
+
+TECHNIQUES = _CATALOGUE + (
+    Technique("dynamic forcing chain (+)", 9.0, partial(nested_forcing_chain, levels=NESTED_LEVELS[:1],
+                                                         name="dynamic forcing chain (+)")),
+    *(Technique(f"nested forcing chain {k}", 9.5 + 0.5 * (k - 2),
+                partial(nested_forcing_chain, levels=NESTED_LEVELS[:k], name=f"nested forcing chain {k}"))
+      for k in range(2, MAX_NESTED + 1)),
     Technique("search", 10.0, search),
 )
 """Every technique, cheapest first, at Sudoku Explainer's difficulty and in its order (docs/rating.md

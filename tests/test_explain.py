@@ -98,7 +98,8 @@ def test_replay_200_puzzles_from_three_sets(name, part):
     among them) with the finders' own premises, which SAT must certify just the same (the steps are
     the same either way). Each part replays every ``parts``-th puzzle of its set's seeded sample, and
     sees the singles and locked candidates; each part of norvig_top95 a trial of digits too (Nishio's
-    contradiction or a dynamic forcing chain). One test once did all 200 and asserted the four techniques over them all."""
+    contradiction or a dynamic forcing chain). One test once did all 200 and asserted the four
+    techniques over them all."""
     count, minimal, parts = REPLAYED[name]
     lines = [line for line in dataset(name, count).read_text().splitlines() if line.strip()]
     sample = random.Random(7).sample(lines, count)[part::parts]

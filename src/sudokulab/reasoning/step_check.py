@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.rules import Rules
 from ..models import cnf, variables
+from ..models.cnf_encodings import at_most_one
 from .steps import Fact, Step, conclusion
 
 if TYPE_CHECKING:
@@ -77,7 +78,7 @@ class Checker:
             complete = len(group.cells) == n
             for d in range(1, n + 1):
                 lits = [lit(n, cell, d) for cell in group.cells]
-                guarded(group.name, ([lits] if complete else []) + cnf.at_most_one(lits, "pairwise", 0)[0])
+                guarded(group.name, ([lits] if complete else []) + at_most_one(lits, "pairwise", 0)[0])
         for differ in rules.differ:
             guarded(differ.name, cnf.differ_clauses(n, differ.pairs))
         for thermo in rules.thermos:

@@ -155,7 +155,8 @@ class _Singles:
     once and ``where`` is never rebuilt). Placed cells carry the propagator's ``done`` bits."""
 
     def __init__(self, marks: list[int], rules: Rules):
-        from ..solvers.propagation import SETTLED, propagator
+        from ..solvers.propagation import propagator
+        from ..solvers.propagation_tables import SETTLED
 
         self.rules = rules
         self.prop = prop = propagator(rules)
@@ -185,7 +186,7 @@ class _Singles:
 
     def exclude(self, cell: int, bit: int) -> bool:
         """Strike one candidate of an open cell and settle what follows; False on a contradiction."""
-        from ..solvers.propagation import SETTLED
+        from ..solvers.propagation_tables import SETTLED
 
         prop = self.prop
         self._after(prop.exclude(self.cand, self.where, cell, bit, prop.tables, prop.full, prop.done), SETTLED)
@@ -199,7 +200,7 @@ class _Singles:
         """Turn the propagator's answer into ``why`` (and an empty cell) when it failed."""
         if failed == settled:
             return
-        from ..solvers.propagation import UNKNOWN
+        from ..solvers.propagation_tables import UNKNOWN
 
         n, full, rules, cand = self.prop.n, self.prop.full, self.rules, self.cand
         cand[:] = [mask & full for mask in cand]

@@ -60,7 +60,8 @@ from ..core.puzzle import Puzzle
 from ..core.rules import Rules, standard
 from ..errors import NoSolution, TimeLimitReached
 from ..formats.boj import format_line, format_puzzle
-from ..solvers.propagation import SETTLED, propagator
+from ..solvers.propagation import propagator
+from ..solvers.propagation_tables import SETTLED
 from ..verdicts.oracle import Oracle
 
 if TYPE_CHECKING:

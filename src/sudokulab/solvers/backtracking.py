@@ -13,7 +13,8 @@ from ..core.grid import Grid
 from ..core.puzzle import Puzzle
 from ..core.rules import KINDS
 from .base import Capabilities, Deadline
-from .propagation import SETTLED, propagator
+from .propagation import propagator
+from .propagation_tables import SETTLED
 from .search import SearchCounters, SearchSolver
 
 _CHECK_EVERY = 1024  # nodes between two looks at the clock: cheap, and soon enough past a deadline

@@ -94,8 +94,9 @@ def judge_class(folder: Path) -> dict[str, set[str]]:
     for i in range(2):  # processes until the limit refuses one: the fork fails (or the time runs out first)
         put(f"fork{i}.py", "import os, time\nwhile True:\n    if os.fork() == 0:\n        time.sleep(100)\n",
             {"runtime error", "time limit exceeded"})
-    # Touching 256 MB takes a tenth of a second on a quiet machine and more than the 1 s limit at a load of 16
-    # (seen: 5 of 16 class runs beside a busy suite), so the hog is judged by whichever limit it meets first.
+    # Touching 256 MB takes a tenth of a second on a quiet machine and can outlast a time limit at a load of 16
+    # (seen at the 1 s default: 4 of 8 class runs made two at a time), so the hog is judged by whichever limit
+    # it meets first.
     put("hog.py", "import sys\nsys.stdin.read()\nblock = bytearray(2 << 30)\n",
         {"memory limit exceeded", "time limit exceeded"})
     for i in range(2):

@@ -41,11 +41,8 @@ made anywhere in any order: on a cluster (``cluster=``, which implies it) chunks
 made on the workers, and the output is the same for a seed whatever ran it, one process or any
 number of workers, and however the work was cut.
 
-One module: the grid search, the clue removal and the seeding that makes both reproducible in one
-process or on a cluster are one recipe; the propagation it leans on is ``propagation``'s.
-
-One module: random grids, the removal of givens and the uniqueness check are one recipe, run the
-same way for a seed in this process or on a cluster.
+One module: random grids, the removal of givens, the uniqueness check and the seeding that makes
+them reproducible in one process or on a cluster are one recipe; its propagation is ``propagation``'s.
 """
 
 from __future__ import annotations

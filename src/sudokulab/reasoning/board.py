@@ -11,7 +11,7 @@ in words (``removed_text``, ``cells_text``), into a ``steps.Step``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -144,6 +144,15 @@ class Board:
             if placed[cell]:
                 mask |= marks[cell]
         return mask
+
+    def digit_places(self) -> Iterator[tuple[Group, int, list[int]]]:
+        """Each complete group with each digit not yet placed in it, and that digit's open places there:
+        where hidden singles, locked candidates, cage claiming, region forcing chains and strong links start."""
+        for group in self.tables.complete:
+            done = self.placed_digits(group)
+            for digit in range(1, self.n + 1):
+                if not done >> (digit - 1) & 1:
+                    yield group, digit, self.places(group, digit)
 
     def places(self, group: Group, digit: int) -> list[int]:
         bit = 1 << (digit - 1)

@@ -192,27 +192,22 @@ def cage_claiming(board: Board, difficulty: float) -> Step | None:
     if not rules.cages:
         return None
     cage_of = {cell: cage for cage in rules.cages for cell in cage.cells}
-    for group in board.tables.complete:
-        done = board.placed_digits(group)
+    for group, digit, places in board.digit_places():
         inside = board.tables.cell_sets[group.name]
-        for digit in range(1, n + 1):
-            if done >> (digit - 1) & 1:
-                continue
-            places = board.places(group, digit)
-            cages = {cage_of.get(c) for c in places}
-            if not places or len(cages) != 1 or None in cages:
-                continue
-            cage = cages.pop()
-            bit = 1 << (digit - 1)
-            marks = [board.marks[c] if c in inside or board.placed[c] else board.marks[c] & ~bit for c in cage.cells]
-            found = fillings(marks, cage.total, needed=bit)
-            removed = [(c, d) for c, mask, keep in zip(cage.cells, marks, found.supports)
-                       for d in digits_of(board.marks[c] & ~keep) if not board.placed[c]]
-            if not removed or not found.sets:
-                continue
-            why = _cage_premises(board, cage)
-            only_places(why, board, group, digit, places)
-            text = (f"{removed_text(removed, n)}: in {group.name}, {digit} can only go in {cells_text(places, n)} "
-                    f"of {cage.name}, so the cage holds its {digit} there ({sets_text(found.sets)})")
-            return make_step("cage claiming", difficulty, [], removed, why, text)
+        cages = {cage_of.get(c) for c in places}
+        if not places or len(cages) != 1 or None in cages:
+            continue
+        cage = cages.pop()
+        bit = 1 << (digit - 1)
+        marks = [board.marks[c] if c in inside or board.placed[c] else board.marks[c] & ~bit for c in cage.cells]
+        found = fillings(marks, cage.total, needed=bit)
+        removed = [(c, d) for c, mask, keep in zip(cage.cells, marks, found.supports)
+                   for d in digits_of(board.marks[c] & ~keep) if not board.placed[c]]
+        if not removed or not found.sets:
+            continue
+        why = _cage_premises(board, cage)
+        only_places(why, board, group, digit, places)
+        text = (f"{removed_text(removed, n)}: in {group.name}, {digit} can only go in {cells_text(places, n)} "
+                f"of {cage.name}, so the cage holds its {digit} there ({sets_text(found.sets)})")
+        return make_step("cage claiming", difficulty, [], removed, why, text)
     return None

@@ -58,15 +58,10 @@ class _Graph:
         self.board = board
         self.cells = cells
         self.strong: dict[Node, list[_Strong]] = {}
-        n = board.n
         if groups:
-            for group in board.tables.complete:
-                done = board.placed_digits(group)
-                for digit in range(1, n + 1):
-                    if done >> (digit - 1) & 1:
-                        continue
-                    for a, b in _two_parts(board, group.cells, board.places(group, digit), grouped):
-                        self._link((digit, a), (digit, b), group.name)
+            for group, digit, places in board.digit_places():
+                for a, b in _two_parts(board, group.cells, places, grouped):
+                    self._link((digit, a), (digit, b), group.name)
         if cells:
             for cell, mask in enumerate(board.marks):
                 if not board.placed[cell] and mask.bit_count() == 2:

@@ -186,25 +186,19 @@ def region_forcing_chain(board: Board, difficulty: float, name: str = "region fo
                          size: Size = _length) -> Step | None:
     """Each place of a digit in a complete group, assumed in turn, leads by singles (or ``follow``) to
     the same fact."""
-    n = board.n
     found = []
-    for group in board.tables.complete:
-        done = board.placed_digits(group)
-        for digit in range(1, n + 1):
-            if done >> (digit - 1) & 1:
-                continue
-            places = board.places(group, digit)
-            if len(places) < 2:
-                continue
+    for group, digit, places in board.digit_places():
+        if len(places) < 2:
+            continue
 
-            def cover(why: Premises, group=group, digit=digit, places=places) -> None:
-                why.name(group.name)
-                for other in group.cells:
-                    if other not in places:
-                        why.why_not(board, other, digit)
+        def cover(why: Premises, group=group, digit=digit, places=places) -> None:
+            why.name(group.name)
+            for other in group.cells:
+                if other not in places:
+                    why.why_not(board, other, digit)
 
-            found.append(_common(board, [(c, digit, True) for c in places], cover, name, difficulty,
-                                 f"the places of {digit} in {group.name}", follow, size))
+        found.append(_common(board, [(c, digit, True) for c in places], cover, name, difficulty,
+                             f"the places of {digit} in {group.name}", follow, size))
     return _best(found)
 
 

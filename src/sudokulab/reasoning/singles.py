@@ -16,22 +16,17 @@ LINE_EXTRA = 0.3
 def hidden_single(board: Board, difficulty: float) -> Step | None:
     """A digit with one place left in a complete group."""
     n = board.n
-    for group in board.tables.complete:
-        done = board.placed_digits(group)
-        for digit in range(1, n + 1):
-            if done >> (digit - 1) & 1:
-                continue
-            places = board.places(group, digit)
-            if len(places) != 1:
-                continue
-            cell = places[0]
-            why = Premises(group.name)
-            for other in group.cells:
-                if other != cell:
-                    why.why_not(board, other, digit)
-            text = f"{cell_label(cell, n)} = {digit}: hidden single in {group.name} ({digit} has no other place)"
-            level = difficulty if box_like(group) else round(difficulty + LINE_EXTRA, 1)
-            return make_step("hidden single", level, [(cell, digit)], [], why, text)
+    for group, digit, places in board.digit_places():
+        if len(places) != 1:
+            continue
+        cell = places[0]
+        why = Premises(group.name)
+        for other in group.cells:
+            if other != cell:
+                why.why_not(board, other, digit)
+        text = f"{cell_label(cell, n)} = {digit}: hidden single in {group.name} ({digit} has no other place)"
+        level = difficulty if box_like(group) else round(difficulty + LINE_EXTRA, 1)
+        return make_step("hidden single", level, [(cell, digit)], [], why, text)
     return None
 
 

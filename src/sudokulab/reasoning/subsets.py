@@ -58,40 +58,34 @@ def _locked(board: Board, difficulty: float) -> Iterator[tuple[Step, Group, int,
     """Every locked candidates step, with its group, digit and struck cells."""
     n = board.n
     rules = board.cands.puzzle.rules
-    for group in board.tables.complete:
-        done = board.placed_digits(group)
+    for group, digit, places in board.digit_places():
         inside = board.tables.cell_sets[group.name]
-        for digit in range(1, n + 1):
-            if done >> (digit - 1) & 1:
-                continue
-            places = board.places(group, digit)
-            if len(places) < 2:
-                continue
-            seen = set(rules.peers[places[0]])
-            for cell in places[1:]:
-                seen &= rules.peers[cell]
-            targets = sorted(c for c in seen - inside if not board.placed[c] and board.cands.has(c, digit))
-            if not targets:
-                continue
-            why = Premises(group.name)
-            for other in group.cells:
-                if other not in places:
-                    why.why_not(board, other, digit)
-            shared = [g.name for g in board.tables.every
-                      if g.name != group.name and set(places) | set(targets) <= board.tables.cell_sets[g.name]]
-            for target in targets:
-                if shared:
-                    why.name(shared[0])
-                else:
-                    for cell in places:
-                        why.name(board.tables.link(target, cell))
-            removed = [(c, digit) for c in targets]
-            where = f" (all in {shared[0]})" if shared else f" (all see {cells_text(targets, n)})"
-            text = (f"{removed_text(removed, n)}: locked candidates: in {group.name}, {digit} can only go in "
-                    f"{cells_text(places, n)}{where}")
-            level = difficulty if box_like(group) else round(difficulty + CLAIMING_EXTRA, 1)
-            yield make_step("locked candidates", level, [], removed, why, text), group, digit, frozenset(targets)
-
+        if len(places) < 2:
+            continue
+        seen = set(rules.peers[places[0]])
+        for cell in places[1:]:
+            seen &= rules.peers[cell]
+        targets = sorted(c for c in seen - inside if not board.placed[c] and board.cands.has(c, digit))
+        if not targets:
+            continue
+        why = Premises(group.name)
+        for other in group.cells:
+            if other not in places:
+                why.why_not(board, other, digit)
+        shared = [g.name for g in board.tables.every
+                  if g.name != group.name and set(places) | set(targets) <= board.tables.cell_sets[g.name]]
+        for target in targets:
+            if shared:
+                why.name(shared[0])
+            else:
+                for cell in places:
+                    why.name(board.tables.link(target, cell))
+        removed = [(c, digit) for c in targets]
+        where = f" (all in {shared[0]})" if shared else f" (all see {cells_text(targets, n)})"
+        text = (f"{removed_text(removed, n)}: locked candidates: in {group.name}, {digit} can only go in "
+                f"{cells_text(places, n)}{where}")
+        level = difficulty if box_like(group) else round(difficulty + CLAIMING_EXTRA, 1)
+        yield make_step("locked candidates", level, [], removed, why, text), group, digit, frozenset(targets)
 
 _SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
 

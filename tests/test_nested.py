@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from sudokulab import parse_puzzle
+from sudokulab import parse_puzzle, solve
 from sudokulab.core.grid import Shape
 from sudokulab.core.puzzle import Puzzle
 from sudokulab.core.rules import standard
 from sudokulab.datasets.catalog import shipped
-from sudokulab.reasoning import fallbacks, forcing, nested
+from sudokulab.reasoning import fallbacks, forcing, nested, probe
 from sudokulab.reasoning.board import Board
 from sudokulab.reasoning.explain import explain
 from sudokulab.reasoning.implications import DigitTrial
@@ -73,11 +73,52 @@ def test_level_2_fires_where_level_1_does_not():
     assert step.difficulty > 9.0 + 0.1 * 0  # a base plus SE's length bonus over the nested complexity
 
 
+@pytest.fixture(scope="module")
+def line_16():
+    """forum_hardest_1106 line 16 after its singles: nothing breaks up to level 3 there."""
+    puzzle = _forum(16)
+    return puzzle, _after_singles(puzzle)
+
+
+@pytest.mark.slow
+def test_level_4_fires_where_levels_up_to_3_do_not(line_16):
+    """Levels 1-2 find nothing, level 3's probe breaks nothing; with dynamic forcing chains inside the
+    branch (level 4) an assumption breaks, the traced step is certified, names the inner dynamic
+    chains and rates 10.5 plus the length of the inner chains."""
+    puzzle, board = line_16
+    assert _level(board, 2) is None
+    assert not probe.breaking(board, 3)
+    assert nested.nested_forcing_chain(board, 10.0, NESTED_LEVELS[:3], "level 3", probed=True) is None
+    step = nested.nested_forcing_chain(board, 10.5, NESTED_LEVELS[:4], "level 4", probed=True)
+    assert step is not None and check_step(puzzle, step)
+    assert step.removed and not step.placed and step.chain[-1].digit == 0
+    assert any(why.startswith("dynamic forcing chain") for why in _inside(step))
+    assert step.difficulty > 10.5
+
+
+@pytest.mark.slow
+def test_a_probe_that_breaks_is_a_traced_trial_that_breaks(line_16):
+    """Every candidate the level-4 probe breaks also breaks when followed with reasons (the probe
+    only chooses what to trace), and no digit of the solution ever breaks (the probe is sound)."""
+    puzzle, board = line_16
+    broken = probe.breaking(board, 4)
+    assert broken
+    for cell, digit in broken:
+        assert nested.nested_trial(board, cell, digit, NESTED_LEVELS[:4]).broken is not None
+    solution = solve(puzzle, "sat").grid
+    assert solution is not None
+    checked = probe.Probe(board)
+    for cell in range(81):
+        if not board.placed[cell]:
+            assert not checked.breaks(cell, solution[cell], 4)
+
+
 def test_nothing_nested_fires_on_an_empty_board():
     """Every candidate of an empty 4x4 board is in some solution: no assumption can break."""
     empty = Puzzle(Shape(2, 2), (0,) * 16, standard(Shape(2, 2)))
     board = Board.start(empty)
     assert _level(board, 1) is None and _level(board, 2) is None
+    assert not probe.breaking(board, 3) and not probe.breaking(board, 4)
     assert fallbacks.contradiction(board, 7.5) is None
 
 

@@ -131,12 +131,14 @@ def assumed(n: int, cell: int, digit: int) -> str:
 
 
 def refutation(board: Board, attempt: Callable[[int, int], Trial],
-               size: Callable[[Trial, list[int]], int] = lambda t, traced: len(traced)
+               size: Callable[[Trial, list[int]], int] = lambda t, traced: len(traced),
+               candidates: Sequence[tuple[int, int]] | None = None,
                ) -> tuple[int, int, int, Trial, list[int]] | None:
     """The candidate whose trial (``attempt``) breaks, in the cell of fewest digits where one does (the
-    strike most likely to settle it), of smallest ``size``: (size, cell, digit, trial, traced events)."""
+    strike most likely to settle it), of smallest ``size``: (size, cell, digit, trial, traced events).
+    ``candidates``: the ones to try, in ``open_candidates`` order (default: all)."""
     best: tuple[int, int, int, Trial, list[int]] | None = None
-    for cell, digit in open_candidates(board):
+    for cell, digit in open_candidates(board) if candidates is None else candidates:
         if best is not None and board.marks[cell].bit_count() > board.marks[best[1]].bit_count():
             break
         t = attempt(cell, digit)
@@ -202,15 +204,19 @@ def region_forcing_chain(board: Board, difficulty: float, name: str = "region fo
     return _best(found)
 
 
-def dynamic_forcing_chain(board: Board, difficulty: float) -> Step | None:
+def dynamic_forcing_chain(board: Board, difficulty: float, contradiction_first: bool = False) -> Step | None:
     """A candidate assumed true, then false, leads by singles to the same fact either way; or assumed
-    true, to a contradiction (Sudoku Explainer's dynamic contradiction: the same technique, one branch)."""
+    true, to a contradiction (Sudoku Explainer's dynamic contradiction: the same technique, one branch).
+    The shortest of them all; with ``contradiction_first``, a contradiction wherever there is one (inside
+    a nested trial, where following every candidate both ways at every point cost minutes)."""
     n = board.n
     found: list[tuple[int, Step] | None] = []
     broken = refutation(board, lambda cell, digit: trial(board, (cell, digit, True)))
     if broken is not None:
         size, cell, digit, t, traced = broken
         found.append((size, refutation_step(board, "dynamic forcing chain", difficulty, cell, digit, t, traced, size)))
+        if contradiction_first:
+            return found[0][1]
     for cell in _open_cells(board):
         for digit in digits_of(board.marks[cell]):
             found.append(_common(board, [(cell, digit, True), (cell, digit, False)], lambda why: None,

@@ -12,11 +12,14 @@ read, inner steps included.
 The levels follow Sudoku Explainer (``Chaining``: level 1 "dynamic forcing chains (+)", 9.0; level
 k >= 2 "nested forcing chains", 9.5 + 0.5 (k - 2)): level 1 uses locked candidates, naked and hidden
 pairs and x-wings inside; level 2 adds x-chains and xy-chains (SE's forcing X- and Y-chains); level
-3 adds cell and region forcing chains (SE's multiple forcing chains). ``techniques`` decides which
-levels run (docs/rating.md says where ours stop and what a step beyond them is rated). A step is
-a candidate whose level-k trial breaks, so it is struck; among the cells of fewest digits where one
-breaks, the one with the smallest complexity is shown (chain nodes plus the nodes of inner chains,
-as SE counts a nested chain's length), rated with SE's length bonus over that complexity.
+3 adds cell and region forcing chains (SE's multiple forcing chains); level 4 dynamic forcing
+chains (a contradiction by singles inside the branch, where there is one). ``techniques`` decides
+which levels run (docs/rating.md says where ours stop and what a step beyond them is rated). A step
+is a candidate whose level-k trial breaks, so it is struck; among the cells of fewest digits where
+one breaks, the one with the smallest complexity is shown (chain nodes plus the nodes of inner
+chains, as SE counts a nested chain's length), rated with SE's length bonus over that complexity.
+From level 3 on, a sweep over every candidate with reasons would take minutes, so ``probe`` finds
+the candidates that break first and only a few of them are followed here.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from .board import Board
 from .candidates import Candidates
 from .forcing import Branch, cell_forcing_chain, refutation, refutation_step, region_forcing_chain, trial
 from .implications import Event, Trial
+from .probe import breaking
 from .steps import Step
 
 
@@ -104,6 +108,10 @@ class NestedTrial(Trial):
 
 _cache: dict[tuple, NestedTrial] = {}
 
+PROBE_TRACED = 3
+"""How many of the candidates a probe breaks are followed with reasons, to choose the shortest chain
+among (each takes seconds at level 4)."""
+
 
 def nested_trial(board: Board, cell: int, digit: int, levels: Sequence[Sequence[Finder]]) -> NestedTrial:
     """The assumption ``cell = digit`` followed at the last level of ``levels`` (each level's inner
@@ -126,11 +134,15 @@ def complexity(t: NestedTrial, traced: Sequence[int]) -> int:
     return len(traced) + sum(t.nested.get(index, 0) for index in traced)
 
 
-def nested_forcing_chain(board: Board, difficulty: float, levels: Sequence[Sequence[Finder]], name: str) -> Step | None:
+def nested_forcing_chain(board: Board, difficulty: float, levels: Sequence[Sequence[Finder]], name: str,
+                         probed: bool = False) -> Step | None:
     """A candidate whose level-k trial breaks (k = ``len(levels)``) is struck: in the cell of fewest
     digits where one breaks, the one of smallest complexity. Where none breaks, the same trials as
     cell and region forcing chains: every digit of a cell (every place of a digit in a group) leads
-    to the same fact (SE's level-k cell and region reductions)."""
+    to the same fact (SE's level-k cell and region reductions).
+
+    ``probed`` (levels 3 and 4): only the candidates whose ``probe`` breaks are followed with reasons,
+    and there are no cell and region reductions (each would follow every candidate with reasons)."""
 
     def follow(board: Board, branch: Branch) -> Trial:
         cell, digit, _ = branch
@@ -139,12 +151,15 @@ def nested_forcing_chain(board: Board, difficulty: float, levels: Sequence[Seque
     def size(t: Trial, traced: list[int]) -> int:
         return complexity(t, traced) if isinstance(t, NestedTrial) else len(traced)
 
-    found = refutation(board, lambda cell, digit: follow(board, (cell, digit, True)), size)
+    candidates = breaking(board, len(levels))[:PROBE_TRACED] if probed else None
+    found = refutation(board, lambda cell, digit: follow(board, (cell, digit, True)), size, candidates)
     if found is not None:
         cost, cell, digit, t, traced = found
         inner = sorted({technique.name for level in levels for technique in level})
         return refutation_step(board, name, difficulty, cell, digit, t, traced, cost,
                                f", followed by singles and, inside the branch, {', '.join(inner)},")
+    if probed:
+        return None
     steps = [forcing_chain(board, difficulty, name, follow, size)
              for forcing_chain in (region_forcing_chain, cell_forcing_chain)]
     return min((s for s in steps if s is not None), key=lambda s: s.difficulty, default=None)

@@ -113,20 +113,26 @@ NESTED_LEVELS = (
     _named("locked candidates", "naked pair", "x-wing", "hidden pair"),
     _named("x-chain", "xy-chain"),
     _named("region forcing chain", "cell forcing chain"),
+    (Technique("dynamic forcing chain", 8.5, partial(dynamic_forcing_chain, contradiction_first=True)),),
 )
 """What a nested trial of level k applies inside its branch, beyond singles: the first k entries
-(after Sudoku Explainer's ``Chaining.getAdvancedRules``, levels 1 to 3; ``nested``)."""
+(after Sudoku Explainer's ``Chaining.getAdvancedRules``, levels 1 to 4; level 5, nested level-2 chains inside,
+is not run; ``nested``)."""
 
-MAX_NESTED = 2
+MAX_NESTED = 4
 """The deepest level ``explain`` tries before ``search`` (docs/rating.md: what a deeper one costs)."""
+
+PROBED = 3
+"""From this level on, a sweep follows with reasons only the candidates whose fast ``probe`` breaks."""
 
 TECHNIQUES = _CATALOGUE + (
     Technique("dynamic forcing chain (+)", 9.0, partial(nested_forcing_chain, levels=NESTED_LEVELS[:1],
                                                          name="dynamic forcing chain (+)")),
     *(Technique(f"nested forcing chain {k}", 9.5 + 0.5 * (k - 2),
-                partial(nested_forcing_chain, levels=NESTED_LEVELS[:k], name=f"nested forcing chain {k}"))
+                partial(nested_forcing_chain, levels=NESTED_LEVELS[:k], name=f"nested forcing chain {k}",
+                        probed=k >= PROBED))
       for k in range(2, MAX_NESTED + 1)),
-    Technique("search", 10.0, search),
+    Technique("search", 9.5 + 0.5 * (MAX_NESTED + 1 - 2), search),  # the next level's base: a lower bound
 )
 """Every technique, cheapest first, at Sudoku Explainer's difficulty and in its order (docs/rating.md
 has the table with SE's values and where each comes from; the variant techniques, finned fish and

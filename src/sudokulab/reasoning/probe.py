@@ -153,8 +153,8 @@ def breaking(board: Board, level: int) -> list[tuple[int, int]]:
 
     Level 3 is probed only on what level 4 breaks there: whatever breaks at level 3 breaks at level 4,
     and a level-4 probe that breaks stops early, where a level-3 sweep follows every candidate to its
-    end (several times as long; benchmarks/results/explain-chains.md). So a level-3 break in a cell of more digits than
-    level 4's is not seen, and the step is rated at level 4 (docs/rating.md)."""
+    end. So a level-3 break in a cell of more digits than level 4's is not seen, and the step is
+    rated at level 4 (docs/rating.md)."""
     key = (id(board.tables), tuple(board.marks), tuple(board.placed))
     if not _last or _last[0][0] != key:
         try:

@@ -27,7 +27,8 @@ def test_the_catalogue_is_cheapest_first_at_sudoku_explainers_values():
     values = [t.difficulty for t in TECHNIQUES]
     assert values == sorted(values) and TECHNIQUES[-1].name == "search"  # SE's order: Nishio 7.5 before 8.0
     se = {"contradiction": 7.5, "region forcing chain": 8.0, "cell forcing chain": 8.0, "dynamic forcing chain": 8.5,
-          "dynamic forcing chain (+)": 9.0, "nested forcing chain 2": 9.5,  # Chaining.getDifficulty
+          "dynamic forcing chain (+)": 9.0, "nested forcing chain 2": 9.5, "nested forcing chain 3": 10.0,
+          "nested forcing chain 4": 10.5, "search": 11.0,  # Chaining.getDifficulty; search: level 5's base
           "hidden single": 1.2, "naked single": 2.3, "locked candidates": 2.6, "naked pair": 3.0, "x-wing": 3.2,
           "hidden pair": 3.4, "naked triple": 3.6, "swordfish": 3.8, "hidden triple": 4.0, "XY-wing": 4.2,
           "XYZ-wing": 4.4, "unique rectangle": 4.5, "naked quad": 5.0, "jellyfish": 5.2, "hidden quad": 5.4,

@@ -106,14 +106,12 @@ def test_a_puzzle_without_solution_is_a_row_with_its_reason():
 @pytest.mark.slow
 def test_the_ratings_order_the_shipped_sets():
     """Medians on small samples: forum_hardest_1905_11plus > magictour_top1465 > 17_clue (of the whole
-    sets where this machine has them, else of the slices shipped with the package). A forum puzzle
-    takes minutes to rate to the end (nested forcing chains), so its explanation stops after 30 s:
-    its rating is then a lower bound, and the order still holds (its first hard step rates 8.5 or more)."""
+    sets where this machine has them, else of the slices shipped with the package), each rated to
+    the end: no time limit, so a busy machine rates the same."""
     medians = []
-    for name, size, limit in (("forum_hardest_1905_11plus", 3, 30.0), ("magictour_top1465", 6, None),
-                              ("17_clue", 6, None)):
+    for name, size in (("forum_hardest_1905_11plus", 3), ("magictour_top1465", 6), ("17_clue", 6)):
         chosen = chosen_entries(Dataset.from_path(dataset(f"{name}.txt")), size, seed=1)
-        rows = list(rate_entries(name, chosen, time_limit=limit))
+        rows = list(rate_entries(name, chosen))
         medians.append(Distribution.of(name, rows).median)
     assert medians[0] > medians[1] > medians[2], medians
 

@@ -13,7 +13,9 @@ digit of a cell, or every place of a digit in a group, followed by singles leave
 and none of them breaks), and at level 4 contradictions (a candidate whose singles break is struck).
 The traced trial applies all of these and the lower levels' techniques besides (locked candidates,
 pairs, x-wings, x- and xy-chains), so where a probe breaks the trial breaks too; where only those
-extra techniques would make it break, the step is not found at that level (docs/rating.md).
+extra techniques would make it break, the step is not found at that level (docs/rating.md). Only
+the propagation's sum and thermometer bounds, and singles a board has not taken yet, go beyond a
+trial: a break that rests on them is not traced into a step.
 """
 
 from __future__ import annotations

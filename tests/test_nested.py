@@ -97,6 +97,25 @@ def test_level_4_fires_where_levels_up_to_3_do_not(line_16):
 
 
 @pytest.mark.slow
+def test_level_3_fires_on_a_candidate_of_level_4s_cells():
+    """magictour_top1465 line 1 after 28 steps (a region forcing chain is due): among the candidates
+    level 4's probe breaks in the cells of fewest digits, level 3's breaks one; the traced level-3
+    trial breaks too and the step is certified, rated 10.0 plus its length."""
+    path = shipped("magictour_top1465")
+    assert path is not None
+    puzzle = parse_puzzle(path.read_text().splitlines()[0].strip()[:81])
+    board = Board.start(puzzle)
+    for step in explain(puzzle, minimal=False).steps[:28]:
+        board.apply(step)
+    assert probe.breaking(board, 3)
+    step = nested.nested_forcing_chain(board, 10.0, NESTED_LEVELS[:3], "level 3", probed=True)
+    assert step is not None and check_step(puzzle, step)
+    assert step.removed and step.chain[-1].digit == 0 and step.difficulty > 10.0
+    (cell, digit), = step.removed
+    assert (cell, digit) in probe.breaking(board, 3)
+
+
+@pytest.mark.slow
 def test_a_probe_that_breaks_is_a_traced_trial_that_breaks(line_16):
     """Every candidate the level-4 probe breaks also breaks when followed with reasons (the probe
     only chooses what to trace), and no digit of the solution ever breaks (the probe is sound)."""

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sudokulab import Puzzle, Shape, is_solution, solvers
-from sudokulab.cli.render import bench_markdown
+from sudokulab.cli.bench_tables import bench_markdown
 from sudokulab.core.rules import build
 from sudokulab.core.versions import versions
 from sudokulab.datasets import catalog

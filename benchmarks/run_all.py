@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sudokulab import solvers
-from sudokulab.cli.render import bench_markdown, render_bench
+from sudokulab.cli.bench_tables import bench_markdown, render_bench
 from sudokulab.errors import ExitCode
 from sudokulab.runs import bench
 from sudokulab.ui import plots

@@ -45,7 +45,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sudokulab import solvers
-from sudokulab.cli.render import bench_markdown, render_bench
+from sudokulab.cli.bench_tables import bench_markdown, render_bench
 from sudokulab.core.grid import Shape
 from sudokulab.core.puzzle import Puzzle
 from sudokulab.errors import SudokuError

@@ -64,7 +64,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from ...runs import bench
     from ...ui.console import console
-    from ..render import render_bench
+    from ..bench_tables import render_bench
 
     shape = box(args)
     files = bench_outputs(args)
@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
         raise UnsupportedFeature(f"bench: no solver could run: {name} {why}")
     show(report)
     if args.runs > 1:
-        from ..render import render_runs
+        from ..bench_tables import render_runs
 
         render_runs(reports, args.warmup, console(stderr=args.json, wide=args.wide))
     if plot is not None:

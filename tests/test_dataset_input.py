@@ -3,7 +3,7 @@ terminal would act on echoed back, and no rate from a dataset without a puzzle."
 
 from __future__ import annotations
 
-import os
+import random
 import subprocess
 import sys
 import threading
@@ -71,7 +71,9 @@ def test_a_300_mb_line_on_stdin_keeps_memory_flat():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("content, why", [
-    (os.urandom(4000).replace(b"\n", b""), "is not text: byte 0x"),
+    (random.Random(2580).randbytes(4000).replace(b"\n", b""), "is not text: byte 0x"),
+    # a JSON puzzle file is told by its first "{": random bytes that start so are still not text
+    (b"{3CnT\xc2\xefvO" + random.Random(2).randbytes(4000), "is not text: byte 0xc2 at offset 5"),
     ("\n".join(["." * 81] * 3).encode("utf-16"), "is not text: byte 0xff at offset 0"),
     (b"\0" * 5000, "is not text: control character 0x00 at offset 0"),
 ])

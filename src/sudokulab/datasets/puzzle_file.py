@@ -45,11 +45,13 @@ def read_puzzle_file(stream: BinaryIO, name: str, box: tuple[int, int] | None,
     dataset file (lines of puzzles), which is streamed. Rules given as options replace the file's own,
     as they do for every dataset entry."""
     from ..formats.puzzle_files import puzzle_from_text
+    from .text_lines import check_text
 
     if not _holds_a_puzzle_file(stream.read(4096)):
         return None
     stream.seek(0)
     data = stream.read(PUZZLE_FILE_MOST + 1)
+    check_text(data[: 1 << 16], name)  # bytes that merely start with "{" are refused as any non-text set is
     if len(data) > PUZZLE_FILE_MOST:
         return f"a puzzle file of more than {PUZZLE_FILE_MOST >> 20} MB"
     try:

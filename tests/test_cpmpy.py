@@ -156,6 +156,23 @@ def test_a_time_limit_on_a_hard_25x25(ortools):
     assert time.perf_counter() - started < 60  # a hang guard, not a speed test
 
 
+def test_an_engine_that_stops_short_on_its_own_is_a_time_limit_not_ctrl_c(monkeypatch):
+    """CP-SAT stops ahead of its time limit by the longest gap between two looks at its clock, which a
+    busy machine makes long (an empty 64x64 board under ``--time-limit 2`` once exited 130, "interrupted").
+    Its own deterministic-time limit makes the real engine stop so, seconds before the deadline."""
+    import dataclasses
+
+    with CpmpySolver() as solver:
+        monkeypatch.setattr(solver, "traits", dataclasses.replace(
+            solver.traits, settings={**solver.traits.settings, "max_deterministic_time": 1e-6}))
+        started = time.perf_counter()
+        solved = solver.solve(Puzzle.empty(25), time_limit=60)
+        counted = solver.count(Puzzle.empty(25), limit=10**9, time_limit=60)
+    assert time.perf_counter() - started < 50  # both stopped short of the deadline...
+    assert solved.status is Status.TIME_LIMIT and solved.grid is None  # ...and neither reads as Ctrl-C
+    assert counted.status is Status.TIME_LIMIT and not counted.exact
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("backend", [b for b in ("ortools", "pysat", "z3") if b in BACKENDS])
 def test_ctrl_c_while_counting_on_a_backend(tmp_path, backend):

@@ -115,6 +115,9 @@ class Traits:
     """The backend's effort counters after a solve."""
     cumulative: bool = False
     """Its counters add up over a backend's lifetime (kept backends: the difference is reported)."""
+    took_ctrl_c: Callable[[Any], bool] | None = None
+    """Whether a solve that stopped short took Ctrl-C for itself (Z3 does); None when the backend cannot
+    say, and a stop well before the deadline is then taken for Ctrl-C (see ``_interrupted``)."""
     needs_limit: bool = False
     """Only a solve with a time limit can be stopped (CPMpy runs PySAT's ``solve_limited`` only then)."""
     chunk: int = CHUNK
@@ -122,11 +125,15 @@ class Traits:
 
 
 TRAITS: dict[str, Traits] = {
+    # CP-SAT stops ahead of its time limit by the longest gap it saw between two looks at the clock (a
+    # safety margin that grows on a busy machine); with its SIGINT handler off, a short stop is that.
     "ortools": Traits(givens="post", assumptions=True, stop=lambda s: s.ort_solver.stop_search(),
-                      settings={"num_workers": 1, "catch_sigint_signal": False}, counters=_counters_ortools),
+                      settings={"num_workers": 1, "catch_sigint_signal": False}, counters=_counters_ortools,
+                      took_ctrl_c=lambda s: False),
     "pysat": Traits(givens="assume", assumptions=True, stop=lambda s: s.pysat_solver.interrupt(),
-                    counters=_counters_pysat, cumulative=True, needs_limit=True),
-    "z3": Traits(givens="assume", assumptions=True, stop=lambda s: s.z3_solver.ctx.interrupt(), counters=_counters_z3),
+                    counters=_counters_pysat, cumulative=True, needs_limit=True, took_ctrl_c=lambda s: False),
+    "z3": Traits(givens="assume", assumptions=True, stop=lambda s: s.z3_solver.ctx.interrupt(), counters=_counters_z3,
+                 took_ctrl_c=lambda s: s.z3_solver.reason_unknown() == "interrupted from keyboard"),
     # Exact pays some 80 ms per ``+=`` call whatever it holds: everything is posted in one call.
     "exact": Traits(givens="assume", assumptions=True, counters=_counters_exact, cumulative=True, chunk=10**9),
     "choco": Traits(givens="post", counters=_counters_choco),
@@ -328,13 +335,18 @@ class CpmpySolver(SolverBase):
             return True
         if backend.status().exitstatus is ExitStatus.UNSATISFIABLE:
             return False
-        self._interrupted(deadline)
+        self._interrupted(backend, deadline)
         return None
 
-    def _interrupted(self, deadline: Deadline) -> None:
-        """An engine that stopped short with no deadline passed was interrupted: Z3 takes SIGINT for itself
-        during a check and answers "unknown", which is Ctrl-C, not a time limit."""
-        if self._stopped or deadline.at is None or time.perf_counter() < deadline.at - 0.05:
+    def _interrupted(self, backend: Any, deadline: Deadline) -> None:
+        """Raise KeyboardInterrupt if an engine that stopped short was stopped by Ctrl-C, not by its time
+        limit: this process's Ctrl-C (``_stop``), or one the engine took for itself (Z3 does, during a
+        check, and answers "unknown"). A backend that cannot say which is taken as interrupted when
+        it stopped well before the deadline; CP-SAT, which stops early on a busy machine, says."""
+        if self._stopped or deadline.at is None:
+            raise KeyboardInterrupt
+        took = self.traits.took_ctrl_c
+        if took(backend) if took is not None else time.perf_counter() < deadline.at - 0.05:
             raise KeyboardInterrupt
 
     def _stop(self) -> None:
@@ -454,7 +466,7 @@ class CpmpySolver(SolverBase):
             return 0, Status.NO_SOLUTION
         if found and answer is ExitStatus.UNSATISFIABLE:
             return found, Status.SOLVED
-        self._interrupted(deadline)
+        self._interrupted(backend, deadline)
         return found, Status.TIME_LIMIT
 
     def close(self) -> None:

@@ -144,6 +144,7 @@ SERIAL = {
     # two at once on a 2-core machine starve each other's workers into their time-outs.
     "tests/test_cluster.py": "cluster",
     "tests/test_signals.py::test_a_local_cluster_run_ends_quietly_on_a_signal_to_its_group": "cluster",
+    "tests/test_signals.py::test_a_local_clusters_workers_leave_the_stopping_signals_to_the_command": "cluster",
     # Signals sent at points drawn from a seeded generator, to whole process groups: one run at a time
     # keeps each point where its seed puts it.
     "tests/test_signals.py": "signals",

@@ -357,6 +357,43 @@ def test_a_local_cluster_run_ends_quietly_on_a_signal_to_its_group(tmp_path, big
     assert parts(tmp_path) == []
 
 
+@pytest.mark.slow
+def test_a_local_clusters_workers_leave_the_stopping_signals_to_the_command(tmp_path, big):
+    """A worker that died of a signal to the group was started again by its nanny as the command
+    closed, and the new process, cut off mid-start, printed a traceback on the command's stderr."""
+    pytest.importorskip("distributed")
+    process = start(["bench", str(big), "--solvers", "backtrack", "--cluster", "local:2", "--quiet",
+                     "--output", str(tmp_path / "rows.csv")], tmp_path)
+    deadline, workers = time.monotonic() + 60, []
+    while len(workers) < 2 and process.poll() is None and time.monotonic() < deadline:  # both workers started
+        time.sleep(0.1)
+        workers = [pid for pid in _children(process.pid) if b"spawn_main" in _cmdline(pid)]
+    assert len(workers) == 2
+    while not parts(tmp_path) and time.monotonic() < deadline:  # connected and writing
+        time.sleep(0.1)
+    for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        for pid in workers:
+            os.kill(pid, signum)
+    time.sleep(1)
+    alive = [pid for pid in workers if _cmdline(pid)]  # a zombie's is empty too
+    code, err = send(process, signal.SIGTERM, True)
+    assert alive == workers
+    assert code == 143 and err == "sudokulab: terminated\n"
+    assert parts(tmp_path) == []
+
+
+def _children(pid: int) -> list[int]:
+    found = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()
+    return [int(child) for child in found]
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:  # gone meanwhile
+        return b""
+
+
 class _TripsAsItIsNamed:
     """A class attribute whose ``__set_name__`` meets SIGTERM: Python wraps what it raises there."""
 

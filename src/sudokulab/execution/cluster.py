@@ -120,13 +120,13 @@ def connect(address: str, *, timeout: float = CONNECT_TIMEOUT, quiet: bool = Tru
                 # (health, metrics) bound to 127.0.0.1 instead of every interface on port 8787.
                 from .executors import hangups_held
 
-                with hangups_held(), local_workers.ctrl_c_held():  # the tracker it starts must hold SIGHUP too
+                with hangups_held(), local_workers.stopping_held():  # the tracker it starts must hold SIGHUP too
                     cluster = distributed.LocalCluster(
                         n_workers=where[1], threads_per_worker=1, processes=True, host="127.0.0.1",
                         scheduler_port=0, dashboard_address=None, worker_dashboard_address=None,
                         scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
                         silence_logs=logging.CRITICAL if quiet else logging.WARNING,
-                        preload=[local_workers.__name__],  # its dask_setup: Ctrl-C is this process's
+                        preload=[local_workers.__name__],  # its dask_setup: the stopping signals are this process's
                     )
                     client = distributed.Client(cluster, timeout=timeout, set_as_default=False)
             else:

@@ -99,6 +99,13 @@ class Board:
     def copy(self) -> Board:
         return Board(self.cands.copy(), list(self.placed), self.tables)
 
+    def key(self) -> tuple:
+        """What the trial caches key a position by: its rule set and its marks and placings.
+
+        The rule set goes in by identity, which is safe because ``tables`` keeps every ``Tables`` it
+        made for the process's life, so no other rule set's tables can take a freed one's id."""
+        return id(self.tables), tuple(self.marks), tuple(self.placed)
+
     def place(self, cell: int, digit: int) -> None:
         """Put a digit in a cell and strike it from every peer (bookkeeping, not a step of its own)."""
         self.cands.place(cell, digit)

@@ -35,7 +35,7 @@ _cache: dict[tuple, Trial] = {}
 def trial(board: Board, branch: Branch) -> Trial:
     """The branch followed to its end, kept while the board stays the same (forcing chains and
     contradictions assume the same candidates)."""
-    key = (id(board.tables), tuple(board.marks), tuple(board.placed), branch)
+    key = (*board.key(), branch)
     found = _cache.get(key)
     if found is None:
         if len(_cache) > 4000:

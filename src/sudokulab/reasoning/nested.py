@@ -116,7 +116,7 @@ among (each takes seconds at level 4)."""
 def nested_trial(board: Board, cell: int, digit: int, levels: Sequence[Sequence[Finder]]) -> NestedTrial:
     """The assumption ``cell = digit`` followed at the last level of ``levels`` (each level's inner
     techniques), started from the level below's result; kept while the board stays the same."""
-    key = (id(board.tables), tuple(board.marks), tuple(board.placed), cell, digit, len(levels))
+    key = (*board.key(), cell, digit, len(levels))
     found = _cache.get(key)
     if found is None:
         if len(_cache) > 4000:

@@ -157,7 +157,7 @@ def breaking(board: Board, level: int) -> list[tuple[int, int]]:
     and a level-4 probe that breaks stops early, where a level-3 sweep follows every candidate to its
     end. So a level-3 break in a cell of more digits than level 4's is not seen, and the step is
     rated at level 4 (docs/rating.md)."""
-    key = (id(board.tables), tuple(board.marks), tuple(board.placed))
+    key = board.key()
     if not _last or _last[0][0] != key:
         try:
             probe = Probe(board) if board.n <= MAX_N else None

@@ -36,6 +36,17 @@ if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_collect_file(file_path, parent):
+    """The test modules are not searched for doctests (they hold none). ``--doctest-modules`` would
+    otherwise read each one a second time as a doctest module, which registers its fixtures twice
+    under the same id, and ``pytest --fixtures`` then stopped on an INTERNALERROR sorting them."""
+    collected = yield
+    from _pytest.doctest import DoctestModule
+
+    return [c for c in collected if not isinstance(c, DoctestModule)]
+
+
 def module_solver(fixture: str, name: str, doc: str):
     """A fixture ``fixture`` holding one ``name`` solver for a whole test module, closed after its last test."""
 

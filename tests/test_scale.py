@@ -159,7 +159,7 @@ def test_the_bar_is_on_stderr_and_stdout_stays_clean_with_jobs(command, tmp_path
 
     pytest.importorskip("pexpect")
     source = dataset("magictour_top1465", 40)
-    args = (["rate", str(source), "--limit", "4", "--json"] if command == "rate"
+    args = (["rate", str(dataset("17_clue", 40)), "--limit", "4", "--json"] if command == "rate"
             else ["propagate", "--summary", str(source), "--limit", "40", "--json"])
     plain = without_terminal(*args, "--jobs", "2", cwd=tmp_path)
     assert plain.returncode == 0 and plain.stderr == "", plain.stderr

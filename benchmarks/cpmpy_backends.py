@@ -41,7 +41,7 @@ def variant(name: str) -> Puzzle:
 
 
 def main(backends: list[str]) -> None:
-    from sudokulab.solvers.cpmpy import available_backends
+    from sudokulab.solvers.cpmpy_backends import available_backends
 
     puzzles = [("BOJ sample", BOJ_SAMPLE), ("hardest 9x9", HARDEST), ("killer", variant("killer_wikipedia.json")),
                ("thermo", variant("thermo_uk_2022.json"))]

@@ -14,7 +14,8 @@ from sudokulab.core.rules import ALL_DIFFERENT, DIFFER, KINDS, build
 from sudokulab.errors import UnsupportedFeature
 from sudokulab.models import export
 from sudokulab.models.cpmpy_model import rule_model, to_cpmpy_text
-from sudokulab.solvers.cpmpy import CpmpySolver, available_backends
+from sudokulab.solvers.cpmpy import CpmpySolver
+from sudokulab.solvers.cpmpy_backends import available_backends
 
 from .conftest import random_puzzle
 from .test_cpsat import variant

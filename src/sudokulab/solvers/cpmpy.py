@@ -10,7 +10,7 @@ Givens reach a backend one of two ways (option ``givens``): ``post``, a fresh ba
 ``x == d`` per given posted with the rules (every puzzle pays the whole transformation), or
 ``assume``, one backend kept per rule set with ``b -> (x == d)`` indicators, each puzzle's givens
 passed as assumptions (later puzzles and the canonical loop's tries pay no transformation). ``auto``
-takes the cheaper measured per backend (``TRAITS``): ``post`` for OR-Tools (its assumptions cost
+takes the cheaper measured per backend (``cpmpy_backends.TRAITS``): ``post`` for OR-Tools (its assumptions cost
 part of presolve: each solve was about ten times slower), Choco (no assumptions in CPMpy), Pumpkin
 and Pindakaas (their objects are bound to the thread that made them, so none is kept); ``assume``
 for PySAT, Z3 and Exact, whose transformation costs more than their solve.
@@ -27,7 +27,8 @@ Choco, Pumpkin and Pindakaas have no stop call in CPMpy, so Ctrl-C returns at on
 thread runs on to the end of its time limit, and the model kept for that rule set is dropped (Exact,
 and Choco at times, take SIGINT for themselves: docs/cpmpy.md).
 
-One module: the backend table, the two ways of giving givens and the run loop are one solver's parts.
+The backend table (what each backend can do, how it is best run) is ``cpmpy_backends``; this module is
+the run loop and the two ways of giving givens.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from cpmpy.solvers.solver_interface import ExitStatus
 
 from ..core.grid import Grid
 from ..core.puzzle import Puzzle
-from ..core.rules import ALL_DIFFERENT, DIFFER, KINDS, Rules
+from ..core.rules import KINDS, Rules
 from ..errors import UsageError
 from .base import (
     Capabilities,
@@ -59,137 +60,14 @@ from .base import (
     check_limit,
 )
 from .canonical import smallest_solution
+from .cpmpy_backends import available_backends, checked_backend, installed_traits, known_backends
 from .native import interruptible
 
 GIVENS = ("auto", "post", "assume")
 KEPT = 8
 """Rule sets whose backend (``assume``) a solver keeps; the oldest goes first beyond this."""
-CHUNK = 64
-"""Constraints posted per call by default: each ``+=`` runs CPMpy's transformation pipeline, and the
-deadline is looked at between calls (``Traits.chunk`` per backend)."""
-NOT_BACKENDS = {"rc2": "a MaxSAT optimiser (it only optimises; a Sudoku has no objective)"}
-"""Solvers CPMpy lists that are not offered as backends here, and why."""
 NO_LIMIT = 10.0**7
-"""The time limit given to a backend that only stops when it has one (PySAT: see ``Traits.needs_limit``)."""
-
-
-def _counters_ortools(s: Any) -> dict[str, int]:
-    return {"branches": s.ort_solver.num_branches, "conflicts": s.ort_solver.num_conflicts}
-
-
-def _counters_pysat(s: Any) -> dict[str, int]:
-    return {key: int(value) for key, value in s.pysat_solver.accum_stats().items()
-            if key in ("decisions", "conflicts", "propagations", "restarts")}
-
-
-def _counters_z3(s: Any) -> dict[str, int]:
-    stats = s.z3_solver.statistics()
-    return {key: int(stats.get_key_value(key)) for key in ("decisions", "conflicts", "propagations", "restarts")
-            if key in stats.keys()}
-
-
-def _counters_exact(s: Any) -> dict[str, int]:
-    stats = dict(s.xct_solver.getStats())
-    return {key: int(stats[key]) for key in ("decisions", "conflicts", "propagations", "restarts") if key in stats}
-
-
-def _counters_choco(s: Any) -> dict[str, int]:
-    return {"failures": int(s.chc_solver.get_fail_count()), "backtracks": int(s.chc_solver.get_backtrack_count())}
-
-
-@dataclass(frozen=True)
-class Traits:
-    """What one backend can do through CPMpy, and how it is best run (measured: module docstring)."""
-
-    givens: str = "post"
-    """The cheaper way to give it a puzzle's givens (``auto`` resolves to this)."""
-    assumptions: bool = False
-    """It takes ``solve(assumptions=...)``, so ``givens="assume"`` is possible."""
-    kinds: frozenset[str] = frozenset(KINDS)
-    kinds_why: str = ""
-    stop: Callable[[Any], None] | None = None
-    """Tells a running solve to stop (Ctrl-C); None when CPMpy exposes no way."""
-    settings: dict[str, Any] = field(default_factory=dict)
-    """Keyword arguments for every ``solve``."""
-    counters: Callable[[Any], dict[str, int]] | None = None
-    """The backend's effort counters after a solve."""
-    cumulative: bool = False
-    """Its counters add up over a backend's lifetime (kept backends: the difference is reported)."""
-    took_ctrl_c: Callable[[Any], bool] | None = None
-    """Whether a solve that stopped short took Ctrl-C for itself (Z3 does); None when the backend cannot
-    say, and a stop well before the deadline is then taken for Ctrl-C (see ``_interrupted``)."""
-    needs_limit: bool = False
-    """Only a solve with a time limit can be stopped (CPMpy runs PySAT's ``solve_limited`` only then)."""
-    chunk: int = CHUNK
-    """Constraints posted per ``+=`` call, the clock looked at between calls."""
-
-
-TRAITS: dict[str, Traits] = {
-    # CP-SAT stops ahead of its time limit by the longest gap it saw between two looks at the clock (a
-    # safety margin that grows on a busy machine); with its SIGINT handler off, a short stop is that.
-    "ortools": Traits(givens="post", assumptions=True, stop=lambda s: s.ort_solver.stop_search(),
-                      settings={"num_workers": 1, "catch_sigint_signal": False}, counters=_counters_ortools,
-                      took_ctrl_c=lambda s: False),
-    "pysat": Traits(givens="assume", assumptions=True, stop=lambda s: s.pysat_solver.interrupt(),
-                    counters=_counters_pysat, cumulative=True, needs_limit=True, took_ctrl_c=lambda s: False),
-    "z3": Traits(givens="assume", assumptions=True, stop=lambda s: s.z3_solver.ctx.interrupt(), counters=_counters_z3,
-                 took_ctrl_c=lambda s: s.z3_solver.reason_unknown() == "interrupted from keyboard"),
-    # Exact pays some 80 ms per ``+=`` call whatever it holds: everything is posted in one call.
-    "exact": Traits(givens="assume", assumptions=True, counters=_counters_exact, cumulative=True, chunk=10**9),
-    "choco": Traits(givens="post", counters=_counters_choco),
-    # Pumpkin's and Pindakaas's objects are bound to the thread that made them (PyO3 "unsendable": used or
-    # dropped from another, they raise), so each lives within one call: givens posted, no kept backend.
-    "pumpkin": Traits(givens="post"),
-    "pindakaas": Traits(givens="post", chunk=8),  # its encodings are slow: small chunks, so the clock is seen
-}
-"""Per backend; one CPMpy finds that is not listed gets ``Traits()`` (givens posted, no stop call)."""
-
-PB_WHY = ("CPMpy's PySAT backend writes sums and comparisons as pseudo-Boolean constraints, which need "
-          "PBLib (pip install pypblib), not installed here")
-
-
-def _traits(backend: str) -> Traits:
-    """A backend's traits as installed here: CP-SAT gets the ``cpsat`` solver's tuned settings (so the two
-    compare like for like; loaded only for it), PySAT loses sums and comparisons without PBLib."""
-    from dataclasses import replace
-
-    traits = TRAITS.get(backend, Traits())
-    if backend == "ortools":
-        from .cpsat import TUNED
-
-        traits = replace(traits, settings={**traits.settings, **TUNED})
-    if backend == "pysat" and not _has_pblib():
-        traits = replace(traits, kinds=frozenset({ALL_DIFFERENT, DIFFER}), kinds_why=PB_WHY)
-    return traits
-
-
-def _has_pblib() -> bool:
-    from importlib.util import find_spec
-
-    return find_spec("pypblib") is not None
-
-
-def known_backends() -> dict[str, type]:
-    """Every solver CPMpy knows by name (installed or not), but those in ``NOT_BACKENDS``."""
-    return {name: cls for name, cls in SolverLookup.base_solvers() if name not in NOT_BACKENDS}
-
-
-def available_backends() -> tuple[str, ...]:
-    """The backends CPMpy finds usable here (``supported()``), in CPMpy's order."""
-    return tuple(name for name, cls in known_backends().items() if cls.supported())
-
-
-def checked_backend(value: str) -> str:
-    """A backend name, lower-cased; one CPMpy knows but cannot use here is refused naming it."""
-    name = value.strip().lower()
-    known = known_backends()
-    if name in known and not known[name].supported():
-        why = ""
-        if name == "minizinc":
-            why = (": CPMpy finds the MiniZinc program too old (Debian's is 2.6.4); "
-                   "the minizinc solver runs it directly")
-        raise UsageError(f"CPMpy backend '{name}' is not installed here{why}")
-    return name
+"""The time limit given to a backend that only stops when it has one (``cpmpy_backends.Traits.needs_limit``)."""
 
 
 _TIME_UP = object()
@@ -240,7 +118,7 @@ class CpmpySolver(SolverBase):
 
     def __init__(self, backend: str = "ortools", givens: str = "auto"):
         super().__init__()  # options checked by SolverBase (base.check_options)
-        traits = _traits(backend)
+        traits = installed_traits(backend)
         if givens == "assume" and not traits.assumptions:
             raise UsageError(f"solver 'cpmpy': CPMpy backend '{backend}' cannot be kept for assumptions "
                              "(no assumptions, or objects bound to one thread); use givens=post")

@@ -254,6 +254,36 @@ def test_ctrl_c_during_bench_shows_what_finished_then_exits_130(tmp_path):
     assert f"stopped by a signal after {len(done)} puzzles" in text and text.endswith("sudokulab: interrupted")
 
 
+def test_a_signal_while_a_batch_is_recorded_counts_it_whole(tmp_path, monkeypatch):
+    """Ctrl-C lands while the third batch's answers are added up (after its puzzles were counted,
+    before its tables and rows): the batch is recorded whole first, so the stopped report's count,
+    its tables and the rows written all say three puzzles."""
+    import io
+    import os
+    import signal
+
+    many = tmp_path / "many.txt"
+    many.write_text((EXAMPLES / "puzzles-20.txt").read_text())
+    added = []
+    add_batch = results.BenchTally.add_batch
+
+    def add_and_be_interrupted(self, *args):
+        added.append(1)
+        if len(added) == 3:
+            os.kill(os.getpid(), signal.SIGINT)  # handled at once, here, unless it is held
+        add_batch(self, *args)
+
+    monkeypatch.setattr(results.BenchTally, "add_batch", add_and_be_interrupted)
+    rows, stopped = io.StringIO(), []
+    with pytest.raises(KeyboardInterrupt):
+        bench.run_bench([many], ["backtrack"], batch_size=1, json_lines=rows, progress=False,
+                        warn=lambda _: None, on_stopped=stopped.append)
+    (report,) = stopped
+    (summary,) = report.summaries
+    assert report.stopped and report.totals == {"many": 3}
+    assert summary.puzzles == 3 and len(_json_lines(rows.getvalue())) == 3
+
+
 @pytest.mark.slow
 def test_runs_and_warmup_report_each_solvers_rate_over_the_runs_and_paired_ratios(tmp_path, capsys):
     path = tmp_path / "five.txt"

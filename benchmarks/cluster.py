@@ -8,7 +8,7 @@
    sends them (bounded in flight) and all at once (``client.map``): wall time per task, and the
    scheduler process's own CPU time per task (``/proc/PID/stat``), the figure that bounds a big
    cluster. The same on ``local:2`` (whose scheduler shares the client's process).
-2. **Batch size.** bench's own worker function (``bench.run_batch``: every puzzle of a batch solved
+2. **Batch size.** bench's own worker function (``bench_worker.run_batch``: every puzzle of a batch solved
    and checked on the worker) over ``--puzzles`` of 17_clue, through ``--jobs 1``, ``--jobs 2`` and
    ``--cluster local:2`` at each batch size, the client turning each result into rows
    (``bench._rows``) as ``sudokulab bench`` does; one executor per kind for all sizes, warmed up
@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from sudokulab.datasets.reading import Dataset  # noqa: E402
 from sudokulab.execution import cluster, executors  # noqa: E402
-from sudokulab.runs import bench  # noqa: E402
+from sudokulab.runs import bench, bench_worker  # noqa: E402
 
 BIN = Path(sys.executable).parent
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -133,7 +133,7 @@ _RATES: dict[tuple[str, int], float] = {}
 
 
 def study(path: Path, solver: str, puzzles: int, sizes: list[int], repeat: int) -> tuple[list[str], dict]:
-    spec = bench.WorkSpec.of([solver], {}, bench.DEFAULT_TIME_LIMIT)
+    spec = bench_worker.WorkSpec.of([solver], {}, bench.DEFAULT_TIME_LIMIT)
     kinds = {"--jobs 1": lambda: executors.local(1), "--jobs 2": lambda: executors.local(2),
              "--cluster local:2": lambda: cluster.connect("local:2")}
     rates: dict[tuple[str, int], float] = {}
@@ -143,7 +143,7 @@ def study(path: Path, solver: str, puzzles: int, sizes: list[int], repeat: int) 
         for kind, make in kinds.items():
             executor = opened[kind] = make()
             warm = Dataset.from_path(path, limit=64 * max(1, executor.workers))
-            list(executor.imap(bench.run_batch, ((spec, b) for b in warm.batches(16))))
+            list(executor.imap(bench_worker.run_batch, ((spec, b) for b in warm.batches(16))))
         # Rounds over every (size, kind) in turn, so that a change of load on the shared machine hits
         # all of them alike; the best round of each is kept (other work only ever slows a run down).
         for _ in range(repeat):
@@ -153,7 +153,7 @@ def study(path: Path, solver: str, puzzles: int, sizes: list[int], repeat: int) 
                     dataset = Dataset.from_path(path, limit=n)
                     rows = 0
                     started = time.perf_counter()
-                    for (_, batch), outcome in executor.imap(bench.run_batch,
+                    for (_, batch), outcome in executor.imap(bench_worker.run_batch,
                                                              ((spec, b) for b in dataset.batches(size))):
                         rows += sum(1 for _ in bench._rows(batch, outcome))
                         if kind == "--jobs 1" and size == 512 and not volume:
@@ -186,8 +186,8 @@ def client_costs(path: Path, solver: str, puzzles: int) -> dict[str, float]:
     started = time.perf_counter()
     batches = [b for b in dataset.batches(512) if not hasattr(b, "error")]
     read = (time.perf_counter() - started) / puzzles
-    spec = bench.WorkSpec.of([solver], {}, bench.DEFAULT_TIME_LIMIT)
-    outcomes = [bench.run_batch((spec, b)) for b in batches]
+    spec = bench_worker.WorkSpec.of([solver], {}, bench.DEFAULT_TIME_LIMIT)
+    outcomes = [bench_worker.run_batch((spec, b)) for b in batches]
     sink = io.StringIO()
     writer = csv.DictWriter(sink, CSV_FIELDS)
     started = time.perf_counter()

@@ -296,7 +296,7 @@ def test_a_failed_run_leaves_no_output_file(capsys, tmp_path, monkeypatch):
         raise KeyboardInterrupt
 
     out = tmp_path / "r.csv"
-    monkeypatch.setattr("sudokulab.runs.bench.run_batch", boom)
+    monkeypatch.setattr("sudokulab.runs.bench.run_batch", boom)  # the name the run loop calls
     code, _, err = run(capsys, "bench", SAMPLE, "--solvers", "sat", "--quiet", "--output", str(out))
     assert code == 130 and not out.exists() and list(tmp_path.iterdir()) == []
 

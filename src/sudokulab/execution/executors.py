@@ -7,7 +7,7 @@ ten-million-line dataset is never read ahead and memory stays flat (backpressure
 back as they finish, with their item, and the caller writes them out at once.
 
 State a worker builds once (solver instances) lives in the worker process, in a module-level cache
-keyed by what configures it (``bench.solvers_for``), so it is reused across items whatever runs them.
+keyed by what configures it (``bench_worker.solvers_for``), so it is reused across items whatever runs them.
 """
 
 from __future__ import annotations

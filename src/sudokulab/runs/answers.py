@@ -1,7 +1,7 @@
 """A dataset's puzzles solved and answered in input order: what ``sudokulab solve --all`` prints.
 
 The work goes through bench's pipeline, not a copy of it: the dataset is streamed in ``Batch``es
-(``Dataset.batches``, in input order), each batch goes to ``bench.run_batch`` (one solver,
+(``Dataset.batches``, in input order), each batch goes to ``bench_worker.run_batch`` (one solver,
 ``solvers.batch.solve_batch``, every grid checked by ``verdicts.checking.check_batch``) through the
 executor of ``--jobs`` or ``--cluster``; the ``WorkSpec`` only asks for the checked grids back.
 
@@ -40,7 +40,7 @@ from ..formats.documents import emit_line
 from ..solvers.base import Status
 from ..solvers.batch import Batch, BatchResults
 from ..verdicts.checking import BatchVerdicts
-from .bench import WorkSpec, _sizer, release, run_batch, solvers_for
+from .bench_worker import WorkSpec, batch_sizer, release, run_batch, solvers_for
 
 FORMS = ("line", "boj", "compact", "json")
 """Output forms: one line per puzzle; BOJ blocks (or BOJ 2239 digit rows) separated by a blank
@@ -266,7 +266,7 @@ def _answer_dataset(dataset: Dataset, executor: Any, spec_for: Callable[[Batch],
                     tally: AnswerTally) -> None:
     """One dataset through the executor, its answers written in input order (see the module docstring)."""
     estimate = dataset.estimate() if executor.workers > 1 else None
-    source = dataset.batches(_sizer(None, estimate, executor.workers), in_order=True)
+    source = dataset.batches(batch_sizer(None, estimate, executor.workers), in_order=True)
     pending: dict[int, tuple[int, Callable[[], None]]] = {}  # first index -> (entries, write them)
     state = {"next": 0, "held": 0, "done": False}
 

@@ -416,7 +416,7 @@ class BenchReport:
     retried: int = 0
     """Batches run again because a cluster worker died while running them."""
     batch_size: int | None = None
-    """Puzzles per batch asked for (None: chosen per board size, see ``bench.batch_size_for``)."""
+    """Puzzles per batch asked for (None: chosen per board size, see ``bench_worker.batch_size_for``)."""
     solved_counts: Mapping[str, Mapping[str, int]] | None = None
     """dataset -> solver -> puzzles solved (checked): more than ``len(solved_times[...])`` when sampled."""
     skipped: Mapping[str, Mapping[str, str]] | None = None

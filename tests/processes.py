@@ -23,11 +23,15 @@ needs_proc_children = pytest.mark.skipif(not PROC_CHILDREN,
 
 
 def children(pid: int) -> list[int]:
-    """The process ids of ``pid``'s children (none once it has gone)."""
-    try:
-        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except OSError:
-        return []
+    """The process ids of ``pid``'s children, whichever of its threads started them (a local Dask
+    cluster's workers come from its event-loop thread); none once it has gone."""
+    found = []
+    for task in sorted(Path(f"/proc/{pid}/task").glob("*")) if Path(f"/proc/{pid}/task").exists() else ():
+        try:
+            found += [int(p) for p in (task / "children").read_text().split()]
+        except OSError:  # the thread ended meanwhile
+            continue
+    return found
 
 
 def running(pid: int) -> bool:

@@ -24,7 +24,7 @@ import pytest
 from sudokulab.cli import stopping
 from sudokulab.errors import Stopped
 
-from .processes import cleaned_up, needs_proc_children, survivors, wait_for_children
+from .processes import children, cleaned_up, needs_proc_children, running, survivors, wait_for_children
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLES = ROOT / "examples" / "puzzles-20.txt"
@@ -357,7 +357,15 @@ def test_a_local_cluster_run_ends_quietly_on_a_signal_to_its_group(tmp_path, big
     assert parts(tmp_path) == []
 
 
+def _command_line(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+    except OSError:  # gone meanwhile
+        return ""
+
+
 @pytest.mark.slow
+@needs_proc_children
 def test_a_local_clusters_workers_leave_the_stopping_signals_to_the_command(tmp_path, big):
     """A worker that died of a signal to the group was started again by its nanny as the command
     closed, and the new process, cut off mid-start, printed a traceback on the command's stderr."""
@@ -367,7 +375,7 @@ def test_a_local_clusters_workers_leave_the_stopping_signals_to_the_command(tmp_
     deadline, workers = time.monotonic() + 60, []
     while len(workers) < 2 and process.poll() is None and time.monotonic() < deadline:  # both workers started
         time.sleep(0.1)
-        workers = [pid for pid in _children(process.pid) if b"spawn_main" in _cmdline(pid)]
+        workers = [pid for pid in children(process.pid) if "spawn_main" in _command_line(pid)]
     assert len(workers) == 2
     while not parts(tmp_path) and time.monotonic() < deadline:  # connected and writing
         time.sleep(0.1)
@@ -375,23 +383,11 @@ def test_a_local_clusters_workers_leave_the_stopping_signals_to_the_command(tmp_
         for pid in workers:
             os.kill(pid, signum)
     time.sleep(1)
-    alive = [pid for pid in workers if _cmdline(pid)]  # a zombie's is empty too
+    alive = [pid for pid in workers if running(pid)]
     code, err = send(process, signal.SIGTERM, True)
     assert alive == workers
     assert code == 143 and err == "sudokulab: terminated\n"
     assert parts(tmp_path) == []
-
-
-def _children(pid: int) -> list[int]:
-    found = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()
-    return [int(child) for child in found]
-
-
-def _cmdline(pid: int) -> bytes:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:  # gone meanwhile
-        return b""
 
 
 class _TripsAsItIsNamed:

@@ -31,6 +31,10 @@ model would then live inside the rules module, and a model could not be read in 
 rules keyed by shape alone (every variant would then be an edit of many files).
 
 One module: the rule kinds, their checks and the presets form one value type that every layer reads.
+The presets (``build``, ``standard``, the windows and the knight's and king's moves) are the part
+that could stand alone, but ``Rules.is_standard`` compares with ``standard`` and about sixty
+places import ``build`` or ``standard`` from here: moving them means a lazy import back into this
+module (an import circle by another name) or an ``is_standard`` of its own.
 """
 
 from __future__ import annotations

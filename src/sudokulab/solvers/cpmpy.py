@@ -221,9 +221,9 @@ class CpmpySolver(SolverBase):
         limit: this process's Ctrl-C (``_stop``), or one the engine took for itself (Z3 does, during a
         check, and answers "unknown"). A backend that cannot say which is taken as interrupted when
         it stopped well before the deadline; CP-SAT, which stops early on a busy machine, says."""
-        if self._stopped or deadline.at is None:
-            raise KeyboardInterrupt
         took = self.traits.took_ctrl_c
+        if self._stopped or deadline.at is None:  # stopped by us, or with no limit to stop at
+            raise KeyboardInterrupt
         if took(backend) if took is not None else time.perf_counter() < deadline.at - 0.05:
             raise KeyboardInterrupt
 

@@ -4,7 +4,7 @@ configurations, and canonical answers by fixing cells or by a lexicographic ``#m
 Puzzles: the first K (default 200) of the 9x9 slices that ship with the package
 (``src/sudokulab/datasets/slices``): forum_hardest_1106, magictour_top1465, 17_clue.
 
-1. Group constraints, each as the whole encoding of ``models.asp`` with its two group lines replaced,
+1. Group constraints, each as the whole encoding of ``solvers.asp.model`` with its two group lines replaced,
    one ground program per set with the givens as assumptions: atoms and rules after grounding
    (clasp's program statistics), choices and conflicts summed over the set, clasp's solve time.
 2. Givens as assumptions on one ground program against givens as facts, grounded per puzzle (the
@@ -31,9 +31,9 @@ from pathlib import Path
 import clingo
 
 from sudokulab import Puzzle, parse_puzzle
-from sudokulab.lab.contract import random_puzzle
-from sudokulab.models.asp import ENCODING, cell_index, given_facts, instance
-from sudokulab.solvers.asp import CONFIGURATIONS, AspSolver
+from sudokulab.grading.contract import random_puzzle
+from sudokulab.solvers.asp.model import ENCODING, cell_index, given_facts, instance
+from sudokulab.solvers.asp.solver import CONFIGURATIONS, AspSolver
 
 SLICES = Path(__file__).resolve().parents[1] / "src" / "sudokulab" / "datasets" / "slices"
 SETS = ("forum_hardest_1106", "magictour_top1465", "17_clue")

@@ -1,6 +1,6 @@
 """Benchmark of the exact-cover paradigm: ``dlx``'s two formulations, then ``dlx`` beside ``backtrack-fast``.
 
-Both parts run ``sudokulab.runs.bench.run_bench`` with ``by_solver=True`` (one solver over a whole set
+Both parts run ``sudokulab.bench.run.run_bench`` with ``by_solver=True`` (one solver over a whole set
 at a time, one process), so each figure is the whole path per puzzle: read and parse the line,
 solve, check the answer with the independent checker. Rates are given by wall time and by the
 process's CPU time; on a machine shared with other work the CPU figure is the steadier one.
@@ -33,9 +33,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from sudokulab.bench.run import run_bench
 from sudokulab.datasets.reading import Dataset
-from sudokulab.runs.bench import run_bench
-from sudokulab.solvers.dlx import STRUCTURES
+from sudokulab.solvers.exact_cover.solver import STRUCTURES
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = ROOT.parent / "shared" / "data"

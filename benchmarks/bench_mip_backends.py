@@ -1,4 +1,4 @@
-"""Benchmark of MIP backends on the 0-1 model of ``sudokulab.models.mip``: which one ``mip`` runs.
+"""Benchmark of MIP backends on the 0-1 model of ``sudokulab.solvers.mip.model``: which one ``mip`` runs.
 
 Candidates: SCIP, CBC and HiGHS as OR-Tools ships them (``pywraplp``, no new dependency), and
 HiGHS through its own binding ``highspy`` (a separate wheel; 1.15.x cannot be imported beside
@@ -28,8 +28,8 @@ from pathlib import Path
 
 from sudokulab import is_solution, parse_puzzle
 from sudokulab.core.puzzle import Puzzle
-from sudokulab.models.mip import build_model
-from sudokulab.solvers.mip import MipSolver
+from sudokulab.solvers.mip.model import build_model
+from sudokulab.solvers.mip.solver import MipSolver
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"

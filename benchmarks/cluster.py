@@ -34,9 +34,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+from sudokulab.bench import run as bench  # noqa: E402
+from sudokulab.bench import worker as bench_worker  # noqa: E402
 from sudokulab.datasets.reading import Dataset  # noqa: E402
 from sudokulab.execution import cluster, executors  # noqa: E402
-from sudokulab.runs import bench, bench_worker  # noqa: E402
 
 BIN = Path(sys.executable).parent
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -180,7 +181,7 @@ def client_costs(path: Path, solver: str, puzzles: int) -> dict[str, float]:
     import csv
     import io
 
-    from sudokulab.runs.results import CSV_FIELDS
+    from sudokulab.bench.results import CSV_FIELDS
 
     dataset = Dataset.from_path(path, limit=puzzles)
     started = time.perf_counter()

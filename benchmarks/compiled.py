@@ -122,7 +122,7 @@ def kernels(givens) -> dict[str, float]:
     as bench makes; every answer checked afterwards)."""
     from sudokulab import Shape
     from sudokulab.core.rules import standard
-    from sudokulab.solvers import jit
+    from sudokulab.solvers.jit import solver as jit
     from sudokulab.verdicts.checking import grids_valid
 
     shape = Shape(3, 3)
@@ -247,7 +247,7 @@ def fresh_clone() -> str:
         first = timed(command, env, clone)
         second = timed(command, env, clone)
         passes = statistics.median(timed([python, "-c", "pass"], env, clone) for _ in range(5))
-        backend = subprocess.run([python, "-c", "from sudokulab.solvers.jit import JitSolver as J; "
+        backend = subprocess.run([python, "-c", "from sudokulab.solvers.jit.solver import JitSolver as J; "
                                   "print(J.describe_backend())"], capture_output=True, text=True, env=env,
                                  cwd=clone, check=True).stdout.strip()
     return "\n".join([

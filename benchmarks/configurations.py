@@ -1,7 +1,7 @@
 """Configurations of one solver side by side: the same puzzles, one process, ``run_bench`` per configuration.
 
 Each study names a solver and a list of its options (as ``sudokulab.solvers`` declares them). For
-each set, every configuration is one ``sudokulab.runs.bench.run_bench`` call with
+each set, every configuration is one ``sudokulab.bench.run.run_bench`` call with
 ``options={solver: configuration}`` on the same puzzles, the configurations taking turns set by set
 (in reverse order on every other set, so a drift of the machine's load does not always favour the
 same one). ``--rounds 2`` runs every set twice, for a reader who wants to see the noise.
@@ -12,7 +12,7 @@ Studies (``--studies``, default all):
 - ``sat-engines``: ``sat`` on each PySAT engine (CNF encoding ``auto``);
 - ``cpsat-tuning``: ``cpsat`` as shipped (its ``TUNED`` parameters) against CP-SAT's defaults
   for those parameters (through the solver's public ``parameters`` option), then the model
-  set-up step alone: ``sudokulab.models.cpsat.build_model(puzzle)`` (a fresh model per puzzle)
+  set-up step alone: ``sudokulab.solvers.cpsat.model.build_model(puzzle)`` (a fresh model per puzzle)
   against ``Prepared(shape).set_givens(givens)`` (the solver's way), ``time.perf_counter`` over
   ``--setup-puzzles`` puzzles, best of three alternating rounds.
 
@@ -39,8 +39,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sudokulab.bench import run as bench
 from sudokulab.errors import ExitCode
-from sudokulab.runs import bench
 from sudokulab.ui.tables import effort, format_seconds
 
 HERE = Path(__file__).resolve().parent
@@ -67,7 +67,7 @@ def cpsat_defaults() -> str:
     """The ``parameters`` text that sets every parameter ``cpsat`` tunes back to CP-SAT's default."""
     from ortools.sat import sat_parameters_pb2
 
-    from sudokulab.solvers.cpsat import TUNED
+    from sudokulab.solvers.cpsat.solver import TUNED
 
     defaults = sat_parameters_pb2.SatParameters()
     values = {key: getattr(defaults, key) for key in TUNED}
@@ -205,9 +205,9 @@ def row(dataset: str, configuration: str, report: bench.BenchReport) -> str:
 def setup_cost(path: Path, count: int) -> list[str]:
     """Microseconds per puzzle to get a model ready to solve: a fresh model, or the prepared one re-pointed.
 
-    A micro-measurement of the model API (``sudokulab.models.cpsat``), not of a solver: nothing is solved.
+    A micro-measurement of the model API (``sudokulab.solvers.cpsat.model``), not of a solver: nothing is solved.
     """
-    from sudokulab.models.cpsat import Prepared, build_model
+    from sudokulab.solvers.cpsat.model import Prepared, build_model
 
     puzzles = [e.puzzle for e in bench.Dataset.from_path(path, limit=count).entries() if e.puzzle is not None]
     started = time.perf_counter()

@@ -3,7 +3,7 @@
 Per configuration, one solver instance; per puzzle, the first solve (set-up, the backend's
 imports, CPMpy's transformation) and the median of five more solves of the same puzzle, with that
 solve's ``transform_seconds`` and ``solve_seconds``. Every answer is checked with ``is_solution``.
-Puzzles: the BOJ sample, the "hardest" 9x9 of ``tests/test_mip.py``, the Wikipedia killer and the
+Puzzles: the BOJ sample, the "hardest" 9x9 of ``tests/solvers/test_mip.py``, the Wikipedia killer and the
 UK 2022 thermo of ``tests/fixtures/variants``.
 
     .venv/bin/python benchmarks/cpmpy_backends.py [BACKEND ...]   (default: every backend CPMpy supports here)
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from sudokulab import Puzzle, Shape, is_solution, parse_puzzle, solvers
 from sudokulab.core.rules import build
-from sudokulab.lab.contract import BOJ_SAMPLE
+from sudokulab.grading.contract import BOJ_SAMPLE
 
 ROOT = Path(__file__).resolve().parents[1]
 VARIANTS = ROOT / "tests" / "fixtures" / "variants"
@@ -41,7 +41,7 @@ def variant(name: str) -> Puzzle:
 
 
 def main(backends: list[str]) -> None:
-    from sudokulab.solvers.cpmpy_backends import available_backends
+    from sudokulab.solvers.cpmpy.backends import available_backends
 
     puzzles = [("BOJ sample", BOJ_SAMPLE), ("hardest 9x9", HARDEST), ("killer", variant("killer_wikipedia.json")),
                ("thermo", variant("thermo_uk_2022.json"))]

@@ -3,7 +3,7 @@
 Four steps, every installed solver (``--solvers`` to choose), one process, writing
 ``results/every-paradigm.md`` and ``results/every-paradigm.png``:
 
-1. **Agreement**: ``runs.compare.compare`` with every solver on the first ``--agree`` puzzles of
+1. **Agreement**: ``bench.compare.compare`` with every solver on the first ``--agree`` puzzles of
    17_clue, magictour_top1465 and forum_hardest_1106 (shared evenly) and on 20 variant puzzles (the
    published ones of tests/fixtures/variants, the JSON examples, and generated x, windoku,
    anti-knight and anti-king puzzles with one solution). Every answer goes through the independent
@@ -13,7 +13,7 @@ Four steps, every installed solver (``--solvers`` to choose), one process, writi
    last two givens taken out), each solver that counts against ``sat``, up to ``--count-limit``.
 3. **Time limits**: 25x25 boards near their hard region (generated grids cut to 42-48% givens)
    under a 2 s limit: each solver's status and the wall time until ``solve`` returned.
-4. **Rates, effort and model size**: ``runs.bench.run_bench`` (the ``sudokulab bench`` harness)
+4. **Rates, effort and model size**: ``bench.run.run_bench`` (the ``sudokulab bench`` harness)
    on ``--limit`` puzzles of each published set, generated 16x16 and 25x25 boards, and the killer
    and thermometer fixtures, each solver over each set in turn.
 
@@ -34,13 +34,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sudokulab import Puzzle, Shape, is_solution, solvers
-from sudokulab.cli.bench_tables import bench_markdown
+from sudokulab.bench import compare
+from sudokulab.bench import run as bench
+from sudokulab.bench.report import bench_markdown
 from sudokulab.core.rules import build
 from sudokulab.core.versions import versions
 from sudokulab.datasets import catalog
 from sudokulab.datasets.reading import Dataset
 from sudokulab.formats.puzzle_files import puzzle_from_text, read_puzzle
-from sudokulab.runs import bench, compare, generate
+from sudokulab.generation import puzzles as generate
 from sudokulab.solvers.base import Status
 
 HERE = Path(__file__).resolve().parent
@@ -75,7 +77,7 @@ def published(name: str, count: int) -> list[Puzzle]:
 
 def variant_file(path: Path) -> Puzzle:
     """A variant puzzle file: the examples as they are; the test fixtures (which also say where each
-    puzzle was published, in a shape of their own, read by tests/test_rules_contract.py) in the puzzle
+    puzzle was published, in a shape of their own, read by tests/solvers/test_rules_contract.py) in the puzzle
     file format."""
     data = json.loads(path.read_text(encoding="utf-8"))
     if "name" not in data:

@@ -39,8 +39,9 @@ from sudokulab.core.grid import Shape
 from sudokulab.core.puzzle import Puzzle
 from sudokulab.core.rules import standard
 from sudokulab.datasets.reading import puzzle_lines
-from sudokulab.solvers import jit_kernels, jit_numba
 from sudokulab.solvers.batch import Batch, BatchResults, solve_batch
+from sudokulab.solvers.jit import kernels as jit_kernels
+from sudokulab.solvers.jit import numba_search as jit_numba
 from sudokulab.verdicts.checking import grids_valid
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,7 +51,7 @@ NINE = Shape(3, 3)
 START = """
 import time
 began = time.perf_counter()
-from sudokulab.solvers.jit import JitSolver
+from sudokulab.solvers.jit.solver import JitSolver
 imported = time.perf_counter()
 JitSolver.warm_up()
 print(imported - began, JitSolver.compile_seconds)

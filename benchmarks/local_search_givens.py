@@ -5,7 +5,7 @@ puzzles with about 40-45% of the cells given, the phase transition of Sudoku: wi
 there are many solutions to land on, with more, propagation does most of the work; in between
 there are few solutions and deep local minima. This script measures that dip for
 ``local-search``: for each number of givens (0 to 56 by default), ``--puzzles`` puzzles made by
-cutting random grids (``runs.generate.random_grid`` then ``remove_clues`` without uniqueness,
+cutting random grids (``generation.puzzles.random_grid`` then ``remove_clues`` without uniqueness,
 seeded), each solved with the same flip budget (``max_flips``, a count of moves, so the figures
 do not depend on the machine's load), under four option sets (each method with and without the
 propagation that fixes forced cells first; without it is Lewis's own method). It reports the share
@@ -33,7 +33,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "src"))
 
 from sudokulab import Shape, is_solution, solvers  # noqa: E402
-from sudokulab.runs.generate import random_grid, remove_clues  # noqa: E402
+from sudokulab.generation.puzzles import random_grid, remove_clues  # noqa: E402
 from sudokulab.solvers.base import Status  # noqa: E402
 
 

@@ -5,7 +5,7 @@ ours (assumptions, decoding, stats, result objects). On 17_clue (or its first ``
 this measures, in one process, each path on a fresh engine (a shared CaDiCaL slows down as it
 learns, so every path starts from the same state and sees the same puzzles in the same order):
 
-- SAT, bare: a loop of PySAT ``solve_limited`` calls on our formula (``models.cnf.rules``, extended,
+- SAT, bare: a loop of PySAT ``solve_limited`` calls on our formula (``solvers.sat.cnf.rules``, extended,
   pairwise) with the assumptions prepared beforehand, for CaDiCaL 1.9.5 (``sat``'s default engine)
   and 1.5.3; then the same loop reading each model (``get_model``), the floor of any path that
   returns a grid; both also with a fresh engine every ``sat.RENEW_AFTER`` puzzles, as ``sat`` does;
@@ -50,11 +50,12 @@ from ortools.sat.python import cp_model_helper as cmh
 from pysat.solvers import Solver
 
 from sudokulab import Puzzle, Shape, is_solution
-from sudokulab.models import cnf, cnf_literals
-from sudokulab.models.cpsat import Prepared
 from sudokulab.solvers.batch import SOLVED
-from sudokulab.solvers.cpsat import TUNED, CpSatSolver
-from sudokulab.solvers.sat import RENEW_AFTER, SatSolver
+from sudokulab.solvers.cpsat.model import Prepared
+from sudokulab.solvers.cpsat.solver import TUNED, CpSatSolver
+from sudokulab.solvers.sat import cnf
+from sudokulab.solvers.sat import literals as cnf_literals
+from sudokulab.solvers.sat.solver import RENEW_AFTER, SatSolver
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_DATA = HERE.parent.parent / "shared" / "data"

@@ -37,8 +37,8 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from sudokulab.cli import main as cli  # noqa: E402
 from sudokulab.datasets.reading import load_puzzles, puzzle_lines  # noqa: E402
+from sudokulab.reasoning.ladder import summarize  # noqa: E402
 from sudokulab.reasoning.levels import LEVELS  # noqa: E402
-from sudokulab.runs.ladder import summarize  # noqa: E402
 
 DEFAULT_DATA = ROOT.parent / "shared" / "data"
 

@@ -1,4 +1,4 @@
-"""Every figure of the benchmark report, with one command, all measured by ``sudokulab.runs.bench.run_bench``.
+"""Every figure of the benchmark report, with one command, all measured by ``sudokulab.bench.run.run_bench``.
 
 1. The paradigms: ``--solvers`` (default: every registered solver but the classic ``backtrack``)
    on ``17_clue``, ``magictour_top1465``, ``forum_hardest_1106`` and the first ``--slice`` (2,000)
@@ -36,9 +36,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sudokulab import solvers
-from sudokulab.cli.bench_tables import bench_markdown, render_bench
+from sudokulab.bench import run as bench
+from sudokulab.bench.report import bench_markdown, render_bench
 from sudokulab.errors import ExitCode
-from sudokulab.runs import bench
 from sudokulab.ui import plots
 from sudokulab.ui.console import console
 

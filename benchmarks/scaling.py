@@ -1,9 +1,9 @@
 """Scaling study: every paradigm on growing boards, 4x4 to 64x64, at a fixed share of clues.
 
-For each size, ``--per-size`` puzzles are generated (``sudokulab.runs.generate``: a randomised search
+For each size, ``--per-size`` puzzles are generated (``sudokulab.generation.puzzles``: a randomised search
 of the empty board, random symmetries, then random cells blanked down to ``--fraction`` of the
 cells given; seeded per size, so a size's puzzles do not depend on which other sizes run) and each
-solver runs on them through ``sudokulab.runs.bench`` with a time limit, every answer checked. A solver
+solver runs on them through ``sudokulab.bench.run`` with a time limit, every answer checked. A solver
 that solves none of a size's puzzles in time is not run on the larger sizes (it is said so), and
 one that refuses a board size (a formula over its size limit) is dropped there with its reason.
 The puzzles need not have a unique solution (``--unique`` asks for that, slowly on large boards):
@@ -45,12 +45,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sudokulab import solvers
-from sudokulab.cli.bench_tables import bench_markdown, render_bench
+from sudokulab.bench import run as bench
+from sudokulab.bench.report import bench_markdown, render_bench
 from sudokulab.core.grid import Shape
 from sudokulab.core.puzzle import Puzzle
 from sudokulab.errors import SudokuError
 from sudokulab.formats.boj import MAX_SIZE
-from sudokulab.runs import bench, generate
+from sudokulab.generation import puzzles as generate
 from sudokulab.ui import plots
 from sudokulab.ui.console import console
 

@@ -1,9 +1,9 @@
 """Killer cage sums in CNF: the allowed-combination encoding against PySAT's pseudo-Boolean ones.
 
-Model: the ``extended`` pairwise formula of each puzzle's rules (``models.cnf.build_formula``), with
+Model: the ``extended`` pairwise formula of each puzzle's rules (``solvers.sat.cnf.build_formula``), with
 the cage sums encoded each way in turn (the rest of the formula is the same clauses):
 
-- ``combinations`` (``models.cnf.cage_clauses``, the one sudokulab uses): one selector per digit
+- ``combinations`` (``solvers.sat.cnf.cage_clauses``, the one sudokulab uses): one selector per digit
   set of the cage's size that reaches its total, exactly one selector, a selector's digits appear,
   a cell's digit is in the chosen set;
 - ``pb-<encoder>``: ``pysat.pb.PBEnc.equals`` over sum d * x[c, d] = total per cage (PySAT 1.9
@@ -37,9 +37,10 @@ from pathlib import Path
 from pysat.solvers import Solver
 
 from sudokulab import Puzzle, Shape, is_solution, solvers
+from sudokulab.core import variables
 from sudokulab.core.rules import Cage, build
 from sudokulab.datasets.reading import read_dataset
-from sudokulab.models import cnf, variables
+from sudokulab.solvers.sat import cnf
 
 ROOT = Path(__file__).resolve().parents[1]
 SHAPE = Shape(3, 3)

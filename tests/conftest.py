@@ -1,6 +1,6 @@
 """Shared fixtures: the BOJ sample, the shared data folder, and random valid grids.
 
-The random grids are the solver contract's (``sudokulab.lab.contract``): a pattern grid shuffled by the
+The random grids are the solver contract's (``sudokulab.grading.contract``): a pattern grid shuffled by the
 Sudoku symmetries, which is plenty to exercise solvers (the generator module does the uniform-ish
 job for users).
 """
@@ -20,10 +20,11 @@ from hypothesis import settings
 from sudokulab import Puzzle, is_solution, parse_puzzle
 from sudokulab.cli import main as cli
 from sudokulab.datasets import catalog
-from sudokulab.lab.contract import cut, random_grid, random_puzzle  # noqa: F401 - the tests' random puzzles are the contract's
+from sudokulab.grading.contract import cut, random_grid, random_puzzle  # noqa: F401 - the tests' random puzzles are the contract's
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
+FIXTURES = ROOT / "tests" / "fixtures"
 SHARED_DATA = ROOT.parent / "shared" / "data"
 HANG = 60.0
 """Seconds after which a run that should have stopped (a time limit, Ctrl-C) counts as hung. Generous
@@ -145,7 +146,7 @@ def run_cli(capsys, *argv: str, stdin: bytes | None = None, monkeypatch=None) ->
 
 
 # Hypothesis profiles: the default runs in seconds; ``--hypothesis-profile=fuzz`` runs the fuzz tests
-# (tests/test_fuzz.py) over thousands of inputs.
+# (tests/cli/test_fuzz.py) over thousands of inputs.
 settings.register_profile("fuzz", max_examples=3000, deadline=None)
 
 
@@ -153,15 +154,15 @@ settings.register_profile("fuzz", max_examples=3000, deadline=None)
 SERIAL = {
     # Each starts Dask clusters (a scheduler and worker processes) and kills workers mid-run on purpose:
     # two at once on a 2-core machine starve each other's workers into their time-outs.
-    "tests/test_cluster.py": "cluster",
-    "tests/test_signals.py::test_a_local_cluster_run_ends_quietly_on_a_signal_to_its_group": "cluster",
-    "tests/test_signals.py::test_a_local_clusters_workers_leave_the_stopping_signals_to_the_command": "cluster",
+    "tests/execution/test_cluster.py": "cluster",
+    "tests/cli/test_signals.py::test_a_local_cluster_run_ends_quietly_on_a_signal_to_its_group": "cluster",
+    "tests/cli/test_signals.py::test_a_local_clusters_workers_leave_the_stopping_signals_to_the_command": "cluster",
     # Signals sent at points drawn from a seeded generator, to whole process groups: one run at a time
     # keeps each point where its seed puts it.
-    "tests/test_signals.py": "signals",
+    "tests/cli/test_signals.py": "signals",
     # The real command under pseudo-terminals, read as a screen: one at a time, so no terminal waits on
     # another's output.
-    "tests/test_terminal.py": "terminal",
+    "tests/cli/test_terminal.py": "terminal",
 }
 """Test files (or single tests, by the start of their id; the first match wins) that run one after the
 other on one pytest-xdist worker, beside the other workers' tests: what they start must not share the
@@ -171,14 +172,14 @@ machine with more of itself."""
 def xdist_group(nodeid: str) -> str | None:
     """The group a test runs in under pytest-xdist, by its id (None: anywhere, on its own).
 
-    ``SERIAL``'s tests; and the commands of each README or docs page (``tests/test_readme.py``), in the
+    ``SERIAL``'s tests; and the commands of each README or docs page (``tests/project/test_readme.py``), in the
     page's order, as a later line may read what an earlier one wrote, except those that start a Dask
     cluster, which join the cluster tests.
     """
     for start, group in SERIAL.items():
         if nodeid.startswith(start):
             return group
-    shown = re.match(r"tests/test_readme\.py::test_shown_command\[(.+?): (.*)\]\Z", nodeid)
+    shown = re.match(r"tests/project/test_readme\.py::test_shown_command\[(.+?): (.*)\]\Z", nodeid)
     if shown:
         return "cluster" if "--cluster" in shown[2] else f"pages-{shown[1]}"
     return None
@@ -203,17 +204,17 @@ def pytest_xdist_make_scheduler(config, log):
 
 
 LONGEST = (
-    "tests/test_notebooks.py::test_notebook_runs_and_prints_its_committed_outputs[07",
-    "tests/test_rating.py::test_the_ratings_order_the_shipped_sets",
-    "tests/test_notebooks.py::test_notebook_runs_and_prints_its_committed_outputs[08",
-    "tests/test_grade.py::test_a_class_of_forty",
-    "tests/test_jit.py::test_the_compiled_search_is_cached_on_disk",
-    "tests/test_eighty_columns.py::test_solvers_fits_80_columns",
-    "tests/test_scale.py::test_rate_",
-    "tests/test_dataset_input.py::test_every_command_that_reads_datasets_reads_a_puzzle_file_as_one_puzzle",
-    "tests/test_notebooks.py::test_notebook_runs_and_prints_its_committed_outputs",
-    "tests/test_explain.py::test_replay_200_puzzles_from_three_sets",
-    "tests/test_explain.py::test_x_names_a_diagonal",
+    "tests/project/test_notebooks.py::test_notebook_runs_and_prints_its_committed_outputs[07",
+    "tests/reasoning/test_rating.py::test_the_ratings_order_the_shipped_sets",
+    "tests/project/test_notebooks.py::test_notebook_runs_and_prints_its_committed_outputs[08",
+    "tests/grading/test_gradebook.py::test_a_class_of_forty",
+    "tests/solvers/jit/test_solver.py::test_the_compiled_search_is_cached_on_disk",
+    "tests/cli/test_eighty_columns.py::test_solvers_fits_80_columns",
+    "tests/cli/test_scale.py::test_rate_",
+    "tests/datasets/test_hostile_input.py::test_every_command_that_reads_datasets_reads_a_puzzle_file_as_one_puzzle",
+    "tests/project/test_notebooks.py::test_notebook_runs_and_prints_its_committed_outputs",
+    "tests/reasoning/test_explain.py::test_replay_200_puzzles_from_three_sets",
+    "tests/reasoning/test_explain.py::test_x_names_a_diagonal",
 )
 """The tests (by the start of their id) that take longest here, longest first (per-test durations of a
 whole run, docs/development.md): under pytest-xdist they are handed out before every other test of no

@@ -192,7 +192,7 @@ def configurations(args: argparse.Namespace) -> Any:
     """``--configs`` parsed and checked (``configurations.parse_configurations``), or None."""
     if not getattr(args, "configs", None):
         return None
-    from ..runs.configurations import parse_configurations
+    from ..bench.configurations import parse_configurations
 
     return parse_configurations(args.configs)
 

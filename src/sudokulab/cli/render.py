@@ -21,16 +21,16 @@ from typing import TYPE_CHECKING, Any
 from ..formats.boj import format_puzzle, printable
 from ..ui.console import as_text
 from ..ui.progress import progress
-from ..ui.tables import Column, effort, format_seconds, print_table
+from ..ui.tables import Column, effort, format_seconds, print_table, puzzles_word
 
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from ..bench.compare import Comparison
     from ..execution.sandbox import Limits
+    from ..judge.run import Case, Failure, JudgeSummary
+    from ..reasoning.ladder import LevelSummary
     from ..reasoning.rating import Distribution, Rated
-    from ..runs.compare import Comparison
-    from ..runs.judge import Case, Failure, JudgeSummary
-    from ..runs.ladder import LevelSummary
 
 
 def format_stats(result: Any) -> str:
@@ -150,11 +150,6 @@ def render_comparison(comparison: Comparison, out: Console, *, wide: bool = Fals
     out.print(as_text(f"{comparison.agreement.value}: {comparison.reason}", "green" if comparison.agreed else "red"))
 
 
-def puzzles_word(count: int) -> str:
-    """``1 puzzle``, ``2,000 puzzles``."""
-    return f"{count:,} puzzle{'' if count == 1 else 's'}"
-
-
 # --- datasets ------------------------------------------------------------------------------------
 
 def render_datasets(rows: Sequence[tuple[Any, Any]], folder: Any, out: Console, *, wide: bool = False) -> None:
@@ -186,7 +181,7 @@ def judge_progress(total: int | None, dataset: str, *, enabled: bool = True) -> 
 
     Invalid dataset entries are reported above the bar as they come, with their line numbers.
     """
-    from ..runs.judge import Outcome
+    from ..judge.run import Outcome
 
     with progress(total, enabled=enabled, label="judging") as bar:
         task = bar.task_ids[0]
@@ -204,7 +199,7 @@ def judge_progress(total: int | None, dataset: str, *, enabled: bool = True) -> 
 
 def render_judge_summary(summary: JudgeSummary, limits: Limits, out: Console) -> None:
     """The verdict counts and time figures as a table."""
-    from ..runs.judge import Outcome
+    from ..judge.run import Outcome
 
     shown = [(outcome, count) for outcome, count in summary.counts.items()
              if count or outcome is not Outcome.INVALID_ENTRY]

@@ -9,7 +9,7 @@ such a signal is held until the teardown returns), and libraries sometimes repor
 error of their own (``signal_behind``). A library user's handlers are left alone.
 
 PySAT's own SIGINT handler, which ``longjmp``s out of its engine and can leave the heap corrupt, is
-kept out of sudokulab's engine calls (``solvers/sat_engine.py``): there too these handlers take the
+kept out of sudokulab's engine calls (``solvers/sat/engine.py``): there too these handlers take the
 signal, between two budget slices, or once CaDiCaL's ``terminate()`` has ended the call in progress
 (``sat_engine._Terminator``; docs/sat.md, "Ctrl-C inside PySAT").
 """
@@ -78,7 +78,7 @@ UNSAFE_TEARDOWN = (f"{os.sep}pysat{os.sep}", frozenset({"delete", "__del__", "__
 frees its engine, *then* clears the attribute that says it is gone (``cadical153_del(...)``, then
 ``self.cadical = None``). A signal handled between the two leaves the attribute set, and the
 wrapper's ``__del__`` frees the engine again: a segmentation fault or an abort. Seen in CI as
-``generate --unique`` dying with -11 on SIGHUP; ``tests/test_signals.py`` makes it happen within
+``generate --unique`` dying with -11 on SIGHUP; ``tests/cli/test_signals.py`` makes it happen within
 milliseconds without the hold below."""
 
 held: list[int] = []

@@ -89,7 +89,7 @@ class _Model:
     switch literal, a cell's exactly-one always on), the givens as assumption literals."""
 
     def __init__(self, puzzle: Puzzle):
-        from ..models import variables
+        from ..core import variables
         from .step_check import checker
 
         check = checker(puzzle.rules)  # shared and cached: only solved under assumptions here, never changed
@@ -155,7 +155,7 @@ def _weighted(puzzle: Puzzle, givens: Sequence[int]) -> Any:
     """The rules hard (``cnf.rules``, extended) and each given's literal a soft unit clause."""
     from pysat.formula import WCNF
 
-    from ..models import cnf
+    from ..solvers.sat import cnf
 
     wcnf = WCNF()
     for clause in cnf.rules(puzzle.rules, "extended").clauses:
@@ -182,7 +182,7 @@ def smallest_removal(puzzle: Puzzle) -> tuple[Given, ...]:
     when no removal helps (the rules alone cannot hold)."""
     from pysat.examples.rc2 import RC2
 
-    from ..models import variables
+    from ..core import variables
 
     given_of = {variables.literal(puzzle.n, cell, digit): (cell, digit)
                 for cell, digit in enumerate(puzzle.givens) if digit}

@@ -14,7 +14,7 @@ everything the ones before it do and running to a fixpoint:
   sets a person calls naked and hidden pairs, triples, ... (``hall.hall_set`` names the one behind
   a removal). Alternated with the level below.
 - ``failed-literal+matching``: also each candidate assumed in turn and struck when unit propagation
-  on the puzzle's CNF (``models.cnf``, extended encoding, every rule kind) fails, alternated with the
+  on the puzzle's CNF (``solvers.sat.cnf``, extended encoding, every rule kind) fails, alternated with the
   all-different matching filter until a whole round strikes nothing. The name says both halves:
   plain probing (unit propagation alone, no matching between rounds) is weaker, e.g. it settles
   194 of magictour_top1465's first 200 where this level settles 197 (docs/propagation.md).
@@ -156,7 +156,7 @@ class _Singles:
 
     def __init__(self, marks: list[int], rules: Rules):
         from ..solvers.propagation import propagator
-        from ..solvers.propagation_tables import SETTLED
+        from ..solvers.propagation.tables import SETTLED
 
         self.rules = rules
         self.prop = prop = propagator(rules)
@@ -186,7 +186,7 @@ class _Singles:
 
     def exclude(self, cell: int, bit: int) -> bool:
         """Strike one candidate of an open cell and settle what follows; False on a contradiction."""
-        from ..solvers.propagation_tables import SETTLED
+        from ..solvers.propagation.tables import SETTLED
 
         prop = self.prop
         self._after(prop.exclude(self.cand, self.where, cell, bit, prop.tables, prop.full, prop.done), SETTLED)
@@ -200,7 +200,7 @@ class _Singles:
         """Turn the propagator's answer into ``why`` (and an empty cell) when it failed."""
         if failed == settled:
             return
-        from ..solvers.propagation_tables import UNKNOWN
+        from ..solvers.propagation.tables import UNKNOWN
 
         n, full, rules, cand = self.prop.n, self.prop.full, self.rules, self.cand
         cand[:] = [mask & full for mask in cand]
@@ -294,7 +294,7 @@ def _prober(rules: Rules) -> tuple[Any, list[int]]:
         return _PROBERS[rules]
     from pysat.solvers import Solver
 
-    from ..models import cnf
+    from ..solvers.sat import cnf
 
     if len(_PROBERS) >= 4:
         _PROBERS.pop(next(iter(_PROBERS)))[0].delete()
@@ -316,7 +316,7 @@ def _close_probers() -> None:
 
 def _failed_literals(marks: list[int], rules: Rules) -> str | None:
     """All-different reasoning, then every candidate probed, in turn until a round strikes nothing."""
-    from ..models.variables import literal
+    from ..core.variables import literal
 
     n = rules.n
     engine, units = _prober(rules)

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..solvers.propagation import Propagator, propagator
-from ..solvers.propagation_tables import SETTLED
+from ..solvers.propagation.tables import SETTLED
 from .board import Board
 from .forcing import open_candidates
 

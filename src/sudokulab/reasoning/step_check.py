@@ -12,7 +12,7 @@ admit more models).
 
 One incremental solver holds every constraint of a rule set once, each named constraint's clauses
 behind an activation literal, so a check is one ``solve`` under assumptions. The variables are
-``models.variables`` (cell literals 1..n**3); the clauses of each kind are ``models.cnf``'s
+``core.variables`` (cell literals 1..n**3); the clauses of each kind are ``solvers.sat.cnf``'s
 (``cage_clauses``, ``thermo_clauses``, ``differ_clauses``): the same encodings the SAT solvers use,
 not a second copy. pysat is imported here, inside ``Checker``, never at ``import sudokulab``.
 """
@@ -26,9 +26,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from ..core import variables
 from ..core.rules import Rules
-from ..models import cnf, variables
-from ..models.cnf_encodings import at_most_one
+from ..solvers.sat import cnf
+from ..solvers.sat.encodings import at_most_one
 from .steps import Fact, Step, conclusion
 
 if TYPE_CHECKING:

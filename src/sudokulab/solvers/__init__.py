@@ -5,6 +5,10 @@ paradigm joins by adding one line to ``REGISTRY``; the contract tests then cover
 what its ``capabilities`` claim. Options are checked by name and type against the class's declared
 ``options`` (``base.check_options``, which every ``SolverBase`` constructor also meets), so a bad
 value is one clear line naming the solver and the option, never a traceback from inside.
+
+The layer holds one folder per paradigm (its model modules and its solver) and what they share:
+``base``, ``batch``, ``search``, ``canonical``, ``native``, ``propagation``, ``lowering``. It may
+import ``core``, ``formats`` and ``execution``; nothing above it.
 """
 
 from __future__ import annotations
@@ -38,19 +42,19 @@ class SolverEntry:
 
 
 REGISTRY: dict[str, SolverEntry | str | type] = {
-    "backtrack": SolverEntry("sudokulab.solvers.backtracking:BacktrackSolver"),
-    "backtrack-fast": SolverEntry("sudokulab.solvers.backtracking:FastBacktrackSolver"),
-    "backtrack-jit": SolverEntry("sudokulab.solvers.jit:JitSolver", extra="jit"),
-    "sat": SolverEntry("sudokulab.solvers.sat:SatSolver"),
-    "cpsat": SolverEntry("sudokulab.solvers.cpsat:CpSatSolver"),
-    "dlx": SolverEntry("sudokulab.solvers.dlx:DlxSolver"),
-    "mip": SolverEntry("sudokulab.solvers.mip:MipSolver"),
-    "dimacs": SolverEntry("sudokulab.solvers.dimacs:DimacsSolver"),
-    "minizinc": SolverEntry("sudokulab.solvers.minizinc:MiniZincSolver", extra="minizinc"),
-    "asp": SolverEntry("sudokulab.solvers.asp:AspSolver", extra="asp"),
-    "local-search": SolverEntry("sudokulab.solvers.local_search:LocalSearchSolver"),
-    "smt": SolverEntry("sudokulab.solvers.smt:SmtSolver", extra="smt"),
-    "cpmpy": SolverEntry("sudokulab.solvers.cpmpy:CpmpySolver", extra="cpmpy"),
+    "backtrack": SolverEntry("sudokulab.solvers.backtrack.solver:BacktrackSolver"),
+    "backtrack-fast": SolverEntry("sudokulab.solvers.backtrack.solver:FastBacktrackSolver"),
+    "backtrack-jit": SolverEntry("sudokulab.solvers.jit.solver:JitSolver", extra="jit"),
+    "sat": SolverEntry("sudokulab.solvers.sat.solver:SatSolver"),
+    "cpsat": SolverEntry("sudokulab.solvers.cpsat.solver:CpSatSolver"),
+    "dlx": SolverEntry("sudokulab.solvers.exact_cover.solver:DlxSolver"),
+    "mip": SolverEntry("sudokulab.solvers.mip.solver:MipSolver"),
+    "dimacs": SolverEntry("sudokulab.solvers.sat.external:DimacsSolver"),
+    "minizinc": SolverEntry("sudokulab.solvers.minizinc.solver:MiniZincSolver", extra="minizinc"),
+    "asp": SolverEntry("sudokulab.solvers.asp.solver:AspSolver", extra="asp"),
+    "local-search": SolverEntry("sudokulab.solvers.local_search.solver:LocalSearchSolver"),
+    "smt": SolverEntry("sudokulab.solvers.smt.solver:SmtSolver", extra="smt"),
+    "cpmpy": SolverEntry("sudokulab.solvers.cpmpy.solver:CpmpySolver", extra="cpmpy"),
 }
 
 DEFAULT_SMALL, DEFAULT_LARGE, DEFAULT_SWITCH = "backtrack-fast", "sat", 16

@@ -155,3 +155,8 @@ def model_size(stats: Mapping[str, Stat | float]) -> str:
     '11,988 clauses, 729 variables'
     """
     return ", ".join(f"{stats[key]:,.0f} {key}" for key in MODEL_SIZE if key in stats) or "-"
+
+
+def puzzles_word(count: int) -> str:
+    """``1 puzzle``, ``2,000 puzzles``."""
+    return f"{count:,} puzzle{'' if count == 1 else 's'}"

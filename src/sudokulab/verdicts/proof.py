@@ -1,7 +1,7 @@
 """Certified verdicts: "no solution" and "exactly one solution" backed by a checked proof.
 
 Both claims are unsatisfiability claims: the puzzle's formula (the ``extended`` encoding of its
-rules, ``models.cnf``, up to 16x16, ``reduced`` above, with the givens as unit clauses) has no
+rules, ``solvers.sat.cnf``, up to 16x16, ``reduced`` above, with the givens as unit clauses) has no
 model, or has none once the one known solution is excluded by a blocking clause. The formula is
 that of the puzzle's own rules (diagonals, cages, thermometers, ...), so a certificate speaks of
 the puzzle as declared. CaDiCaL 1.9.5 (PySAT's ``cadical195`` with
@@ -28,7 +28,8 @@ from pathlib import Path
 from ..core.grid import Grid
 from ..core.puzzle import Puzzle
 from ..formats.outputs import write_text
-from ..models import cnf, cnf_literals
+from ..solvers.sat import cnf
+from ..solvers.sat import literals as cnf_literals
 
 PROVER = "cadical195"
 CHECKER = "minisat22"

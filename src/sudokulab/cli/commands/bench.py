@@ -30,7 +30,7 @@ BENCH_SUFFIXES = {".csv": "csv", ".jsonl": "jsonl", ".png": "plot", ".svg": "plo
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from ...runs.results import DEFAULT_TIME_LIMIT
+    from ...bench.results import DEFAULT_TIME_LIMIT
 
     parser.add_argument("datasets", nargs="+", metavar="DATASET",
                         help="dataset files (one-line puzzles, BOJ blocks) or names of fetched sets, e.g. 17_clue")
@@ -62,9 +62,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ...runs import bench
+    from ...bench import run as bench
+    from ...bench.report import render_bench
     from ...ui.console import console
-    from ..bench_tables import render_bench
 
     shape = box(args)
     files = bench_outputs(args)
@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
         raise UnsupportedFeature(f"bench: no solver could run: {name} {why}")
     show(report)
     if args.runs > 1:
-        from ..bench_tables import render_runs
+        from ...bench.report import render_runs
 
         render_runs(reports, args.warmup, console(stderr=args.json, wide=args.wide))
     if plot is not None:

@@ -1,7 +1,7 @@
 """``sudokulab check-encoding``: a student's SAT encoding or CP-SAT model graded, check by check.
 
-What is checked is ``lab.encoding_grader``'s; the student's file runs in a sandboxed process of
-its own (``lab.student_process``), never in this one. This command prints one line per check
+What is checked is ``grading.encoding_grader``'s; the student's file runs in a sandboxed process of
+its own (``grading.student_process``), never in this one. This command prints one line per check
 (passed, failed or skipped, with the reason) or one ``--json`` document, and exits 0 when nothing
 failed, 1 otherwise (a student's process that ended, hung or broke its channel included), 2 when
 the file cannot be used (docs/grading.md). ``--template`` prints a file to start from.
@@ -44,7 +44,7 @@ def student_arguments(parser: argparse.ArgumentParser, seconds: int) -> None:
 
 def student_limits(args: argparse.Namespace):
     """The ``StudentLimits`` the options ask for; with ``--isolation none``, a warning first."""
-    from ...lab.student_process import StudentLimits
+    from ...grading.student_process import StudentLimits
 
     if args.isolation == "none":
         print("sudokulab: warning: --isolation none: the student's file is trusted; it runs with your rights, "
@@ -59,8 +59,8 @@ def run(args: argparse.Namespace) -> int:
         return print_template(args.template, args.json)
     if not args.student:
         raise UsageError("check-encoding: give the student's FILE (or --template to print one to start from)")
-    from ...lab.encoding_grader import failed_everywhere, grade, summary
-    from ...lab.student_process import StudentFailure, StudentProcess, student_copy
+    from ...grading.encoding_grader import failed_everywhere, grade, summary
+    from ...grading.student_process import StudentFailure, StudentProcess, student_copy
     from ..render import check_lines, failed_checks_line
 
     limits = student_limits(args)
@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
 def print_template(kind: str, as_json: bool) -> int:
     """A template file on stdout (``sat``, ``cp``, ``solver``); with ``--json`` inside the one document
     (``template``, ``text``). ``check-solver --template`` prints its own with it."""
-    from ...lab.templates import text
+    from ...grading.templates import text
 
     if as_json:
         from ...formats.documents import emit

@@ -1,9 +1,9 @@
 """``sudokulab check-solver``: the solver contract run on a student's solver class, check by check.
 
-The checks are ``lab.contract``'s, the very ones the built-in solvers pass in
-``tests/test_contract.py``, limited to what the class declares. The class runs in a sandboxed
-process of its own (``lab.student_process``); the contract calls a proxy of it here
-(``lab.student_solver``). One line per check or one ``--json`` document; exit 0 when nothing
+The checks are ``grading.contract``'s, the very ones the built-in solvers pass in
+``tests/solvers/test_contract.py``, limited to what the class declares. The class runs in a sandboxed
+process of its own (``grading.student_process``); the contract calls a proxy of it here
+(``grading.student_solver``). One line per check or one ``--json`` document; exit 0 when nothing
 failed, 1 otherwise (a student's process that ended, hung or broke its channel included), 2 when
 the class cannot be used (docs/grading.md).
 """
@@ -22,7 +22,8 @@ HELP = "run the solver contract on a student's solver class"
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("target", nargs="?", metavar="FILE:CLASS",
-                        help="e.g. student.py:StudentSolver, or a module path sudokulab.solvers.dlx:DlxSolver")
+                        help="e.g. student.py:StudentSolver, or a module path such as "
+                        "sudokulab.solvers.exact_cover.solver:DlxSolver")
     parser.add_argument("--template", action="store_true", help="print the template solver and exit")
     student_arguments(parser, 60)  # the contract itself gives some solves 60 s and more
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout instead")
@@ -35,10 +36,10 @@ def run(args: argparse.Namespace) -> int:
         return print_template("solver", args.json)
     if not args.target:
         raise UsageError("check-solver: give FILE.py:CLASS, e.g. student.py:StudentSolver (or --template)")
-    from ...lab import contract
-    from ...lab.student_code import split_target
-    from ...lab.student_process import StudentFailure, StudentProcess, student_copy
-    from ...lab.student_solver import student_solver
+    from ...grading import contract
+    from ...grading.student_code import split_target
+    from ...grading.student_process import StudentFailure, StudentProcess, student_copy
+    from ...grading.student_solver import student_solver
     from ..render import check_lines, failed_checks_line
 
     where, class_name, is_file = split_target(args.target)

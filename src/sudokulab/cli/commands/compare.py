@@ -39,13 +39,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ...bench.compare import Agreement, compare, format_answers
     from ...formats import documents
-    from ...runs.compare import Agreement, compare, format_answers
 
     puzzle = load(args)
     names = solver_names(args.solvers)
     if args.solver_class:  # a student's class, registered for this run (docs/grading.md)
-        from ...lab.student_code import register_classes
+        from ...grading.student_code import register_classes
 
         names = register_classes(args.solver_class, names)
     comparison = compare(puzzle, names, time_limit=args.time_limit, canonical=args.canonical,

@@ -15,7 +15,7 @@ USAGE = ("sudokulab decode PUZZLE ANSWER [--encoding NAME] [--amo NAME]\n"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from ...models.cnf_encodings import AMO_ENCODINGS, ENCODINGS
+    from ...solvers.sat.encodings import AMO_ENCODINGS, ENCODINGS
 
     parser.add_argument("first", metavar="PUZZLE", help="puzzle file (or the ANSWER with --cnf); - for stdin")
     parser.add_argument("answer", nargs="?", metavar="ANSWER",
@@ -36,8 +36,8 @@ def run(args: argparse.Namespace) -> int:
     from ...core.puzzle import solution_error
     from ...formats import documents
     from ...formats.boj import format_grid, read_text, source_name
-    from ...models.dimacs import Exported, decode_model, parse_answer, read_header
     from ...solvers.base import Status
+    from ...solvers.sat.dimacs import Exported, decode_model, parse_answer, read_header
     from ...verdicts.verify import MAX_ANSWER_BYTES
 
     if args.cnf is not None:

@@ -1,6 +1,6 @@
 """``sudokulab encoding show``: one at-most-one encoding over K literals, or the model sizes of a board.
 
-What is shown, and how it is checked, is ``lab.encoding_lab``'s (docs/encodings.md); this command
+What is shown, and how it is checked, is ``solvers.sat.encoding_lesson``'s (docs/encodings.md); this command
 picks it from the options and prints its text or its ``--json`` document.
 """
 
@@ -17,7 +17,7 @@ HELP = "show the at-most-one encodings and the model sizes per encoding"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from ...models.cnf_encodings import AMO_ENCODINGS
+    from ...solvers.sat.encodings import AMO_ENCODINGS
 
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION", parser_class=type(parser))
     show = actions.add_parser("show", help="an at-most-one encoding over K literals (--amo), or the model sizes "
@@ -34,8 +34,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ...formats.documents import emit
-    from ...lab.encoding_lab import model_sizes, render, render_sizes, show, sizes_json
-    from ...models.cnf_encodings import AMO_ENCODINGS
+    from ...solvers.sat.encoding_lesson import model_sizes, render, render_sizes, show, sizes_json
+    from ...solvers.sat.encodings import AMO_ENCODINGS
 
     if args.model:
         if args.amo is not None or args.literals is not None or args.exactly_one:

@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     from ... import solvers
     from ...formats import documents
     from ...formats.outputs import OutputFile
-    from ...models import export
+    from ...solvers.exports import export
 
     target = OutputFile(args.output) if args.output not in (None, "-") else None  # checked before the work
     puzzle = load(args)

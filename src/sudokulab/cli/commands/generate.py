@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     from ...formats import documents
     from ...formats.boj import MAX_SIZE, parse_box
     from ...formats.outputs import OutputFile
-    from ...runs import generate as gen
+    from ...generation import puzzles as gen
     from ...ui.progress import progress
 
     if args.size > MAX_SIZE:

@@ -1,8 +1,8 @@
 """``sudokulab grade``: a whole class graded at once, each student in a process of its own.
 
 Each student's submission goes through ``judge``, ``check-solver`` or ``check-encoding`` as a
-process of its own (``runs.grader``); results are stored as they come and reused by a rerun, and
-the gradebook is written from them (``runs.gradebook``, docs/grading.md "A whole class"). Exit 0
+process of its own (``grading.grader``); results are stored as they come and reused by a rerun, and
+the gradebook is written from them (``grading.gradebook``, docs/grading.md "A whole class"). Exit 0
 when every submission has a result, whatever the students scored; 2 for bad usage.
 """
 
@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
 
     from ...errors import ExitCode, UsageError
     from ...formats.documents import emit
-    from ...runs import gradebook
+    from ...grading import gradebook
     from ...ui.progress import progress
 
     if args.jobs > 1 and args.cluster:
@@ -93,15 +93,15 @@ def run(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-def _options(args: argparse.Namespace):  # noqa: ANN202 - runs.grader.GradeOptions, imported when run
+def _options(args: argparse.Namespace):  # noqa: ANN202 - grading.grader.GradeOptions, imported when run
     """The task's options, the dataset read (judge) and the class named (solver)."""
-    from ...runs.grader import GradeOptions
+    from ...grading.grader import GradeOptions
 
     fields = {"task": args.task, "time_limit": args.time_limit, "memory_limit": args.memory_limit or 0,
               "isolation": args.isolation, "compile_timeout": args.compile_timeout,
               "student_timeout": args.student_timeout}
     if args.task == "solver":
-        from ...lab.templates.solver_template import StudentSolver
+        from ...grading.templates.solver_template import StudentSolver
 
         fields["class_name"] = args.class_name or StudentSolver.__name__
     if args.task == "judge":
@@ -120,7 +120,7 @@ def _dataset(argument: str | None) -> dict:
     from ..options import dataset_file
 
     if argument is None:
-        from ...lab.contract import BOJ_SAMPLE
+        from ...grading.contract import BOJ_SAMPLE
 
         data, name = format_puzzle(BOJ_SAMPLE).encode(), "the BOJ 2580 sample"
     else:
@@ -143,9 +143,9 @@ def _dataset(argument: str | None) -> dict:
     return {"dataset": data, "dataset_name": name, "entries": entries, "puzzles": puzzles}
 
 
-def _document(ran, options, folder, out) -> dict:  # noqa: ANN001 - runs.gradebook types, imported when run
+def _document(ran, options, folder, out) -> dict:  # noqa: ANN001 - grading.gradebook types, imported when run
     """The gradebook document (gradebook.json, and stdout with --json)."""
-    from ...runs.gradebook import row_of
+    from ...grading.gradebook import row_of
 
     rows = [row_of(result) for result in ran.results]
     return {

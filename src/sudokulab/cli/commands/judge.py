@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     from ...datasets.reading import read_dataset
     from ...execution.sandbox import Limits
     from ...formats.boj import source_name
-    from ...runs import judge as judging
+    from ...judge import run as judging
     from ...ui.console import console
     from ...verdicts.oracle import Oracle
     from ..render import judge_progress, render_failures, render_judge_summary

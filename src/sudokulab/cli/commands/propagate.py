@@ -1,6 +1,6 @@
 """``sudokulab propagate``: one puzzle's pencil marks after a level of the ladder, or a dataset's ladder table.
 
-The reasoning is ``reasoning.levels``'s and the table over a dataset ``runs.ladder``'s (here, or on
+The reasoning is ``reasoning.levels``'s and the table over a dataset ``reasoning.ladder``'s (here, or on
 the workers of ``--jobs N`` or ``--cluster``); this command reads the input, runs it and prints
 (text, ``--json``, a ``--draw`` picture). A failure's ``--json`` document is ``cli.main``'s
 (``documents.emit_error``); a contradiction is reported by the puzzle's own document.
@@ -121,8 +121,8 @@ def _summary(args: argparse.Namespace) -> int:
     from ...datasets.reading import Dataset, read_dataset
     from ...execution.cluster import check_where, open_executor
     from ...formats.boj import parse_box, source_name
+    from ...reasoning.ladder import summarize
     from ...reasoning.levels import LEVELS, check_level
-    from ...runs.ladder import summarize
     from ...ui.progress import progress
     from ..render import render_ladder
 

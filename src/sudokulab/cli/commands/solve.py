@@ -1,5 +1,5 @@
 """``sudokulab solve``: one puzzle solved, its answer in BOJ form, checked before it is printed;
-``solve --all``: every puzzle of datasets, one answer each, in input order (``runs/answers.py``).
+``solve --all``: every puzzle of datasets, one answer each, in input order (``bench/answers.py``).
 
 Why a flag and not a guess from the input: one BOJ puzzle is nine lines, so "several lines" says
 nothing, and a file that is one puzzle must keep meaning one answer and its exit code. Input that is
@@ -123,8 +123,8 @@ def _all_hint(source: str) -> str:
 
 
 def run_all(args: argparse.Namespace) -> int:
-    from ...runs.answers import BAD, NO_SOLUTION, TIME_LIMIT, WRONG, input_form, solve_all
-    from ...runs.bench import Dataset
+    from ...bench.answers import BAD, NO_SOLUTION, TIME_LIMIT, WRONG, input_form, solve_all
+    from ...bench.run import Dataset
     from ..options import box, dataset_file, dataset_rules
 
     if args.canonical:

@@ -1,0 +1,283 @@
+"""A whole class graded: its submissions found, each student graded once, the gradebook written.
+
+SUBMISSIONS/ holds one file or one folder per student, named after the student (the file's stem,
+the folder's name); hidden entries are left out. Each submission is packed (a tar archive, no
+links: a link could show the grader's files to the student) and keyed by a digest of its bytes
+and of the options that decide a grade (``GradeOptions.digest_fields``).
+
+The output folder keeps, per student, ``results/<student>.json`` (the result and its digest) and
+``reports/<student>.txt``, each written atomically (a temporary file renamed over the target,
+``formats.outputs``) as soon as that student's result arrives, the report first, so a result
+on disk always has its report. A run grades only the students without a stored result of the same
+digest: a Ctrl-C, a ``kill -9`` or a lost Dask worker loses no finished result and grades none
+twice (a task a lost worker held is run again by the executor, and its result arrives once).
+``gradebook.csv`` and ``gradebook.json`` are rewritten from the stored results when every student
+has one. A lock on ``.grade.lock`` keeps two runs off one folder.
+
+Where students are graded: ``jobs`` threads here, each waiting on its student's grader process
+(``grading.grader``), or one task per student on a Dask cluster (``execution.cluster``).
+"""
+
+from __future__ import annotations
+
+import csv
+import fcntl
+import hashlib
+import io
+import json
+import os
+import tarfile
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import UsageError
+from ..execution.capped_process import allow_graders, stop_graders
+from ..formats.outputs import write_text
+from .documents import JUDGE_OUTCOMES
+from .grader import GradeOptions, StudentJob, StudentResult, grade_student
+
+MAX_SUBMISSION_BYTES = 16 << 20
+"""A submission larger than this (packed) is not graded: it is no source file, and it travels to every worker."""
+
+
+@dataclass(frozen=True)
+class Submission:
+    """A student's file or folder in SUBMISSIONS/, packed, or why it cannot be."""
+
+    student: str
+    name: str
+    packed: bytes = b""
+    problem: str = ""
+
+
+def find_submissions(folder: Path, skip: Path | None = None) -> list[Submission]:
+    """One submission per entry of ``folder`` (sorted by student), ``skip`` (the output folder) aside."""
+    if not folder.is_dir():
+        raise UsageError(f"grade: '{folder}' is not a folder of submissions")
+    found: dict[str, Submission] = {}
+    for entry in sorted(folder.iterdir()):
+        if entry.name.startswith(".") or entry.name == "__pycache__" or (skip and entry.resolve() == skip.resolve()):
+            continue
+        student = entry.stem if entry.is_file() else entry.name
+        if student in found:
+            raise UsageError(f"grade: two submissions for '{student}': '{found[student].name}' and '{entry.name}'; "
+                             "keep one file or folder per student")
+        found[student] = pack(entry, student)
+    if not found:
+        raise UsageError(f"grade: no submissions in '{folder}' (one file or folder per student)")
+    return list(found.values())
+
+
+def pack(entry: Path, student: str) -> Submission:
+    """The submission as a tar archive, or why not (a link inside, too large, unreadable)."""
+    paths = [entry, *sorted(entry.rglob("*"))] if entry.is_dir() else [entry]
+    if any(path.is_symlink() for path in paths):
+        return Submission(student, entry.name, problem="not graded: the submission holds a symbolic link")
+    buffer = io.BytesIO()
+    try:
+        with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as archive:
+            for path in paths:
+                info = archive.gettarinfo(path, arcname=path.relative_to(entry.parent).as_posix())
+                info.mtime, info.uid, info.gid, info.uname, info.gname = 0, 0, 0, "", ""  # the digest: bytes only
+                if info.isfile():
+                    with path.open("rb") as data:
+                        archive.addfile(info, data)
+                elif info.isdir():
+                    archive.addfile(info)
+            if buffer.tell() > MAX_SUBMISSION_BYTES:
+                return Submission(student, entry.name,
+                                  problem=f"not graded: more than {MAX_SUBMISSION_BYTES >> 20} MiB")
+    except OSError as exc:
+        return Submission(student, entry.name, problem=f"not graded: cannot read it: {exc.strerror or exc}")
+    return Submission(student, entry.name, buffer.getvalue())
+
+
+def digest(submission: Submission, options: GradeOptions) -> str:
+    """The key of a stored result: the submission's bytes and the options that decide its grade."""
+    hashed = hashlib.sha256(json.dumps(options.digest_fields(), sort_keys=True).encode())
+    hashed.update(submission.name.encode() + b"\0" + (submission.packed or submission.problem.encode()))
+    return hashed.hexdigest()[:32]
+
+
+# --- the output folder ---------------------------------------------------------------------------
+
+class Gradebook:
+    """The output folder: stored results and reports, the tables, and the lock that makes it this run's."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self._lock_fd: int | None = None
+
+    def __enter__(self) -> Gradebook:
+        try:
+            for part in ("results", "reports"):
+                (self.folder / part).mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.folder / ".grade.lock", os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise UsageError(f"grade: cannot write in '{self.folder}': {exc.strerror or exc}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise UsageError(f"grade: another grade run is writing '{self.folder}' now; wait for it, or "
+                             "give another --out") from None
+        self._lock_fd = fd
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+    def result_path(self, student: str) -> Path:
+        return self.folder / "results" / f"{student}.json"
+
+    def stored(self, student: str, key: str) -> StudentResult | None:
+        """The stored result of ``student`` for this digest, or None (none, another digest, damaged)."""
+        try:
+            data = json.loads(self.result_path(student).read_text("utf-8"))
+            result = StudentResult.from_json(data["result"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        return result if data.get("digest") == key == result.digest and result.student == student else None
+
+    def store(self, result: StudentResult, report: str) -> None:
+        """The report, then the result (the mark of a finished student), each written atomically."""
+        write_text(self.folder / "reports" / f"{result.student}.txt", report)
+        write_text(self.result_path(result.student),
+                   json.dumps({"digest": result.digest, "result": result.to_json()}, indent=1) + "\n")
+
+    def write_tables(self, document: dict[str, Any]) -> None:
+        """``gradebook.json`` (the document) and ``gradebook.csv`` (its rows), whole or not at all."""
+        from ..formats.documents import dumps
+
+        write_text(self.folder / "gradebook.json", dumps(document) + "\n")
+        write_text(self.folder / "gradebook.csv", csv_text(document))
+
+
+CSV_FIELDS = ("student", "status", "passed", "total", "seconds", "peak_memory_mb", "first_failure", "submission")
+
+
+def csv_text(document: dict[str, Any]) -> str:
+    """The gradebook as CSV: a row per student; judge adds a column per verdict, the others ``skipped``."""
+    counted = list(JUDGE_OUTCOMES[:-1]) if document["task"] == "judge" else ["skipped"]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([*CSV_FIELDS[:4], *counted, *CSV_FIELDS[4:]])
+    for row in document["students"]:
+        writer.writerow([row["student"], row["status"], row["passed"], row["total"],
+                         *(row["counts"].get(name, 0) for name in counted), row["seconds"],
+                         round(row["peak_kb"] / 1024, 1), row["first_failure"], row["submission"]])
+    return out.getvalue()
+
+
+def row_of(result: StudentResult) -> dict[str, Any]:
+    """A student's row in gradebook.json: the result without its per-check lines (the report has them)."""
+    row = result.to_json()
+    del row["checks"], row["digest"]
+    return row
+
+
+def report_text(result: StudentResult, options: GradeOptions) -> str:
+    """The short text report of one student (``reports/<student>.txt``)."""
+    what = {"judge": f"judged on {options.dataset_name} ({options.puzzles} puzzle{'s' * (options.puzzles != 1)})",
+            "solver": f"the solver contract on class {options.class_name}",
+            "encoding": "the model graded by check-encoding"}[options.task]
+    lines = [f"student: {result.student} (submission: {result.submission})", f"task: {options.task}, {what}"]
+    if result.program:
+        lines.append(f"program: {result.program}")
+    unit = "accepted" if options.task == "judge" else "checks passed"
+    lines.append(f"score: {result.passed} of {result.total} {unit}" if result.status == "graded"
+                 else f"score: {result.passed} of {result.total} (not graded)")
+    if result.counts:
+        lines.append("counts: " + ", ".join(f"{name} {n}" for name, n in result.counts.items() if n))
+    lines.append(f"time: {result.seconds:.2f} s, peak memory {result.peak_kb / 1024:.1f} MB")
+    lines.append(f"first failure: {result.first_failure or 'none'}")
+    shown = [c for c in result.checks if options.task != "judge" or c.status != "accepted"][:20]
+    lines += [f"  {c.status:<22} {c.name}{': ' + c.reason if c.reason else ''}" for c in shown]
+    return "\n".join(lines) + "\n"
+
+
+# --- the run -------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ClassRun:
+    """A grade run: every student's result (stored or new), and what this run did."""
+
+    results: tuple[StudentResult, ...]
+    graded_now: int
+    kept: int
+    where: str
+    """Where this run graded, in words; '' when every student had a stored result."""
+    retried: int = 0
+
+
+def grade_class(submissions: Sequence[Submission], options: GradeOptions, book: Gradebook, *, jobs: int = 1,
+                cluster: str | None = None, on_result: Callable[[StudentResult], None] | None = None,
+                on_start: Callable[[int], None] | None = None) -> ClassRun:
+    """Grade every student without a stored result for the same digest; store each result as it comes."""
+    done: dict[str, StudentResult] = {}
+    pending: list[StudentJob] = []
+    known: list[StudentResult] = []
+    for submission in submissions:
+        key = digest(submission, options)
+        stored = book.stored(submission.student, key)
+        if stored is not None:
+            done[submission.student] = stored
+        elif submission.problem:  # nothing to send anywhere: its result is known here
+            known.append(StudentResult(submission.student, submission.name, key, "not graded", 0,
+                                       options.puzzles if options.task == "judge" else 0,
+                                       first_failure=submission.problem))
+        else:
+            pending.append(StudentJob(submission.student, submission.name, submission.packed, options, key))
+    kept = len(done)
+    if on_start:
+        on_start(len(pending) + len(known))
+    where, retried = f"{jobs} student{'s' * (jobs != 1)} at once on this machine", 0
+
+    def take(result: StudentResult) -> None:
+        book.store(result, report_text(result, options))
+        done[result.student] = result
+        if on_result:
+            on_result(result)
+
+    for result in known:
+        take(result)
+    if not pending:
+        where = ""
+    elif cluster is None:
+        for result in _threads(pending, jobs):
+            take(result)
+    elif pending:
+        from ..execution.cluster import executor_for
+
+        with executor_for(cluster) as executor:
+            executor.on_close(stop_graders)  # a local cluster closed mid-run ends its graders
+            for _, result in executor.imap(grade_student, pending):
+                take(result)
+            where, retried = executor.describe(), executor.retried
+    results = tuple(done[s.student] for s in submissions)
+    return ClassRun(results, len(pending) + len(known), kept, where, retried)
+
+
+def _threads(jobs_: Sequence[StudentJob], jobs: int) -> Iterator[StudentResult]:
+    """Each student's result as it finishes, ``jobs`` graders at once; leaving early (Ctrl-C, an
+    error) drops the queued students and ends the graders running."""
+    if not jobs_:
+        return
+    allow_graders()
+    pool = ThreadPoolExecutor(max(1, jobs), thread_name_prefix="sudokulab-grade")
+    running = {pool.submit(grade_student, job) for job in jobs_}
+    try:
+        while running:
+            finished, running = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                yield future.result()
+    finally:
+        if running:
+            pool.shutdown(wait=False, cancel_futures=True)
+            stop_graders()
+        pool.shutdown(wait=True)

@@ -1,0 +1,415 @@
+"""The student's code in a sandboxed process of its own, seen from the grader: requests out, data back.
+
+A grader that imports the student's file into its own process can be forged: the student's code
+may replace the checks, print a report and ``os._exit(0)``, or ``sys.exit(0)`` before any verdict.
+So ``check-solver`` and ``check-encoding`` start ``student_worker`` under the judge's launcher, inside
+bubblewrap (``execution.sandbox``): it sees the Python installation and the project's package
+read-only, a read-only copy of the student's file, and nothing of the teacher's (no home folder,
+no network, a private /tmp). The grader sends one JSON request per line and reads one JSON answer
+per line on the worker's standard output, which the student's prints never reach (the worker
+points them at standard error, read here and kept to its last lines). An answer must be exactly
+that: one JSON object with the request's number and a value or an error; anything else is garbage.
+
+Every way a call can fail as a process is a ``StudentFailure`` naming the call and what happened:
+``sys.exit`` or another ``BaseException``, the process ending (``os._exit``, a crash, a signal), no
+answer within the time limit per call, garbage or too much on the channel, too much printed, the
+memory limit. The process is then stopped, and started again for the next call (so one bad call
+fails one check, not the others), up to ``RESTARTS`` times; if loading the file fails on a restart
+too, every later call fails at once with that reason. The first load failing is the caller's
+to report: every check failed (``StudentFailure``), or the file unusable (``StudentError``, exit 2:
+it does not import, lacks what the interface asks for).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import selectors
+import shutil
+import signal
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..errors import UsageError
+from ..execution import isolation, sandbox
+from .student_code import StudentError
+
+if TYPE_CHECKING:
+    from ..core.puzzle import Puzzle
+
+MESSAGE_LIMIT = 64 << 20
+"""Bytes of one answer read at most (the clauses of a large encoding fit many times over)."""
+
+PRINTED_LIMIT = 16 << 20
+"""Bytes the student's code may print (standard error) during one call."""
+
+PRINTED_KEPT = 2048
+"""Bytes of what it printed kept, the last ones, to quote when its process ends."""
+
+START_SECONDS = 30.0
+"""How long the worker may take to start before the student's file is loaded (not the student's time:
+Python, bubblewrap and the package's imports, on a busy machine)."""
+
+RESTARTS = 20
+"""Restarts after failures at most; past them every call fails at once."""
+
+STARTING = "starting the student's process"
+
+ERROR_KINDS = ("raised", "refused", "unusable", "memory", "exited")
+
+
+@dataclass(frozen=True)
+class StudentLimits:
+    """The limits of the student's process: per call (and for loading the file), memory, isolation."""
+
+    seconds: float = 10.0
+    memory_mb: int | None = 1024
+    """Megabytes (RLIMIT_DATA, as the judge sets it); None or 0 for no limit."""
+    isolation: str = "bwrap"
+
+
+class StudentFailure(Exception):
+    """A call into the student's process failed as a process (ended, killed, hung, garbage, too much):
+    the check that made it fails with this reason; never exit 0."""
+
+
+class StudentRaised(Exception):
+    """The student's code raised (``raised``), refused with UnsupportedFeature (``refused``), or gave
+    what the interface does not allow (``unusable``); ``line`` says so in one line."""
+
+    def __init__(self, kind: str, line: str, type_name: str = "", text: str = ""):
+        super().__init__(line)
+        self.kind, self.line, self.type_name, self.text = kind, line, type_name, text
+
+
+@contextlib.contextmanager
+def student_copy(file: str | None) -> Iterator[str | None]:
+    """A read-only copy of the student's file, under the same name in a folder of its own, removed after:
+    the sandbox binds the copy alone, never the folder the student's file sits in."""
+    if file is None:
+        yield None
+        return
+    if not Path(file).is_file():
+        raise StudentError(f"{file}: no such file")
+    folder = tempfile.mkdtemp(prefix="sudokulab-student-")
+    try:
+        copy = os.path.join(folder, os.path.basename(file))
+        try:
+            shutil.copyfile(file, copy)
+        except OSError as exc:
+            raise StudentError(f"{file}: cannot read it: {exc.strerror or exc}") from None
+        os.chmod(copy, 0o444)
+        yield copy
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def puzzle_document(puzzle: Puzzle) -> dict[str, Any]:
+    """A puzzle as the worker reads it: the JSON puzzle format (size, box, givens, rules), as data."""
+    from ..formats.documents import grid_rows, puzzle_fields
+
+    return {"givens": grid_rows(puzzle.givens, puzzle.n), **puzzle_fields(puzzle)}
+
+
+def _printable(data: bytes, width: int = 160) -> str:
+    """The last line of what the student printed, printable and short, to quote in a reason."""
+    lines = [line for line in data.decode("utf-8", "replace").splitlines() if line.strip()]
+    last = "".join(c if c.isprintable() else "?" for c in (lines[-1].strip() if lines else ""))
+    return last if len(last) <= width else "..." + last[-width:]
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+class StudentProcess:
+    """One student's file (or class) loaded in a sandboxed worker, called as long as the grader needs.
+
+    ``load`` is the worker's loading request (``load_solver`` or ``load_model`` and its arguments),
+    ``shown`` the file as the user named it, ``file`` the copy to bind (``student_copy``). Use as a
+    context manager: ``close`` stops the worker.
+    """
+
+    def __init__(self, load: str, arguments: dict[str, Any], shown: str, limits: StudentLimits,
+                 file: str | None = None):
+        self.load, self.arguments, self.shown, self.limits, self.file = load, dict(arguments), shown, limits, file
+        self.launched: sandbox.Launched | None = None
+        self.selector: selectors.BaseSelector | None = None
+        self.buffer = bytearray()
+        self.printed = bytearray()
+        self.report = bytearray()
+        self.printed_in_call = 0
+        self.number = 0
+        self.restarts = 0
+        self.broken: str | None = None
+        self.loaded: Any = None
+
+    # --- Starting and stopping. -----------------------------------------------------------------------
+
+    def command(self) -> list[str]:
+        """The worker's command line; the paths after it are there so the sandbox binds them read-only
+        (``isolation.program_mounts`` binds what a command's arguments name): the virtual environment,
+        the Python it was made from, the folder that holds ``sudokulab``, the copy of the file."""
+        import sudokulab
+
+        package_root = str(Path(sudokulab.__file__).resolve().parent.parent)
+        paths = dict.fromkeys(p for p in (sys.prefix, sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix,
+                                          package_root, self.file) if p)
+        return [sys.executable, "-I", "-B", "-m", "sudokulab.grading.student_worker", *paths]
+
+    def start(self) -> Any:
+        """Start the worker and load the file: what it loaded (capabilities, the model's kind).
+
+        Raises StudentError when the file cannot be used (exit 2), StudentFailure when loading it ended,
+        hung or broke the process (every check fails), UsageError when the sandbox cannot start at all.
+        """
+        if self.limits.isolation == "bwrap":
+            why = isolation.bwrap_problem()
+            if why:
+                raise UsageError(f"{why}; {isolation.INSTALL_HINT}, or give --isolation none to trust the "
+                                 "student's file")
+        self._launch(first=True)
+        try:
+            self.loaded = self._exchange(self.load, self.arguments, f"importing {self.shown}")
+        except StudentRaised as raised:
+            self._stop()
+            raise StudentError(raised.line) from None
+        except StudentFailure:
+            self._stop()
+            raise
+        return self.loaded
+
+    def _launch(self, first: bool) -> None:
+        limits = sandbox.Limits(seconds=self.limits.seconds, memory_mb=self.limits.memory_mb or None,
+                                isolation=self.limits.isolation)
+        self.launched = sandbox.launch(self.command(), limits)
+        process = self.launched.process
+        for stream in (process.stdin, process.stdout, process.stderr):
+            os.set_blocking(stream.fileno(), False)  # type: ignore[union-attr]
+        self.selector = selectors.DefaultSelector()
+        self.selector.register(process.stdout.fileno(), selectors.EVENT_READ)  # type: ignore[union-attr]
+        self.selector.register(process.stderr.fileno(), selectors.EVENT_READ)  # type: ignore[union-attr]
+        os.set_blocking(self.launched.report_fd, False)
+        self.buffer.clear()
+        self.printed.clear()
+        self.report = bytearray()
+        self.number = 0
+        try:
+            ready = self._answer(0, STARTING, START_SECONDS)
+        except (StudentFailure, StudentRaised) as failure:
+            self._stop()
+            if first:
+                raise UsageError(f"cannot start the student's process: {failure}") from None
+            raise
+        if ready != "ready":
+            self._stop()
+            raise StudentFailure(f"starting the student's process: it said {str(ready)[:60]!r}, not 'ready'")
+
+    def _stop(self) -> tuple[int | None, int]:
+        """Stop the worker (every process it started is killed and reaped): its exit code (negative: a
+        signal; None when it was still running) and peak memory in kB (0 when not known)."""
+        if self.launched is None:
+            return None, 0
+        launched, self.launched = self.launched, None
+        if self.selector is not None:
+            self.selector.close()
+            self.selector = None
+        sandbox.finish(launched, self.report)
+        fields = self.report.split()
+        if len(fields) == 5:  # "go STATUS PEAK SECONDS SUBREAPER": the worker ended by itself
+            return sandbox.exit_code_of(int(fields[1]), False), int(fields[2])
+        return None, 0
+
+    def _take_report(self, seconds: float) -> None:
+        """Read the launcher's report ("go ", then how the worker ended) for up to ``seconds``, until it
+        says how the worker ended: after the channel closed, the launcher reports a moment later."""
+        assert self.launched is not None
+        fd = self.launched.report_fd
+        deadline = time.perf_counter() + seconds
+        with selectors.DefaultSelector() as waiting:
+            waiting.register(fd, selectors.EVENT_READ)
+            while len(self.report.split()) < 5:
+                remaining = deadline - time.perf_counter()
+                if remaining <= 0 or not waiting.select(remaining):
+                    return
+                try:
+                    chunk = os.read(fd, 256)
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    return
+                if not chunk:
+                    return
+                self.report += chunk
+
+    def close(self) -> None:
+        """Stop the worker."""
+        self._stop()
+
+    def __enter__(self) -> StudentProcess:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # --- Calls. ---------------------------------------------------------------------------------------
+
+    def call(self, name: str, what: str, **arguments: Any) -> Any:
+        """The worker's answer to one call: its value. ``what`` names the call in a failure's reason.
+
+        Raises StudentRaised (the student's code raised or refused) or StudentFailure (the process
+        failed; it is restarted for the next call)."""
+        if self.broken is not None:
+            raise StudentFailure(self.broken)
+        if self.launched is None:
+            self._restart(what)
+        return self._exchange(name, arguments, what)
+
+    def _restart(self, what: str) -> None:
+        if self.restarts >= RESTARTS:
+            self.broken = f"{what}: not run, the student's process failed {RESTARTS} times already"
+            raise StudentFailure(self.broken)
+        self.restarts += 1
+        try:
+            self._launch(first=False)
+            self._exchange(self.load, self.arguments, f"importing {self.shown} again after a failure")
+        except (StudentFailure, StudentRaised) as failure:
+            self._stop()
+            self.broken = f"{what}: not run: {failure}"
+            raise StudentFailure(self.broken) from None
+
+    def _exchange(self, name: str, arguments: dict[str, Any], what: str) -> Any:
+        """Send one request and read its answer; any failure stops the worker."""
+        self.number += 1
+        request = (json.dumps({"id": self.number, "call": name, "arguments": arguments},
+                              separators=(",", ":")) + "\n").encode()
+        self.printed_in_call = 0
+        try:
+            self._send(request, what)
+            return self._answer(self.number, what, self.limits.seconds)
+        except StudentFailure:
+            self._stop()
+            raise
+
+    def _send(self, request: bytes, what: str) -> None:
+        assert self.launched is not None and self.selector is not None
+        stdin = self.launched.process.stdin.fileno()  # type: ignore[union-attr]
+        deadline = time.perf_counter() + self.limits.seconds
+        view = memoryview(request)
+        self.selector.register(stdin, selectors.EVENT_WRITE)
+        try:
+            while view:
+                remaining = deadline - time.perf_counter()
+                if remaining <= 0:
+                    raise self._timed_out(what)
+                for key, _ in self.selector.select(remaining):
+                    if key.fd == stdin:
+                        try:
+                            view = view[os.write(stdin, view):]
+                        except BlockingIOError:
+                            pass
+                        except OSError:  # the worker is gone: its end is read below
+                            raise self._ended(what) from None
+                    else:
+                        self._read(key.fd, what)
+        finally:
+            self.selector.unregister(stdin)
+
+    def _answer(self, number: int, what: str, seconds: float) -> Any:
+        """Read the answer to request ``number``: its value, or the error it says (raised here)."""
+        assert self.launched is not None and self.selector is not None
+        deadline = time.perf_counter() + seconds
+        while (newline := self.buffer.find(b"\n")) < 0:
+            if len(self.buffer) > MESSAGE_LIMIT:
+                raise StudentFailure(f"{what}: answered more than {MESSAGE_LIMIT >> 20} MB on the grader's channel")
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                raise self._timed_out(what, seconds)
+            for key, _ in self.selector.select(remaining):
+                self._read(key.fd, what)
+        line = bytes(self.buffer[:newline])
+        del self.buffer[:newline + 1]
+        return self._parse(line, number, what)
+
+    def _read(self, fd: int, what: str) -> None:
+        """Take what one of the worker's pipes holds: answers into the buffer, prints into the tail kept."""
+        assert self.launched is not None
+        stdout = self.launched.process.stdout.fileno()  # type: ignore[union-attr]
+        try:
+            chunk = os.read(fd, 1 << 16)
+        except BlockingIOError:
+            return
+        except OSError:
+            chunk = b""
+        if fd == stdout:
+            if not chunk:
+                raise self._ended(what)
+            self.buffer += chunk
+            return
+        if not chunk:
+            self.selector.unregister(fd)  # type: ignore[union-attr]
+            return
+        self.printed_in_call += len(chunk)
+        self.printed += chunk
+        del self.printed[:-PRINTED_KEPT]
+        if self.printed_in_call > PRINTED_LIMIT:
+            raise StudentFailure(f"{what}: printed more than {PRINTED_LIMIT >> 20} MB")
+
+    def _parse(self, line: bytes, number: int, what: str) -> Any:
+        """The one JSON object the worker answers with, checked field by field."""
+        def garbage(why: str) -> StudentFailure:
+            return StudentFailure(f"{what}: garbage on the grader's channel ({why}): {_printable(line, 60)!r}")
+
+        try:
+            document = json.loads(line, parse_constant=lambda word: (_ for _ in ()).throw(ValueError(word)))
+        except (ValueError, RecursionError):
+            raise garbage("not one JSON document") from None
+        if not isinstance(document, dict) or set(document) not in ({"id", "value"}, {"id", "error"}):
+            raise garbage("not an answer")
+        if document["id"] != number or isinstance(document["id"], bool):
+            raise garbage(f"the answer to another request than {number}")
+        if "value" in document:
+            return document["value"]
+        error = document["error"]
+        if not (isinstance(error, dict) and error.get("kind") in ERROR_KINDS and isinstance(error.get("line"), str)
+                and all(isinstance(error.get(key, ""), str) for key in ("type", "text"))):
+            raise garbage("an error that is not one")
+        kind, said = error["kind"], error["line"][:2000]
+        if kind == "memory":
+            raise StudentFailure(f"{what}: ran out of memory (the limit is {self.limits.memory_mb} MB, "
+                                 "--memory-limit)")
+        if kind == "exited":
+            raise StudentFailure(f"{what}: the student's code called {said}: a grader's call must return")
+        raise StudentRaised(kind, said, error.get("type", "")[:100], error.get("text", "")[:2000])
+
+    def _timed_out(self, what: str, seconds: float | None = None) -> StudentFailure:
+        limit = seconds if seconds is not None else self.limits.seconds
+        if what == STARTING:
+            return StudentFailure(f"{what}: it did not start within {START_SECONDS:g} s")
+        return StudentFailure(f"{what}: no answer within the time limit of {limit:g} s per call (--time-limit)")
+
+    def _ended(self, what: str) -> StudentFailure:
+        """The worker closed the channel: how it ended (exit code or signal, memory), and its last words."""
+        self._take_report(2.0)
+        code, peak_kb = self._stop()
+        limit = self.limits.memory_mb
+        if limit and peak_kb > limit * 1024:
+            how = f"passed the memory limit of {limit} MB (--memory-limit)"
+        elif code is None:
+            how = "closed the grader's channel"
+        elif code < 0:
+            how = f"was killed by {_signal_name(-code)}"
+        else:
+            how = f"ended with exit code {code} (os._exit or a crash)"
+        said = _printable(bytes(self.printed))
+        return StudentFailure(f"{what}: the student's process {how} without answering"
+                              + (f"; its last words: {said!r}" if said else ""))

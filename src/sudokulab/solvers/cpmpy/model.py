@@ -1,0 +1,140 @@
+"""The declarative model of CPMpy, built from a puzzle's rules: one ``Model``, any CPMpy backend runs it.
+
+One integer per cell, ``intvar(1, n, shape=(n, n))`` named ``x``, so cell (r, c) prints as
+``x[r,c]`` (0-based, CPMpy's naming). Each rule kind is one CPMpy expression, as a person writes it:
+
+- an all-different group (row, column, box, region, diagonal, window, cage's cells; complete or
+  partial alike): ``AllDifferent(cells)``;
+- a differing pair (anti-knight, anti-king): ``x[a] != x[b]``;
+- a cage: ``sum(cells) == total`` (its digits' difference is its group);
+- a thermometer: ``x[a] < x[b]`` for each step from the bulb.
+
+Givens are kept apart from the rules: ``given_constraints`` (``x[r,c] == d``) for backends that
+have the givens posted with the rules, and ``Indicators`` (one Boolean per cell and digit, posted as
+``b -> (x == d)`` with the rules) so a backend that takes assumptions is built once per rule set
+and told each puzzle's givens as assumptions. Which of the two a backend is given is the solver's
+choice (``solvers.cpmpy.solver``); this module builds models and solves nothing.
+
+The model depends on the rules only, so a solver builds it once per ``Rules`` value and keeps it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import cpmpy as cp
+from cpmpy.transformations.get_variables import get_variables_model
+
+from ...core.grid import Grid
+from ...core.puzzle import Puzzle
+from ...core.rules import Rules
+from ...errors import UsageError
+
+
+@dataclass(frozen=True)
+class RuleModel:
+    """The rules of a puzzle as CPMpy expressions over one grid of integers ``cells`` (n x n)."""
+
+    rules: Rules
+    cells: Any  # cpmpy NDVarArray, shape (n, n)
+    constraints: tuple[Any, ...]
+
+    def var(self, cell: int) -> Any:
+        """The integer variable of a row-major cell index."""
+        n = self.rules.n
+        return self.cells[cell // n, cell % n]
+
+    @cached_property
+    def size(self) -> tuple[int, int]:
+        """CPMpy's size of the rules' model: (variables, constraints); each given adds one constraint."""
+        return size(self.model())
+
+    def given_constraints(self, givens: Sequence[int]) -> list[Any]:
+        """``x[r,c] == d`` for every given of a puzzle."""
+        return [self.var(cell) == digit for cell, digit in enumerate(givens) if digit]
+
+    def grid(self) -> Grid:
+        """The grid the last solve assigned (row-major)."""
+        return tuple(int(v) for v in self.cells.value().flatten())
+
+    def model(self, givens: Sequence[int] = ()) -> cp.Model:
+        """The CPMpy ``Model`` of these rules, with the givens as equalities when there are any."""
+        return cp.Model(*self.constraints, *self.given_constraints(givens))
+
+
+def _cells(rules: Rules, grid: Any, cells: Sequence[int]) -> list[Any]:
+    n = rules.n
+    return [grid[c // n, c % n] for c in cells]
+
+
+def rule_model(rules: Rules) -> RuleModel:
+    """The CPMpy expressions of a rule set: one per group, pair, cage and thermometer step.
+
+    Built afresh on each call: CPMpy keeps a solved value inside each variable object, so two solver
+    instances (two threads, two backends) must never share variables; each keeps its own model.
+    """
+    n = rules.n
+    grid = cp.intvar(1, n, shape=(n, n), name="x")
+    constraints: list[Any] = [cp.AllDifferent(_cells(rules, grid, group.cells)) for group in rules.groups]
+    constraints += [grid[a // n, a % n] != grid[b // n, b % n] for a, b in rules.pairs]
+    constraints += [cp.sum(_cells(rules, grid, cage.cells)) == cage.total for cage in rules.cages]
+    for thermo in rules.thermos:
+        steps = _cells(rules, grid, thermo.cells)
+        constraints += [low < high for low, high in zip(steps, steps[1:])]
+    return RuleModel(rules, grid, tuple(constraints))
+
+
+@dataclass(frozen=True)
+class Indicators:
+    """One Boolean per (cell, digit) with ``b -> (x == d)``: a given becomes an assumption literal.
+
+    Posted once with the rules; the half-reification leaves a literal that is not assumed free, so
+    one solver serves every puzzle of the rule set (and the canonical loop's tries) unchanged.
+    """
+
+    flags: Any  # cpmpy NDVarArray of Booleans, shape (cells, n)
+    constraints: tuple[Any, ...]
+
+    def literals(self, placed: Sequence[tuple[int, int]]) -> list[Any]:
+        """The assumption literals of ``(cell, digit)`` placements."""
+        return [self.flags[cell, digit - 1] for cell, digit in placed]
+
+
+def indicators(model: RuleModel) -> Indicators:
+    """The indicator Booleans of a rule model (built fresh: each solver posts its own)."""
+    n, cells = model.rules.n, model.rules.shape.cells
+    flags = cp.boolvar(shape=(cells, n), name="given")
+    links = tuple(flags[cell, digit - 1].implies(model.var(cell) == digit)
+                  for cell in range(cells) for digit in range(1, n + 1))
+    return Indicators(flags, links)
+
+
+def size(model: cp.Model) -> tuple[int, int]:
+    """CPMpy's own size of a model: (variables, top-level constraints), before any backend transforms it."""
+    return len(get_variables_model(model)), len(model.constraints)
+
+
+EXPORT_OPTIONS = ()
+
+
+def to_cpmpy_text(puzzle: Puzzle, **options: Any) -> str:
+    """The puzzle's CPMpy model as CPMpy prints it (``print(model)``), for ``sudokulab export --format cpmpy``.
+
+    >>> text = to_cpmpy_text(Puzzle.empty(4))
+    >>> text.splitlines()[0]
+    '# sudokulab CPMpy model: 4x4 board with 2x2 boxes, 0 givens; 16 variables, 12 constraints'
+    >>> text.count("alldifferent(")
+    12
+    """
+    if options:
+        raise UsageError(f"the cpmpy format takes no option '{sorted(options)[0]}'; it has none")
+    rules = puzzle.rules
+    model = rule_model(rules).model(puzzle.givens)
+    variables, constraints = size(model)
+    about = str(puzzle.shape) if rules.is_standard else rules.describe()
+    header = (f"# sudokulab CPMpy model: {about}, {puzzle.shape.cells - puzzle.blanks} givens; "
+              f"{variables} variables, {constraints} constraints\n")
+    return header + str(model) + "\n"

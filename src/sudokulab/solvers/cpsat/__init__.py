@@ -1,0 +1,1 @@
+"""Constraint programming with OR-Tools CP-SAT: the model and the solver."""

@@ -1,0 +1,352 @@
+"""The exact-cover model of a puzzle under its rules: a 0/1 matrix whose covers are the solutions; solves nothing.
+
+Vocabulary (n = board size, 1-based in names, 0-based in indices):
+
+- **Row** (Knuth's *option*): a choice, "this cell holds this digit", named ``r1c2=3`` and
+  numbered by ``core.variables.index`` (``cell*n + digit-1``: reading order, digits ascending).
+- **Primary column** (an *item* covered exactly once): each cell (``cell r1c2``: it holds one
+  digit), then each (complete group, digit) (``row 1 has 3``, ``diagonal 2 has 3``: a group of n
+  cells holds every digit once), in the order of ``rules.complete_groups``.
+- **Secondary column** (covered *at most* once, Knuth's generalized exact cover): each (partial
+  group, digit) (``group 1 has 3 at most once``: a group of fewer than n cells only differs), then
+  each (differing pair, digit) (``r1c1 and r2c3 not both 3 (anti-knight)``), in the order of
+  ``rules.partial_groups`` and ``rules.pairs``; then one per forbidden pair of placements of a
+  cage or thermometer (``r1c1=3 and r1c2=2 not both (thermometer 1)``), and last one column
+  ``ruled out`` filled by every placement a cage or thermometer rules out, pre-covered like a
+  given (``solvers.lowering``).
+- **Exact cover**: a set of rows that fills every primary column exactly once and no secondary
+  column twice, which is a solved grid.
+
+Column ``k`` is: ``k < n²`` the cell ``k``; then ``n² + g*n + d-1`` for complete group ``g``;
+then, after the ``P = n² + n*len(complete_groups)`` primary columns, ``P + h*n + d-1`` for
+partial group ``h`` and ``P + n*len(partial_groups) + p*n + d-1`` for pair ``p``. A row fills
+its cell's column and one column per group or pair its cell is in, so rows have a variable
+number of columns: four in standard Sudoku (cell, row, column, box) and in a jigsaw, five on a
+diagonal of Sudoku X, up to twelve on an anti-knight board. ``row_columns`` computes them and
+every table here is derived from it. For standard rules the layout is the classic one (columns
+0..4n²-1: cell, row-digit, column-digit, box-digit), so ``row_columns(shape, ...)`` with a plain
+shape still works.
+
+**What exact cover can say.** A column counts the chosen rows that meet it and asks for exactly
+one (primary) or at most one (secondary); that is all the matrix can express. But a secondary
+column filled by two rows says "not both", so every constraint made of conditions on two cells at
+a time fits: a thermometer is the chain "bulb < next < ...", one secondary column per forbidden
+pair of placements (the bulb holding 3 and the next cell 2, ...), and a killer cage fits when its
+allowed digit sets are *pairwise* (every digits that agree two by two add up to its total: any
+2-cell cage, 3 cells adding up to 6 or 24). Placements a cage or thermometer rules out alone (a
+bulb holding 9) fill one more column, pre-covered. A cage that is not pairwise ("3 cells adding up
+to 15": 1, 5 and 8 agree two by two, via {1,5,9}, {1,6,8}, {2,5,8}, but add up to 14) could be made
+exact cover only by changing what a row is (one row per way of filling the whole cage), which is
+no longer this (cell, digit) model: ``refusal`` names it, and ``dlx`` refuses it before any work.
+
+Givens are *pre-covered*: a given's row is taken at once, so its columns and every row that meets
+them leave the matrix. What is left is exactly the search that remains: in standard Sudoku
+``4(n² - g)`` open columns for ``g`` givens, and one row per (blank cell, digit) that no given
+rules out. Road not taken: keeping a given cell's one row in the matrix has the same exact
+covers, but the printed matrix is larger without saying more, and a search spends a node on each
+forced given. Givens that break a rule have no exact cover; the model says so in ``conflict`` (in
+the rules' words, ``Rules.first_conflict``) and keeps no rows, so a column with no row makes the
+"no solution" visible too.
+
+The formulation and Algorithm X are from D. E. Knuth, "Dancing Links", in *Millennial
+Perspectives in Computer Science* (Palgrave, 2000), 187-214, arXiv:cs/0011047; secondary columns
+("generalized exact cover") are in the same paper and in *The Art of Computer Programming* 4B
+(2022), 7.2.2.1. The solver that runs it is ``sudokulab.solvers.exact_cover.solver``.
+
+>>> from sudokulab.core.grid import Shape
+>>> from sudokulab.core.puzzle import Puzzle
+>>> shape = Shape(3, 3)
+>>> len(column_names(shape)), [column_name(shape, i) for i in row_columns(shape, 1, 3)]
+(324, ['cell r1c2', 'row 1 has 3', 'column 2 has 3', 'box 1 has 3'])
+>>> model = ExactCover.of(Puzzle.empty(shape))
+>>> len(model.columns), len(model.rows), model.row_names()[:3]
+(324, 729, ['r1c1=1', 'r1c1=2', 'r1c1=3'])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from ...core import variables
+from ...core.cells import cell_label
+from ...core.grid import Shape
+from ...core.puzzle import Puzzle
+from ...core.rules import ALL_DIFFERENT, DIFFER, INCREASING, SUM, Rules, standard
+from .. import lowering as placement_pairs
+
+KINDS = frozenset({ALL_DIFFERENT, DIFFER, SUM, INCREASING})
+"""The rule kinds exact cover expresses: complete groups (primary), partial groups, pairs, thermometers and
+pairwise cages (secondary); ``refusal`` names a cage it cannot say."""
+
+KINDS_WHY = ("exact cover says 'exactly once' and 'at most once': a cage is said as forbidden pairs of "
+             "digits, so only a cage whose pairs say its sum")
+"""What it cannot say, in one line (the solver's ``kinds_why``)."""
+
+refusal = placement_pairs.refusal
+
+
+def _rules(rules: Rules | Shape) -> Rules:
+    return standard(rules) if isinstance(rules, Shape) else rules
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The columns of one rule set: how many of each sort, their names, and each cell's columns.
+
+    ``bases[cell]`` lists, ascending, the first column (digit 1) of every group or pair the cell
+    is in; the row "cell holds d" fills ``cell`` and ``base + d-1`` for each base.
+    """
+
+    rules: Rules
+    primary: int
+    secondary: int
+    bases: tuple[tuple[int, ...], ...]
+    families: tuple[tuple[int, str], ...]
+    """Per column family (cells, then groups of one kind, then pairs of one name), its first column and
+    its kind word; ``to_text`` splits a row's marks between families."""
+    pair_names: tuple[str, ...]
+    extra: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict)
+    """Per (cell, digit), the forbidden-pair columns of cages and thermometers its row fills."""
+    ruled_out: int | None = None
+    """The column every placement a cage or thermometer rules out fills (pre-covered), or None."""
+
+    @property
+    def columns(self) -> int:
+        return self.primary + self.secondary
+
+
+@lru_cache(maxsize=16)
+def layout(rules: Rules | Shape) -> Layout:
+    """The column layout of a rule set (a shape means standard rules), built once per rule set.
+
+    >>> from sudokulab.core.rules import build
+    >>> x = layout(build(Shape(3, 3), ["x"]))
+    >>> x.primary, x.secondary, len(x.bases[0]), len(x.bases[1])
+    (342, 0, 4, 3)
+    """
+    rules = _rules(rules)
+    n, cells = rules.n, rules.shape.cells
+    bases: list[list[int]] = [[] for _ in range(cells)]
+    families: list[tuple[int, str]] = [(0, "cell")]
+    column = cells
+
+    def family(word: str) -> None:
+        if families[-1][1] != word:
+            families.append((column, word))
+
+    for group in rules.complete_groups:
+        family(group.kind)
+        for cell in group.cells:
+            bases[cell].append(column)
+        column += n
+    primary = column
+    for group in rules.partial_groups:
+        family(group.kind)
+        for cell in group.cells:
+            bases[cell].append(column)
+        column += n
+    owner = {pair: d.name for d in reversed(rules.differ) for pair in d.pairs}
+    owner.update({(b, a): name for (a, b), name in list(owner.items())})
+    pair_names = tuple(owner[pair] for pair in rules.pairs)
+    for pair, name in zip(rules.pairs, pair_names):
+        family(name)
+        for cell in pair:
+            bases[cell].append(column)
+        column += n
+    said = placement_pairs.placements(rules)
+    extra: dict[tuple[int, int], list[int]] = {}
+    for name, p, q in said.pairs:
+        family(name.split(" ", 1)[0])
+        extra.setdefault(p, []).append(column)
+        extra.setdefault(q, []).append(column)
+        column += 1
+    ruled_out = None
+    if said.ruled_out:
+        family("ruled out")
+        ruled_out, column = column, column + 1
+        for p in said.ruled_out:
+            extra.setdefault(p, []).append(ruled_out)
+    return Layout(rules, primary, column - primary, tuple(tuple(sorted(b)) for b in bases), tuple(families),
+                  pair_names, {p: tuple(c) for p, c in extra.items()}, ruled_out)
+
+
+def row_columns(rules: Rules | Shape, cell: int, digit: int) -> tuple[int, ...]:
+    """The columns the row "``cell`` holds ``digit``" fills, ascending: the only place they are computed.
+
+    >>> row_columns(Shape(2, 2), 5, 4)
+    (5, 23, 39, 51)
+    """
+    table = layout(rules)
+    return (cell, *(base + digit - 1 for base in table.bases[cell]), *table.extra.get((cell, digit), ()))
+
+
+@lru_cache(maxsize=16)
+def matrix_columns(rules: Rules | Shape) -> tuple[tuple[int, ...], ...]:
+    """The columns of every row of the empty board, indexed by ``variables.index(n, cell, digit)``.
+
+    The whole matrix of a rule set (n³ rows), built once per rule set for solvers; a puzzle's
+    matrix is this one with its givens pre-covered.
+    """
+    rules = _rules(rules)
+    n = rules.n
+    rows: list[tuple[int, ...]] = [()] * variables.count(n)
+    for cell in range(rules.shape.cells):
+        for digit in range(1, n + 1):
+            rows[variables.index(n, cell, digit)] = row_columns(rules, cell, digit)
+    return tuple(rows)
+
+
+def column_name(rules: Rules | Shape, column: int) -> str:
+    """The 1-based name of a column, e.g. ``row 1 has 3`` or ``r1c1 and r2c3 not both 3 (anti-knight)``.
+
+    >>> column_name(Shape(2, 2), 0), column_name(Shape(2, 2), 63)
+    ('cell r1c1', 'box 4 has 4')
+    """
+    rules = _rules(rules)
+    table = layout(rules)
+    n = rules.n
+    if not 0 <= column < table.columns:
+        raise ValueError(f"a {n}x{n} board under these rules has columns 0..{table.columns - 1}, not {column}")
+    cells = rules.shape.cells
+    if column < cells:
+        return f"cell {cell_label(column, n)}"
+    if column < table.primary:
+        g, d = divmod(column - cells, n)
+        return f"{rules.complete_groups[g].name} has {d + 1}"
+    k, d = divmod(column - table.primary, n)
+    if k < len(rules.partial_groups):
+        return f"{rules.partial_groups[k].name} has {d + 1} at most once"
+    k -= len(rules.partial_groups)
+    if k < len(rules.pairs):
+        a, b = (cell_label(cell, n) for cell in rules.pairs[k])
+        return f"{a} and {b} not both {d + 1} ({table.pair_names[k]})"
+    if column == table.ruled_out:
+        return "ruled out by a cage or thermometer"
+    first = table.primary + n * (len(rules.partial_groups) + len(rules.pairs))
+    name, p, q = placement_pairs.placements(rules).pairs[column - first]
+    return placement_pairs.pair_name(n, name, p, q)
+
+
+def column_names(rules: Rules | Shape) -> list[str]:
+    """The names of all columns, primary then secondary, in index order."""
+    return [column_name(rules, i) for i in range(layout(rules).columns)]
+
+
+def row_name(shape: Shape | Rules, cell: int, digit: int) -> str:
+    """The 1-based name of a row, e.g. ``r1c2=3``."""
+    return f"{cell_label(cell, shape.n)}={digit}"
+
+
+@dataclass(frozen=True)
+class ExactCover:
+    """The matrix of one puzzle with its givens pre-covered: open columns and candidate rows.
+
+    ``rows`` holds (cell, digit) pairs in row-number order (reading order, digits ascending);
+    ``given`` the rows the givens took; ``columns`` the open primary column indices and
+    ``secondary`` the open secondary ones, ascending. ``conflict`` names the rule the givens break
+    (then there are no rows), else it is None.
+    """
+
+    rules: Rules
+    columns: tuple[int, ...]
+    rows: tuple[tuple[int, int], ...]
+    given: tuple[tuple[int, int], ...]
+    conflict: str | None = None
+    secondary: tuple[int, ...] = ()
+
+    @property
+    def shape(self) -> Shape:
+        return self.rules.shape
+
+    @classmethod
+    def of(cls, puzzle: Puzzle) -> ExactCover:
+        """Build the matrix of a puzzle: every row of its rules, less those the givens cover."""
+        rules = puzzle.rules
+        table = layout(rules)
+        given = tuple((cell, digit) for cell, digit in enumerate(puzzle.givens) if digit)
+        covered = {column for cell, digit in given for column in row_columns(rules, cell, digit)}
+        if table.ruled_out is not None:
+            covered.add(table.ruled_out)
+        columns = tuple(i for i in range(table.primary) if i not in covered)
+        secondary = tuple(i for i in range(table.primary, table.columns) if i not in covered)
+        conflict = rules.first_conflict(puzzle.givens)
+        if conflict is not None:
+            return cls(rules, columns, (), given, conflict, secondary)
+        n = rules.n
+        rows = tuple(
+            (cell, digit)
+            for cell in range(rules.shape.cells)
+            for digit in range(1, n + 1)
+            if covered.isdisjoint(row_columns(rules, cell, digit))
+        )
+        return cls(rules, columns, rows, given, None, secondary)
+
+    def column_names(self) -> list[str]:
+        """The names of the open primary columns."""
+        return [column_name(self.rules, i) for i in self.columns]
+
+    def secondary_names(self) -> list[str]:
+        """The names of the open secondary columns."""
+        return [column_name(self.rules, i) for i in self.secondary]
+
+    def row_names(self) -> list[str]:
+        return [row_name(self.shape, cell, digit) for cell, digit in self.rows]
+
+    def row_columns(self, row: int) -> tuple[int, ...]:
+        """The columns the ``row``-th row (an index into ``rows``) fills, primary and secondary."""
+        return row_columns(self.rules, *self.rows[row])
+
+    def empty_columns(self) -> list[str]:
+        """Open primary columns that no row can fill: each proves there is no solution.
+
+        >>> ExactCover.of(Puzzle.from_rows([[1, 2, 0, 0], [0, 0, 3, 0], [0, 0, 4, 0], [0, 0, 0, 0]])).empty_columns()
+        ['cell r1c3', 'row 1 has 3', 'box 1 has 3']
+        """
+        filled = {column for cell, digit in self.rows for column in row_columns(self.rules, cell, digit)}
+        return [column_name(self.rules, i) for i in self.columns if i not in filled]
+
+    def to_text(self) -> str:
+        """The whole matrix for a reader: a legend of the open columns, then one line per row.
+
+        A row shows ``1`` under each column it fills and ``.`` elsewhere, one family of columns
+        (cells, rows, columns, boxes, ...) split from the next by a space, and the secondary
+        columns, if any, after a ``|``.
+
+        >>> grid = [[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 0, 0]]
+        >>> print(ExactCover.of(Puzzle.from_rows(grid)).to_text())
+        4x4 board with 2x2 boxes: 14 givens pre-covered, 8 open columns, 2 rows
+        column 1: cell r4c3
+        column 2: cell r4c4
+        column 3: row 4 has 1
+        column 4: row 4 has 2
+        column 5: column 3 has 2
+        column 6: column 4 has 1
+        column 7: box 4 has 1
+        column 8: box 4 has 2
+        r4c3=2  1. .1 1. .1
+        r4c4=1  .1 1. .1 1.
+        """
+        if self.conflict is not None:
+            return f"{self.shape}: no rows, the givens break a rule: {self.conflict}"
+        table = layout(self.rules)
+        extra = f" and {len(self.secondary)} secondary" if self.secondary else ""
+        lines = [f"{self.shape}: {len(self.given)} givens pre-covered, {len(self.columns)} open columns{extra}, "
+                 f"{len(self.rows)} rows"]
+        lines += [f"column {i}: {name}" for i, name in enumerate(self.column_names(), 1)]
+        lines += [f"secondary column {i}: {name}"
+                  for i, name in enumerate(self.secondary_names(), len(self.columns) + 1)]
+        width = max((len(name) for name in self.row_names()), default=0)
+        starts = [start for start, _ in table.families] + [table.columns]
+
+        def split(columns: tuple[int, ...]) -> list[list[int]]:
+            return [part for a, b in zip(starts, starts[1:]) if (part := [i for i in columns if a <= i < b])]
+
+        primary, secondary = split(self.columns), split(self.secondary)
+        for (cell, digit), name in zip(self.rows, self.row_names()):
+            filled = set(row_columns(self.rules, cell, digit))
+            marks = " ".join("".join("1" if i in filled else "." for i in part) for part in primary)
+            if secondary:
+                marks += " | " + " ".join("".join("1" if i in filled else "." for i in part) for part in secondary)
+            lines.append(f"{name:<{width}}  {marks}")
+        return "\n".join(lines)

@@ -1,0 +1,1 @@
+"""backtrack-jit: the hand-written search compiled, by a C extension or by numba."""

@@ -1,0 +1,1 @@
+"""Local search: a board of box permutations, simulated annealing and min-conflicts over it (incomplete)."""

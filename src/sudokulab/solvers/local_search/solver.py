@@ -1,0 +1,200 @@
+"""The local-search paradigm: simulated annealing over box permutations, or min-conflicts with a tabu list.
+
+An *incomplete* search: it finds grids, never proves there is none. Where it finds no grid within
+its time limit, or within its flip budget when no time limit is given, it answers "time limit
+reached" (nothing known). It answers "no solution" only where that is proved before searching: the
+givens break a rule (``Rules.first_conflict``), the solvers' own sound propagation
+(``solvers.propagation``: naked and hidden singles, cage and thermometer bounds) leaves a cell with
+no digit, a block's open cells cannot take its missing digits at all (no matching), or no block
+has two open cells left and the one fill there is breaks a rule.
+
+The method is R. Lewis, "Metaheuristics can solve sudoku puzzles", Journal of Heuristics 13
+(2007): each *block* (a box, or a jigsaw region: the complete groups of one kind that cover the
+board) is filled with its missing digits, so every block is right by construction and stays so,
+since a move swaps two open cells of one block. The cost counts what is still wrong:
+
+- **all-different groups** (rows, columns, diagonals, windows, cages' cells): per group, the digits
+  it holds more than once, counted with repeats (in a complete group, the digits it misses);
+- **differing pairs** (anti-knight, anti-king): the pairs holding one digit;
+- **cage sums**: ``|sum - total|`` per cage;
+- **thermometers**: per step along one, ``max(0, a - b + 1)`` for the digit a before b.
+
+A grid of cost 0 is a solution. Unlike Lewis, a cell only ever holds a digit left in its candidates
+after propagation (fills are random matchings of open cells to missing digits, and swaps that would
+put a digit outside a cell's candidates are tried and refused), which removes most of the search
+space of an easy puzzle before it starts.
+
+Methods (option ``method``):
+
+- ``annealing`` (default): a random swap in a random block, accepted when it does not raise the
+  cost, else with probability ``exp(-delta / T)``. T starts at ``temperature`` (by default the
+  spread of the cost changes of 200 random swaps, as Lewis does) and is multiplied by ``cooling``
+  after each chain of moves (the sum over blocks of the square of their open cells, Lewis's chain
+  length). After ``reheat`` moves without a new best cost, T goes back to its start (a reheat);
+  every ``annealing.RESTART_AFTER`` reheats the search starts again from a fresh random fill (a restart).
+- ``min-conflicts``: pick a cell in conflict, try swapping it with each other open cell of its
+  block, take the best swap that is not tabu (a swap puts back a digit a cell held within the last
+  ``tabu`` moves) unless it reaches a new best cost (aspiration), ties broken at random. After
+  ``reheat`` moves without a new best cost, it restarts from a fresh random fill.
+
+Why local search struggles with Sudoku: near the phase transition (Lewis: around 40-45% givens on
+9x9) there are few solutions and many grids of cost 2 or 4 far from all of them; the cost
+landscape is a plateau with deep local minima, which reheats and restarts only partly escape
+(``benchmarks/results/local_search_givens.md``).
+
+Every random choice draws from ``random.Random(seed)``, a new one per call: the same puzzle with the
+same options gives the same answer and the same stats, and ``max_flips`` bounds the work in moves
+tried, not in seconds, so a run without a time limit does not depend on the machine's load.
+
+Stats: ``flips`` (swaps tried, also those refused by the candidates), ``accepted`` (swaps made),
+``reheats``, ``restarts``, ``best_cost`` (the lowest cost reached: 0 when solved), ``propagated``
+(cells fixed by propagation beyond the givens), ``free_cells`` (cells left to the search),
+``proof`` (why "no solution": givens, propagation, matching, or forced: no block has two open cells
+to swap and the one fill left breaks a rule).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from ...core.puzzle import Puzzle
+from ...core.rules import KINDS
+from ...errors import UnsupportedFeature
+from ..base import (
+    Capabilities,
+    CountResult,
+    Deadline,
+    Option,
+    SolverBase,
+    SolveResult,
+    Stat,
+    Status,
+    TimeUp,
+    check_kinds,
+)
+from ..propagation import propagator
+from .annealing import anneal
+from .board import Board, Effort, Unsolvable, board_tables
+from .min_conflicts import min_conflicts
+
+METHODS = ("annealing", "min-conflicts")
+
+DEFAULT_FLIPS = 2_000_000
+"""Moves tried before giving up when no time limit is given (docs/local-search.md says how chosen)."""
+
+
+class LocalSearchSolver(SolverBase):
+    """``local-search``: simulated annealing (or min-conflicts) over box permutations; finds, never proves.
+
+    Args:
+        method: "annealing" (Lewis 2007) or "min-conflicts" (with a tabu list).
+        seed: the seed of every random choice (same seed, same answer and stats).
+        max_flips: moves tried before giving up; by default DEFAULT_FLIPS without a time limit, none with one.
+        temperature: the annealing's starting temperature (default: the spread of random swaps' cost changes).
+        cooling: the factor the temperature is multiplied by after each chain of moves.
+        reheat: moves without a new best cost before a reheat (annealing) or a restart (min-conflicts).
+        tabu: moves a cell may not take back a digit it gave up (min-conflicts).
+        propagate: fix what propagation decides first (False: Lewis's own method, for comparison).
+    """
+
+    name = "local-search"
+    paradigm = "local search (simulated annealing, min-conflicts)"
+    capabilities = Capabilities(
+        canonical=False, count=False, time_limit=True, complete=False, kinds=frozenset(KINDS),
+        why="local search is incomplete: it finds grids but neither enumerates nor orders them",
+    )
+    options = (
+        Option("method", str, "annealing", "how the next swap is chosen", choices=METHODS,
+               normalise=lambda value: value.strip().lower()),
+        Option("seed", int, 2580, "the seed of every random choice"),
+        Option("max_flips", int, None, f"moves tried before giving up (default {DEFAULT_FLIPS:,} without a time "
+               "limit, unbounded with one)", minimum=1),
+        Option("temperature", float, None, "starting temperature (default: from random swaps)", minimum=0.001),
+        Option("cooling", float, 0.95, "temperature factor after each chain of moves", minimum=0.5, maximum=1.0),
+        Option("reheat", int, None, "moves without a new best cost before a reheat (default: 20 chains)",
+               minimum=1),
+        Option("propagate", bool, True, "fix the cells propagation decides before searching (False: Lewis's "
+               "own, only the givens)"),
+        Option("tabu", int, 10, "moves a cell may not take back a digit it gave up (min-conflicts)", minimum=0),
+    )
+
+    def __init__(self, method: str = "annealing", seed: int = 2580, max_flips: int | None = None,
+                 temperature: float | None = None, cooling: float = 0.95, reheat: int | None = None,
+                 tabu: int = 10, propagate: bool = True):
+        super().__init__()  # options checked by SolverBase (base.check_options)
+        self.method, self.seed, self.max_flips = method, seed, max_flips
+        self.temperature, self.cooling, self.reheat, self.tabu = temperature, cooling, reheat, tabu
+        self.propagate = propagate
+
+    @classmethod
+    def describe_backend(cls) -> str:
+        import platform
+
+        return f"pure Python {platform.python_version()} (no engine)"
+
+    def _refuse(self, what: str) -> None:
+        raise UnsupportedFeature(f"{self.capabilities.why}, so solver '{self.name}' cannot {what}")
+
+    def solve(self, puzzle: Puzzle, *, time_limit: float | None = None, canonical: bool = False) -> SolveResult:
+        check_kinds(self, puzzle)
+        if canonical:
+            self._refuse("give a canonical answer")
+        started = time.perf_counter()
+        deadline = Deadline(time_limit)
+        effort = Effort()
+        stats: dict[str, Stat] = {"method": self.method, "seed": self.seed}
+        status, grid = self._search(puzzle, deadline, effort, stats)
+        stats.update(flips=effort.flips, accepted=effort.accepted, reheats=effort.reheats, restarts=effort.restarts)
+        if effort.best_cost >= 0:  # a search ran (none when propagation decided or proved "no solution")
+            stats["best_cost"] = effort.best_cost
+        return SolveResult(self.name, status, grid, time.perf_counter() - started, stats)
+
+    def _search(self, puzzle: Puzzle, deadline: Deadline, effort: Effort,
+                stats: dict[str, Stat]) -> tuple[Status, tuple[int, ...] | None]:
+        rules = puzzle.rules
+        if rules.first_conflict(puzzle.givens) is not None:
+            stats["proof"] = "givens"
+            return Status.NO_SOLUTION, None
+        if self.propagate:
+            prop = propagator(rules)
+            state = prop.start(puzzle.givens)
+            if state is None:
+                stats["proof"] = "propagation"
+                return Status.NO_SOLUTION, None
+            cand, full = state[0], prop.full
+            grid = [(mask & full).bit_length() if mask > full else 0 for mask in cand]
+        else:  # Lewis's own: the givens alone are fixed, every digit open elsewhere
+            grid, cand = list(puzzle.givens), [(1 << puzzle.n) - 1] * len(puzzle.givens)
+        stats["propagated"] = sum(1 for v in grid if v) - sum(1 for v in puzzle.givens if v)
+        if all(grid) and rules.first_conflict(tuple(grid)) is None:
+            stats["free_cells"] = 0
+            return Status.SOLVED, tuple(grid)
+        tables = board_tables(rules)
+        free = [[cell for cell in block if not grid[cell]] for block in tables.blocks]
+        stats["free_cells"] = sum(map(len, free))
+        rng = random.Random(self.seed)
+        budget: float = self.max_flips or (DEFAULT_FLIPS if deadline.limit is None else math.inf)
+        try:
+            board = Board(tables, grid, free, cand, rng)
+            if board.cost and all(len(cells) < 2 for cells in free):  # the one fill the blocks allow is wrong
+                stats["proof"] = "forced"
+                return Status.NO_SOLUTION, None
+            if self.method == "annealing":
+                found = anneal(board, budget, deadline, effort, self.temperature, self.cooling, self.reheat)
+            else:
+                found = min_conflicts(board, budget, deadline, effort, self.tabu, self.reheat)
+        except Unsolvable:
+            stats["proof"] = "matching"
+            return Status.NO_SOLUTION, None
+        except TimeUp:
+            return Status.TIME_LIMIT, None
+        if found and rules.first_conflict(tuple(board.grid)) is None:
+            return Status.SOLVED, tuple(board.grid)
+        return Status.TIME_LIMIT, None
+
+    def count(self, puzzle: Puzzle, *, limit: int = 2, time_limit: float | None = None) -> CountResult:
+        check_kinds(self, puzzle)
+        self._refuse("count solutions")
+        raise AssertionError("unreachable")

@@ -1,0 +1,1 @@
+"""Classic CP through MiniZinc: the model, its data, and the solver that runs the minizinc program."""

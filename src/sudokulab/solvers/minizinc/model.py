@@ -1,0 +1,218 @@
+"""The MiniZinc model of Sudoku: one ``.mzn`` text generic over data, and one ``.dzn`` instance per puzzle.
+
+The model (``model``) knows no board: ``n``, the givens and the rules come as data (``data``), as
+in the MiniZinc handbook's ``sudoku.mzn``. Cells are numbered 1..n*n row by row; ``cell`` is the
+row-major view of ``grid``.
+
+- **all-different group** (rows, columns, boxes or jigsaw regions, diagonals, windows, a cage's
+  cells): one ``all_different_int`` over the group's cells; ``groups`` holds complete and partial
+  groups alike, each line of the data naming its group in a comment.
+- **differing pair** (anti-knight, anti-king): ``cell[a] != cell[b]`` per row of ``differ``.
+- **cage sum**: ``sum(i in cage_cells[k])(cell[i]) = cage_total[k]`` (its all-different half is
+  the cage's group).
+- **thermometer**: ``cell[a] < cell[b]`` per step of ``thermo_steps``, bulb side first.
+- **givens**: ``grid[r, c] = givens[r, c]`` where the given is not 0; the compiler fixes them.
+
+Why ``all_different_int`` declared in the model and not ``all_different`` from ``globals.mzn``:
+Gecode's FlatZinc interpreter has ``all_different_int`` as a native propagator, but the Gecode 6.2
+library that Debian ships with MiniZinc 2.6 predates the ``fzn_`` names, so ``all_different`` from
+the globals is flattened into one ``!=`` per pair of cells, and ``globals.mzn`` does not even
+compile (its ``inverse`` clashes). Declaring the builtin keeps one propagator per group, which the
+``propagation`` annotation then tunes (``value``: Gecode's default, ``bounds``, ``domain``: the
+default here, measured in docs/minizinc.md).
+
+The search annotation: ``int_search(cell, VAR, indomain_min)``; with ``input_order`` and no free
+search a complete chronological search meets the row-major lexicographically first solution first.
+
+``to_minizinc`` writes model and data as one text ``minizinc --solver gecode FILE.mzn`` runs, its
+header counting the FlatZinc the compiler makes of it (``flat_size``). This module solves nothing;
+``sudokulab.solvers.minizinc.solver`` runs it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ...core.cells import cell_label
+from ...core.puzzle import Puzzle
+from ...core.rules import Rules
+from ...errors import UsageError
+
+PROGRAM = "minizinc"
+"""The MiniZinc program (Debian: ``apt-get install minizinc flatzinc``)."""
+
+INSTALL = "apt-get install minizinc flatzinc"
+"""How to get the program and Gecode, for the one line that says they are missing."""
+
+SEARCHES = ("input_order", "first_fail", "dom_w_deg")
+"""Variable choices of the search annotation (value choice: always ``indomain_min``)."""
+
+PROPAGATIONS = ("value", "bounds", "domain")
+"""Consistency of each all-different propagator: ``value`` (no annotation: Gecode's default), or
+``bounds_propagation`` / ``domain_propagation`` (Regin's matching-based filtering)."""
+
+EXPORT_OPTIONS = ("search", "propagation")
+
+
+def model(search: str = "input_order", propagation: str = "domain") -> str:
+    """The ``.mzn`` text, generic over the data of ``data``; ``search`` and ``propagation`` pick the annotations.
+
+    >>> text = model(propagation="value")
+    >>> "all_different_int([cell[i] | i in groups[g]]));" in text
+    True
+    """
+    if search not in SEARCHES:
+        raise UsageError(f"unknown search '{search}'; choose one of: {', '.join(SEARCHES)}")
+    if propagation not in PROPAGATIONS:
+        raise UsageError(f"unknown propagation '{propagation}'; choose one of: {', '.join(PROPAGATIONS)}")
+    strength = "" if propagation == "value" else f" :: {propagation}_propagation"
+    return f"""\
+% Sudoku and its variants, generic over the data: an n x n board, digits 1..n, cells 1..n*n row by row.
+% The FlatZinc builtin: a native propagator in Gecode (see sudokulab.solvers.minizinc.model for why not globals.mzn).
+predicate all_different_int(array[int] of var int: x);
+
+int: n;
+array[1..n, 1..n] of 0..n: givens;                % 0 for a blank
+array[int] of set of 1..n*n: groups;              % all-different: rows, columns, boxes, ..., cages' cells
+array[int, 1..2] of 1..n*n: differ;               % pairs of cells that differ (anti-knight, anti-king)
+array[int] of set of 1..n*n: cage_cells;          % killer cages: their cells add up to cage_total
+array[index_set(cage_cells)] of int: cage_total;
+array[int, 1..2] of 1..n*n: thermo_steps;         % thermometers, step by step: first cell < second cell
+
+array[1..n, 1..n] of var 1..n: grid;
+array[1..n*n] of var 1..n: cell = array1d(grid);  % row-major
+
+constraint forall(r, c in 1..n where givens[r, c] > 0)(grid[r, c] = givens[r, c]);
+constraint forall(g in index_set(groups))(all_different_int([cell[i] | i in groups[g]]){strength});
+constraint forall(p in index_set_1of2(differ))(cell[differ[p, 1]] != cell[differ[p, 2]]);
+constraint forall(k in index_set(cage_cells))(sum(i in cage_cells[k])(cell[i]) = cage_total[k]);
+constraint forall(s in index_set_1of2(thermo_steps))(cell[thermo_steps[s, 1]] < cell[thermo_steps[s, 2]]);
+
+solve :: int_search(cell, {search}, indomain_min) satisfy;
+
+output [show(grid[r, c]) ++ if c = n then "\\n" else " " endif | r, c in 1..n];
+"""
+
+
+def _cells(cells: Sequence[int]) -> str:
+    return "{" + ", ".join(str(cell + 1) for cell in cells) + "}"
+
+
+def _assign(name: str, items: Sequence[str], notes: Sequence[str], pairs: bool = False) -> str:
+    """``name = [...];`` one item a line, each followed by its note as a comment (after the ``;`` on the last)."""
+    opening, between, closing, empty = ("[|", "|", " |]", "[| |]") if pairs else ("[", ",", "]", "[]")
+    if not items:
+        return f"{name} = {empty};\n"
+    last = len(items) - 1
+    lines = []
+    for i, (item, note) in enumerate(zip(items, notes)):
+        if pairs:
+            text = f"  {opening if i == 0 else between} {item}{closing + ';' if i == last else ''}"
+        else:
+            text = f"  {item}{between if i < last else closing + ';'}"
+        lines.append(f"{text}  % {note}" if note else text)
+    return f"{name} =" + ("\n" if pairs else " [\n") + "\n".join(lines) + "\n"
+
+
+def data(puzzle: Puzzle) -> str:
+    """The ``.dzn`` instance: n, the givens as a board, and the rules (each group, pair, cage and step named).
+
+    >>> print(data(Puzzle.empty(4)).splitlines()[0])
+    n = 4;
+    """
+    n, rules = puzzle.n, puzzle.rules
+    board = [", ".join(str(d) for d in puzzle.givens[r * n:(r + 1) * n]) for r in range(n)]
+    steps = [(a, b) for t in rules.thermos for a, b in zip(t.cells, t.cells[1:])]
+    return "".join((
+        f"n = {n};\n",
+        _assign("givens", board, [""] * n, pairs=True),
+        _assign("groups", [_cells(g.cells) for g in rules.groups], [g.name for g in rules.groups]),
+        _assign("differ", [f"{a + 1}, {b + 1}" for a, b in rules.pairs],
+                [f"{cell_label(a, n)} {cell_label(b, n)}" for a, b in rules.pairs], pairs=True),
+        _assign("cage_cells", [_cells(c.cells) for c in rules.cages], [c.name for c in rules.cages]),
+        "cage_total = [" + ", ".join(str(c.total) for c in rules.cages) + "];\n",
+        _assign("thermo_steps", [f"{a + 1}, {b + 1}" for a, b in steps],
+                [t.name for t in rules.thermos for _ in t.cells[1:]], pairs=True),
+    ))
+
+
+@dataclass(frozen=True)
+class FlatSize:
+    """What the compiler made of a model and its data: FlatZinc variables and constraints, and its time."""
+
+    variables: int
+    constraints: int
+    seconds: float
+
+
+_STAT = re.compile(r"(flat\w+|\w+Time)\s*[=:]\s*\"?([\d.e+-]+)")
+
+
+def flat_size_of(statistics: dict[str, Any]) -> FlatSize:
+    """The size in the compiler's statistics (``flatIntVars``, ``flatBoolVars``, ``flatIntConstraints``, ...)."""
+    def total(suffix: str) -> int:
+        return sum(int(value) for key, value in statistics.items() if key.startswith("flat") and key.endswith(suffix))
+
+    return FlatSize(total("Vars"), total("Constraints"), float(statistics.get("flatTime", 0.0)))
+
+
+def flat_size(puzzle: Puzzle, search: str = "input_order", propagation: str = "domain",
+              backend: str = "gecode") -> FlatSize | None:
+    """The FlatZinc size of the puzzle's model, counted by the compiler (``minizinc -c``); None without it."""
+    from ...execution.sandbox import Limits, run_program
+
+    if shutil.which(PROGRAM) is None:
+        return None
+    with tempfile.TemporaryDirectory(prefix="sudokulab-minizinc-") as folder:
+        files = write_files(folder, puzzle, search, propagation)
+        command = [PROGRAM, "--solver", backend, "-c", "--compiler-statistics",
+                   "--fzn", os.devnull, "--no-output-ozn", *files]
+        run = run_program(command, b"", Limits(600.0, None, 1 << 24, isolation="none", processes=0, files_mb=0))
+    text = (run.stdout + run.stderr).decode("utf-8", "replace")
+    if run.exit_code != 0:
+        raise UsageError(f"minizinc could not compile the model: {_last_error(text)}")
+    return flat_size_of(dict(_STAT.findall(text)))
+
+
+def _last_error(text: str) -> str:
+    lines = [line for line in text.splitlines() if line.strip() and not line.startswith(("Warning", "%"))]
+    return lines[-1][:200] if lines else "no message"
+
+
+def write_files(folder: str, puzzle: Puzzle, search: str = "input_order", propagation: str = "domain") -> list[str]:
+    """``model.mzn`` and ``puzzle.dzn`` written in ``folder``; their paths, for the command line."""
+    paths = [os.path.join(folder, "model.mzn"), os.path.join(folder, "puzzle.dzn")]
+    for path, text in zip(paths, (model(search, propagation), data(puzzle))):
+        with open(path, "w", encoding="utf-8") as stream:
+            stream.write(text)
+    return paths
+
+
+def to_minizinc(puzzle: Puzzle, **options: Any) -> str:
+    """Model and data as one text ``minizinc --solver gecode FILE.mzn`` runs, for ``sudokulab export``.
+
+    The header gives the FlatZinc size as the compiler counts it (when the program is installed).
+    Options: ``search`` (``SEARCHES``; default ``input_order``, whose first solution is the
+    canonical one) and ``propagation`` (``PROPAGATIONS``; default ``domain``).
+    """
+    unknown = sorted(set(options) - set(EXPORT_OPTIONS))
+    if unknown:
+        raise UsageError(f"the minizinc format takes no option '{unknown[0]}'; "
+                         f"its options: {', '.join(EXPORT_OPTIONS)}")
+    search = str(options.get("search", "input_order")).strip().lower()
+    propagation = str(options.get("propagation", "domain")).strip().lower()
+    text = model(search, propagation)  # checks both
+    rules: Rules = puzzle.rules
+    about = str(puzzle.shape) if rules.is_standard else rules.describe()
+    size = flat_size(puzzle, search, propagation)
+    counted = (f"% FlatZinc after flattening for Gecode: {size.variables} variables, {size.constraints} constraints"
+               if size is not None else f"% FlatZinc size not counted: {PROGRAM} is not installed ({INSTALL})")
+    header = (f"% sudokulab MiniZinc model: {about}, {puzzle.shape.cells - puzzle.blanks} givens\n{counted}\n"
+              f"% Run: minizinc --solver gecode FILE.mzn\n\n")
+    return header + text + "\n% --- the instance ---\n" + data(puzzle)

@@ -1,0 +1,337 @@
+"""The 0-1 integer programming paradigm: SCIP (as OR-Tools ships it) runs ``sudokulab.solvers.mip.model``.
+
+Backend: SCIP through OR-Tools' ``pywraplp``, the fastest of the four measured on hard puzzles
+(``benchmarks/results/mip-backends.md``) and no new dependency (OR-Tools is there for ``cpsat``);
+``highspy`` would add a wheel and a version bound for no speed where it counts. CBC stays as
+``backend="cbc"``, for comparison.
+
+Every rule kind is honoured (``rules.KINDS``): the model's rows come from the puzzle's rules
+(``solvers.mip.model``: equalities for complete groups, ``<= 1`` rows for partial groups and differing
+pairs, a linear equality per cage sum, a linear inequality per thermometer step).
+
+One ``MipSolver`` keeps, per rule set (a ``Rules`` value: standard Sudoku of a shape, or a
+variant), one pywraplp model of its rows and sets each puzzle's givens as lower bounds (two writes
+per given), so solving many puzzles builds the model once. That model is native state changed by
+every call, hence ``threads="serialised"``.
+
+- **Canonical** answers (the row-major lexicographically first solution) come from probing with
+  bounds: take any solution; for each blank cell in reading order, forbid its digit and every
+  larger one and re-solve; a solution found has a smaller digit there (take it and probe again),
+  "infeasible" proves the digit minimal, and the cell is fixed to it. Digits a fixed peer (under
+  the puzzle's rules: ``Rules.peers``) already holds are skipped without a solve, so most cells
+  cost none (the solves a puzzle takes: ``benchmarks/results/mip-backends.md``). Road not taken:
+  one lexicographic objective (weight n**(cells-i) on cell i) is exact only while the weights fit
+  a double's 53 bits, which a 9x9 board's n**81 does not, and MIP gap tolerances would stop short
+  anyway.
+- **Counting** adds a no-good cut per solution found (the blanks may not all repeat it) to a
+  fresh model of the puzzle, until infeasible or the limit.
+- **Time limits**: each solve gets SCIP's own limit, the rest of a ``Deadline`` shared by the
+  repeated solves of canonical runs and counts.
+- **Stats**: ``nodes`` (branch-and-bound nodes: 0 when presolve alone solved it, 1 for the root
+  alone) and ``lp_iterations`` (simplex iterations), summed over the solves of a call; ``solves``;
+  ``root_integral``: whether the LP relaxation at the root (solved once more, by GLOP, as SCIP's
+  own root LP is not exposed) gave an integral vertex, i.e. the linear relaxation alone solved the
+  puzzle. Every puzzle that naked and hidden singles solve has it (its relaxation has one feasible
+  point: the equalities carry the same propagation). Its cost, one LP per call (nearly doubling an
+  easy solve), is paid only with ``root_lp=True`` (the default).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+from ortools.linear_solver import pywraplp
+
+from ...core import variables
+from ...core.grid import Grid
+from ...core.puzzle import Puzzle
+from ...core.rules import KINDS, Rules
+from ...errors import UnsupportedFeature
+from ..base import (
+    Capabilities,
+    CountResult,
+    Deadline,
+    Option,
+    SolverBase,
+    SolveResult,
+    Stat,
+    Status,
+    check_kinds,
+    check_limit,
+)
+from ..native import interruptible
+from .model import Constraint, MipModel, build_model, fixed_columns, model_size, rules
+
+BACKENDS = {"scip": "SCIP", "cbc": "CBC"}
+"""Our backend names -> OR-Tools' (HiGHS through pywraplp prints a banner on every solve: left out)."""
+
+STATUS: dict[int, Status] = {
+    pywraplp.Solver.OPTIMAL: Status.SOLVED,  # no objective: any solution is optimal
+    pywraplp.Solver.FEASIBLE: Status.SOLVED,
+    pywraplp.Solver.INFEASIBLE: Status.NO_SOLUTION,
+    # NOT_SOLVED means "stopped by the time limit" only when one was set: see ``_Engine.run``.
+    # UNBOUNDED, ABNORMAL and MODEL_INVALID are absent on purpose: bugs, raised as RuntimeError.
+}
+"""The backend's answer -> ours, for one solve."""
+
+_NAMES = {getattr(pywraplp.Solver, name): name
+          for name in ("OPTIMAL", "FEASIBLE", "INFEASIBLE", "UNBOUNDED", "ABNORMAL", "MODEL_INVALID", "NOT_SOLVED")}
+
+
+@dataclass
+class _Effort:
+    nodes: int = 0
+    lp_iterations: int = 0
+    solves: int = 0
+
+
+KEPT = 8
+"""Models a solver keeps (per rule set); the oldest goes first beyond this."""
+
+MAX_SIZE = 36
+"""Larger boards are refused before the model is built, for its memory (docs/solvers.md, "The largest boards")."""
+
+
+def _bounds(solver: pywraplp.Solver, constraint: Constraint) -> tuple[float, float]:
+    """A row's (lower, upper) bounds in pywraplp's terms."""
+    rhs, infinity = constraint.rhs, solver.infinity()
+    return {"=": (rhs, rhs), "<=": (-infinity, rhs), ">=": (rhs, infinity)}[constraint.sense]
+
+
+def _add_rows(solver: pywraplp.Solver, x: list, constraints: tuple[Constraint, ...]) -> None:
+    """Every row of the model, as ``lower <= sum of coeff * x <= upper``."""
+    for constraint in constraints:
+        row = solver.Constraint(*_bounds(solver, constraint), constraint.name)
+        for i, coeff in zip(constraint.terms, constraint.coefficients):
+            row.SetCoefficient(x[i], coeff)
+
+
+def _columns(n: int, cells: int) -> tuple[tuple[int, ...], ...]:
+    """``[cell][digit - 1]``: the column of "cell holds digit", from the one variable map."""
+    return tuple(tuple(variables.index(n, cell, digit) for digit in range(1, n + 1)) for cell in range(cells))
+
+
+class _Engine:
+    """One pywraplp model of a rule set's rows (or of one puzzle, for counting); not thread-safe."""
+
+    def __init__(self, backend: str, model: MipModel, threads: int):
+        solver = pywraplp.Solver.CreateSolver(BACKENDS[backend])
+        if solver is None:
+            raise RuntimeError(f"OR-Tools has no {BACKENDS[backend]} backend in this build")
+        solver.SuppressOutput()
+        if backend == "scip":  # Ctrl-C is ours (see ``native.interruptible``): SCIP must not swallow it
+            solver.SetSolverSpecificParametersAsString("misc/catchctrlc = FALSE\n")
+        if not solver.SetNumThreads(threads):
+            solver.SetNumThreads(1)
+        self.backend, self.solver, self.n = backend, solver, model.shape.n
+        self.x = [solver.BoolVar(name) for name in model.rules.names]
+        self.columns = _columns(self.n, model.shape.cells)
+        _add_rows(solver, self.x, model.rules.constraints)
+        self.fixed: tuple[int, ...] = ()
+        self.set_fixed(model.fixed)
+
+    def set_fixed(self, fixed: tuple[int, ...]) -> None:
+        """Point the model at a puzzle: lower bound 1 on its givens' columns, 0 elsewhere."""
+        for i in self.fixed:
+            self.x[i].SetLb(0)
+        for i in fixed:
+            self.x[i].SetLb(1)
+        self.fixed = fixed
+
+    def fix(self, column: int) -> None:
+        """Fix one more column to 1 (undone by the next ``set_fixed``)."""
+        self.x[column].SetLb(1)
+        self.fixed += (column,)
+
+    def run(self, deadline: Deadline, effort: _Effort) -> Status:
+        """One solve under what is left of the deadline; a status the mapping lacks is a bug."""
+        remaining = None if deadline.at is None else deadline.at - time.perf_counter()
+        if remaining is not None and remaining <= 0:
+            return Status.TIME_LIMIT
+        # pywraplp reads a limit of 0 ms as "no limit"; a real limit is at least 1 ms
+        self.solver.SetTimeLimit(0 if remaining is None else max(1, math.ceil(1000 * remaining)))
+        answer = interruptible(self.solver.Solve, self.solver.InterruptSolve)
+        effort.solves += 1
+        effort.nodes += self.solver.nodes()
+        effort.lp_iterations += self.solver.iterations()
+        status = STATUS.get(answer)
+        if status is None and answer == pywraplp.Solver.NOT_SOLVED and remaining is not None:
+            status = Status.TIME_LIMIT
+        if status is None:
+            raise RuntimeError(f"{BACKENDS[self.backend]} answered {_NAMES.get(answer, answer)}: a bug in the model "
+                               "or the solver, not in the puzzle")
+        return status
+
+    def grid(self) -> Grid:
+        x, digits = self.x, range(self.n)
+        return tuple(max(digits, key=lambda d: x[columns[d]].solution_value()) + 1 for columns in self.columns)
+
+
+class _Relaxation:
+    """The LP relaxation of a rule set's rows (GLOP, continuous 0..1 columns), for ``root_integral``."""
+
+    def __init__(self, rule_set: Rules):
+        program = rules(rule_set)
+        self.solver = solver = pywraplp.Solver.CreateSolver("GLOP")
+        self.x = [solver.NumVar(0, 1, name) for name in program.names]
+        _add_rows(solver, self.x, program.constraints)
+        self.fixed: tuple[int, ...] = ()
+
+    def integral(self, fixed: tuple[int, ...]) -> bool:
+        """True when the relaxation with these columns fixed has an integral optimal vertex."""
+        for i in self.fixed:
+            self.x[i].SetLb(0)
+        for i in fixed:
+            self.x[i].SetLb(1)
+        self.fixed = fixed
+        if self.solver.Solve() != pywraplp.Solver.OPTIMAL:
+            return False  # an infeasible relaxation proves "no solution" without branching, but is no grid
+        return all(min(v.solution_value(), 1 - v.solution_value()) < 1e-6 for v in self.x)
+
+
+class MipSolver(SolverBase):
+    """``mip``: the 0-1 integer program (one binary per cell and digit) solved by SCIP.
+
+    Args:
+        backend: "scip" (default, measured fastest) or "cbc", both shipped inside OR-Tools.
+        threads: threads the backend may use (SCIP in OR-Tools runs one whatever is asked).
+        root_lp: also solve the root LP relaxation once per call to report ``root_integral``.
+    """
+
+    name = "mip"
+    paradigm = "integer programming (0-1)"
+    capabilities = Capabilities(canonical=True, count=True, time_limit=True, threads="serialised",
+                                kinds=frozenset(KINDS))
+    options = (
+        Option("backend", str, "scip", "MIP backend inside OR-Tools", choices=tuple(BACKENDS),
+               normalise=lambda value: value.strip().lower()),
+        Option("threads", int, 1, "threads the backend may use", minimum=1),
+        Option("root_lp", bool, True, "solve the root LP relaxation once to report root_integral"),
+    )
+
+    def __init__(self, backend: str = "scip", threads: int = 1, root_lp: bool = True):
+        super().__init__()  # options checked by SolverBase (base.check_options)
+        self.backend, self.threads, self.root_lp = backend, threads, root_lp
+        self._engines: dict[Rules, _Engine] = {}
+        self._relaxations: dict[Rules, _Relaxation] = {}
+
+    @classmethod
+    def describe_backend(cls) -> str:
+        return f"{pywraplp.Solver.CreateSolver('SCIP').SolverVersion()} via OR-Tools pywraplp"
+
+    def _engine(self, rule_set: Rules) -> _Engine:
+        """The kept model of a rule set, built on first use (``Rules`` hash is cached)."""
+        shape = rule_set.shape
+        if shape.n > MAX_SIZE:
+            raise UnsupportedFeature(
+                f"the 0-1 model of a {shape.n}x{shape.n} board has {shape.n ** 3:,} binaries; the mip solver stops at "
+                f"{MAX_SIZE}x{MAX_SIZE} (about 520 MB there): use backtrack-fast, sat or cpsat"
+            )
+        engine = self._engines.get(rule_set)
+        if engine is None:
+            _forget_oldest(self._engines)
+            engine = self._engines[rule_set] = _Engine(self.backend, MipModel(rules(rule_set), ()), self.threads)
+        return engine
+
+    def _stats(self, puzzle: Puzzle, effort: _Effort, fixed: tuple[int, ...], status: Status) -> dict[str, Stat]:
+        """Effort and size; ``root_integral`` too unless turned off or the time ran out (no more work then)."""
+        columns, rows = model_size(puzzle.rules)
+        stats: dict[str, Stat] = {"nodes": effort.nodes, "lp_iterations": effort.lp_iterations,
+                                  "solves": effort.solves, "variables": columns, "constraints": rows,
+                                  "backend": self.backend}
+        if self.root_lp and status is not Status.TIME_LIMIT:
+            relaxation = self._relaxations.get(puzzle.rules)
+            if relaxation is None:
+                _forget_oldest(self._relaxations)
+                relaxation = self._relaxations[puzzle.rules] = _Relaxation(puzzle.rules)
+            stats["root_integral"] = relaxation.integral(fixed)
+        return stats
+
+    def solve(self, puzzle: Puzzle, *, time_limit: float | None = None, canonical: bool = False) -> SolveResult:
+        check_kinds(self, puzzle)
+        started = time.perf_counter()
+        deadline = Deadline(time_limit)
+        effort = _Effort()
+        fixed = fixed_columns(puzzle)
+        with self._lock:
+            engine = self._engine(puzzle.rules)
+            engine.set_fixed(fixed)
+            try:
+                status = engine.run(deadline, effort)
+                grid = engine.grid() if status is Status.SOLVED else None
+                if canonical and grid is not None:
+                    grid = self._first(puzzle, engine, grid, deadline, effort)
+                    status = Status.TIME_LIMIT if grid is None else Status.SOLVED
+            finally:
+                engine.set_fixed(())
+            stats = self._stats(puzzle, effort, fixed, status)
+        return SolveResult(self.name, status, grid, time.perf_counter() - started, stats)
+
+    def _first(self, puzzle: Puzzle, engine: _Engine, grid: Grid, deadline: Deadline, effort: _Effort) -> Grid | None:
+        """The lexicographically first solution, from any solution ``grid``, by probing (see module)."""
+        n, x, columns = puzzle.n, engine.x, engine.columns
+        peers = puzzle.rules.peers
+        decided = list(puzzle.givens)
+        for cell, given in enumerate(puzzle.givens):
+            if given:
+                continue
+            digit = grid[cell]
+            while True:
+                taken = {decided[peer] for peer in peers[cell]}
+                smaller = [d for d in range(1, digit) if d not in taken]
+                if not smaller:
+                    break
+                for d in range(digit, n + 1):
+                    x[columns[cell][d - 1]].SetUb(0)
+                try:
+                    status = engine.run(deadline, effort)
+                    found = engine.grid() if status is Status.SOLVED else None
+                finally:
+                    for d in range(digit, n + 1):
+                        x[columns[cell][d - 1]].SetUb(1)
+                if status is Status.TIME_LIMIT:
+                    return None
+                if found is None:
+                    break
+                grid, digit = found, found[cell]
+            decided[cell] = digit
+            engine.fix(columns[cell][digit - 1])
+        return grid
+
+    def count(self, puzzle: Puzzle, *, limit: int = 2, time_limit: float | None = None) -> CountResult:
+        check_kinds(self, puzzle)
+        check_limit(limit)
+        started = time.perf_counter()
+        deadline = Deadline(time_limit)
+        effort = _Effort()
+        model = build_model(puzzle)
+        engine = _Engine(self.backend, model, self.threads)  # cuts accumulate: a model of its own
+        blanks = [cell for cell, given in enumerate(puzzle.givens) if not given]
+        found, status = 0, Status.NO_SOLUTION
+        while found < limit:
+            answer = engine.run(deadline, effort)
+            if answer is not Status.SOLVED:
+                status = answer if answer is Status.TIME_LIMIT else status
+                break
+            found, status = found + 1, Status.SOLVED
+            grid = engine.grid()
+            if not blanks:
+                break  # the givens are the whole grid: it is the one solution
+            cut = engine.solver.Sum([engine.x[engine.columns[cell][grid[cell] - 1]] for cell in blanks])
+            engine.solver.Add(cut <= len(blanks) - 1)
+        with self._lock:
+            stats = self._stats(puzzle, effort, model.fixed, status)
+        return CountResult(self.name, found, limit, status, time.perf_counter() - started, stats)
+
+    def close(self) -> None:
+        with self._lock:
+            self._engines.clear()
+            self._relaxations.clear()
+
+
+def _forget_oldest(kept: dict) -> None:
+    """Make room for one more kept model: drop the oldest beyond ``KEPT``."""
+    if len(kept) >= KEPT:
+        del kept[next(iter(kept))]

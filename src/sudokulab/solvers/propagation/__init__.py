@@ -1,0 +1,148 @@
+"""Candidate propagation over bit sets under any rule set: the one copy the searches and ``generate`` share.
+
+The board is kept twice, as in the exact-cover view of Sudoku: ``cand[cell]`` holds the digits a
+cell may take and ``where[g*n + d]`` the places digit ``d+1`` may take in group ``g``, each as the
+bits of one int. Placed cells and finished group-digits hold the ``done`` sentinel bits above
+``full``, so ``cand[cell] > full`` means "placed". Every elimination updates both views, so:
+
+- a **naked single** (one digit left in a cell) and, in a *complete* group (n cells: rows,
+  columns, boxes, jigsaw regions, diagonals, windows), a **hidden single** (one place left for a
+  digit) are seen the moment they appear, with no sweep over the board;
+- *partial* groups (killer cages' cells) and differing pairs (anti-knight, anti-king) only remove
+  a placed digit from their cells: a digit need not appear in them, so no hidden single;
+- **cage sums** bound each open cage cell's digits by the partial sum and what the cage's other
+  open cells can still add (their smallest and largest candidates, and the smallest and largest
+  distinct digits left), and **thermometers** bound each cell by its neighbours along the line
+  (above the smallest digit before it, below the largest after it), repeated to a fixpoint.
+
+Propagation only removes digits that are in no solution of the current state, so a search that
+branches on the first open cell, smallest digit first, still meets solutions in lexicographic
+order (canonical), and both sides of a binary guess still partition the solutions (exact counts).
+
+``propagator(rules)`` builds the tables once per rule set (``Rules`` hashes fast). Rule sets made
+of exactly three complete groups per cell and nothing else (standard Sudoku, jigsaw) get the
+specialised three-unit code, unrolled: the general loops over any number of groups are slower on
+9x9 (docs/rules.md, "Each paradigm").
+
+A contradiction is reported as the group where it surfaced (``g*n`` for group ``g``), which the
+fast search uses to weight its choices (dom/wdeg), or ``UNKNOWN`` when no group is to blame;
+``SETTLED`` when the fixpoint was reached without one.
+
+Roads not taken: propagating sums by enumerating each cage's allowed digit combinations (exact,
+but the tables grow fast with the cage size; the bounds here are what a sum constraint gets from
+a CP solver's bounds consistency); hidden singles in partial groups (wrong: a cage need not hold
+every digit).
+
+The parts: ``propagation_tables`` (the state's constants and tables), ``propagation_three`` (the
+unrolled three-group path), ``propagation_any`` (any rule set); this module builds the tables of a
+rule set and chooses the path. Both paths must reach the same fixpoint (a test checks it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+from ...core.rules import Rules
+from .general import exclude_any, settle_any
+from .tables import SETTLED, UNKNOWN, AnyTables, ThreeTables, positions_table
+from .three import exclude_three, settle_three, three_tables
+
+Settle = Callable[[list[int], list[int], list[tuple[int, int]], "ThreeTables | AnyTables", int, int], int]
+Exclude = Callable[[list[int], list[int], int, int, "ThreeTables | AnyTables", int, int], int]
+
+
+@dataclass(frozen=True)
+class Propagator:
+    """Everything a search needs to propagate under one rule set (see ``propagator``).
+
+    ``settle(cand, where, queue, tables, full, done)`` makes the (cell, digit bit) placements in
+    ``queue`` and everything they force; ``exclude(cand, where, cell, bit, tables, full, done)``
+    removes one digit from an open cell and settles what follows. Both return ``SETTLED`` or where
+    the contradiction surfaced. ``start(givens)`` is the settled state of a puzzle, or None.
+    """
+
+    n: int
+    full: int
+    done: int
+    tables: ThreeTables | AnyTables
+    settle: Settle
+    exclude: Exclude
+    group_cells: tuple[tuple[int, ...], ...]
+    """The cells of each group, in ``rules.groups`` order (``code // n`` indexes it)."""
+    weights: tuple[int, ...]
+    """Per cell, how many groups it is in: the starting dom/wdeg weight."""
+    three: bool
+    """True for the specialised three-complete-groups code (standard Sudoku, jigsaw)."""
+
+    def start(self, givens: tuple[int, ...]) -> tuple[list[int], list[int]] | None:
+        """The settled (cand, where) of a puzzle's givens, or None when they contradict the rules."""
+        n, full = self.n, self.full
+        cand = [full] * (n * n)
+        where = [full] * (len(self.group_cells) * n)
+        queue = [(cell, 1 << (d - 1)) for cell, d in enumerate(givens) if d]
+        if self.settle(cand, where, queue, self.tables, full, self.done) != SETTLED:
+            return None
+        return cand, where
+
+
+@cache
+def propagator(rules: Rules) -> Propagator:
+    """The propagation tables of a rule set, built once per ``Rules`` (it hashes fast)."""
+    return build_propagator(rules)
+
+
+def build_propagator(rules: Rules, specialise: bool = True) -> Propagator:
+    """The tables of a rule set, uncached; ``specialise=False`` takes the general code even where
+    the three-group code applies (to measure the one against the other)."""
+    n = rules.n
+    size = n * n
+    full = (1 << n) - 1
+    done = ((1 << (n + 1)) - 1) << n  # n+1 bits above the digits: more than any real mask has
+    groups = rules.groups
+    group_cells = tuple(g.cells for g in groups)
+    weights = tuple(len(g) for g in rules.cell_groups)
+    three = specialise and not (rules.partial_groups or rules.pairs or rules.cages or rules.thermos) and all(
+        len(g) == 3 for g in rules.cell_groups)
+    if three:
+        return Propagator(n, full, done, three_tables(rules), settle_three, exclude_three,
+                          group_cells, weights, True)
+    places: list[list[tuple[int, int]]] = [[] for _ in range(size)]
+    unit_cell = [-1] * (len(groups) * n)
+    for index, group in enumerate(groups):
+        if len(group.cells) == n:
+            for pos, cell in enumerate(group.cells):
+                places[cell].append((index * n, 1 << pos))
+                unit_cell[index * n + pos] = cell
+    via: list[tuple[int, tuple[tuple[int, int], ...]]] = [(-1, ())] * (len(groups) * n)
+    for index, group in enumerate(groups):
+        if len(group.cells) == n:
+            for pos, cell in enumerate(group.cells):
+                via[index * n + pos] = (cell, tuple(p for p in places[cell] if p[0] != index * n))
+    complete_mates: list[set[int]] = [set() for _ in range(size)]
+    for group in rules.complete_groups:
+        for cell in group.cells:
+            complete_mates[cell].update(group.cells)
+    others: list[dict[int, int]] = [{} for _ in range(size)]
+    for index, group in enumerate(groups):
+        if len(group.cells) < n:
+            for cell in group.cells:
+                for peer in group.cells:
+                    if peer != cell and peer not in complete_mates[cell]:
+                        others[cell].setdefault(peer, index * n)
+    for a, b in rules.pairs:
+        if b not in complete_mates[a]:
+            others[a].setdefault(b, UNKNOWN)
+            others[b].setdefault(a, UNKNOWN)
+    cage_code = {g.name: index * n for index, g in enumerate(groups)}
+    tables = AnyTables(
+        cell_places=tuple(tuple(p) for p in places),
+        via=tuple(via),
+        unit_cell=tuple(unit_cell),
+        positions=positions_table(n),
+        others=tuple(tuple(sorted(o.items())) for o in others),
+        cages=tuple((c.cells, c.total, cage_code.get(c.name, UNKNOWN)) for c in rules.cages),
+        thermos=tuple(t.cells for t in rules.thermos),
+    )
+    return Propagator(n, full, done, tables, settle_any, exclude_any, group_cells, weights, False)

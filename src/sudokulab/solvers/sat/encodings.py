@@ -1,0 +1,88 @@
+"""The CNF encodings by name, checked, and the at-most-one every group of every encoding is made of.
+
+The formulas (``cnf``) and their sizes before they are built (``cnf_size``) both rest on this: which
+encodings there are, the clauses of "at most one of these literals" (``at_most_one``) and what
+they cost (``amo_cost``).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from functools import cache
+
+from ...errors import UsageError
+
+ENCODINGS = ("minimal", "efficient", "extended", "reduced")
+"""Every encoding, weakest first."""
+
+AMO_ENCODINGS = (
+    "pairwise", "seqcounter", "ladder", "bitwise", "kmtotalizer", "totalizer", "mtotalizer", "sortnetwrk",
+    "cardnetwrk",
+)
+"""At-most-one encodings: ``pairwise`` built here, the others by ``pysat.card`` under these names."""
+
+Clause = list[int]
+
+
+def check_options(encoding: str, amo: str) -> None:
+    """Refuse an unknown encoding or AMO encoding, naming the valid ones."""
+    if encoding not in ENCODINGS:
+        raise UsageError(f"unknown encoding '{encoding}'; choose one of: {', '.join(ENCODINGS)}")
+    if amo not in AMO_ENCODINGS:
+        raise UsageError(f"unknown at-most-one encoding '{amo}'; choose one of: {', '.join(AMO_ENCODINGS)}")
+
+
+class _NoSigintHandler:
+    """Stands in for ``pysat.card.MainThread``: asked "yes", pysat.card installs a SIGINT handler that
+    ``longjmp``s out of its C++ encoder, which can leave the heap half-updated (docs/sat.md, "Ctrl-C
+    inside PySAT"). An encoding takes milliseconds, so Python's own handler takes the signal when it returns."""
+
+    @staticmethod
+    def check() -> bool:
+        return False
+
+
+def at_most_one(lits: Sequence[int], amo: str, top: int) -> tuple[list[Clause], int]:
+    """Clauses saying at most one of ``lits`` holds, and the new top variable (aux vars after top)."""
+    if amo == "pairwise":
+        return [[a, b] for a, b in itertools.combinations([-lit for lit in lits], 2)], top
+    if len(lits) < 2:
+        return [], top
+    import pysat.card  # a model needs pysat.card only off the default path
+    from pysat.card import CardEnc, EncType
+
+    if getattr(pysat.card, "MainThread", _NoSigintHandler) is not _NoSigintHandler:
+        pysat.card.MainThread = _NoSigintHandler
+
+    cnf = CardEnc.atmost(list(lits), bound=1, top_id=top, encoding=getattr(EncType, amo))
+    return cnf.clauses, max(top, cnf.nv)
+
+
+def amo_cost(amo: str, k: int) -> tuple[int, int]:
+    """(clauses, auxiliary variables) of one at-most-one over k literals, in closed form.
+
+    Pairwise: C(k, 2) clauses. For k >= 3, the ``pysat.card`` encodings used here cost: sequential
+    counter (Sinz 2005) 3k-4 clauses and k-1 variables; ladder 4k and k+1; bitwise k*ceil(log2 k)
+    and ceil(log2 k); kmtotalizer 4k-4 and 2k-2. Below 3 literals every encoding is the one
+    binary clause (or nothing). Totalizer and the sorting networks have no simple closed form
+    here: their cost is measured from ``pysat.card`` (once per k).
+    """
+    if amo == "pairwise" or k < 3:
+        return k * (k - 1) // 2, 0
+    if amo == "seqcounter":
+        return 3 * k - 4, k - 1
+    if amo == "ladder":
+        return 4 * k, k + 1
+    if amo == "bitwise":
+        bits = (k - 1).bit_length()
+        return k * bits, bits
+    if amo == "kmtotalizer":
+        return 4 * k - 4, 2 * k - 2
+    return _measured_amo_cost(amo, k)
+
+
+@cache
+def _measured_amo_cost(amo: str, k: int) -> tuple[int, int]:
+    clauses, top = at_most_one(range(1, k + 1), amo, k)
+    return len(clauses), top - k

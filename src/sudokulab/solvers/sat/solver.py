@@ -1,0 +1,439 @@
+"""The SAT paradigm: a CNF model from ``solvers.sat.cnf`` run by a PySAT engine.
+
+Every constraint kind of ``rules.KINDS`` is encoded (``solvers.sat.cnf``: groups, differing pairs,
+thermometers, cage sums), so the solver honours any rule set a puzzle carries.
+
+Incremental by design. The first puzzle of a rule set loads its formula into one engine kept by the
+solver instance (keyed by the ``Rules``, hashable with a cached hash, so standard Sudoku of a
+shape is one key; the last ``KEEP_ENGINES`` rule sets are kept, so a stream of killer puzzles,
+each with its own cages, does not pile up engines); every later puzzle of the same rules only
+passes its givens as assumptions.
+What the engine learns stays valid from puzzle to puzzle because every learned clause is derived
+by resolution from the clauses alone: an assumption is only a decision, so when it takes part in
+a conflict, its negation ends up in the learned clause rather than being used as a fact. Such a
+clause holds for every puzzle of the rule set. The only clauses added later are a count's blocking
+clauses, each carrying the negation of an activation literal that is assumed during the count and
+fixed false after it, which retires them for good (``enum_models`` would leave its blocking clauses
+active and make the next puzzle on the same engine wrongly unsatisfiable).
+
+The ``reduced`` encoding (Kwon & Jain 2006) depends on the givens, so with it every puzzle gets
+its own formula and a fresh engine: smaller formulas, no reuse. The default, ``auto``, takes it
+only for boards above 16x16, where the shape-wide formula gets too big (see ``SatSolver``).
+
+Engines (any PySAT name or alias) and what each lacks:
+
+- ``cadical195``, the default: fast from Python. Its ``interrupt()`` is not implemented, so time
+  limits are budget slices (``solve_limited``; ``sat_engine``) with a look at the clock between
+  them. Every engine that has ``solve_limited`` is run the same way; engines that also take a
+  propagation budget (the MiniSat and Glucose families) get one per slice too, since on large
+  boards a single conflict can take seconds there.
+- ``lingeling`` has no limited solve: a time limit is refused.
+- ``kissat404`` ignores assumptions and cannot solve twice: it is run without incrementality, a
+  fresh engine per puzzle with the givens as unit clauses, and refused for canonical answers,
+  counting and time limits, which all need more than one call on one engine.
+
+Size. The formula is sized before it is built (``cnf_size.counts``, ``cnf_size.clause_count``): with
+``amo="auto"`` pairwise at-most-ones are used while the formula stays under ``PAIRWISE_CLAUSES``
+clauses, the sequential counter (Sinz 2005) above; a formula still over ``cnf_size.MAX_CLAUSES`` is refused
+with one line before anything is allocated (an empty 64x64 board: 3.1 million clauses even with
+the counter). The deadline is checked once the formula is built, so building counts against it.
+
+Ctrl-C. Called from the main thread, PySAT's engines catch SIGINT themselves and ``longjmp`` out of
+the engine, which can leave glibc's heap half-updated and abort the process later (``sat_engine``'s
+module doc). So every engine that can runs every solve in budget slices with PySAT's handler kept
+out: Ctrl-C, SIGTERM and SIGHUP are taken between two slices, and the engine stays usable. The
+engines that cannot (``lingeling``, ``kissat404``) keep PySAT's handler; after a Ctrl-C caught
+there the solver turns PySAT's report into ``KeyboardInterrupt`` and drops the engine without
+touching it again; the next puzzle of the rule set builds a fresh one.
+
+Batches. ``solve_batch`` (the entry point of ``sudokulab.solvers.batch``) runs k puzzles of a shape and rule set on the
+same engine, in the same session (lock, Ctrl-C), with what is ours per puzzle cut to a slice of a
+precomputed assumption list, the model read as its true cell literals, and the counters read once;
+decoding and stats are numpy over the whole batch (``sat_batch``).
+
+Stats: the engine's decisions, conflicts, propagations and restarts for this puzzle (deltas of
+its accumulated counters, since the engine is shared), the formula's variables and clauses,
+``calls`` to the engine, and ``propagated``: whether unit propagation of the givens alone settled
+the puzzle. On a shared engine that propagation also uses the clauses learned on earlier puzzles
+(implied by the rules, so still no search): the share of propagated puzzles in a set can grow as
+the engine learns and differ between engines; a fresh solver gives the rules-only figure.
+On CaDiCaL 1.5.3 and 1.9.5 the stat is read from the counters for free: no decision and no
+conflict (CaDiCaL does not count assumptions as decisions, and skips its "lucky" guesses when
+there are assumptions; checked against ``propagate()`` in the tests). On the other engines it is
+one ``propagate()`` call, which costs about as much as the solve. It is left out for engines
+without ``propagate`` and for ``reduced``: there the givens are clauses, not assumptions, so
+CaDiCaL's lucky guesses can solve without a decision and ``propagate()`` does not report what the
+root level implies. ``cadical300``'s counters stay 0 under assumptions in this PySAT build, and
+``kissat404`` has none: neither reports them.
+
+Solve, count, canonical answers and batches are the four uses of one engine session (``sat_engine``)
+and share its lock, its renewal and its Ctrl-C handling; the batch's hot loop is ``sat_batch``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ...core.grid import Grid, Shape
+from ...core.puzzle import Puzzle
+from ...core.rules import KINDS, Rules, standard
+from ...errors import UnsupportedFeature
+from ..base import (
+    Capabilities,
+    CountResult,
+    Deadline,
+    Option,
+    SolutionList,
+    SolverBase,
+    SolveResult,
+    Status,
+    TimeUp,
+    check_kinds,
+    check_limit,
+    list_found,
+)
+from ..canonical import smallest_solution
+from . import cnf
+from . import encodings as cnf_encodings
+from . import size as cnf_size
+from .engine import COUNTERS, NO_PROPAGATE, PROPAGATED_FROM_COUNTERS, RENEW_AFTER, Engine, settled_by_propagation
+from .engines import available_engines, canonical_engine, probe_engine, repeated_solves
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..batch import BatchResults
+
+PAIRWISE_CLAUSES = 400_000
+"""With ``amo="auto"``, formulas that would pass this many clauses with pairwise AMO use ``seqcounter``."""
+
+
+AUTO_REDUCED_ABOVE = 16
+"""With ``encoding="auto"``, boards larger than this get ``reduced``, smaller ones ``extended``."""
+
+KEEP_ENGINES = 8
+"""Shared engines kept at once, one per rule set; a new one closes the oldest (a stream of killer
+puzzles, each with its own cages, would otherwise keep an engine per puzzle)."""
+
+ENCODING_CHOICES = ("auto", *cnf_encodings.ENCODINGS)
+AMO_CHOICES = ("auto", *cnf_encodings.AMO_ENCODINGS)
+
+
+class SatSolver(SolverBase):
+    """``sat``: CNF (``solvers.sat.cnf``) of the puzzle's rules solved by a PySAT engine, incrementally per rule set.
+
+    Options: ``engine`` (PySAT name or alias; default ``cadical195``, with CaDiCaL 1.5.3 the
+    fastest measured here), ``encoding`` (``minimal``, ``efficient``, ``extended``, ``reduced`` or
+    ``auto``) and ``amo`` (at-most-one encoding; ``auto``, the default, is ``pairwise``, the
+    fastest measured, no auxiliary variables to decide, unless the formula grows too large).
+    ``encoding="auto"`` is ``extended`` up to 16x16: incremental, and its extra clauses are the
+    hidden singles that propagation then finds, many times faster than ``minimal`` and
+    ``efficient`` on 9x9 sets. Above 16x16 it is ``reduced``: the shape-wide pairwise formula grows
+    as n**4 (752,500 clauses at 25x25, about a second to build and load), while a 25x25 puzzle
+    with 45% given reduces to some 27,000 clauses and solved faster per puzzle too.
+
+    Capabilities depend on the engine (``lingeling``: no time limit; ``kissat404``: no canonical
+    answers, counting or time limits); calls on one instance take turns on a lock.
+    """
+
+    name = "sat"
+    paradigm: ClassVar[str] = "SAT (CNF + PySAT)"
+    capabilities: ClassVar[Capabilities] = Capabilities(threads="serialised", kinds=frozenset(KINDS))
+    options: ClassVar[tuple[Option, ...]] = (
+        Option("engine", str, "cadical195", "PySAT engine, by name or alias", available_engines, canonical_engine),
+        Option("encoding", str, "auto", "CNF encoding (auto: extended up to 16x16, reduced above)", ENCODING_CHOICES),
+        Option("amo", str, "auto", "at-most-one encoding (auto: pairwise unless the formula gets too large)",
+               AMO_CHOICES),
+    )
+
+    def __init__(self, engine: str = "cadical195", encoding: str = "auto", amo: str = "auto"):
+        super().__init__()  # options checked by SolverBase (base.check_options): engine is a PySAT name here
+        self.engine = engine
+        self.encoding = encoding
+        self.amo = amo
+        probed = probe_engine(self.engine)
+        incremental = probed["assumptions"]  # engines that ignore assumptions (kissat404) also cannot solve twice
+        self.incremental, limited = incremental, probed["time_limit"]
+        why = ("" if incremental and limited else
+               f"SAT engine '{self.engine}' " + ("has no limited solve" if incremental
+                                                  else "ignores assumptions and cannot solve twice"))
+        self.capabilities = Capabilities(
+            canonical=incremental, count=incremental,
+            time_limit=incremental and limited, threads="serialised", why=why, kinds=frozenset(KINDS),
+        )
+        self._engines: dict[Rules, Engine] = {}
+
+    @classmethod
+    def describe_backend(cls) -> dict[str, Any]:
+        """The engines of this PySAT build and what each can do, probed now, for ``sudokulab solvers``."""
+        again = repeated_solves(available_engines())
+        return {"engines": {name: {**probe_engine(name), "repeated": again[name]} for name in available_engines()}}
+
+    def encoding_for(self, n: int) -> str:
+        """The encoding used for an n x n board (``auto`` resolved)."""
+        if self.encoding != "auto":
+            return self.encoding
+        return "reduced" if n > AUTO_REDUCED_ABOVE else "extended"
+
+    def amo_for(self, puzzle: Puzzle, encoding: str) -> str:
+        """The at-most-one encoding for a puzzle (``auto`` resolved); refuses formulas over ``cnf_size.MAX_CLAUSES``."""
+
+        sizes = cnf_size.reduced_group_sizes(puzzle) if encoding == "reduced" and puzzle.rules.is_standard else None
+        amo = self.amo
+        if amo == "auto":
+            pairwise = cnf_size.clause_count(puzzle, encoding, "pairwise", sizes)
+            amo = "pairwise" if pairwise <= PAIRWISE_CLAUSES else "seqcounter"
+        if cnf_size.clause_count(puzzle, encoding, amo, sizes) > cnf_size.MAX_CLAUSES:
+            cnf_size.check_size(puzzle, encoding, amo, "sat")
+        return amo
+
+    # --- engines ---------------------------------------------------------------------------------
+
+    def _engine_for(self, puzzle: Puzzle) -> tuple[Engine, list[int], bool]:
+        """The engine for a puzzle, the assumptions to pass, and whether the engine is its own.
+
+        Incremental: the shared engine of the rule set and the givens as assumptions. Otherwise a
+        fresh engine with this puzzle's formula (``reduced``) or the rules plus the givens as
+        unit clauses (an engine without assumptions), which the caller closes.
+        """
+        key = puzzle.rules
+        engine = self._engines.get(key)
+        if engine is not None and engine.solves >= RENEW_AFTER:
+            engine = self._engines[key] = self._renewed(engine)
+        if engine is not None:
+            return engine, engine.formula.assumptions(puzzle.givens), False
+        encoding = self.encoding_for(puzzle.n)
+        amo = self.amo_for(puzzle, encoding)
+        if encoding == "reduced":
+            return self._new_engine(cnf.reduced_formula(puzzle, amo)), [], True
+        rules = cnf.rules(key, encoding, amo)
+        if not self.incremental:
+            return self._new_engine(rules, rules.assumptions(puzzle.givens)), [], True
+        while len(self._engines) >= KEEP_ENGINES:  # the least recently built goes
+            self._engines.pop(next(iter(self._engines))).close()
+        engine = self._engines[key] = self._new_engine(rules)
+        return engine, rules.assumptions(puzzle.givens), False
+
+    def _new_engine(self, formula: cnf.Formula, units: list[int] | None = None) -> Engine:
+        """An engine of this solver's kind; it runs in slices when the engine can (limited solves, more
+        than one call), which keeps PySAT's SIGINT handler out of it (``sat_engine``)."""
+        return Engine(self.engine, formula, units, sliced=self.capabilities.time_limit)
+
+    def _renewed(self, engine: Engine) -> Engine:
+        """A fresh engine with the same rules, for one that has served ``RENEW_AFTER`` solves (closed here)."""
+        fresh = self._new_engine(engine.formula)
+        engine.close()
+        return fresh
+
+    def shares_engine(self, shape: Shape) -> bool:
+        """Whether puzzles of this shape share one engine (givens as assumptions): the batch fast path."""
+        return self.incremental and self.encoding_for(shape.n) != "reduced"
+
+    def _refuse(self, canonical: bool, count: bool, time_limit: float | None) -> None:
+        missing = self.capabilities.lacks(canonical=canonical, count=count, time_limit=time_limit is not None)
+        if missing:
+            raise UnsupportedFeature(
+                f"{self.capabilities.why}, so it cannot {missing}; use another engine (e.g. cadical195)"
+            )
+
+    def close(self) -> None:
+        with self._lock:
+            for engine in self._engines.values():
+                engine.close()
+            self._engines.clear()
+
+    @contextmanager
+    def _session(self, puzzle: Puzzle) -> Iterator[tuple[Engine, list[int]]]:
+        """Under the lock: the engine for a puzzle and its assumptions; an engine of its own is closed
+        after, and an engine a Ctrl-C jumped out of is dropped without being called again."""
+        with self._lock:
+            engine, assumptions, own = self._engine_for(puzzle)
+            try:
+                yield engine, assumptions
+            except KeyboardInterrupt:
+                own = self._abandon(engine, own)
+                raise
+            finally:
+                if own:
+                    engine.close()
+
+    def _abandon(self, engine: Engine, own: bool) -> bool:
+        """After a Ctrl-C: drop an engine the interrupt jumped out of (only one that is not ``sliced``;
+        calling it again would abort the process) and keep it referenced so it is never freed; returns
+        whether the caller still owns (and should close) the engine."""
+        if not engine.broken:
+            return own
+        if not own:
+            self._engines.pop(engine.formula.rules, None)
+        _ABANDONED.append(engine)
+        return False
+
+    # --- solving ---------------------------------------------------------------------------------
+
+    def solve(
+        self, puzzle: Puzzle, *, time_limit: float | None = None, canonical: bool = False
+    ) -> SolveResult:
+        check_kinds(self, puzzle)
+        started = time.perf_counter()
+        if canonical or time_limit is not None:
+            self._refuse(canonical, False, time_limit)
+        deadline = Deadline(time_limit) if time_limit is not None else None
+        with self._session(puzzle) as (engine, assumptions):
+            before = engine.counters()
+            calls = [0]  # a mutable count, so that a TimeUp keeps it
+            try:
+                if deadline is not None:
+                    deadline.check()
+                if canonical:
+                    grid = _canonical(engine, puzzle, assumptions, deadline, calls)
+                else:
+                    calls[0] = 1
+                    grid = engine.formula.decode(engine.solver.get_model(), puzzle.givens) \
+                        if engine.run(assumptions, deadline) else None
+                status = Status.SOLVED if grid is not None else Status.NO_SOLUTION
+            except TimeUp:
+                grid, status = None, Status.TIME_LIMIT
+            stats = self._stats(engine, before, calls[0])
+            if not canonical and status is not Status.TIME_LIMIT:
+                self._propagated(engine, assumptions, stats)
+        return SolveResult(self.name, status, grid, time.perf_counter() - started, stats)
+
+    def count(
+        self, puzzle: Puzzle, *, limit: int = 2, time_limit: float | None = None
+    ) -> CountResult:
+        """Count by blocking each model's blank cells behind an activation literal retired after."""
+        found, status, seconds, stats = self._enumerate(puzzle, check_limit(limit), time_limit)
+        return CountResult(self.name, found, limit, status, seconds, stats)
+
+    def solutions(self, puzzle: Puzzle, *, limit: int = 10, time_limit: float | None = None) -> SolutionList:
+        """The solutions up to ``limit``, by the same blocking clauses as ``count`` (found in the engine's order,
+        sorted when the list is complete)."""
+        kept: list[Grid] = []
+        _, status, seconds, stats = self._enumerate(puzzle, check_limit(limit) + 1, time_limit, kept)
+        return list_found(self.name, kept, limit, status, seconds, stats, in_order=False)
+
+    def _enumerate(self, puzzle: Puzzle, limit: int, time_limit: float | None, kept: list[Grid] | None = None
+                   ) -> tuple[int, Status, float, dict[str, int | bool | str]]:
+        """Models up to ``limit``, each blocked once found (and appended to ``kept``, when given)."""
+        check_kinds(self, puzzle)
+        started = time.perf_counter()
+        self._refuse(False, True, time_limit)
+        deadline = Deadline(time_limit) if time_limit is not None else None
+        found = 0
+        status = Status.NO_SOLUTION
+        with self._session(puzzle) as (engine, assumptions):
+            before = engine.counters()
+            active = engine.new_variable()
+            formula = engine.formula
+            try:
+                if deadline is not None:
+                    deadline.check()
+                while found < limit and engine.run(assumptions + [active], deadline):
+                    grid = formula.decode(engine.solver.get_model(), puzzle.givens)
+                    engine.solver.add_clause([-active] + formula.blocking_clause(grid, puzzle.givens))
+                    if kept is not None:
+                        kept.append(grid)
+                    found += 1
+                    status = Status.SOLVED
+            except TimeUp:
+                status = Status.TIME_LIMIT
+            finally:
+                if not engine.broken:
+                    engine.solver.add_clause([-active])  # retire this count's blocking clauses
+            stats = self._stats(engine, before, found + (found < limit))
+        return found, status, time.perf_counter() - started, stats
+
+    def _stats(self, engine: Engine, before: dict[str, int], calls: int) -> dict[str, int | bool | str]:
+        after = engine.counters()
+        stats: dict[str, int | bool | str] = {key: after[key] - before.get(key, 0) for key in COUNTERS if key in after}
+        stats["calls"] = calls
+        stats.update(self._constant_stats(engine))
+        return stats
+
+    def _constant_stats(self, engine: Engine) -> dict[str, int | str]:
+        """The stats that hold for every puzzle on this engine: formula size and configuration."""
+        if engine.constant is None:
+            formula = engine.formula
+            engine.constant = {"variables": formula.variables, "clauses": len(formula.clauses),
+                               "engine": self.engine, "encoding": formula.encoding, "amo": formula.amo}
+        return engine.constant
+
+    def _propagated(self, engine: Engine, assumptions: list[int], stats: dict) -> None:
+        """Add whether unit propagation of the givens alone settled the puzzle (see the module doc)."""
+        if engine.formula.per_puzzle:
+            return  # reduced: see the module docstring
+        if self.engine in PROPAGATED_FROM_COUNTERS:
+            stats["propagated"] = stats["decisions"] == 0 and stats["conflicts"] == 0
+        elif self.engine not in NO_PROPAGATE:
+            stats["propagated"] = settled_by_propagation(engine, assumptions)
+            stats["calls"] += 1
+
+
+    # --- batches ---------------------------------------------------------------------------------
+
+    def solve_batch(self, givens: np.ndarray, shape: Shape, *, time_limit: float | None = None,
+                    rules: Rules | None = None) -> BatchResults:
+        """The batch entry point (``sudokulab.solvers.batch``): k puzzles of one shape, answers as arrays.
+
+        ``rules`` are the batch's rules (all its puzzles share them; None: standard Sudoku).
+
+        Why: around a 17-clue 9x9, whose engine call takes tens of microseconds, each Python step
+        counts. Here the assumptions of the whole batch come from one numpy lookup, each model is
+        read as its true cell literals and decoded for all puzzles at once, and the counters are
+        read once per puzzle and differenced as arrays (``sat_batch``): nearer a bare loop's rate
+        than ``solve`` (``benchmarks/results/per-call.md``), where reading the whole model
+        (``get_model``) is a large part of a bare call.
+        The engine, lock, time limits and Ctrl-C are those of ``solve`` (the lock is held for the
+        whole batch). Shapes without a shared engine (``reduced``, engines without assumptions) go
+        through ``solve`` puzzle by puzzle.
+        ``propagated`` is False for a puzzle that ran out of time (``solve`` leaves it out).
+        """
+        from .. import batch as batches
+        from .batch_loop import pack_batch, run_batch, solve_each_under
+
+        rules = standard(shape) if rules is None else rules
+        empty = Puzzle(shape, (0,) * shape.cells, rules)  # also checks that the rules fit the shape
+        check_kinds(self, empty)
+        givens = batches.checked_givens(givens, shape)
+        self._refuse(False, False, time_limit)
+        if time_limit is not None:
+            Deadline(time_limit)  # refuses a limit that is not positive, as solve does
+        if not self.shares_engine(shape):  # a fresh formula or engine per puzzle anyway
+            if rules.is_standard:
+                return batches.solve_each(self, givens, shape, time_limit)
+            return solve_each_under(self, givens, rules, time_limit)
+        propagate = self.engine not in PROPAGATED_FROM_COUNTERS | NO_PROPAGATE
+        with self._session(empty) as (engine, _):
+            ran = run_batch(engine, givens, shape, time_limit, propagate)
+            constant = dict(self._constant_stats(engine))
+        return pack_batch(self.name, ran, givens, propagate, self.engine in PROPAGATED_FROM_COUNTERS, constant)
+
+
+_ABANDONED: list[Engine] = []
+"""Engines a Ctrl-C jumped out of, kept referenced so that they are never called (or freed) again."""
+
+
+def _canonical(
+    engine: Engine, puzzle: Puzzle, assumptions: list[int], deadline: Deadline | None, calls: list[int]
+) -> Grid | None:
+    """The row-major lexicographically first solution, by incremental solving under assumptions
+    (``canonical.smallest_solution``: each blank cell in turn fixed to its smallest feasible digit)."""
+    formula = engine.formula
+
+    def run(extra: list[int]) -> Grid | None:
+        calls[0] += 1
+        if not engine.run(assumptions + extra, deadline):
+            return None
+        return formula.decode(engine.solver.get_model(), puzzle.givens)
+
+    def try_digit(cell: int, digit: int, fixed: Sequence[tuple[int, int]]) -> Grid | None:
+        lit = formula.literal(cell, digit)
+        if lit is None:  # the reduced encoding has decided it false
+            return None
+        return run([held for held in (formula.literal(c, d) for c, d in fixed) if held is not None] + [lit])
+
+    first = run([])
+    return None if first is None else smallest_solution(puzzle, first, try_digit)

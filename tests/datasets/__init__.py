@@ -1,0 +1,1 @@
+"""Tests of datasets/: published sets, and files that are not what they claim."""

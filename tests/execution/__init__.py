@@ -1,0 +1,1 @@
+"""Tests of execution/: a Dask cluster, the judge's sandbox and its confinement."""

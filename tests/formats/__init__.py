@@ -1,0 +1,1 @@
+"""Tests of formats/: text in and out."""

@@ -1,0 +1,1 @@
+"""Tests of generation/: puzzles made here."""

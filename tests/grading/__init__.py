@@ -1,0 +1,1 @@
+"""Tests of grading/: the graders, forgeries, a whole class."""

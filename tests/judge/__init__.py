@@ -1,0 +1,1 @@
+"""Tests of judge/: programs judged in the sandbox, in every language BOJ accepts."""

@@ -1,0 +1,1 @@
+"""Tests of reasoning/: a person's techniques, levels, explanations and ratings."""

@@ -1,0 +1,1 @@
+"""Tests of solvers/: the contract every solver keeps, the shared search and batches, each paradigm."""

@@ -1,0 +1,1 @@
+"""Tests of backtrack-jit: the compiled search and its two backends."""

@@ -1,0 +1,1 @@
+"""Tests of ui/: pictures and the step viewer."""

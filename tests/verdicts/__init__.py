@@ -1,0 +1,1 @@
+"""Tests of verdicts/: the special judge and the solutions listed."""

@@ -561,7 +561,7 @@ def test_ctrl_c_inside_the_sat_engine_over_and_over(tmp_path):
     """Called from the main thread, PySAT installs a SIGINT handler that ``longjmp``s out of the engine
     wherever it is, glibc's malloc and free included; the heap is then left half-updated and a later
     allocation aborts (CI: ``malloc(): ... (unsorted)``, exit -6, one run in five; docs/sat.md, "Ctrl-C
-    inside PySAT"). That handler is now kept out of every engine call (``sat_engine._no_longjmp``) and
+    inside PySAT"). That handler is now kept out of every engine call (``pysat_guard``) and
     Ctrl-C is taken between two budget slices. Here one process takes SIGINT at 30 random moments of
     canonical solves of an empty 25x25 board, as the console script does: no engine may be left broken,
     no SIGINT left blocked or caught by PySAT's handler, and the process must end cleanly. (Before the

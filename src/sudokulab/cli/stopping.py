@@ -9,9 +9,10 @@ such a signal is held until the teardown returns), and libraries sometimes repor
 error of their own (``signal_behind``). A library user's handlers are left alone.
 
 PySAT's own SIGINT handler, which ``longjmp``s out of its engine and can leave the heap corrupt, is
-kept out of sudokulab's engine calls (``solvers/sat/engine.py``): there too these handlers take the
-signal, between two budget slices, or once CaDiCaL's ``terminate()`` has ended the call in progress
-(``sat_engine._Terminator``; docs/sat.md, "Ctrl-C inside PySAT").
+kept out of every PySAT call sudokulab makes (``solvers/pysat_guard.py``): there too these
+handlers take the signal, when the call returns, between two budget slices of a ``sat`` solve, or
+once CaDiCaL's ``terminate()`` has ended the call in progress (``sat_engine._Terminator``;
+docs/sat.md, "Ctrl-C inside PySAT").
 """
 
 from __future__ import annotations

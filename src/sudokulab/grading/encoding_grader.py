@@ -147,8 +147,10 @@ class SatModel:
         """Decoded grids of distinct models, blocking each on the variables decode reads (up to ``limit``)."""
         from pysat.solvers import Solver
 
+        from ..solvers.pysat_guard import guarded  # no PySAT SIGINT handler (docs/sat.md)
+
         clauses, top = self.formula(puzzle)
-        with Solver(name="cadical153", bootstrap_with=clauses) as engine:
+        with guarded(Solver(name="cadical153", bootstrap_with=clauses)) as engine:
             for _ in range(2 * limit):
                 if not engine.solve():
                     return
@@ -165,9 +167,11 @@ class SatModel:
         """Cells unit propagation settles from the unit clauses (the givens), on one solution's variables."""
         from pysat.solvers import Solver
 
+        from ..solvers.pysat_guard import guarded  # no PySAT SIGINT handler (docs/sat.md)
+
         clauses, top = self.formula(puzzle)
         units = [clause[0] for clause in clauses if len(clause) == 1]
-        with Solver(name="cadical153", bootstrap_with=[c for c in clauses if len(c) > 1]) as engine:
+        with guarded(Solver(name="cadical153", bootstrap_with=[c for c in clauses if len(c) > 1])) as engine:
             consistent, implied = engine.propagate(assumptions=units)
             if not engine.solve(assumptions=units):
                 return 0
@@ -273,13 +277,14 @@ def reference_grids(shape: Shape) -> set[Grid]:
     """Every solution of the empty board, from the shipped encoding (a 4x4 has 288)."""
     from pysat.solvers import Solver
 
+    from ..solvers.pysat_guard import guarded  # no PySAT SIGINT handler (docs/sat.md)
     from ..solvers.sat import cnf
     from ..solvers.sat.literals import literal_table
 
     formula = cnf.rules(shape, "extended")
     table = literal_table(shape.n)
     found: set[Grid] = set()
-    with Solver(name="cadical153", bootstrap_with=list(formula.clauses)) as engine:
+    with guarded(Solver(name="cadical153", bootstrap_with=list(formula.clauses))) as engine:
         while engine.solve():
             grid = table.decode(engine.get_model())
             found.add(grid)
@@ -361,10 +366,11 @@ def shipped_settled(puzzle: Puzzle, encoding: str) -> int:
     """Cells unit propagation settles from the givens in a shipped encoding."""
     from pysat.solvers import Solver
 
+    from ..solvers.pysat_guard import guarded  # no PySAT SIGINT handler (docs/sat.md)
     from ..solvers.sat import cnf
 
     formula, assumptions = cnf.formula(puzzle, encoding)
-    with Solver(name="cadical153", bootstrap_with=list(formula.clauses)) as engine:
+    with guarded(Solver(name="cadical153", bootstrap_with=list(formula.clauses))) as engine:
         consistent, implied = engine.propagate(assumptions=assumptions)
     cells = puzzle.shape.cells
     return sum(1 for lit in implied or () if 0 < lit <= puzzle.n**3) if consistent else cells

@@ -169,9 +169,11 @@ def _smallest_core(puzzle: Puzzle, givens: Sequence[int]) -> list[int]:
     """The given literals of a smallest unsatisfiable subset (OptUx numbers soft clauses from 1)."""
     from pysat.examples.optux import OptUx
 
+    from ..solvers.pysat_guard import without_handler
+
     if not givens:
         return []
-    with OptUx(_weighted(puzzle, givens), solver="g4") as optux:
+    with without_handler(), OptUx(_weighted(puzzle, givens), solver="g4") as optux:
         found = optux.compute()
     return [givens[index - 1] for index in found or ()]
 
@@ -183,10 +185,11 @@ def smallest_removal(puzzle: Puzzle) -> tuple[Given, ...]:
     from pysat.examples.rc2 import RC2
 
     from ..core import variables
+    from ..solvers.pysat_guard import without_handler
 
     given_of = {variables.literal(puzzle.n, cell, digit): (cell, digit)
                 for cell, digit in enumerate(puzzle.givens) if digit}
-    with RC2(_weighted(puzzle, list(given_of))) as rc2:
+    with without_handler(), RC2(_weighted(puzzle, list(given_of))) as rc2:
         model = rc2.compute()
     if model is None:
         return ()  # the rules alone have no model: no removal of givens helps

@@ -289,11 +289,14 @@ _PROBERS: dict[Rules, tuple[Any, list[int]]] = {}
 
 def _prober(rules: Rules) -> tuple[Any, list[int]]:
     """A PySAT engine loaded with the rules' extended CNF, and the CNF's unit clauses kept apart: an
-    engine reports what assumptions imply, so root-level units go in as assumptions (notebook 02)."""
+    engine reports what assumptions imply, so root-level units go in as assumptions (notebook 02).
+    Its calls run without PySAT's SIGINT handler (``pysat_guard``): a probe takes microseconds, and
+    Ctrl-C is taken when it returns."""
     if rules in _PROBERS:
         return _PROBERS[rules]
     from pysat.solvers import Solver
 
+    from ..solvers.pysat_guard import guarded
     from ..solvers.sat import cnf
 
     if len(_PROBERS) >= 4:
@@ -302,7 +305,7 @@ def _prober(rules: Rules) -> tuple[Any, list[int]]:
         atexit.register(_close_probers)
     formula = cnf.rules(rules, "extended")
     units = [clause[0] for clause in formula.clauses if len(clause) == 1]
-    engine = Solver(name="minisat22", bootstrap_with=[c for c in formula.clauses if len(c) > 1])
+    engine = guarded(Solver(name="minisat22", bootstrap_with=[c for c in formula.clauses if len(c) > 1]))
     _PROBERS[rules] = engine, units
     return engine, units
 

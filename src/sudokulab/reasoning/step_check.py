@@ -58,9 +58,11 @@ class Checker:
     def of(cls, rules: Rules) -> Checker:
         from pysat.solvers import Solver
 
+        from ..solvers.pysat_guard import guarded
+
         n = rules.n
         pool = cnf._Pool(n)  # the formula builder's one variable counter: cells first, then every auxiliary
-        solver = Solver(name="minisat22")
+        solver = guarded(Solver(name="minisat22"))  # no PySAT SIGINT handler: Ctrl-C when a call returns
         lit = variables.literal
         for cell in range(n * n):  # each cell holds exactly one digit: always on
             solver.add_clause([lit(n, cell, d) for d in range(1, n + 1)])

@@ -74,7 +74,9 @@ def prove(clauses: Sequence[Sequence[int]]) -> list[str] | None:
     """CaDiCaL's DRUP proof that the clauses have no model, as text lines; None when they have one."""
     from pysat.solvers import Solver
 
-    with Solver(name=PROVER, with_proof=True, bootstrap_with=[list(c) for c in clauses]) as prover:
+    from ..solvers.pysat_guard import guarded  # PySAT's SIGINT handler kept out: Ctrl-C when a call returns
+
+    with guarded(Solver(name=PROVER, with_proof=True, bootstrap_with=[list(c) for c in clauses])) as prover:
         if prover.solve():
             return None
         return list(prover.get_proof())
@@ -84,9 +86,11 @@ def check_proof(clauses: Sequence[Sequence[int]], proof: Sequence[str]) -> tuple
     """Check a DRUP proof by reverse unit propagation on MiniSat: (accepted, lemmas checked, why not)."""
     from pysat.solvers import Solver
 
+    from ..solvers.pysat_guard import guarded  # PySAT's SIGINT handler kept out: Ctrl-C when a call returns
+
     lemmas = 0
     top = max((abs(lit) for clause in clauses for lit in clause), default=0)
-    with Solver(name=CHECKER, bootstrap_with=[list(c) for c in clauses]) as checker:
+    with guarded(Solver(name=CHECKER, bootstrap_with=[list(c) for c in clauses])) as checker:
         for number, line in enumerate(proof, 1):
             words = line.split()
             if not words or words[0] == "d":
@@ -147,8 +151,10 @@ def certify_count(puzzle: Puzzle, count: int | None, *, proof_dir: str | Path | 
         return Certificate(what, False, why="only 'no solution' and 'exactly one solution' are certified")
     from pysat.solvers import Solver
 
+    from ..solvers.pysat_guard import guarded  # PySAT's SIGINT handler kept out: Ctrl-C when a call returns
+
     clauses = formula_of(puzzle)
-    with Solver(name=PROVER, bootstrap_with=clauses) as finder:
+    with guarded(Solver(name=PROVER, bootstrap_with=clauses)) as finder:
         if not finder.solve():
             return Certificate("exactly one solution", False, why="the formula has no model: the claim is false")
         model = finder.get_model()

@@ -240,8 +240,10 @@ def _behaviour(clauses: list[list[int]], k: int, top: int) -> dict[int, dict[Sta
     """For each auxiliary and each possible state: "T" (must be true), "F" (must be false), "*" (either)."""
     from pysat.solvers import Solver
 
+    from ..pysat_guard import guarded
+
     found: dict[int, dict[State, str]] = {v: {} for v in range(k + 1, top + 1)}
-    with Solver(name="minisat22", bootstrap_with=clauses) as engine:
+    with guarded(Solver(name="minisat22", bootstrap_with=clauses)) as engine:
         for state in range(k + 1):
             units = [v if v == state else -v for v in range(1, k + 1)]
             if not engine.solve(assumptions=units):
@@ -325,8 +327,10 @@ def projected_models(clauses: Sequence[Sequence[int]], k: int, limit: int = 10_0
     """The assignments of x1..xk that extend to a model (auxiliaries projected out), as 0/1 tuples."""
     from pysat.solvers import Solver
 
+    from ..pysat_guard import guarded
+
     found: set[tuple[int, ...]] = set()
-    with Solver(name="minisat22", bootstrap_with=[list(c) for c in clauses]) as engine:
+    with guarded(Solver(name="minisat22", bootstrap_with=[list(c) for c in clauses])) as engine:
         while len(found) < limit and engine.solve():
             model = engine.get_model()
             values = tuple(1 if v <= len(model) and model[v - 1] > 0 else 0 for v in range(1, k + 1))

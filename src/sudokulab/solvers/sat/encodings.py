@@ -33,29 +33,18 @@ def check_options(encoding: str, amo: str) -> None:
         raise UsageError(f"unknown at-most-one encoding '{amo}'; choose one of: {', '.join(AMO_ENCODINGS)}")
 
 
-class _NoSigintHandler:
-    """Stands in for ``pysat.card.MainThread``: asked "yes", pysat.card installs a SIGINT handler that
-    ``longjmp``s out of its C++ encoder, which can leave the heap half-updated (docs/sat.md, "Ctrl-C
-    inside PySAT"). An encoding takes milliseconds, so Python's own handler takes the signal when it returns."""
-
-    @staticmethod
-    def check() -> bool:
-        return False
-
-
 def at_most_one(lits: Sequence[int], amo: str, top: int) -> tuple[list[Clause], int]:
     """Clauses saying at most one of ``lits`` holds, and the new top variable (aux vars after top)."""
     if amo == "pairwise":
         return [[a, b] for a, b in itertools.combinations([-lit for lit in lits], 2)], top
     if len(lits) < 2:
         return [], top
-    import pysat.card  # a model needs pysat.card only off the default path
-    from pysat.card import CardEnc, EncType
+    from pysat.card import CardEnc, EncType  # a model needs pysat.card only off the default path
 
-    if getattr(pysat.card, "MainThread", _NoSigintHandler) is not _NoSigintHandler:
-        pysat.card.MainThread = _NoSigintHandler
+    from ..pysat_guard import without_handler
 
-    cnf = CardEnc.atmost(list(lits), bound=1, top_id=top, encoding=getattr(EncType, amo))
+    with without_handler():  # an encoding takes milliseconds: a signal is taken when it returns
+        cnf = CardEnc.atmost(list(lits), bound=1, top_id=top, encoding=getattr(EncType, amo))
     return cnf.clauses, max(top, cnf.nv)
 
 

@@ -10,11 +10,11 @@ each solve and ``longjmp``s out of the C++ engine from it, wherever the engine i
 inside glibc's ``malloc`` or ``free`` (CaDiCaL's inprocessing allocates all the time: 10 of 27
 SIGINTs under gdb landed there on an empty 36x36 board), the heap is left half-updated and a later
 allocation aborts the process (``malloc(): ... (unsorted)``, exit -6; python-sat 1.9.dev16 and
-1.9.dev24 alike). So every engine that can run in slices runs in slices, always, with PySAT told it
-is not on the main thread (``_no_longjmp``): its handler is never installed, the signal is taken by
-the command's own handler between two slices (SIGTERM and SIGHUP as promptly as SIGINT), and the
-engine stays intact and usable. Only engines that cannot run in slices (``lingeling``: no limited
-solve; ``kissat404``: cannot solve twice) keep PySAT's handler, and with it ``Engine.broken``.
+1.9.dev24 alike). So PySAT is never let install it for our calls (``pysat_guard``): every engine
+that can run in slices runs in slices, always, and the signal is taken by the command's own handler
+between two slices (SIGTERM and SIGHUP as promptly as SIGINT), the engine intact and usable. Engines
+that cannot run in slices (``lingeling``: no limited solve; ``kissat404``: cannot solve twice) run
+one call, without PySAT's handler too: a signal then waits for that call to return.
 
 Between two slices is not prompt enough for a large board: one CaDiCaL call holds the GIL and runs
 its inprocessing whole, seconds at a time, so no Python thread can act on a signal. Once a solve
@@ -34,10 +34,10 @@ import sys
 import threading
 import time
 
-import pysat.solvers
 from pysat.solvers import Solver
 
 from ..base import Deadline, TimeUp
+from ..pysat_guard import without_handler
 from . import cnf
 
 NO_PROPAGATE = frozenset({"cadical103", "lingeling", "kissat404"})
@@ -67,56 +67,6 @@ loading the rules again is cheap (docs/sat.md)."""
 def _interrupted(exc: Exception) -> bool:
     """Whether PySAT's error is its report of a Ctrl-C caught inside the engine."""
     return "keyboard interrupt" in str(exc).lower()
-
-
-class _NotWhileSliced:
-    """Stands in for ``pysat.solvers.MainThread``, which PySAT asks before each solve, propagate and
-    process call whether to install its SIGINT handler (the ``longjmp`` out of the engine, see the
-    module doc): the usual answer, except "no" while ``depth`` says one of our calls from the main
-    thread is running (only the main thread changes ``depth``). Other code calling PySAT in this
-    process keeps PySAT's handler as before."""
-
-    def __init__(self, original: type) -> None:
-        self.original = original
-        self.depth = 0
-
-    def check(self) -> bool:
-        return self.depth == 0 and self.original.check()
-
-
-def _install_guard() -> _NotWhileSliced | None:
-    original = getattr(pysat.solvers, "MainThread", None)
-    if isinstance(original, _NotWhileSliced):  # this module loaded twice (importlib.reload)
-        return original
-    if original is None or not callable(getattr(original, "check", None)):
-        return None  # a PySAT without it: its handler stays (tests/cli/test_signals.py notices)
-    guard = _NotWhileSliced(original)
-    pysat.solvers.MainThread = guard
-    return guard
-
-
-_GUARD = _install_guard()
-
-
-class _no_longjmp:
-    """Within: PySAT installs no SIGINT handler for calls made from the main thread (``_NotWhileSliced``).
-    A class rather than a generator-based context manager: it is entered once per engine call."""
-
-    __slots__ = ("counted",)
-
-    def __enter__(self) -> None:
-        self.counted = _GUARD is not None and threading.current_thread() is threading.main_thread()
-        if self.counted:
-            _GUARD.depth += 1
-
-    def __exit__(self, *exc: object) -> None:
-        if self.counted:
-            _GUARD.depth -= 1
-
-
-def longjmp_free() -> bool:
-    """Whether PySAT's SIGINT handler can be kept out of our engine calls (``_no_longjmp``)."""
-    return _GUARD is not None
 
 
 class _AioCb(ctypes.Structure):
@@ -239,11 +189,11 @@ class Engine:
         self.top = formula.top
         self.solver = Solver(name=name)
         self.sliced = sliced
-        """Every solve in budget slices, PySAT's SIGINT handler kept out (the module doc). False for
-        engines without a limited solve or that cannot solve twice: one call, PySAT's handler in place."""
+        """Every solve in budget slices (the module doc). False for engines without a limited solve or
+        that cannot solve twice: one call, a signal taken when it returns."""
         self.broken = False
-        """True once a Ctrl-C jumped out of the engine (only an engine that is not ``sliced``): any
-        further call would abort the process."""
+        """True once a Ctrl-C jumped out of the engine, which only a PySAT without ``MainThread`` (whose
+        handler ``pysat_guard`` cannot keep out) does: any further call would abort the process."""
         self.constant: dict[str, int | str] | None = None
         """The stats that hold for every puzzle on this engine, once the solver has named them."""
         self.solves = 0
@@ -286,10 +236,11 @@ class Engine:
         solver = self.solver
         self.solves += 1
         if not self.sliced:  # no time limit reaches such an engine (``SatSolver`` refuses it)
-            return solver.solve(assumptions)
+            with without_handler():
+                return solver.solve(assumptions)
         at = None if deadline is None else deadline.at
         armed: _AioCb | None = None
-        with _no_longjmp():
+        with without_handler():
             try:
                 return self._slices(assumptions, at, _FIRST_SLICE, _FIRST_PROPAGATIONS, first_only=at is None)
             except _Longer:
@@ -355,6 +306,6 @@ class _Longer(Exception):
 def settled_by_propagation(engine: Engine, assumptions: list[int]) -> bool:
     """Whether unit propagation of the givens alone gives every cell its digit (one ``propagate`` call,
     with PySAT's SIGINT handler kept out of it too)."""
-    with _no_longjmp():
+    with without_handler():
         ok, implied = engine.solver.propagate(assumptions=assumptions)
     return bool(ok) and engine.formula.settled_by(implied)

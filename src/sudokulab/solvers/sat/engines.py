@@ -15,6 +15,7 @@ from functools import cache
 from pysat.solvers import NoSuchSolverError, Solver, SolverNames
 
 from ...errors import UsageError
+from ..pysat_guard import without_handler
 
 
 def engine_names() -> list[str]:
@@ -45,14 +46,14 @@ def probe_engine(name: str) -> dict[str, bool]:
     own: an engine that cannot solve twice may abort the process that tries.)
     """
     found: dict[str, bool] = {}
-    with _quiet():
+    with _quiet(), without_handler():
         try:
             with Solver(name=name, with_proof=True, bootstrap_with=[[1, 2], [1, -2], [-1, 2], [-1, -2]]) as prover:
                 prover.solve()
                 found["proofs"] = bool(prover.get_proof())
         except Exception:  # noqa: BLE001 - NotImplementedError, or an engine that refuses the flag otherwise
             found["proofs"] = False
-    with _quiet(), Solver(name=name, bootstrap_with=[[1, 2]]) as engine:
+    with _quiet(), without_handler(), Solver(name=name, bootstrap_with=[[1, 2]]) as engine:
         try:
             found["assumptions"] = engine.solve(assumptions=[-1, -2]) is False
         except Exception:  # noqa: BLE001
@@ -87,7 +88,15 @@ def _quiet() -> Iterator[None]:
 
 _REPEATED = """
 import sys
+import pysat.solvers
 from pysat.solvers import Solver
+
+class NoHandler:  # PySAT's SIGINT handler kept out here too (pysat_guard): no longjmp out of an engine
+    @staticmethod
+    def check():
+        return False
+
+pysat.solvers.MainThread = NoHandler
 for name in sys.argv[1:]:
     with Solver(name=name, bootstrap_with=[[1, 2]]) as engine:
         engine.solve()

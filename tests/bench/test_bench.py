@@ -215,8 +215,8 @@ def test_with_jobs_the_table_and_the_summary_give_the_rate_of_all_processes_at_o
     path = tmp_path / "twenty.txt"
     path.write_text("\n".join("".join(str(v) if v else "." for v in random_puzzle(9, 0.4, seed)[0].givens)
                               for seed in range(20)) + "\n")
-    code = cli.main(["bench", str(path), "--solvers", "backtrack-fast", "--jobs", "2", "--quiet", "--json",
-                     "--wide"])
+    code = cli.main(["bench", str(path), "--solvers", "backtrack-fast", "--jobs", "2", "--batch-size", "5",
+                     "--quiet", "--json", "--wide"])  # four batches: the two processes asked for
     out, err = capsys.readouterr()
     assert code == 0, err
     summary = _json_lines(out)[-1]

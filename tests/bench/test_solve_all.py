@@ -132,15 +132,17 @@ def test_boj_blocks_in_give_boj_blocks_out_and_comments_are_allowed(capsys, tmp_
 
 @pytest.mark.slow
 def test_boards_of_several_sizes_keep_their_order_with_two_jobs(tmp_path):
-    """Each size goes in its own batches; the answers still come in the order of the input."""
+    """Each size goes in its own batches; the answers still come in the order of the input. Enough 9x9
+    puzzles for two batches, so that the run takes the two processes asked for."""
     four = "1...." + "." * 10 + "4"  # 4x4, one-line form
     nine = puzzle_lines(PUZZLES_20)
-    lines = [nine[0], four, nine[1], BAD, four, nine[2]]
+    lines = [nine[0], four, nine[1], BAD, four, nine[2]] + [nine[i % 20] if i % 7 else four for i in range(1100)]
     path = tmp_path / "sizes.txt"
     path.write_text("\n".join(lines) + "\n")
     done = solve_all(str(path), "--jobs", "2", "--format", "json")
+    assert "note" not in done.stderr  # the pool is as asked
     rows = [json.loads(line) for line in done.stdout.splitlines()]
-    assert [row["index"] for row in rows] == list(range(6))
+    assert [row["index"] for row in rows] == list(range(len(lines)))
     for line, row in zip(lines, rows):
         if line == BAD:
             assert row["status"] == "bad entry"

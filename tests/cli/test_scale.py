@@ -82,6 +82,58 @@ def test_batch_size_gives_every_worker_a_few_tasks():
     assert executors.batch_size(8, None, 2) == 8
 
 
+# --- a pool that fits the work ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("asked, batches, cores, workers", [
+    (2, 1, 2, 1), (2, 2, 2, 2), (2, 20, 2, 2), (8, 3, 2, 3), (16, None, 2, 4), (16, 100, 1, 2), (1, 1, 8, 1),
+    (2, None, 1, 2), (4, 0, 4, 1),
+])
+def test_the_pool_is_no_larger_than_the_batches_nor_a_few_per_core(asked, batches, cores, workers):
+    size = executors.pool_size(asked, batches, "the work", cores=cores)
+    assert size.workers == workers
+    assert (size.note() is None) == (workers == asked)
+    if workers < asked:
+        assert size.note().startswith(f"--jobs {asked}: ") and (
+            "this process alone" if workers == 1 else f"{workers} processes") in size.note()
+
+
+def test_one_batch_of_work_runs_in_this_process_and_says_so(capsys):
+    """The README's own ``solve --all examples/puzzles-20.txt --jobs 2``: 20 puzzles are one batch, so no
+    process is started for them (each would cost far more than the work); the answers are the same."""
+    puzzles = str(EXAMPLES / "puzzles-20.txt")
+    code, alone, err = run_cli(capsys, "solve", "--all", puzzles)
+    assert code == 0 and "note" not in err
+    code, out, err = run_cli(capsys, "solve", "--all", puzzles, "--jobs", "2")
+    assert code == 0 and out == alone
+    note, summary = err.splitlines()
+    assert note == "sudokulab: note: --jobs 2: this process alone, since the work is 1 batch (20 puzzles, 512 a batch)"
+    assert summary.startswith("20 entries: 20 solved;") and summary.endswith(", this process)")
+    code, out, err = run_cli(capsys, "bench", puzzles, "--solvers", "backtrack-fast", "--jobs", "2", "--quiet")
+    assert code == 0 and "where: this process" in " ".join(out.split())
+    assert err == "sudokulab: note: --jobs 2: this process alone, since the work is 1 batch (20 puzzles, 512 a batch)\n"
+
+
+@pytest.mark.slow
+@needs_proc_children
+def test_ctrl_c_while_the_workers_start_ends_the_run_at_once(tmp_path):
+    """Ctrl-C as soon as the pool's workers exist, while they still import and load their solver: the
+    command ends with 130 and its one line, and no worker outlives it."""
+    big = tmp_path / "big.txt"
+    big.write_text("\n".join(PUZZLES_20 * 500) + "\n")  # 10,000 puzzles: 20 batches, the two processes asked for
+    code = "import sys\nfrom sudokulab.cli.main import run\nsys.argv = ['sudokulab', *sys.argv[1:]]\nrun()\n"
+    process = subprocess.Popen([sys.executable, "-c", code, "solve", "--all", str(big), "--jobs", "2",
+                                "--solver", "backtrack-jit"], cwd=ROOT, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, start_new_session=True)
+    with cleaned_up(process) as left:
+        left += wait_for_children(process, 2)  # the marker: workers exist
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=120)
+        still = survivors(left, within=30)
+        assert process.returncode == 130, err.decode()
+        assert err.decode().endswith("sudokulab: interrupted\n") and "Traceback" not in err.decode()
+        assert not still, "processes of the pool outlived the command"
+
+
 def test_jobs_and_cluster_together_are_refused_in_one_line(capsys):
     with pytest.raises(UsageError, match="give one of them"):
         check_where(2, "local:2")
@@ -159,7 +211,7 @@ def test_the_bar_is_on_stderr_and_stdout_stays_clean_with_jobs(command, tmp_path
 
     pytest.importorskip("pexpect")
     source = dataset("magictour_top1465", 40)
-    args = (["rate", str(dataset("17_clue", 40)), "--limit", "4", "--json"] if command == "rate"
+    args = (["rate", str(dataset("17_clue", 40)), "--limit", "16", "--json"] if command == "rate"  # 2 batches
             else ["propagate", "--summary", str(source), "--limit", "40", "--json"])
     plain = without_terminal(*args, "--jobs", "2", cwd=tmp_path)
     assert plain.returncode == 0 and plain.stderr == "", plain.stderr

@@ -40,7 +40,7 @@ from ..formats.documents import emit_line
 from ..solvers.base import Status
 from ..solvers.batch import Batch, BatchResults
 from ..verdicts.checking import BatchVerdicts
-from .worker import WorkSpec, batch_sizer, release, run_batch, solvers_for
+from .worker import WorkSpec, batch_sizer, release, run_batch, solvers_for, work_of
 
 FORMS = ("line", "boj", "compact", "json")
 """Output forms: one line per puzzle; BOJ blocks (or BOJ 2239 digit rows) separated by a blank
@@ -247,11 +247,16 @@ def solve_all(
         return chosen[key]
 
     try:
-        executor = open_executor(jobs, cluster)
+        size, estimates = None, []
+        if cluster is None and jobs > 1:  # the pool fits the work: no more processes than batches
+            estimates = [dataset.estimate() for dataset in datasets]
+            size = executors.pool_size(jobs, *work_of(datasets, None, estimates))
+        executor = open_executor(jobs, cluster, size=size, note=lambda line: print(f"sudokulab: note: {line}",
+                                                                                   file=sys.stderr, flush=True))
         tally.where = executor.describe()
-        for dataset in datasets:
+        for i, dataset in enumerate(datasets):
             writer = AnswerWriter(out, form(dataset) if callable(form) else form)
-            _answer_dataset(dataset, executor, spec_for, writer, tally)
+            _answer_dataset(dataset, executor, spec_for, writer, tally, estimates[i] if estimates else None)
     finally:
         if isinstance(executor, executors.InProcess):
             for spec in specs.values():
@@ -263,9 +268,11 @@ def solve_all(
 
 
 def _answer_dataset(dataset: Dataset, executor: Any, spec_for: Callable[[Batch], WorkSpec], writer: AnswerWriter,
-                    tally: AnswerTally) -> None:
-    """One dataset through the executor, its answers written in input order (see the module docstring)."""
-    estimate = dataset.estimate() if executor.workers > 1 else None
+                    tally: AnswerTally, estimate: int | None) -> None:
+    """One dataset through the executor, its answers written in input order (see the module docstring);
+    ``estimate``: its entries, counted when the pool was sized."""
+    if estimate is None and executor.workers > 1:
+        estimate = dataset.estimate()
     source = dataset.batches(batch_sizer(None, estimate, executor.workers), in_order=True)
     pending: dict[int, tuple[int, Callable[[], None]]] = {}  # first index -> (entries, write them)
     state = {"next": 0, "held": 0, "done": False}

@@ -63,7 +63,7 @@ from .results import (
     read_rows,
     solved_times,
 )
-from .worker import BatchOutcome, WorkSpec, batch_sizer, release, run_batch, solvers_for
+from .worker import BatchOutcome, WorkSpec, batch_sizer, release, run_batch, solvers_for, work_of
 
 __all__ = ["DEFAULT_TIME_LIMIT", "BenchReport", "BenchSummary", "Dataset", "Row", "default_solvers", "read_rows",
            "run_bench", "solved_times"]
@@ -242,7 +242,8 @@ def run_bench(
             solved.setdefault(ds, {})[name] = tally.solved_times.sample()
             counts.setdefault(ds, {})[name] = len(tally.solved_times)
         where = executor.describe() if executor is not None else "this process"
-        return BenchReport(summaries, solved, totals, bad, tuple(names), time_limit, jobs, os.cpu_count(), load,
+        ran_jobs = executor.workers if isinstance(executor, (executors.InProcess, executors.ProcessPool)) else jobs
+        return BenchReport(summaries, solved, totals, bad, tuple(names), time_limit, ran_jobs, os.cpu_count(), load,
                            time.perf_counter() - started, by_solver, tuple(said_notes), where,
                            executor.retried if executor is not None else 0, batch_size, counts, skipped,
                            configured=bool(configs), stopped=stopped)
@@ -257,7 +258,14 @@ def run_bench(
         if cluster is not None or jobs > 1:
             release(whole)
             specs.clear()
-        executor = open_executor(jobs, cluster)
+        estimates: dict[str, int | None] = {}
+        size = None
+        if cluster is None and jobs > 1:  # the pool fits the work: no more processes than batches
+            estimates = {dataset.name: dataset.estimate() for dataset in sets}  # names are unique here
+            batches, work = work_of(sets, batch_size, list(estimates.values()))
+            turns = len(names) if by_solver and all(d.path is None or str(d.path) != "-" for d in sets) else 1
+            size = executors.pool_size(jobs, None if batches is None else batches * turns, work)
+        executor = open_executor(jobs, cluster, size=size, note=lambda line: warn(f"sudokulab: note: {line}"))
         with report_progress(enabled=progress) as bar:
             for dataset in sets:
                 dataset_started = time.perf_counter()
@@ -265,7 +273,8 @@ def run_bench(
                 for name in names:
                     tallies.setdefault((dataset.name, name), BenchTally())
                 # counted for the bar, or to spread the work: not for a silent run in this process
-                estimate = dataset.estimate() if bar_shown(bar) or executor.workers > 1 else None
+                estimate = estimates[dataset.name] if dataset.name in estimates else \
+                    dataset.estimate() if bar_shown(bar) or executor.workers > 1 else None
                 task = bar.add_task(dataset.name, total=None if estimate is None else estimate * len(names))
                 rereadable = dataset.path is None or str(dataset.path) != "-"
                 groups = [[name] for name in names] if by_solver and rereadable else [names]

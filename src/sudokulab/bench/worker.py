@@ -18,6 +18,7 @@ from .. import solvers as registry
 from ..core.grid import Shape
 from ..core.puzzle import Puzzle
 from ..core.rules import Rules
+from ..datasets.reading import Dataset
 from ..execution import executors
 from ..solvers.base import Solver, SolveResult
 from ..solvers.batch import Batch, BatchResults, solve_batch
@@ -164,6 +165,25 @@ def batch_size_for(shape: Shape) -> int:
     scheduler, less in a local pool) behind puzzles of tens of microseconds, few enough on big
     boards that the work still spreads and progress moves (see benchmarks/README.md)."""
     return BATCH_9X9 if shape.n <= 9 else max(1, BATCH_CELLS // shape.cells)
+
+
+def work_of(datasets: Sequence[Dataset], asked: int | None,
+            estimates: Sequence[int | None]) -> tuple[int | None, str]:
+    """How many batches the datasets make (from their ``estimates``, in the same order, and each one's first board
+    shape; None when one is a stream of unknown length), and what they hold in words, for
+    ``executors.pool_size``: ``(1, "20 puzzles, 512 a batch")``."""
+    batches, puzzles, sizes = 0, 0, set()
+    for dataset, estimate in zip(datasets, estimates):
+        if estimate is None:
+            return None, ""
+        shape = dataset.first_shape() if estimate else None
+        if shape is None:
+            continue
+        size = asked or batch_size_for(shape)
+        batches, puzzles = batches + -(-estimate // size), puzzles + estimate
+        sizes.add(size)
+    each = f", {sizes.pop():,} a batch" if len(sizes) == 1 else ""
+    return batches, f"{puzzles:,} puzzle{'s' if puzzles != 1 else ''}{each}"
 
 
 def batch_sizer(asked: int | None, estimate: int | None, workers: int) -> Callable[[Shape], int]:

@@ -152,6 +152,12 @@ RULE_OPTIONS = ("rules", "regions", "cages", "thermos")
 """The variant-rule options every command that reads puzzles takes (``rules_arguments``)."""
 
 
+def note(text: str) -> None:
+    """One line on standard error, ``sudokulab: note: ...``: what a command did other than asked (a pool
+    smaller than ``--jobs``, flags added for a judged program's runtime)."""
+    print(f"sudokulab: note: {text}", file=sys.stderr, flush=True)
+
+
 def solver_options(pairs: Sequence[str] | None) -> dict[str, str]:
     """``-o KEY=VALUE`` pairs as text; the solver's declared options convert and check them."""
     options: dict[str, str] = {}

@@ -270,6 +270,12 @@ class Dataset:
             if group.cells:
                 yield group.flush(self.name)
 
+    def first_shape(self) -> Shape | None:
+        """The board shape of the first puzzle (None: no puzzle, or standard input, which is read once)."""
+        if self.puzzles is None and (self.path is None or str(self.path) == "-"):
+            return None
+        return next((entry.puzzle.shape for entry in self.entries() if entry.puzzle is not None), None)
+
     def estimate(self) -> int | None:
         """A quick count of the entries for the progress bar (exact for one-line files)."""
         if self.puzzles is not None:

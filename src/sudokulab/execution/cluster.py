@@ -46,7 +46,7 @@ from . import local_workers
 from .dask_settings import keep_few_messages, silence_dask_logs, warn_once, worker_timeout
 
 if TYPE_CHECKING:
-    from .executors import Executor
+    from .executors import Executor, PoolSize
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -176,14 +176,16 @@ def check_where(jobs: int, cluster: str | None) -> None:
         raise UsageError("--jobs is for this machine and --cluster for a cluster: give one of them")
 
 
-def open_executor(jobs: int = 1, cluster: str | None = None) -> Executor | DaskExecutor:
-    """Where ``--jobs N`` or ``--cluster ADDRESS`` says the work runs: this process (``jobs`` 1), a pool
-    of ``jobs`` local processes, or the Dask cluster at ``cluster`` (``connect``). The caller closes it."""
+def open_executor(jobs: int = 1, cluster: str | None = None, *, size: PoolSize | None = None,
+                  note: Callable[[str], None] | None = None) -> Executor | DaskExecutor:
+    """Where ``--jobs N`` or ``--cluster ADDRESS`` says the work runs: this process (``jobs`` 1, or work
+    that fits it: ``size``, ``executors.pool_size``), a pool of local processes, or the Dask cluster at
+    ``cluster`` (``connect``). ``note`` hears why a pool is smaller than asked. The caller closes it."""
     from .executors import local
 
     check_where(jobs, cluster)
     if cluster is None:
-        return local(jobs)
+        return local(jobs, size, note)
     return connect(cluster)
 
 

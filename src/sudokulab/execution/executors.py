@@ -20,6 +20,7 @@ import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 Item = TypeVar("Item")
@@ -297,9 +298,62 @@ def _stop_now(pool: Any) -> None:
     pool._terminate.cancel()
 
 
-def local(jobs: int = 1) -> Executor:
-    """The executor for ``--jobs N`` (this process when N is 1)."""
-    return InProcess() if jobs <= 1 else ProcessPool(jobs)
+WORKERS_PER_CORE = 2
+"""The most processes ``--jobs`` starts per core: more only share the cores, each paying its own start-up
+(spawning, imports, solvers built, numba's code loaded) and memory."""
+
+
+@dataclass(frozen=True)
+class PoolSize:
+    """How many processes a run gets for ``--jobs N``, and why fewer than asked when it is fewer."""
+
+    asked: int
+    workers: int
+    why: str | None = None
+
+    def note(self) -> str | None:
+        """The line said on standard error when the pool is smaller than asked; None when it is not."""
+        if self.why is None:
+            return None
+        ran = "this process alone" if self.workers <= 1 else f"{self.workers} processes"
+        return f"--jobs {self.asked}: {ran}, since {self.why}"
+
+
+def pool_size(asked: int, batches: int | None = None, work: str = "", *, cores: int | None = None) -> PoolSize:
+    """The processes that fit the work: no more than its ``batches`` (None: unknown, a stream), nor
+    ``WORKERS_PER_CORE`` per core. A worker with no batch is a process started for nothing, and
+    starting one costs far more than a small set's work: one batch runs in this process. ``work``
+    says what the batches hold, for the note.
+
+    >>> pool_size(2, 1, "20 puzzles, 512 a batch").note()
+    '--jobs 2: this process alone, since the work is 1 batch (20 puzzles, 512 a batch)'
+    >>> pool_size(2, 20).workers, pool_size(2, None).workers
+    (2, 2)
+    >>> pool_size(16, None, cores=2).note()
+    '--jobs 16: 4 processes, since this machine has 2 cores (2 processes a core at most)'
+    """
+    cores = max(1, cores or os.cpu_count() or 1)
+    workers, why = asked, None
+    if batches is not None and batches < asked:
+        workers = max(1, batches)
+        why = f"the work is {batches} batch{'es' if batches != 1 else ''}" + (f" ({work})" if work else "")
+    most = WORKERS_PER_CORE * cores
+    if workers > most:
+        workers = most
+        why = (f"this machine has {cores} core{'s' if cores != 1 else ''} ({WORKERS_PER_CORE} processes a core "
+               "at most)")
+    return PoolSize(asked, workers, why)
+
+
+def local(jobs: int = 1, size: PoolSize | None = None, note: Callable[[str], None] | None = None) -> Executor:
+    """The executor for ``--jobs N``: this process when N is 1 or the work fits one (``size``, from
+    ``pool_size``), else a pool of as many processes as the work fits; ``note`` hears why when that
+    is fewer than asked."""
+    size = size or pool_size(jobs)
+    line = size.note()
+    if line is not None and note is not None:
+        note(line)
+    return InProcess() if size.workers <= 1 else ProcessPool(size.workers)
 
 
 def batch_size(preferred: int, total: int | None, workers: int) -> int:

@@ -18,17 +18,18 @@ from ...datasets.catalog import resolve
 from ...datasets.reading import Dataset, read_dataset
 from ...errors import ExitCode, NoSolution, PuzzleFormatError, UsageError
 from ...execution.cluster import check_where, open_executor
+from ...execution.executors import pool_size
 from ...formats.boj import format_grid, parse_box, source_name
 from ...formats.documents import emit, rules_fields
 from ...formats.outputs import OutputFile
 from ...reasoning.candidates import Candidates
-from ...reasoning.ladder import summarize
+from ...reasoning.ladder import LADDER_BATCH, summarize
 from ...reasoning.levels import DEFAULT_LEVEL, LEVELS, check_level, settle_why
 from ...ui.drawing import draw_candidates
 from ...ui.plots import PLOT_SUFFIXES, require_matplotlib
 from ...ui.progress import progress
 from ...ui.tables import puzzles_word
-from ..options import dataset_rules, load, positive_int, rules_arguments, where_arguments
+from ..options import dataset_rules, load, note, positive_int, rules_arguments, where_arguments
 
 DESCRIPTION = ("The candidates left in every cell after a level of reasoning, each level including the ones "
                "before it. With --summary, PUZZLE is a dataset: one row per level, the puzzles it settles without "
@@ -145,7 +146,9 @@ def _summary(args: argparse.Namespace) -> int:
     total = args.limit
     if show or args.jobs > 1 or args.cluster is not None:  # counted for the bar, or to spread the work
         total = Dataset.from_path(path, box=box, limit=args.limit).estimate()
-    with open_executor(args.jobs, args.cluster) as executor, \
+    size = pool_size(args.jobs, None if total is None else -(-total // LADDER_BATCH),
+                     f"{puzzles_word(total or 0)}, {LADDER_BATCH} a batch")
+    with open_executor(args.jobs, args.cluster, size=size, note=note) as executor, \
             progress(total, enabled=show, label="puzzles") as bar:
         task = bar.task_ids[0]
         rows = summarize(puzzles(), top, on_puzzle=lambda: bar.update(task, advance=1), executor=executor,

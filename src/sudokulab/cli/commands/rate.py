@@ -26,8 +26,9 @@ import io
 from ...datasets.reading import Dataset
 from ...errors import ExitCode, UsageError
 from ...execution.cluster import check_where, open_executor
+from ...execution.executors import pool_size
 from ...formats import documents
-from ...reasoning.rating import Distribution, chosen_entries, rate_entries
+from ...reasoning.rating import RATE_BATCH, Distribution, chosen_entries, rate_entries
 from ...ui.console import console
 from ...ui.plots import plot_output, require_matplotlib
 from ...ui.progress import progress
@@ -35,6 +36,7 @@ from ..options import (
     box,
     dataset_file,
     dataset_rules,
+    note,
     positive_float,
     positive_int,
     rules_arguments,
@@ -80,7 +82,10 @@ def run(args: argparse.Namespace) -> int:
         if not entries:
             raise UsageError(f"rate: no puzzles in '{name}'")
     distributions, rows_of = [], {}
-    with open_executor(args.jobs, args.cluster) as executor, \
+    total = sum(len(entries) for _, entries in chosen)
+    with open_executor(args.jobs, args.cluster, size=pool_size(args.jobs, -(-total // RATE_BATCH),
+                                                               f"{puzzles_word(total)}, {RATE_BATCH} a batch"),
+                       note=note) as executor, \
             progress(sum(len(entries) for _, entries in chosen), enabled=not args.quiet, label="rating") as bar:
         task = bar.task_ids[0]
 

@@ -73,6 +73,13 @@ class AnswerTally:
     def entries(self) -> int:
         return sum(self.counts)
 
+    def document(self, partial: bool = False) -> dict[str, Any]:
+        """The last JSON Lines row of a stopped run (``schemas/solve-all.schema.json``, ``summary``)."""
+        return {"summary": True, "partial": partial, "entries": self.entries, "solved": self.counts[SOLVED],
+                "no_solution": self.counts[NO_SOLUTION], "time_limit": self.counts[TIME_LIMIT],
+                "wrong_answer": self.counts[WRONG], "bad_entry": self.counts[BAD],
+                "seconds": round(self.wall_seconds, 6), "solvers": list(self.solvers), "where": self.where}
+
     def summary(self) -> str:
         """One line: ``20 entries: 18 solved, 1 no solution, 1 bad entry; 0.12 s (backtrack-fast, this process)``."""
         words = ((SOLVED, "solved", "solved"), (NO_SOLUTION, "no solution", "no solution"),
@@ -208,10 +215,14 @@ def solve_all(
     cluster: str | None = None,
     form: str | Callable[[Dataset], str] = "line",
     stream: IO[str] | None = None,
+    on_stopped: Callable[[AnswerTally], None] | None = None,
 ) -> AnswerTally:
     """Solve every puzzle of each dataset with one solver (``solver``, or the default for each board
     and rule set, as ``solve`` chooses it) and write one answer per entry, in input order, to
-    ``stream`` (standard output) in ``form`` (or the form a function gives each dataset)."""
+    ``stream`` (standard output) in ``form`` (or the form a function gives each dataset).
+
+    ``on_stopped``: when Ctrl-C or a stopping signal ends the run, it is given the tally of the
+    answers written (every entry up to the first not yet answered) before the signal goes on."""
     if jobs < 1:
         raise UsageError(f"jobs must be a positive whole number, not {jobs}")
     if cluster is not None and jobs > 1:
@@ -257,6 +268,11 @@ def solve_all(
         for i, dataset in enumerate(datasets):
             writer = AnswerWriter(out, form(dataset) if callable(form) else form)
             _answer_dataset(dataset, executor, spec_for, writer, tally, estimates[i] if estimates else None)
+    except KeyboardInterrupt:  # Ctrl-C, SIGTERM, SIGHUP: the tally of what was written, then the signal goes on
+        if on_stopped is not None:
+            tally.wall_seconds = time.perf_counter() - started
+            on_stopped(tally)
+        raise
     finally:
         if isinstance(executor, executors.InProcess):
             for spec in specs.values():
@@ -265,6 +281,21 @@ def solve_all(
             executor.close()
         tally.wall_seconds = time.perf_counter() - started
     return tally
+
+
+def _answers(writer: AnswerWriter, batch: Batch, outcomes: np.ndarray, results: BatchResults, reasons: dict[int, str],
+             start: int, stop: int, tally: AnswerTally) -> None:
+    """A run of consecutive answers written, and counted as written (a stopped run's tally is what it printed)."""
+    writer.run(batch, outcomes, results, reasons, start, stop)
+    codes = outcomes[start:stop]
+    tally.counts[:4] = [a + int(b) for a, b in zip(tally.counts[:4], np.bincount(codes[codes < WRONG], minlength=4))]
+    tally.counts[WRONG] += int((codes == WRONG).sum())
+    tally.solver_seconds += float(results.seconds[start:stop].sum())
+
+
+def _bad_entry(writer: AnswerWriter, dataset: str, entry: Entry, tally: AnswerTally) -> None:
+    writer.entry(dataset, entry)
+    tally.counts[BAD] += 1
 
 
 def _answer_dataset(dataset: Dataset, executor: Any, spec_for: Callable[[Batch], WorkSpec], writer: AnswerWriter,
@@ -280,9 +311,10 @@ def _answer_dataset(dataset: Dataset, executor: Any, spec_for: Callable[[Batch],
     def flush() -> None:
         while state["next"] in pending:
             count, write = pending.pop(state["next"])
-            write()
-            state["next"] += count
-            state["held"] -= count
+            with executors.signals_held(executors.STOPPING):  # written and counted together, or neither
+                write()
+                state["next"] += count
+                state["held"] -= count
 
     def hold(first: int, count: int, write: Callable[[], None]) -> None:
         pending[first] = (count, write)
@@ -299,8 +331,7 @@ def _answer_dataset(dataset: Dataset, executor: Any, spec_for: Callable[[Batch],
                 state["done"] = True
                 return
             if isinstance(item, Entry):
-                tally.counts[BAD] += 1
-                hold(item.index, 1, lambda entry=item: writer.entry(dataset.name, entry))
+                hold(item.index, 1, lambda entry=item: _bad_entry(writer, dataset.name, entry, tally))
                 continue
             handed = True
             yield spec_for(item), item
@@ -309,15 +340,11 @@ def _answer_dataset(dataset: Dataset, executor: Any, spec_for: Callable[[Batch],
         for (_, batch), outcome in executor.imap(run_batch, window()):
             ((results, verdicts),) = outcome.answers
             outcomes, reasons = outcomes_of(results, verdicts)
-            tally.counts[:4] = [a + int(b) for a, b in zip(tally.counts[:4],
-                                                            np.bincount(outcomes[outcomes < WRONG], minlength=4))]
-            tally.counts[WRONG] += int((outcomes == WRONG).sum())
-            tally.solver_seconds += float(results.seconds.sum())
             cuts = [0, *(np.flatnonzero(np.diff(batch.index) != 1) + 1).tolist(), len(batch)]
             for start, stop in zip(cuts, cuts[1:]):
                 hold(int(batch.index[start]), stop - start,
                      lambda a=start, b=stop, batch=batch, o=outcomes, r=results, why=reasons:
-                     writer.run(batch, o, r, why, a, b))
+                     _answers(writer, batch, o, r, why, a, b, tally))
     flush()
     if pending:  # every entry has an index below the next one's: nothing may be left
         raise RuntimeError(f"answers left unwritten from entry {min(pending)} on, {state['next']} written")

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 import enum
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -123,6 +123,13 @@ class Comparison:
     oracle: str | None
     solutions: int | None
     """The oracle's count: 0, 1, or 2 meaning "two or more"; None when unknown."""
+    asked: int | None = None
+    """How many solvers were asked for, when a signal stopped the comparison after the runs it holds
+    (the verdict then covers those alone); None for a whole comparison."""
+
+    @property
+    def partial(self) -> bool:
+        return self.asked is not None
 
     @property
     def agreed(self) -> bool:
@@ -157,6 +164,7 @@ class Comparison:
             "reason": self.reason,
             "answer": self.answer,
             "runs": [run.to_json() for run in self.runs],
+            "partial": self.partial,
         }
 
 
@@ -212,8 +220,12 @@ def compare(
     count: bool = True,
     options: Mapping[str, Mapping[str, Any]] | None = None,
     configs: Sequence[Configuration] | None = None,
+    on_stopped: Callable[[Comparison], None] | None = None,
 ) -> Comparison:
     """Run the solvers (default: every installed one) on the puzzle and judge their agreement.
+
+    ``on_stopped``: when Ctrl-C or a stopping signal ends the comparison, it is given the comparison of
+    the solvers that finished (``asked`` set, no oracle asked) before the signal goes on.
 
     ``oracle`` counts the solutions (default: an ``Oracle`` built for this call, with the same
     time limit, whose solver honours the puzzle's rules); ``count=False`` skips counting.
@@ -237,22 +249,30 @@ def compare(
     results: list[SolveResult] = []
     setups: list[float | None] = []
     skipped: dict[int, str] = {}
-    for i, config in enumerate(chosen):
-        name = config.name
-        missing = classes[config.solver].capabilities.lacks(canonical=canonical, time_limit=time_limit is not None,
-                                                            rules=puzzle.rules)
-        setups.append(None)
-        if missing:
-            skipped[i] = f"cannot {missing}"
-            results.append(SolveResult(name, Status.TIME_LIMIT, None, 0.0))
-            continue
-        try:
-            result, setups[i] = run_solver(config.solver, puzzle, time_limit=time_limit, canonical=canonical,
+    try:
+        for i, config in enumerate(chosen):
+            name = config.name
+            missing = classes[config.solver].capabilities.lacks(canonical=canonical,
+                                                                time_limit=time_limit is not None, rules=puzzle.rules)
+            if missing:
+                skipped[i] = f"cannot {missing}"
+                results.append(SolveResult(name, Status.TIME_LIMIT, None, 0.0))
+                setups.append(None)
+                continue
+            try:
+                result, setup = run_solver(config.solver, puzzle, time_limit=time_limit, canonical=canonical,
                                            options=config.options_dict())
-            results.append(result if result.solver == name else replace(result, solver=name))
-        except UnsupportedFeature as exc:  # e.g. a formula too large for this solver: it says so, others go on
-            skipped[i] = str(exc)
-            results.append(SolveResult(name, Status.TIME_LIMIT, None, 0.0))
+                results.append(result if result.solver == name else replace(result, solver=name))
+                setups.append(setup)
+            except UnsupportedFeature as exc:  # e.g. a formula too large for this solver: it says so, others go on
+                skipped[i] = str(exc)
+                results.append(SolveResult(name, Status.TIME_LIMIT, None, 0.0))
+                setups.append(None)
+    except KeyboardInterrupt:  # what finished is judged among itself and shown, then the signal goes on
+        if on_stopped is not None:
+            on_stopped(replace(judge_results(puzzle, results, canonical=canonical, skipped=skipped, setups=setups),
+                               asked=len(chosen)))
+        raise
     solutions, oracle_name = None, None
     answered = [r for i, r in enumerate(results) if i not in skipped and r.status is not Status.TIME_LIMIT]
     if count and answered:

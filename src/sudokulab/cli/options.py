@@ -263,6 +263,25 @@ def dataset_shape(text: str, parsed: int | None) -> str | None:
     return f"holds {len(entries):,} puzzles, a dataset"
 
 
+def rule_digests(args: argparse.Namespace) -> dict[str, str | None]:
+    """The rules options as they decide a result kept for a later run (``--output`` files that resume):
+    the presets as given, each rules file by a digest of its bytes (a file edited between two runs
+    makes other rules under the same name)."""
+    import hashlib
+    from pathlib import Path
+
+    found: dict[str, str | None] = {}
+    for key in RULE_OPTIONS:
+        value = getattr(args, key, None)
+        if value is not None and key != "rules":
+            try:
+                value = hashlib.sha256(Path(value).read_bytes()).hexdigest()[:16]
+            except OSError:
+                pass  # the rules reader says why it cannot read it
+        found[key] = value
+    return found
+
+
 def dataset_rules(args: argparse.Namespace) -> Any:
     """The command line's variant rules for the puzzles of a dataset (``datasets.RuleOptions``), or None
     for standard Sudoku: built per board shape, once each."""

@@ -58,6 +58,17 @@ class Entry:
     def ok(self) -> bool:
         return self.puzzle is not None
 
+    @property
+    def key(self) -> str:
+        """What names the entry's puzzle in a results file a later run resumes (``rate --output``,
+        ``judge --output``), so a line that changed in between is done again: a digest of its givens
+        ('' for an entry that is no puzzle, which costs nothing to read again)."""
+        if self.puzzle is None:
+            return ""
+        import hashlib
+
+        return hashlib.sha256(bytes(self.puzzle.givens)).hexdigest()[:16]
+
 
 ONE_LINE_MIN = 10
 """A line that is one word of at least this many characters is a whole entry (the one-line form,

@@ -110,6 +110,22 @@ def pack_program(command: Sequence[str], *, shared_fs: bool = False, here: bool 
     return Program(command, tuple(packed))
 
 
+def program_digest(command: Sequence[str]) -> str:
+    """What the program is, for a results file a later run resumes (``judge --output``): the command and
+    the bytes of every file the command names (a folder's files, walked in order), not their times, so
+    a program edited between two runs is judged again and one merely touched is not."""
+    hashed = hashlib.sha256(repr(tuple(command)).encode())
+    for position, path in _local_paths(command, here=True):
+        files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file())
+        for file in files:
+            hashed.update(f"{position}:{file.relative_to(path) if file != path else ''}:".encode())
+            try:
+                hashed.update(hashlib.sha256(file.read_bytes()).digest())
+            except OSError:
+                hashed.update(b"unreadable")  # copying it says why (``pack_program``)
+    return hashed.hexdigest()[:16]
+
+
 PROGRAM_SUFFIXES = frozenset({".py", ".js", ".mjs", ".cjs", ".java", ".class", ".jar", ".c", ".cc", ".cpp", ".rb",
                               ".pl", ".sh", ".go", ".rs", ".kt", ".lua", ".php", ".ts", ".out", ".exe", ".bin"})
 """Suffixes that make an argument a file the program needs and must be there before it starts (``sol.py``,

@@ -117,6 +117,31 @@ def case_row(case: Case) -> dict[str, Any]:
             "exit_code": None if run is None else run.exit_code, "signal": None if run is None else run.signal}
 
 
+OUTPUT_KEPT = 4096
+"""Bytes of a failed run's standard output a results file keeps (``journal_row``), to show it again."""
+
+
+def journal_row(case: Case) -> dict[str, Any]:
+    """One judged entry as a ``judge --output`` row: its ``--json`` row, the puzzle's key (``Entry.key``),
+    and the start of a failed run's output, so a resumed run can show the failure again."""
+    row = case_row(case) | {"puzzle": "" if case.puzzle is None else Entry(case.index, case.line, case.puzzle).key}
+    if case.run is not None and not case.accepted:
+        row["output"] = case.run.stdout[:OUTPUT_KEPT].decode("utf-8", "replace")
+    return row
+
+
+def case_from_row(row: Mapping[str, Any], entry: Entry) -> Case:
+    """A judged entry back from its ``journal_row``, for its ``entry``: the verdict, the run's figures
+    and the start of its output (the rest of its output and its error output are not kept)."""
+    outcome = Outcome(row["outcome"])
+    run = None
+    if row.get("seconds") is not None:
+        run = Run(row.get("output", "").encode(), b"", row.get("exit_code"), row.get("signal"), float(row["seconds"]),
+                  int(row.get("peak_rss_kb") or 0), timed_out=outcome is Outcome.TIME_LIMIT,
+                  output_overflow=outcome is Outcome.OUTPUT_LIMIT)
+    return Case(entry.index, entry.line, entry.puzzle, outcome, row.get("detail") or "", run)
+
+
 _OUT_OF_MEMORY = re.compile(
     rb"MemoryError|OutOfMemoryError|bad_alloc|heap out of memory|out of memory|Cannot allocate memory", re.I
 )
@@ -375,6 +400,8 @@ class JudgeReport:
     """Batches run again because a cluster worker died while holding them."""
     notes: tuple[str, ...] = ()
     """What the judge did to the command before the first run (``judge_cases``' ``on_note``)."""
+    stopped: bool = False
+    """A signal stopped the run: the summary covers the entries decided before it."""
 
 
 def judge_dataset(
@@ -389,12 +416,17 @@ def judge_dataset(
     cluster: str | Executor | None = None,
     shared_fs: bool = False,
     on_note: Callable[[str], None] | None = None,
+    kept: Mapping[int, Case] | None = None,
+    on_stopped: Callable[[JudgeReport], None] | None = None,
 ) -> JudgeReport:
     """Judge a program over dataset entries; ``on_case`` sees each case as it is decided, ``on_note``
     each note on the command (flags added for its runtime) before the first run.
 
     ``cluster``: an address or ``local:N`` (connected here and closed at the end), or an executor
-    (left open); see ``judge_cases``.
+    (left open); see ``judge_cases``. ``kept``: cases decided by an earlier run, by entry index, not
+    run again (``judge --output``); they count and are seen by ``on_case`` in their place.
+    ``on_stopped``: when Ctrl-C or a stopping signal ends the run, it is given the report of the
+    entries decided so far (``stopped`` True) before the signal goes on.
     """
     from contextlib import nullcontext
 
@@ -416,17 +448,38 @@ def judge_dataset(
             if on_note is not None:
                 on_note(text)
 
-        for case in judge_cases(entries, command, limits, jobs=jobs, cluster=executor, shared_fs=shared_fs,
-                                on_note=note):
-            counts[case.outcome] += 1
-            if case.run is not None:
-                seconds.append(case.run.seconds)
-                peak = max(peak, case.run.peak_rss_kb)
-            if case.puzzle is not None and not case.accepted and len(failures) < failures_shown:
-                failures.append(Failure(case, oracle.answer_text(case.puzzle) if oracle else ""))
-            if on_case:
-                on_case(case)
-        where = executor.describe() if executor is not None else ("this process" if jobs <= 1 else
-                                                                    f"{jobs} runs at once on this machine")
-        retried = executor.retried if executor is not None else 0
-    return JudgeReport(JudgeSummary(counts, tuple(seconds), peak), tuple(failures), where, retried, tuple(notes))
+        def judged(todo: Iterable[Entry]) -> Iterator[Case]:
+            return judge_cases(todo, command, limits, jobs=jobs, cluster=executor, shared_fs=shared_fs, on_note=note)
+
+        def report(stopped: bool = False) -> JudgeReport:
+            where = executor.describe() if executor is not None else ("this process" if jobs <= 1 else
+                                                                        f"{jobs} runs at once on this machine")
+            retried = executor.retried if executor is not None else 0
+            return JudgeReport(JudgeSummary(counts, tuple(seconds), peak), tuple(failures), where, retried,
+                               tuple(notes), stopped)
+
+        try:
+            for case in judged(entries) if not kept else _with_kept(list(entries), kept, judged):
+                counts[case.outcome] += 1
+                if case.run is not None:
+                    seconds.append(case.run.seconds)
+                    peak = max(peak, case.run.peak_rss_kb)
+                if case.puzzle is not None and not case.accepted and len(failures) < failures_shown:
+                    failures.append(Failure(case, oracle.answer_text(case.puzzle) if oracle else ""))
+                if on_case:
+                    on_case(case)
+        except KeyboardInterrupt:  # Ctrl-C, SIGTERM, SIGHUP: what was decided is shown, then the signal goes on
+            if on_stopped is not None:
+                on_stopped(report(stopped=True))
+            raise
+        done = report()
+    return done
+
+
+def _with_kept(entries: Sequence[Entry], kept: Mapping[int, Case],
+               judged: Callable[[Iterable[Entry]], Iterator[Case]]) -> Iterator[Case]:
+    """Every entry's case in dataset order: an earlier run's where ``kept`` has it, else judged now."""
+    fresh = judged([entry for entry in entries if entry.index not in kept])
+    for entry in entries:
+        yield kept[entry.index] if entry.index in kept else next(fresh)
+    next(fresh, None)  # to its end, so its pool or cluster knows the work is done

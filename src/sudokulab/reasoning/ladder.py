@@ -42,13 +42,15 @@ LADDER_BATCH = 16
 
 def summarize(puzzles: Iterable[Puzzle], top: str = LEVELS[-1],
               on_puzzle: Callable[[], None] | None = None, executor: Executor | None = None,
-              total: int | None = None) -> list[LevelSummary]:
+              total: int | None = None,
+              on_stopped: Callable[[list[LevelSummary]], None] | None = None) -> list[LevelSummary]:
     """The ladder table of some puzzles: per level up to ``top``, how many it settles (non-decreasing
     down the ladder), how many it finds contradictory, and the candidates it leaves on average.
 
     ``executor`` (``--jobs N``, ``--cluster``) climbs them in batches elsewhere; the table is the same
     whoever climbed which puzzle (its sums are of whole numbers). ``total``, when known, lets a
-    small set still reach every worker."""
+    small set still reach every worker. ``on_stopped``: when Ctrl-C or a stopping signal ends the
+    run, it is given the table of the puzzles that climbed before the signal goes on."""
     from ..execution.executors import InProcess, batch_size, in_order
 
     levels = LEVELS[: check_level(top) + 1]
@@ -56,18 +58,27 @@ def summarize(puzzles: Iterable[Puzzle], top: str = LEVELS[-1],
     contradictions = [0] * len(levels)
     remaining = [0] * len(levels)
     count = 0
+
+    def table() -> list[LevelSummary]:
+        return [LevelSummary(level, count, settled[i], contradictions[i], remaining[i] / count if count else 0.0)
+                for i, level in enumerate(levels)]
+
     executor = executor or InProcess()
     size = batch_size(LADDER_BATCH, total, executor.workers)
-    for rungs in in_order(executor, climb_batch, top, puzzles, size):
-        count += 1
-        for rung, step in enumerate(rungs):
-            settled[rung] += step.settled
-            contradictions[rung] += step.contradiction
-            remaining[rung] += step.remaining
-        if on_puzzle is not None:
-            on_puzzle()
-    return [LevelSummary(level, count, settled[i], contradictions[i], remaining[i] / count if count else 0.0)
-            for i, level in enumerate(levels)]
+    try:
+        for rungs in in_order(executor, climb_batch, top, puzzles, size):
+            count += 1
+            for rung, step in enumerate(rungs):
+                settled[rung] += step.settled
+                contradictions[rung] += step.contradiction
+                remaining[rung] += step.remaining
+            if on_puzzle is not None:
+                on_puzzle()
+    except KeyboardInterrupt:
+        if on_stopped is not None:
+            on_stopped(table())
+        raise
+    return table()
 
 
 def climb_batch(task: tuple[str, list[Puzzle]]) -> list[list[Rung]]:

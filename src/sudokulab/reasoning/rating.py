@@ -83,6 +83,16 @@ class Rated:
                       "hardest_steps": r.hardest_steps, "stopped": r.stopped, "seconds": round(r.seconds, 6)}
 
 
+    @classmethod
+    def from_document(cls, row: dict[str, Any]) -> Rated:
+        """The entry back from its JSON row (``document``): what ``rate --output`` reads to resume."""
+        if "error" in row:
+            return cls(row["dataset"], row["index"], row["line"], None, row["error"])
+        rating = Rating(row["technique"], float(row["difficulty"]), float(row["rating"]), int(row["steps"]),
+                        int(row["hardest_steps"]), bool(row["stopped"]), float(row["seconds"]))
+        return cls(row["dataset"], row["index"], row["line"], rating)
+
+
 def chosen_entries(dataset: Dataset, sample: int | None = None, seed: int = 0) -> list[Entry]:
     """The entries to rate, in file order: all of ``dataset`` (up to its ``limit``), or ``sample`` of
     them drawn uniformly with ``seed`` (reservoir sampling: one pass, ``sample`` entries kept; the

@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ...bench.compare import Agreement, compare, format_answers, render_comparison
+from ...bench.compare import Agreement, Comparison, compare, format_answers, render_comparison
 from ...errors import ExitCode, NoSolution, SolverBug, TimeLimitReached
 from ...formats import documents
 from ...grading.student_code import register_classes
-from ...ui.console import console
+from ...ui.console import as_text, console
 from ..options import (
     certificate,
     certificate_field,
@@ -46,8 +46,20 @@ def run(args: argparse.Namespace) -> int:
     if args.solver_class:  # a student's class, registered for this run (docs/grading.md)
 
         names = register_classes(args.solver_class, names)
+    def stopped(partial: Comparison) -> None:
+        """What a signal leaves: the table of the solvers that finished, marked partial (no answer on stdout:
+        the comparison is not whole); with --json the document, ``"partial": true``."""
+        if args.json:
+            documents.emit(partial.to_json())
+            return
+        screen = console(stderr=True, wide=args.wide)
+        if partial.runs:
+            render_comparison(partial, screen, wide=args.wide)
+        screen.print(as_text(f"stopped by a signal after {len(partial.runs)} of {partial.asked} solvers: the "
+                             "table and the verdict cover those that finished"))
+
     comparison = compare(puzzle, names, time_limit=args.time_limit, canonical=args.canonical,
-                         options=per_solver_options(args.option), configs=configurations(args))
+                         options=per_solver_options(args.option), configs=configurations(args), on_stopped=stopped)
     for solver_run in comparison.runs:
         if solver_run.skipped and solver_run.skipped_for_rules:
             print(f"sudokulab: skipped {solver_run.solver}: {solver_run.skipped}", file=sys.stderr)

@@ -74,17 +74,24 @@ def run(args: argparse.Namespace) -> int:
         check("bwrap")  # before any student: where bubblewrap cannot run, one line and exit 2
     submissions = gradebook.find_submissions(folder, skip=out)
     show = not args.quiet and sys.stderr.isatty()
-    with gradebook.Gradebook(out) as book, progress(None, enabled=show, label="") as bar:
-        task = bar.add_task("grading", total=None, tally="")
+    graded: list[gradebook.StudentResult] = []  # by this run, as they come
+    with gradebook.Gradebook(out) as book:
+        try:
+            with progress(None, enabled=show, label="") as bar:
+                task = bar.add_task("grading", total=None, tally="")
 
-        def started(count: int) -> None:
-            bar.update(task, total=count)
+                def started(count: int) -> None:
+                    bar.update(task, total=count)
 
-        def finished(result: gradebook.StudentResult) -> None:
-            bar.update(task, advance=1, tally=result.student)
+                def finished(result: gradebook.StudentResult) -> None:
+                    graded.append(result)
+                    bar.update(task, advance=1, tally=result.student)
 
-        ran = gradebook.grade_class(submissions, options, book, jobs=args.jobs, cluster=args.cluster,
-                                    on_start=started, on_result=finished)
+                ran = gradebook.grade_class(submissions, options, book, jobs=args.jobs, cluster=args.cluster,
+                                            on_start=started, on_result=finished)
+        except KeyboardInterrupt:  # Ctrl-C, SIGTERM, SIGHUP: what is stored is said, then the signal goes on
+            _stopped(args, submissions, options, book, graded, folder, out)
+            raise
         document = _document(ran, options, folder, out)
         book.write_tables(document)
     if args.json:
@@ -96,6 +103,21 @@ def run(args: argparse.Namespace) -> int:
           + (f", {ran.retried} run again after a worker died" if ran.retried else "")
           + f"; gradebook: {out / 'gradebook.csv'}", file=sys.stderr)
     return ExitCode.OK
+
+
+def _stopped(args, submissions, options, book, graded, folder, out) -> None:  # noqa: ANN001 - grading types
+    """A run stopped by a signal: every result stored so far (this run's and earlier runs') counted on
+    stderr, and with --json the gradebook document of those students, marked partial; the gradebook
+    files are left as the last whole run wrote them, and the same command grades the rest."""
+    now = {result.student for result in graded}
+    found = [result for result in (book.stored(s.student, gradebook.digest(s, options)) for s in submissions)
+             if result is not None]
+    ran = gradebook.ClassRun(tuple(found), len(now), len(found) - len(now), "")
+    if args.json:
+        emit(_document(ran, options, folder, out, partial=True))
+    print(f"grade: stopped by a signal: {len(found)} of {len(submissions)} students have a result ({len(now)} "
+          f"graded now, {len(found) - len(now)} kept from earlier runs), each stored in {out}; the same command "
+          "grades the rest", file=sys.stderr, flush=True)
 
 
 def _options(args: argparse.Namespace):  # noqa: ANN202 - grading.grader.GradeOptions, imported when run
@@ -139,7 +161,7 @@ def _dataset(argument: str | None) -> dict:
     return {"dataset": data, "dataset_name": name, "entries": entries, "puzzles": puzzles}
 
 
-def _document(ran, options, folder, out) -> dict:  # noqa: ANN001 - grading.gradebook types, imported when run
+def _document(ran, options, folder, out, partial: bool = False) -> dict:  # noqa: ANN001 - grading.gradebook types
     """The gradebook document (gradebook.json, and stdout with --json)."""
 
     rows = [row_of(result) for result in ran.results]
@@ -150,6 +172,6 @@ def _document(ran, options, folder, out) -> dict:  # noqa: ANN001 - grading.grad
         "summary": {"students": len(rows), "graded_now": ran.graded_now, "kept": ran.kept,
                     "full_marks": sum(r["status"] == "graded" and r["passed"] == r["total"] for r in rows),
                     "not_graded": sum(r["status"] != "graded" for r in rows), "where": ran.where,
-                    "retried": ran.retried},
+                    "retried": ran.retried, "partial": partial},
         "students": rows,
     }

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from statistics import fmean, median
 
 from ...datasets.reading import read_dataset
@@ -14,7 +14,9 @@ from ...execution.isolation import check
 from ...execution.sandbox import Limits
 from ...formats import documents
 from ...formats.boj import format_puzzle, printable, source_name
+from ...formats.resumable import ResumableOutput
 from ...judge import run as judging
+from ...judge.program import program_digest
 from ...judge.run import Outcome
 from ...ui.console import as_text, console
 from ...ui.progress import progress
@@ -28,6 +30,7 @@ from ..options import (
     non_negative_int,
     positive_float,
     positive_int,
+    rule_digests,
     rules_arguments,
     where_arguments,
 )
@@ -40,6 +43,7 @@ if TYPE_CHECKING:
 
     from rich.console import Console
 
+    from ...datasets.reading import Entry
     from ...execution.sandbox import Limits
     from ...judge.run import Case, Failure, JudgeSummary
 
@@ -63,6 +67,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         "(absolute) paths; by default the files the command names are sent to each worker")
     parser.add_argument("--show-failures", type=non_negative_int, default=3, metavar="K",
                         help="show the first K failures beside the oracle's answer (default: 3)")
+    parser.add_argument("--output", metavar="FILE.jsonl",
+                        help="each entry's row (as --json prints it), written as it is judged; the next run with "
+                        "the same program (its files' bytes), limits and options judges only the entries not in it")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--wide", action="store_true", help="tables as wide as they get")
     rules_arguments(parser, "of every puzzle of the dataset")
@@ -90,27 +97,96 @@ def run(args: argparse.Namespace) -> int:
     if show and args.dataset != "-":  # a first pass to size the bar: parsing costs little beside running
         total = sum(1 for entry in judging.first_puzzles(read_dataset(args.dataset, rules=rules), args.limit)
                     if entry.ok)
-    with judge_progress(total, source_name(args.dataset), enabled=show) as on_case, Oracle(None) as oracle:
-        report = judging.judge_dataset(
-            judging.first_puzzles(read_dataset(args.dataset, rules=rules), args.limit), args.program, limits,
-            oracle=oracle, failures_shown=args.show_failures, jobs=args.jobs,
-            on_case=_also_json_lines(on_case, judging.case_row) if args.json else on_case,
-            cluster=args.cluster, shared_fs=args.shared_fs, on_note=_note,
-        )
+    journal = None
+    if args.output is not None:
+        if not args.output.lower().endswith(".jsonl"):
+            raise UsageError(f"judge: --output {args.output}: the name must end in .jsonl (a row per entry)")
+        journal = ResumableOutput(args.output, "judge", {
+            "version": _version(), "program": program_digest(args.program), "time_limit": limits.seconds,
+            "memory_limit": limits.memory_mb, "isolation": limits.isolation, **rule_digests(args)})
+    entries = judging.first_puzzles(read_dataset(args.dataset, rules=rules), args.limit)
+    with journal or nullcontext(), judge_progress(total, source_name(args.dataset), enabled=show) as on_case, \
+            Oracle(None) as oracle:
+        kept: dict[int, Case] = {}
+        if journal is not None:
+            entries, kept = _kept(journal, list(entries))
+            on_case = _also_journal(on_case, journal, kept)
+        stopped: list[judging.JudgeReport] = []
+        try:
+            report = judging.judge_dataset(
+                entries, args.program, limits, oracle=oracle, failures_shown=args.show_failures, jobs=args.jobs,
+                on_case=_also_json_lines(on_case, judging.case_row) if args.json else on_case,
+                cluster=args.cluster, shared_fs=args.shared_fs, on_note=_note, kept=kept,
+                on_stopped=stopped.append)
+        except KeyboardInterrupt:  # Ctrl-C, SIGTERM, SIGHUP: what was judged is shown, then the signal goes on
+            if stopped:
+                _show(args, stopped[0], limits, oracle.name)
+            raise
     summary = report.summary
     if not summary.runs and not summary.counts[judging.Outcome.INVALID_ENTRY]:
         raise UsageError(f"judge: no puzzles in '{source_name(args.dataset)}'")
-    screen = console(stderr=args.json, wide=args.wide)
-    render_failures(report.failures, oracle.name, screen)
-    render_judge_summary(summary, limits, screen)
-    if args.cluster:
-        print(f"ran on {report.where}; batches run again after a worker died: {report.retried}",
-              file=sys.stderr if args.json else sys.stdout)
+    _show(args, report, limits, oracle.name)
     if not summary.all_accepted:
         accepted = summary.counts[judging.Outcome.ACCEPTED]
         raise WrongAnswer(f"{sum(summary.counts.values()) - accepted} of {sum(summary.counts.values())} "
                           "entries not accepted")
     return ExitCode.OK
+
+
+def _show(args: argparse.Namespace, report: judging.JudgeReport, limits: Limits, oracle_name: str) -> None:
+    """The failures and the summary table (on stderr with --json); a stopped run's marked partial, and with
+    --json its last row the partial summary."""
+    screen = console(stderr=args.json, wide=args.wide)
+    render_failures(report.failures, oracle_name, screen)
+    render_judge_summary(report.summary, limits, screen)
+    if args.cluster:
+        print(f"ran on {report.where}; batches run again after a worker died: {report.retried}",
+              file=sys.stderr if args.json else sys.stdout)
+    if report.stopped:
+        decided = sum(report.summary.counts.values())
+        resume = f"; the same command resumes from {args.output}" if args.output else ""
+        screen.print(as_text(f"stopped by a signal after {decided:,} entries: the summary covers the entries "
+                             f"judged{resume}"))
+        if args.json:
+            documents.emit_line(summary_row(report))
+            sys.stdout.flush()
+
+
+def summary_row(report: judging.JudgeReport) -> dict[str, Any]:
+    """The last ``--json`` row of a stopped run (``schemas/judge.schema.json``, ``summary``)."""
+    summary = report.summary
+    return {"summary": True, "partial": report.stopped, "entries": sum(summary.counts.values()),
+            "counts": {outcome.value: count for outcome, count in summary.counts.items()}, "runs": summary.runs,
+            "seconds": round(sum(summary.seconds), 6), "peak_rss_kb": summary.peak_rss_kb}
+
+
+def _kept(journal: ResumableOutput, entries: list[Entry]) -> tuple[list[Entry], dict[int, Case]]:
+    """The entries, and the cases an earlier run left in ``--output`` for those of them whose puzzle is the
+    same (by index), with a note of how many are spared."""
+    rows = {row["index"]: row for row in journal.open() if "index" in row}
+    kept = {entry.index: judging.case_from_row(rows[entry.index], entry) for entry in entries
+            if entry.index in rows and rows[entry.index].get("puzzle") == entry.key}
+    if kept:
+        _note(f"judge: {len(kept):,} of {len(entries):,} entries judged already in {journal.name}: judging the "
+              f"other {len(entries) - len(kept):,}")
+    return entries, kept
+
+
+def _also_journal(on_case: Any, journal: ResumableOutput, kept: dict[int, Case]) -> Any:
+    """``on_case`` that also writes each case judged now to the results file."""
+
+    def both(case: Case) -> None:
+        if kept.get(case.index) is not case:
+            journal.write(judging.journal_row(case))
+        on_case(case)
+
+    return both
+
+
+def _version() -> str:
+    import sudokulab
+
+    return sudokulab.__version__
 
 
 def _note(text: str) -> None:

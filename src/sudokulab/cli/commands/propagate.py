@@ -148,19 +148,38 @@ def _summary(args: argparse.Namespace) -> int:
         total = Dataset.from_path(path, box=box, limit=args.limit).estimate()
     size = pool_size(args.jobs, None if total is None else -(-total // LADDER_BATCH),
                      f"{puzzles_word(total or 0)}, {LADDER_BATCH} a batch")
-    with open_executor(args.jobs, args.cluster, size=size, note=note) as executor, \
-            progress(total, enabled=show, label="puzzles") as bar:
-        task = bar.task_ids[0]
-        rows = summarize(puzzles(), top, on_puzzle=lambda: bar.update(task, advance=1), executor=executor,
-                         total=total)
+    stopped: list[list[LevelSummary]] = []  # the table of what climbed before a signal
+    try:
+        with open_executor(args.jobs, args.cluster, size=size, note=note) as executor, \
+                progress(total, enabled=show, label="puzzles") as bar:
+            task = bar.task_ids[0]
+            rows = summarize(puzzles(), top, on_puzzle=lambda: bar.update(task, advance=1), executor=executor,
+                             total=total, on_stopped=stopped.append)
+    except KeyboardInterrupt:  # Ctrl-C, SIGTERM, SIGHUP: the table of what finished, then the signal goes on
+        if stopped:
+            _show_ladder(args, stopped[0], name, total)
+        raise
     if not rows or not rows[0].puzzles:
         raise UsageError(f"propagate: no puzzles in '{name}'")
+    _show_ladder(args, rows, name)
+    return ExitCode.OK
+
+
+def _show_ladder(args: argparse.Namespace, rows: Sequence[LevelSummary], name: str, wanted: int | None = -1) -> None:
+    """The ladder table (or its ``--json`` document); a ``wanted`` other than -1 says a signal stopped the
+    run after ``rows``' puzzles of that many (None: unknown), and marks the table partial."""
+    partial = wanted != -1
     if args.json:
 
-        emit({"dataset": name, "puzzles": rows[0].puzzles, "levels": [row.to_json() for row in rows]})
-    else:
-        sys.stdout.write(render_ladder(rows, name))
-    return ExitCode.OK
+        emit({"dataset": name, "puzzles": rows[0].puzzles if rows else 0, "levels": [row.to_json() for row in rows],
+              "partial": partial})
+        return
+    sys.stdout.write(render_ladder(rows, name))
+    if partial:
+        done = rows[0].puzzles if rows else 0
+        of = f" of {puzzles_word(wanted)}" if wanted is not None else (" puzzles" if done != 1 else " puzzle")
+        print(f"stopped by a signal after {done:,}{of}: the table covers the puzzles that climbed the ladder",
+              flush=True)
 
 
 def render_ladder(rows: Sequence[LevelSummary], name: str) -> str:

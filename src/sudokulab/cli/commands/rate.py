@@ -4,6 +4,8 @@ The ratings are ``reasoning.rating``'s; this command picks the entries (all, ``-
 reproducible ``--sample``), rates them under a progress bar (here, on ``--jobs N`` processes or on a
 ``--cluster``: the same rows in the same order) and prints the distribution per set
 (with ``--rows`` a line per puzzle first), or one ``--json`` document, and can draw a histogram.
+``--output FILE.jsonl`` keeps each puzzle's row as it is rated (``formats.resumable``): a run
+stopped by a signal prints what it rated, marked partial, and the next run rates only the rest.
 """
 
 from __future__ import annotations
@@ -18,19 +20,22 @@ from ...ui.tables import Column, print_table, puzzles_word
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from ...reasoning.rating import Distribution, Rated
+    from ...datasets.reading import Entry
 
 import argparse
 import io
+from contextlib import nullcontext
+from typing import Any
 
 from ...datasets.reading import Dataset
 from ...errors import ExitCode, UsageError
 from ...execution.cluster import check_where, open_executor
 from ...execution.executors import pool_size
 from ...formats import documents
-from ...reasoning.rating import RATE_BATCH, Distribution, chosen_entries, rate_entries
+from ...formats.resumable import ResumableOutput
+from ...reasoning.rating import RATE_BATCH, Distribution, Rated, chosen_entries, rate_entries
 from ...ui.console import console
-from ...ui.plots import plot_output, require_matplotlib
+from ...ui.plots import PLOT_SUFFIXES, plot_output, require_matplotlib
 from ...ui.progress import progress
 from ..options import (
     box,
@@ -39,6 +44,7 @@ from ..options import (
     note,
     positive_float,
     positive_int,
+    rule_digests,
     rules_arguments,
     seed_int,
     where_arguments,
@@ -55,8 +61,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="per puzzle: stop its explanation there (its rating is then a lower bound)")
     parser.add_argument("--rows", action="store_true", help="one line per puzzle before the tables")
     parser.add_argument("--json", action="store_true", help="one JSON document: ratings per puzzle and per dataset")
-    parser.add_argument("--output", dest="plot", metavar="FILE", help="the ratings histogram: .png, .svg or .pdf")
-    parser.add_argument("--plot", dest="plot", help=argparse.SUPPRESS)  # the spelling before --output
+    parser.add_argument("--output", action="append", metavar="FILE",
+                        help="write FILE, the kind from its name: the ratings histogram as .png, .svg or .pdf; "
+                        "each puzzle's row as .jsonl, written as it is rated and resumed by the next run with "
+                        "the same options (only the puzzles not in it are rated); repeatable")
+    parser.add_argument("--plot", help=argparse.SUPPRESS)  # the spelling before --output FILE.png
     parser.add_argument("--box", metavar="RxC", help="box shape of the puzzles (default: from the size)")
     parser.add_argument("--wide", action="store_true", help="tables as wide as they get")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -64,16 +73,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
     rules_arguments(parser, "of every puzzle of the datasets")
 
 
+ROWS_SUFFIX = ".jsonl"
+
+
 def run(args: argparse.Namespace) -> int:
 
     if args.seed is not None and args.sample is None:
         raise UsageError("--seed needs --sample N")
     check_where(args.jobs, args.cluster)
+    plot_path, rows_path = _outputs(args)
     plot = None
-    if args.plot is not None:
+    if plot_path is not None:
 
         require_matplotlib()  # before the work, not after it
-        plot = plot_output(args.plot)
+        plot = plot_output(plot_path)
     shape, rules = box(args), dataset_rules(args)
     datasets = [Dataset.from_path(dataset_file(path), box=shape, limit=args.limit, rules=rules)
                 for path in args.datasets]
@@ -81,33 +94,106 @@ def run(args: argparse.Namespace) -> int:
     for name, entries in chosen:  # as bench, judge and propagate: an empty dataset is bad input
         if not entries:
             raise UsageError(f"rate: no puzzles in '{name}'")
-    distributions, rows_of = [], {}
-    total = sum(len(entries) for _, entries in chosen)
-    with open_executor(args.jobs, args.cluster, size=pool_size(args.jobs, -(-total // RATE_BATCH),
-                                                               f"{puzzles_word(total)}, {RATE_BATCH} a batch"),
-                       note=note) as executor, \
-            progress(sum(len(entries) for _, entries in chosen), enabled=not args.quiet, label="rating") as bar:
-        task = bar.task_ids[0]
-
-        def advance(rated: Rated) -> None:
-            bar.update(task, advance=1, tally=rated.dataset)
-            if args.rows and not args.json:
-                print(rated_row(rated), flush=True)
-
-        for name, entries in chosen:
-            rows = list(rate_entries(name, entries, time_limit=args.time_limit, on_rated=advance, executor=executor))
-            rows_of[name] = rows
-            distributions.append(Distribution.of(name, rows))
-    if args.json:
-        documents.emit({"datasets": [d.document() for d in distributions],
-                        "puzzles": [row.document() for rows in rows_of.values() for row in rows],
-                        "time_limit": args.time_limit})
-    else:
-        render_ratings(distributions, console(wide=args.wide))
+    journal = None if rows_path is None else ResumableOutput(rows_path, "rate", _settings(args))
+    with journal or nullcontext():
+        kept = _kept(journal, chosen)
+        done: dict[str, list[Rated]] = {name: [] for name, _ in chosen}
+        try:
+            _rate(args, chosen, kept, done, journal)
+        except KeyboardInterrupt:  # Ctrl-C, SIGTERM, SIGHUP: what was rated is shown, then the signal goes on
+            _show(args, done, sum(len(entries) for _, entries in chosen), rows_path)
+            raise
+    _show(args, done, None, rows_path)
     if plot is not None:
-        ratings_histogram({name: [r.rating.rating for r in rows if r.rating] for name, rows in rows_of.items()},
+        ratings_histogram({name: [r.rating.rating for r in rows if r.rating] for name, rows in done.items()},
                           plot.path)
     return ExitCode.OK
+
+
+def _outputs(args: argparse.Namespace) -> tuple[str | None, str | None]:
+    """The histogram's file and the rows' file, from ``--output`` (the suffix says which) and ``--plot``."""
+    plot, rows = args.plot, None
+    for path in args.output or ():
+        suffix = Path(path).suffix.lower()
+        if suffix == ROWS_SUFFIX and rows is None:
+            rows = path
+        elif suffix in PLOT_SUFFIXES and plot is None:
+            plot = path
+        else:
+            raise UsageError(f"rate: --output {path}: the name must end in {ROWS_SUFFIX} (each puzzle's row) or "
+                             f"{', '.join(PLOT_SUFFIXES)} (the histogram), one of each at most")
+    return plot, rows
+
+
+def _settings(args: argparse.Namespace) -> dict[str, Any]:
+    """What decides a puzzle's row, so a results file is resumed only under the same: the version, the time
+    limit, the box and the rules."""
+    import sudokulab
+
+    return {"version": sudokulab.__version__, "time_limit": args.time_limit, "box": args.box,
+            **rule_digests(args)}
+
+
+def _kept(journal: ResumableOutput | None, chosen: Sequence[tuple[str, Sequence[Entry]]]) -> dict[tuple, Rated]:
+    """The rows a run before this one left in ``--output``, by (dataset, index, puzzle), and a note of how
+    many of this run's puzzles they spare."""
+    if journal is None:
+        return {}
+    kept = {(row["dataset"], row["index"], row.get("puzzle", "")): Rated.from_document(row)
+            for row in journal.open() if "dataset" in row}
+    wanted = sum(len(entries) for _, entries in chosen)
+    spared = sum((name, entry.index, entry.key) in kept for name, entries in chosen for entry in entries)
+    if spared:
+        note(f"rate: {spared:,} of {puzzles_word(wanted)} rated already in {journal.name}: rating the other "
+             f"{wanted - spared:,}")
+    return kept
+
+
+def _rate(args: argparse.Namespace, chosen: Sequence[tuple[str, Sequence[Entry]]], kept: dict[tuple, Rated],
+          done: dict[str, list[Rated]], journal: ResumableOutput | None) -> None:
+    """Rate what ``kept`` lacks, each row into ``done`` (in file order, kept ones in their place), the
+    journal and ``--rows`` as it comes."""
+    todo = {name: [e for e in entries if (name, e.index, e.key) not in kept] for name, entries in chosen}
+    total = sum(len(entries) for entries in todo.values())
+    size = pool_size(args.jobs, -(-total // RATE_BATCH), f"{puzzles_word(total)}, {RATE_BATCH} a batch")
+    with open_executor(args.jobs, args.cluster, size=size, note=note) as executor, \
+            progress(total, enabled=not args.quiet, label="rating") as bar:
+        task = bar.task_ids[0]
+
+        def rated_now(rated: Rated) -> None:
+            bar.update(task, advance=1, tally=rated.dataset)
+
+        for name, entries in chosen:
+            keys = {e.index: e.key for e in entries}
+            fresh = rate_entries(name, todo[name], time_limit=args.time_limit, on_rated=rated_now, executor=executor)
+            for entry in entries:
+                key = (name, entry.index, keys[entry.index])
+                rated = kept[key] if key in kept else next(fresh)
+                if key not in kept and journal is not None:
+                    journal.write({**rated.document(), "puzzle": key[2]})
+                done[name].append(rated)
+                if args.rows and not args.json:
+                    print(rated_row(rated), flush=True)
+            next(fresh, None)  # to its end, so the executor knows the work is done
+
+
+def _show(args: argparse.Namespace, done: dict[str, list[Rated]], wanted: int | None, rows_path: str | None) -> None:
+    """The distributions and rows of what was rated; ``wanted`` (a stopped run: how many were asked for)
+    marks them partial."""
+    rated = sum(len(rows) for rows in done.values())
+    distributions = [Distribution.of(name, rows) for name, rows in done.items() if rows or wanted is None]
+    stopped = None
+    if wanted is not None:
+        stopped = (f"stopped by a signal after {rated:,} of {puzzles_word(wanted)}: the figures cover the puzzles "
+                   "rated" + (f"; the same command resumes from {rows_path}" if rows_path else ""))
+    if args.json:
+        documents.emit({"datasets": [d.document() for d in distributions],
+                        "puzzles": [row.document() for rows in done.values() for row in rows],
+                        "time_limit": args.time_limit, "partial": wanted is not None})
+    else:
+        render_ratings(distributions, console(wide=args.wide))
+        if stopped is not None:
+            print(stopped, flush=True)
 
 
 def render_ratings(distributions: Sequence[Distribution], out: Console) -> None:

@@ -120,7 +120,7 @@ def _all_hint(source: str) -> str:
 
 def run_all(args: argparse.Namespace) -> int:
     # here, not at the top: --all runs on bench's worker, which loads numpy; one puzzle needs none of it
-    from ...bench.answers import BAD, NO_SOLUTION, TIME_LIMIT, WRONG, input_form, solve_all
+    from ...bench.answers import BAD, NO_SOLUTION, TIME_LIMIT, WRONG, AnswerTally, input_form, solve_all
     from ...bench.run import Dataset
 
     if args.canonical:
@@ -135,8 +135,20 @@ def run_all(args: argparse.Namespace) -> int:
     rules = dataset_rules(args)
     datasets = [Dataset.from_path(dataset_file(path), box=box(args), rules=rules) for path in files]
     form = "json" if args.json else args.format
+
+    def stopped(tally: AnswerTally) -> None:
+        """What a signal leaves: the answers written are every entry up to the first unanswered one; the
+        tally says so on stderr, and with JSON a last row marked partial."""
+        sys.stdout.flush()
+        if form == "json":
+            documents.emit_line(tally.document(partial=True))
+            sys.stdout.flush()
+        print(f"stopped by a signal: {tally.summary()}; the answers are those of the first "
+              f"{tally.entries:,} entries, in order", file=sys.stderr, flush=True)
+
     tally = solve_all(datasets, solver=args.solver, options=solver_options(args.option), time_limit=args.time_limit,
-                      jobs=args.jobs, cluster=args.cluster, form=form or (lambda dataset: input_form(dataset.path)))
+                      jobs=args.jobs, cluster=args.cluster, form=form or (lambda dataset: input_form(dataset.path)),
+                      on_stopped=stopped)
     summary = tally.summary()
     if not tally.entries:
         raise UsageError(f"{', '.join(files)}: no puzzle to solve ({summary})")

@@ -219,12 +219,13 @@ def test_with_jobs_the_table_and_the_summary_give_the_rate_of_all_processes_at_o
                      "--quiet", "--json", "--wide"])  # four batches: the two processes asked for
     out, err = capsys.readouterr()
     assert code == 0, err
-    summary = _json_lines(out)[-1]
+    *_, summary, run = _json_lines(out)
+    assert run["run"] and run["jobs"] == 2
     assert summary["summary"] and summary["jobs"] == 2 and summary["puzzles"] == 20
     assert summary["per_wall_second"] == pytest.approx(20 / summary["wall_seconds"], rel=1e-6)
     assert summary["per_second"] == pytest.approx(20 / summary["seconds"], rel=1e-6)
-    assert "puzzles/s, 2 jobs" in err and "puzzles/s with 2 jobs = puzzles / the run's wall seconds" in " ".join(
-        err.split())
+    text = " ".join(err.split())
+    assert "where: 2 local processes" in text and "puzzles/s: over the run's wall clock" in text
 
 
 @pytest.mark.slow
@@ -251,6 +252,7 @@ def test_ctrl_c_during_bench_shows_what_finished_then_exits_130(tmp_path):
     *done, summary = rows
     assert process.returncode == 130, err.decode()
     assert summary["summary"] and summary["puzzles"] == len(done) >= 1 and summary["solved"] == len(done)
+    assert summary["partial"] is True
     text = " ".join(err.decode().split())
     assert f"stopped by a signal after {len(done)} puzzles" in text and text.endswith("sudokulab: interrupted")
 
@@ -286,23 +288,76 @@ def test_a_signal_while_a_batch_is_recorded_counts_it_whole(tmp_path, monkeypatc
 
 
 @pytest.mark.slow
-def test_runs_and_warmup_report_each_solvers_rate_over_the_runs_and_paired_ratios(tmp_path, capsys):
+def test_runs_and_warmup_carry_every_run_its_statistics_and_the_ratio_with_its_spread(tmp_path, capsys):
+    """``bench --runs 5 --warmup 1 --json``, as hyperfine users expect: every run's rate of every solver,
+    their mean, σ and median, each solver against the next slower with the ratio's spread, the versions
+    and the machine; the same runs in the CSV and Markdown exports. Each figure is computed again here
+    from the runs' rates."""
+    import csv
+    import statistics
+
+    from sudokulab.formats import documents
+
     path = tmp_path / "five.txt"
     path.write_text("\n".join("".join(str(v) if v else "." for v in random_puzzle(9, 0.4, seed)[0].givens)
                               for seed in range(5)) + "\n")
-    code = cli.main(["bench", str(path), "--solvers", "backtrack-fast,sat", "--runs", "3", "--warmup", "1",
-                     "--quiet", "--json"])
+    markdown, table = tmp_path / "runs.md", tmp_path / "runs.csv"
+    code = cli.main(["bench", str(path), "--solvers", "backtrack-fast,sat", "--runs", "5", "--warmup", "1",
+                     "--quiet", "--json", "--export-markdown", str(markdown), "--export-csv", str(table)])
     out, err = capsys.readouterr()
     assert code == 0, err
-    rows = _json_lines(out)  # the last run's rows and summaries only
-    assert len([r for r in rows if "summary" not in r]) == 5 * 2 and len([r for r in rows if "summary" in r]) == 2
+    rows = _json_lines(out)
+    for row in rows:
+        documents.validate("bench", row)
+    *last_run, run = rows  # the last run's rows and summaries, then the run row
+    assert len([r for r in last_run if "summary" not in r]) == 5 * 2
+    summaries = {r["solver"]: r for r in last_run if r.get("summary")}
+    assert set(summaries) == {"backtrack-fast", "sat"} and not any(r["partial"] for r in summaries.values())
+    assert run["run"] and (run["runs"], run["asked"], run["warmup"], run["rate"]) == (5, 5, 1, "wall")
+    assert run["versions"]["sudokulab"] and run["versions"]["python"] and run["machine"]["cores"]
+    assert run["machine"]["cpu"] and run["machine"]["python"]
+    by_solver = {row["solver"]: row for row in run["solvers"]}
+    for name, row in by_solver.items():
+        rates = row["rates"]
+        assert len(rates) == 5 and all(rate > 0 for rate in rates)
+        assert row["mean"] == pytest.approx(statistics.fmean(rates))
+        assert row["stdev"] == pytest.approx(statistics.stdev(rates))
+        assert row["median"] == pytest.approx(statistics.median(rates))
+        assert (row["min"], row["max"]) == (min(rates), max(rates))
+        assert rates[-1] == pytest.approx(summaries[name]["per_wall_second"])  # the last run is the tables' run
+    assert [row["solver"] for row in run["solvers"]] == sorted(by_solver, key=lambda n: -by_solver[n]["mean"])
+    (versus,) = run["comparisons"]
+    quick, slow = by_solver[versus["faster"]]["rates"], by_solver[versus["slower"]]["rates"]
+    ratios = [a / b for a, b in zip(quick, slow)]
+    assert versus["ratios"] == pytest.approx(ratios)
+    assert versus["ratio"] == pytest.approx(statistics.fmean(ratios))
+    assert versus["stdev"] == pytest.approx(statistics.stdev(ratios))
     text = " ".join(err.split())
-    assert "five: puzzles/cpu-s over 3 runs, after 1 warm-up run" in text
-    medians = {}
-    for line in err.splitlines():
-        cells = line.split()
-        if cells[:1] in (["backtrack-fast"], ["sat"]) and len(cells) == 8 and cells[3] == "..":
-            medians[cells[0]] = float(cells[1].replace(",", ""))
-    assert set(medians) == {"backtrack-fast", "sat"}
-    faster, slower = sorted(medians, key=medians.get, reverse=True)
-    assert f"{faster} is " in text and f"x as fast as {slower} (run by run: " in text
+    assert (f"{versus['faster']} is {versus['ratio']:.2f} ± {versus['stdev']:.2f}× faster than {versus['slower']}"
+            in text)
+    assert "five: puzzles/s, 5 runs after 1 warm-up" in text
+    with open(table, newline="") as stream:
+        exported = list(csv.DictReader(stream))
+    assert len(exported) == 2 * 5
+    for name, row in by_solver.items():
+        assert [float(r["rate"]) for r in exported if r["solver"] == name] == pytest.approx(row["rates"], rel=1e-5)
+    written = markdown.read_text()
+    assert "| solver | mean ± σ (puzzles/s) | median | min … max | relative |" in written
+    for name, row in by_solver.items():
+        assert f"| {name} | {row['mean']:,.1f} ± {row['stdev']:,.1f} |" in written
+        assert f"| {name} | " + " | ".join(f"{r:,.1f}" for r in row["rates"]) + " |" in written
+
+
+def test_the_runs_statistics_say_what_a_person_reads():
+    """The ratio and the outliers on runs given: "A is N.NN ± s× faster than B" is the mean and σ of the
+    per-run ratios; a run ten median absolute deviations from the others is named."""
+    import statistics
+
+    from sudokulab.bench.spread import Spread, faster
+
+    quick = Spread("quick", (300.0, 310.0, 290.0, 305.0, 120.0), {})
+    slow = Spread("slow", (100.0, 100.0, 100.0, 100.0, 100.0), {})
+    assert quick.outliers() == (4,) and slow.outliers() == ()
+    mean, sigma = faster(quick, slow)
+    assert mean == pytest.approx((3.0 + 3.1 + 2.9 + 3.05 + 1.2) / 5)
+    assert sigma == pytest.approx(statistics.stdev([3.0, 3.1, 2.9, 3.05, 1.2]))

@@ -245,7 +245,8 @@ def test_bench_json_lines_are_the_rows_of_its_jsonl_output(folder):
     done = run("bench", [str(folder / "three.txt"), "--solvers", "backtrack", "--quiet", "--output", str(rows),
                          "--output", str(table)], folder)
     assert done.returncode == 0, done.stderr
-    *printed, summary = documents_of("bench", done.stdout)  # the rows, then one summary row per solver
+    *printed, summary, run_row = documents_of("bench", done.stdout)  # the rows, a summary row per solver, the run
+    assert run_row["run"] is True and run_row["runs"] == 1
     written = [json.loads(line) for line in rows.read_text().splitlines()]
     key = [(r["index"], r["solver"], r["status"]) for r in printed]
     assert key == [(r["index"], r["solver"], r["status"]) for r in written] and len(key) == 3

@@ -300,8 +300,8 @@ def test_ctrl_c_during_compare_on_a_terminal(tmp_path):
     assert out.read_text() == ""
 
 
-BENCH_COLUMNS = ["solver", "solved", "t/o", "wrong", "puzzles/s", "puzzles/cpu-s", "median", "p90", "p99", "max",
-                 "mean effort per puzzle"]
+BENCH_COLUMNS = ["solver", "solved", "t/o", "wrong", "puzzles/s", "puzzles/solve-s", "puzzles/cpu-s", "median", "p90",
+                 "p99", "max", "mean effort per puzzle"]
 COMPARE_COLUMNS = ["solver", "status", "set-up", "solve", "effort", "valid", "agrees"]
 
 

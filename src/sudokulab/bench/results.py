@@ -339,18 +339,21 @@ class BenchSummary:
 
     @property
     def per_second(self) -> float:
-        """Puzzles per second of one process: over the sum of the per-puzzle wall times."""
+        """Puzzles per second of solving (``puzzles/solve-s``): over the sum of the per-puzzle wall times,
+        the solver alone, one process."""
         return self.puzzles / self.seconds if self.seconds > 0 else math.inf
 
     @property
     def per_wall_second(self) -> float | None:
-        """Puzzles per second of the whole run's wall clock: with --jobs or a cluster, every process at once."""
+        """Puzzles per second of the run's wall clock (``puzzles/s``, bench's headline): what a run gets,
+        reading, checking and start-up included; with --jobs or a cluster every process at once."""
         if self.wall_seconds is None:
             return None
         return self.puzzles / self.wall_seconds if self.wall_seconds > 0 else math.inf
 
-    def document(self, jobs: int, where: str) -> dict[str, Any]:
-        """The summary as a ``bench --json`` summary row (``schemas/bench.schema.json``, ``summary``)."""
+    def document(self, jobs: int, where: str, partial: bool = False) -> dict[str, Any]:
+        """The summary as a ``bench --json`` summary row (``schemas/bench.schema.json``, ``summary``);
+        ``partial``: a signal stopped the run, the row covers the batches that finished."""
         def number(value: float | None) -> float | None:
             return None if value is None or not math.isfinite(value) else round(value, 9)
 
@@ -361,7 +364,7 @@ class BenchSummary:
                 "per_cpu_second": number(self.per_cpu_second), "per_wall_second": number(self.per_wall_second),
                 "median": number(self.median), "p90": number(self.p90), "p99": number(self.p99),
                 "max": number(self.max), "means": {k: number(v) for k, v in self.means.items()},
-                "jobs": jobs, "where": where}
+                "jobs": jobs, "where": where, "partial": partial}
 
     @property
     def per_cpu_second(self) -> float:
@@ -435,14 +438,10 @@ class BenchReport:
         load = "" if self.load is None else f", load average {self.load:.2f} at start"
         order = "one solver at a time" if self.by_solver else "solvers taking turns on each batch"
         retried = f", {self.retried} batches retried after a worker died" if self.retried else ""
+        share = "; each solver's part of the wall time in proportion to its summed solve times" \
+            if len(self.solvers) > 1 else ""
         return (f"{order}, where: {self.where}{retried}, time limit {limit}, {self.cores or '?'} cores here "
-                f"(os.cpu_count){load}; "
-                f"wall {self.wall_seconds:.1f} s; puzzles/s = puzzles / sum of per-puzzle wall times (one process), "
-                f"puzzles/cpu-s the same over the process's CPU time"
-                + (f"; puzzles/s with {self.jobs} jobs" if self.jobs > 1 else "; puzzles/s on the cluster" if
-                   self.parallel else "")
-                + (" = puzzles / the run's wall seconds, all processes together (each solver's part of the wall "
-                   "time in proportion to its summed times; pool start-up included)" if self.parallel else ""))
+                f"(os.cpu_count){load}; wall {self.wall_seconds:.1f} s{share}")
 
     @property
     def parallel(self) -> bool:

@@ -18,9 +18,12 @@ once per dataset and solver (a warning line, a note under the tables, and one ro
 "skipped" in the CSV and JSON Lines outputs), and its summary row is left out.
 
 Times are the solvers' own ``seconds`` (wall time). A timed-out puzzle counts with the time it was
-given, so with timeouts the quantiles are lower bounds. ``puzzles/s`` is puzzles over the sum of
-per-puzzle times: the rate of one process, whatever ``jobs`` is. Each call is also timed in CPU
-seconds of the process (``puzzles/cpu-s``), the steadier figure when other work shares the cores.
+given, so with timeouts the quantiles are lower bounds. Three rates (``report.RATES``): ``puzzles/s``,
+the headline, is puzzles over the run's wall clock (the dataset's wall time, shared among the solvers
+in proportion to their summed solve times): what a run gets, reading, checking and start-up included,
+every process together with ``jobs`` or a cluster; ``puzzles/solve-s`` is puzzles over the sum of the
+per-puzzle times, the solver alone in one process; ``puzzles/cpu-s`` the same over the CPU seconds of
+the calls, the steadier figure when other work shares the cores.
 
 The worker side (the work spec, the function that answers a batch, batch sizes) is
 ``bench_worker.py``; ``results.py`` holds what the run records; this module is the run loop over

@@ -1,5 +1,9 @@
 """Repeated bench runs and the conclusions their spread supports, so a lesson's sentence holds run to run.
 
+``bench --runs K`` reports each row's rates over the K runs as hyperfine reports times: mean ± σ,
+median, min … max, "A is N.N ± s× faster than B" (``faster``, paired by run) and a warning for a run
+far from the others (``Spread.outliers``).
+
 One timed run ranks solvers by noise as much as by speed: on a shared machine two runs of the same
 set can swap solvers that are a few per cent apart. ``repeat`` runs the same bench several times
 (the solvers taking turns on each batch in every round) and keeps each row's rate per round, in
@@ -19,7 +23,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["MARGIN", "Spread", "clearly_faster", "paired_ratio", "repeat", "tiers", "verdict"]
+__all__ = ["MARGIN", "OUTLIER_SCORE", "Spread", "clearly_faster", "faster", "paired_ratio", "repeat", "tiers",
+           "verdict"]
+
+OUTLIER_SCORE = 10.0
+"""A round is an outlier past this modified z-score (``Spread.outliers``): ten median absolute deviations,
+as hyperfine warns (its threshold, 14.826 unscaled deviations). Iglewicz and Hoaglin's 3.5 suits large
+samples; over five runs on a shared machine it would call half of them outliers."""
 
 
 @dataclass(frozen=True)
@@ -45,6 +55,33 @@ class Spread:
     def median(self) -> float:
         return statistics.median(self.rates)
 
+    @property
+    def mean(self) -> float:
+        return statistics.fmean(self.rates)
+
+    @property
+    def stdev(self) -> float:
+        """The sample standard deviation of the rates (0 for one round)."""
+        return statistics.stdev(self.rates) if len(self.rates) > 1 else 0.0
+
+    def outliers(self, threshold: float = OUTLIER_SCORE) -> tuple[int, ...]:
+        """The rounds (0-based) whose rate lies far from the others: a modified z-score (the distance from
+        the median in median absolute deviations, scaled to a normal distribution's) above ``threshold``
+        (``OUTLIER_SCORE``). A round another process slowed, or one that paid for a cold cache.
+
+        >>> Spread("a", (100, 101, 99, 100, 60), {}).outliers()
+        (4,)
+        >>> Spread("a", (100, 104, 97, 101, 108), {}).outliers()  # a shared machine's usual spread
+        ()
+        """
+        if len(self.rates) < 3:
+            return ()
+        middle = statistics.median(self.rates)
+        spread = statistics.median(abs(rate - middle) for rate in self.rates)
+        if spread == 0:
+            return tuple(i for i, rate in enumerate(self.rates) if rate != middle)
+        return tuple(i for i, rate in enumerate(self.rates) if 0.6745 * abs(rate - middle) / spread > threshold)
+
     def overlaps(self, other: Spread) -> bool:
         return self.low <= other.high and other.low <= self.high
 
@@ -67,6 +104,18 @@ def repeat(run: Callable[[], Any], rounds: int) -> tuple[list[Spread], Any]:
             rates.setdefault(summary.solver, []).append(summary.per_cpu_second)
             means[summary.solver] = summary.means
     return [Spread(name, tuple(values), means[name]) for name, values in rates.items()], report
+
+
+def faster(a: Spread, b: Spread) -> tuple[float, float]:
+    """How many times ``a``'s rate is ``b``'s, round by round: the mean of the per-round ratios and their
+    standard deviation, as hyperfine reports "A ran N.N ± s times faster than B" (paired: a round's
+    load weighs on both alike).
+
+    >>> faster(Spread("a", (20, 40, 22), {}), Spread("b", (10, 20, 11), {}))
+    (2.0, 0.0)
+    """
+    ratios = [x / y for x, y in zip(a.rates, b.rates)]
+    return statistics.fmean(ratios), statistics.stdev(ratios) if len(ratios) > 1 else 0.0
 
 
 MARGIN = 1.1

@@ -1,4 +1,4 @@
-"""Which versions did this run use: Python, sudokulab, and each library a paradigm runs on.
+"""Which versions did this run use (Python, sudokulab, each library a paradigm runs on), and on what machine.
 
 A timing or a verdict means little without them (PySAT's engines and OR-Tools change between
 releases), so ``sudokulab --version`` prints them and ``solvers --json`` carries them. Read from the
@@ -53,3 +53,19 @@ def versions_text() -> str:
     for name, use in LIBRARIES:
         lines.append(f"{name:<{width}}  {found[name] or 'not installed':<13}  {use}")
     return "\n".join(lines) + "\n"
+
+
+def machine() -> dict[str, str | int | None]:
+    """The machine a measurement ran on: its CPU as the system names it, its cores, the operating system,
+    the one-minute load average when asked (other work skews timings), and Python's build."""
+    import os
+
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            cpu = next((line.split(":", 1)[1].strip() for line in info if line.startswith("model name")), cpu)
+    except OSError:
+        pass
+    load = round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None
+    return {"cpu": cpu, "cores": os.cpu_count(), "system": platform.platform(), "load": load,
+            "python": f"{platform.python_version()} ({platform.python_implementation()})"}

@@ -7,11 +7,12 @@ import sys
 from pathlib import Path
 
 from ...bench import run as bench
-from ...bench.report import render_bench, render_runs
+from ...bench.report import render_bench, render_runs, runs_csv, runs_document, runs_markdown
 from ...bench.results import DEFAULT_TIME_LIMIT
 from ...errors import ExitCode, SolverBug, UnsupportedFeature, UsageError
 from ...formats.documents import emit_line
-from ...ui.console import console
+from ...formats.outputs import OutputFile
+from ...ui.console import as_text, console
 from ...ui.plots import cactus_plot, plot_output, require_matplotlib
 from ..options import (
     box,
@@ -55,11 +56,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--plot", help=argparse.SUPPRESS)  # deprecated: --output FILE.png
     json_argument(parser, "per-puzzle results as JSON Lines on stdout (the tables go to stderr)")
     parser.add_argument("--runs", type=positive_int, default=1, metavar="K",
-                        help="repeat the whole run K times and report each solver's rate over the runs (median, "
-                        "quartiles) and how many times faster each is than the next, paired run by run; the "
-                        "tables, rows and files are the last run's (default: 1)")
+                        help="repeat the whole run K times and report each solver's rate over the runs (mean ± σ, "
+                        "median, min … max), how many times faster each is than the next (paired run by run) "
+                        "and runs far from the others; the tables, rows and files are the last run's (default: 1)")
     parser.add_argument("--warmup", type=non_negative_int, default=0, metavar="W",
                         help="whole runs before the measured ones, not counted (caches, compiled code; default: 0)")
+    parser.add_argument("--rate", choices=("wall", "cpu"), default="wall",
+                        help="the rate --runs compares: puzzles per second of the run's wall clock (what a run gets; "
+                        "the default) or of CPU time (steadier on a shared machine)")
+    parser.add_argument("--export-markdown", metavar="FILE",
+                        help="the runs' table and every run's rate as Markdown (with the versions and machine)")
+    parser.add_argument("--export-csv", metavar="FILE", help="every run's rate of every solver as CSV, one row each")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     rules_arguments(parser, "of every puzzle of the datasets")
 
@@ -76,12 +83,15 @@ def run(args: argparse.Namespace) -> int:
     rules = dataset_rules(args)
     datasets = [bench.Dataset.from_path(dataset_file(path), box=shape, limit=args.limit, rules=rules)
                 for path in args.datasets]
+    exports = {kind: OutputFile(path, what=what) for kind, path, what in
+               (("markdown", args.export_markdown, "Markdown"), ("csv", args.export_csv, "CSV")) if path}
+
     def show(report: bench.BenchReport) -> None:
         """The tables (and with --json the summary rows) of a whole run, or of what finished before a signal."""
         if args.json:
 
             for summary in report.summaries:
-                emit_line(summary.document(report.jobs, report.where))
+                emit_line(summary.document(report.jobs, report.where, partial=report.stopped))
             sys.stdout.flush()
         render_bench(report, console(stderr=args.json, wide=args.wide), wide=args.wide)
 
@@ -93,23 +103,39 @@ def run(args: argparse.Namespace) -> int:
             json_path=files.get("jsonl") if last else None,
             json_lines=sys.stdout if args.json and last else None, progress=not args.quiet,
             by_solver=args.by_solver, cluster=args.cluster, batch_size=args.batch_size, configs=configurations(args),
-            on_stopped=show if last else None,
+            on_stopped=show if last and args.runs == 1 else None,
         )
 
     if args.runs > 1 or args.warmup:
         if any(d.path is not None and str(d.path) == "-" for d in datasets):
             raise UsageError("bench: --runs and --warmup read the datasets again: give files, not stdin")
-    for _ in range(args.warmup):
-        one_run(last=False)
-    reports = [one_run(last=i == args.runs - 1) for i in range(args.runs)]
+    reports: list[bench.BenchReport] = []
+    try:
+        for _ in range(args.warmup):
+            one_run(last=False)
+        for i in range(args.runs):
+            reports.append(one_run(last=i == args.runs - 1))
+    except KeyboardInterrupt:  # Ctrl-C, SIGTERM, SIGHUP: the runs that finished are shown, then the signal goes on
+        _stopped(args, reports)
+        raise
     report = reports[-1]
     if report.skipped and not report.summaries:
         name, why = next(iter(next(iter(report.skipped.values())).items()))
         raise UnsupportedFeature(f"bench: no solver could run: {name} {why}")
     show(report)
+    screen = console(stderr=args.json, wide=args.wide)
     if args.runs > 1:
 
-        render_runs(reports, args.warmup, console(stderr=args.json, wide=args.wide))
+        render_runs(reports, args.warmup, screen, rate=args.rate)
+    if args.json:
+        emit_line(runs_document(reports, args.warmup, args.rate))
+        sys.stdout.flush()
+    if "markdown" in exports:
+        with exports["markdown"] as out:
+            out.write(runs_markdown(reports, args.warmup, args.rate))
+    if "csv" in exports:
+        with exports["csv"] as out:
+            out.write(runs_csv(reports, args.rate))
     if plot is not None:
 
         cactus_plot(report.solved_times, plot.path, totals=report.totals, time_limit=args.time_limit,
@@ -117,6 +143,23 @@ def run(args: argparse.Namespace) -> int:
     if report.wrong:
         raise SolverBug(f"{report.wrong} wrong answers (each shown above on stderr with its puzzle)")
     return ExitCode.OK
+
+
+def _stopped(args: argparse.Namespace, reports: list[bench.BenchReport]) -> None:
+    """``--runs`` stopped by a signal: the runs that finished, compared, marked partial (one run alone
+    shows its own finished batches instead, through ``run_bench``'s ``on_stopped``); the exports are
+    not written, being incomplete."""
+    if args.runs == 1:
+        return
+    screen = console(stderr=args.json, wide=args.wide)
+    if reports:
+        render_runs(reports, args.warmup, screen, rate=args.rate, asked=args.runs)
+    screen.print(as_text(f"stopped by a signal after {len(reports)} of {args.runs} measured runs"
+                         + (f" (and {args.warmup} warm-up)" if args.warmup else "")
+                         + (": the figures cover the runs that finished" if reports else ": nothing measured")))
+    if args.json:
+        emit_line(runs_document(reports, args.warmup, args.rate, asked=args.runs, partial=True))
+        sys.stdout.flush()
 
 
 def bench_outputs(args: argparse.Namespace) -> dict[str, str]:

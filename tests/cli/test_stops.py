@@ -338,3 +338,35 @@ def test_rate_on_a_terminal_ctrl_c_shows_the_ratings_so_far(tmp_path, hard):
     assert "Traceback" not in shown.raw and "hardest technique" in text
     assert "stopped by a signal after" in text and "of 40 puzzles: the figures cover the puzzles rated" in text
     assert text.endswith("sudokulab: interrupted")
+
+
+# --- grade ----------------------------------------------------------------------------------------------
+
+@pytest.mark.slow
+def test_grade_stopped_says_what_is_stored_and_the_next_run_grades_the_rest(tmp_path):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    student = Path(__file__).resolve().parents[1] / "fixtures" / "grade" / "judge" / "ana.py"
+    for i in range(8):
+        (folder / f"s{i}.py").write_bytes(student.read_bytes())
+    argv = ["grade", str(folder), "--task", "judge", "--time-limit", "10", "--isolation", "none", "--quiet", "--json"]
+    process = start(argv, tmp_path)
+    stored = tmp_path / "class-gradebook" / "results"
+    with cleaned_up(process):
+        deadline = time.monotonic() + HANG * 4
+        while not (stored.is_dir() and any(stored.glob("*.json"))) and time.monotonic() < deadline:
+            time.sleep(0.05)  # the marker: a first student's result stored
+        code, out, err = stop(process, signal.SIGINT)
+    no_traceback(err)
+    assert code == 130 and err.endswith("sudokulab: interrupted\n")
+    document = json.loads(out)
+    documents.validate("grade", document)
+    summary = document["summary"]
+    assert summary["partial"] is True and 1 <= summary["students"] < 8
+    assert summary["students"] == len(list(stored.glob("*.json"))) == len(document["students"])
+    assert f"{summary['students']} of 8 students have a result" in " ".join(err.split())
+    again = subprocess.run(sudokulab() + argv, cwd=tmp_path, capture_output=True, text=True, timeout=HANG * 10)
+    assert again.returncode == 0, again.stderr
+    whole = json.loads(again.stdout)["summary"]
+    assert (whole["students"], whole["kept"], whole["graded_now"], whole["partial"]) == (
+        8, summary["students"], 8 - summary["students"], False)

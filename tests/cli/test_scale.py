@@ -125,7 +125,7 @@ def test_ctrl_c_while_the_workers_start_ends_the_run_at_once(tmp_path):
                                 "--solver", "backtrack-jit"], cwd=ROOT, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, start_new_session=True)
     with cleaned_up(process) as left:
-        left += wait_for_children(process, 2)  # the marker: workers exist
+        left += wait_for_children(process, 2)  # the marker: the worker exists (and the resource tracker)
         os.killpg(process.pid, signal.SIGINT)
         out, err = process.communicate(timeout=120)
         still = survivors(left, within=30)
@@ -243,12 +243,12 @@ def test_a_signal_ends_a_pooled_run_cleanly(tmp_path, command, signum):
     process = subprocess.Popen([sys.executable, "-c", code, *args, "--jobs", "2", "--quiet"], cwd=ROOT,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     with cleaned_up(process) as left:
-        left += wait_for_children(process, 3)  # two workers and the resource tracker
+        left += wait_for_children(process, 2)  # the worker beside this process, and the resource tracker
         time.sleep(1.5)  # both workers at work
         os.killpg(process.pid, signum)  # as a terminal's Ctrl-C or a closed session: the whole group
         out, err = process.communicate(timeout=60)
         still = survivors(left, within=30)
         assert process.returncode == 128 + signum
         assert err.decode() == f"sudokulab: {'terminated' if signum == signal.SIGTERM else 'interrupted'}\n"
-        assert out == b""
+        assert out.decode().rstrip("\n").splitlines()[-1].startswith("stopped by a signal after ")  # what finished
         assert not still, "processes of the pool outlived the command"

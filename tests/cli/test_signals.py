@@ -129,7 +129,7 @@ def main():
     for taken in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(taken, stopping.stop)
     try:
-        executors.ProcessPool(2)
+        executors.ProcessPool(3)  # this process and two workers
         raised = None
     except KeyboardInterrupt as exc:  # Ctrl-C, or errors.Stopped
         raised = getattr(exc, "signum", signal.SIGINT)
@@ -474,10 +474,10 @@ def test_a_pools_workers_end_when_the_command_is_killed_outright(tmp_path):
     dataset = tmp_path / "deep-conflicts.txt"
     dataset.write_text(puzzle + "\n" + puzzle)
     process = start(["bench", str(dataset), "--solvers", "backtrack", "--jobs", "2", "--time-limit", "600",
-                     "--quiet"], tmp_path)
+                     "--batch-size", "1", "--quiet"], tmp_path)  # two batches: this process and a worker
     with cleaned_up(process) as left:
-        left += wait_for_children(process, 3)  # two workers and the resource tracker
-        time.sleep(2.0)  # both workers searching
+        left += wait_for_children(process, 2)  # the worker and the resource tracker
+        time.sleep(2.0)  # the worker searching
         process.kill()
         process.communicate(timeout=60)
         assert not survivors(left, within=60), "processes of the pool outlived the command"

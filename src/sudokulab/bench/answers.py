@@ -251,7 +251,7 @@ def solve_all(
                 specs[name] = spec
             (_, instance), = solvers_for(specs[name])
             registry.require(instance, time_limit=time_limit is not None, rules=batch.rules)
-            if not isinstance(executor, executors.InProcess):
+            if not executor.here:  # a cluster's workers build their own
                 release(specs[name])
             chosen[key] = specs[name]
             tally.solvers[name] = None
@@ -274,9 +274,8 @@ def solve_all(
             on_stopped(tally)
         raise
     finally:
-        if isinstance(executor, executors.InProcess):
-            for spec in specs.values():
-                release(spec)
+        for spec in specs.values():  # what ran here (an executor that runs nothing here released them already)
+            release(spec)
         if executor is not None:
             executor.close()
         tally.wall_seconds = time.perf_counter() - started

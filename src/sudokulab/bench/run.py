@@ -257,8 +257,8 @@ def run_bench(
     try:
         whole = WorkSpec(chosen, time_limit)
         specs.append(whole)
-        solvers_for(whole)  # in this process: checks the options before any work (and serves jobs 1)
-        if cluster is not None or jobs > 1:
+        solvers_for(whole)  # in this process: checks the options before any work (and serves what runs here)
+        if cluster is not None:
             release(whole)
             specs.clear()
         estimates: dict[str, int | None] = {}
@@ -283,7 +283,7 @@ def run_bench(
                 groups = [[name] for name in names] if by_solver and rereadable else [names]
                 for turn, group in enumerate(groups):
                     spec = whole if len(group) == len(names) else whole.only(group)
-                    if isinstance(executor, executors.InProcess) and spec not in specs:  # built here: closed here
+                    if executor.here and spec not in specs:  # built here: closed here
                         specs.append(spec)
                     size = batch_sizer(batch_size, estimate, executor.workers)
                     tasks = _tasks(dataset, spec, size, bad if turn == 0 else {},

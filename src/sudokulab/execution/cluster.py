@@ -219,6 +219,9 @@ def _probe_import() -> str:
 class DaskExecutor:
     """The ``Executor`` of a Dask cluster (see the module docstring); made by ``connect``."""
 
+    here = False
+    """Items run on the cluster's workers only."""
+
     def __init__(self, client: Any, cluster: Any = None, address: str = ""):
         self.client = client
         self.cluster = cluster

@@ -34,6 +34,9 @@ class Executor(Protocol):
     """How many items run at once (processes, or the cluster's worker threads)."""
     retried: int
     """Items run again because a worker died while running them (0 outside a cluster)."""
+    here: bool
+    """Whether items also run in this process (this process alone, or beside a local pool's workers):
+    what the caller builds for them here (solvers) is then used, and closed by the caller."""
 
     def describe(self) -> str:
         """Where the work runs, in words for reports ("this process", "2 local processes", an address)."""
@@ -74,6 +77,7 @@ class InProcess(_Closing):
 
     workers = 1
     retried = 0
+    here = True
 
     def describe(self) -> str:
         return "this process"
@@ -83,6 +87,9 @@ class InProcess(_Closing):
         for item in items:
             yield item, fn(item)
 
+
+_END = object()
+"""The end of an iterator of items (``next(source, _END)``: an item may be None)."""
 
 STOPPING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 """The signals that end a run (Ctrl-C, ``kill``, a closed terminal)."""
@@ -185,28 +192,43 @@ def hangups_held() -> contextlib.AbstractContextManager[None]:
 
 
 class ProcessPool(_Closing):
-    """``jobs`` worker processes on this machine: ``--jobs N``.
+    """``jobs`` processes on this machine: this one and ``jobs - 1`` workers beside it (``--jobs N``).
 
     A multiprocessing Pool with the spawn start method (the same on every platform, and safe beside
     the progress bar's thread) rather than a ProcessPoolExecutor: on Ctrl-C or an error it is
-    terminated at once, leaving no worker to finish its item behind our back. Results come back in
-    input order, the oldest first.
+    terminated at once, leaving no worker to finish its item behind our back.
+
+    This process does not wait for its workers: whenever the pool's oldest item is not finished, it
+    runs the next item itself, and once every item is handed out it runs the pool's unfinished ones
+    too (the first answer of an item is kept, the other dropped). So a pool never makes a run slower
+    than this process alone would be: while the workers start (a fresh interpreter, the imports, the
+    solvers, numba's compiled code) the work goes on here, and work too small to pay for their start
+    is over before they are up. This process counts as one of the ``jobs``: a worker more would
+    share a core with it, and cost its start-up for nothing. Results come back as they finish, not
+    in input order.
     """
 
     retried = 0
+    here = True
+    """Items also run in this process (``imap``): what the caller builds for them here is used here."""
 
     def __init__(self, jobs: int):
+        if jobs < 2:
+            raise ValueError(f"a pool is this process and at least one worker, not {jobs} process")
         import multiprocessing
         from multiprocessing import resource_tracker
 
         self.workers = jobs
         self._finished = False
+        self._taken_back: list[Any] = []
+        """Futures of items this process ran itself after handing them to the pool: their answers are
+        dropped, and a pool closed while one still runs is stopped rather than waited for."""
         pool = None
         try:
             with hangups_held():  # the tracker ignores SIGINT and SIGTERM itself, and unblocks them here
                 quiet_start(resource_tracker.ensure_running)
             with signals_held(STOPPING):  # the workers, and the pool's threads that start more, inherit it
-                pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=_worker_start,
+                pool = multiprocessing.get_context("spawn").Pool(jobs - 1, initializer=_worker_start,
                                                                  initargs=(os.getpid(),))
             self._pool: Any = pool
         except BaseException:  # a signal held back while the pool started is raised as the block lifts
@@ -225,17 +247,35 @@ class ProcessPool(_Closing):
 
     def imap(self, fn: Callable[[Item], Result], items: Iterable[Item], *,
              in_flight: int | None = None) -> Iterator[tuple[Item, Result]]:
-        bound = in_flight or 4 * self.workers
-        pending: deque = deque()
+        """Each item with its result as it finishes: the pool's, oldest first, while this process runs
+        the next item whenever the oldest is not done (see the class docstring). At most ``in_flight``
+        items (default: two per worker process) wait in the pool."""
+        bound = in_flight or 2 * (self.workers - 1)
+        pending: deque = deque()  # (item, the pool's future), oldest first
+        source = iter(items)
+        more = True
         try:
-            for item in items:
-                pending.append((item, self._pool.apply_async(fn, (item,))))
-                while len(pending) >= bound:
+            while more or pending:
+                while more and len(pending) < bound:
+                    item = next(source, _END)
+                    if item is _END:
+                        more = False
+                    else:
+                        pending.append((item, self._pool.apply_async(fn, (item,))))
+                if pending and pending[0][1].ready():
                     done, future = pending.popleft()
                     yield done, future.get()
-            while pending:
-                done, future = pending.popleft()
-                yield done, future.get()
+                    continue
+                if more:  # the pool is busy: one more item here
+                    item = next(source, _END)
+                    if item is _END:
+                        more = False
+                        continue
+                    yield item, fn(item)
+                    continue
+                done, future = pending.popleft()  # nothing left to hand out: the pool's oldest, here too
+                self._taken_back.append(future)
+                yield done, fn(done)
             self._finished = True
         finally:
             if pending:
@@ -246,10 +286,10 @@ class ProcessPool(_Closing):
         pool, self._pool = self._pool, None
         if pool is None:
             return
-        if self._finished:
+        if self._finished and all(future.ready() for future in self._taken_back):
             pool.close()
             pool.join()
-        else:
+        else:  # abandoned work, or items this process did itself still running there
             _stop_now(pool)
 
 

@@ -14,6 +14,7 @@ from ...execution.isolation import check
 from ...execution.sandbox import Limits
 from ...formats import documents
 from ...formats.boj import format_puzzle, printable, source_name
+from ...formats.outputs import OutputError
 from ...formats.resumable import ResumableOutput
 from ...judge import run as judging
 from ...judge.program import program_digest
@@ -163,9 +164,13 @@ def summary_row(report: judging.JudgeReport) -> dict[str, Any]:
 def _kept(journal: ResumableOutput, entries: list[Entry]) -> tuple[list[Entry], dict[int, Case]]:
     """The entries, and the cases an earlier run left in ``--output`` for those of them whose puzzle is the
     same (by index), with a note of how many are spared."""
-    rows = {row["index"]: row for row in journal.open() if "index" in row}
-    kept = {entry.index: judging.case_from_row(rows[entry.index], entry) for entry in entries
-            if entry.index in rows and rows[entry.index].get("puzzle") == entry.key}
+    try:
+        rows = {row["index"]: row for row in journal.open()}
+        kept = {entry.index: judging.case_from_row(rows[entry.index], entry) for entry in entries
+                if entry.index in rows and rows[entry.index].get("puzzle") == entry.key}
+    except (KeyError, TypeError, ValueError) as exc:
+        raise OutputError(f"cannot resume '{journal.name}': a row is not a judged entry ({type(exc).__name__}: "
+                          f"{exc}); give another --output, or remove it") from None
     if kept:
         _note(f"judge: {len(kept):,} of {len(entries):,} entries judged already in {journal.name}: judging the "
               f"other {len(entries) - len(kept):,}")

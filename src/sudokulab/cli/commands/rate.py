@@ -32,6 +32,7 @@ from ...errors import ExitCode, UsageError
 from ...execution.cluster import check_where, open_executor
 from ...execution.executors import pool_size
 from ...formats import documents
+from ...formats.outputs import OutputError
 from ...formats.resumable import ResumableOutput
 from ...reasoning.rating import RATE_BATCH, Distribution, Rated, chosen_entries, rate_entries
 from ...ui.console import console
@@ -139,8 +140,12 @@ def _kept(journal: ResumableOutput | None, chosen: Sequence[tuple[str, Sequence[
     many of this run's puzzles they spare."""
     if journal is None:
         return {}
-    kept = {(row["dataset"], row["index"], row.get("puzzle", "")): Rated.from_document(row)
-            for row in journal.open() if "dataset" in row}
+    try:
+        kept = {(row["dataset"], row["index"], row.get("puzzle", "")): Rated.from_document(row)
+                for row in journal.open()}
+    except (KeyError, TypeError, ValueError) as exc:
+        raise OutputError(f"cannot resume '{journal.name}': a row is not a rating ({type(exc).__name__}: {exc}); "
+                          "give another --output, or remove it") from None
     wanted = sum(len(entries) for _, entries in chosen)
     spared = sum((name, entry.index, entry.key) in kept for name, entries in chosen for entry in entries)
     if spared:

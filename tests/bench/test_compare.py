@@ -156,8 +156,9 @@ def test_json_document(capsys, registry, sample_answer):
     document = json.loads(out)
     assert set(document) == {
         "puzzle", "size", "box", "rules", "canonical", "oracle", "solutions", "agreement", "agreed", "reason", "answer",
-        "runs",
+        "runs", "partial",
     }
+    assert document["partial"] is False
     assert document["rules"] == ["standard"]
     assert document["agreement"] == "agreed" and document["agreed"] is True
     assert document["answer"] == sample_answer and document["solutions"] == 1 and document["box"] == [3, 3]

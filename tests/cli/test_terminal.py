@@ -255,7 +255,9 @@ def test_bench_tables_fit_the_terminal_and_files_get_80_columns(columns, tmp_pat
     assert both.status == 0 and both.text == "" and err.read_text() == ""
     # off a terminal: tables 80 columns, whatever COLUMNS says; prose whole, one line each
     assert table_width(out.read_text()) <= 80
-    assert any(line.startswith("measured: ") and line.endswith("CPU time") for line in out.read_text().splitlines())
+    lines = out.read_text().splitlines()
+    assert any(line.startswith("puzzles/s: ") and line.endswith("CPU time of the calls") for line in lines)
+    assert any(line.startswith("measured: ") and line.endswith("summed solve times") for line in lines)
     piped = in_terminal(command(*args) + f" | cat > {out}", columns, tmp_path)
     assert piped.status == 0 and piped.text == ""
     assert "backtrack-fast" in out.read_text() and "\x1b" not in out.read_text()

@@ -42,6 +42,14 @@ def run(args: list[str]) -> tuple[float, float, str]:
     return wall, cpu, done.stderr.strip().splitlines()[-1]
 
 
+def autogroup() -> str:
+    """Whether the kernel shares CPU time between sessions (``1``), as read here ('unknown' elsewhere)."""
+    try:
+        return Path("/proc/sys/kernel/sched_autogroup_enabled").read_text().strip()
+    except OSError:
+        return "unknown"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=7)
@@ -78,6 +86,11 @@ def main() -> None:
             "batch of work, this process alone (and a note on stderr says why).\n\n")
     body += markdown_table(["solver", "puzzles", "jobs 2 ran on", "jobs 1 wall s", "jobs 2 wall s", "ratio",
                             "ratio IQR", "jobs 1 CPU s", "jobs 2 CPU s"], rows)
+    body += ("\nHow to read it on a shared machine: with the kernel's autogroup scheduling on "
+             f"(`/proc/sys/kernel/sched_autogroup_enabled` is {autogroup()} here), CPU time is shared between "
+             "sessions, not processes, so when other sessions keep the cores busy (the load average above) a "
+             "command's worker processes share the one part its session gets, and a pool cannot be faster than one "
+             "process; it can only cost its workers' start-up. What a pool buys needs idle cores.\n")
     print(write_results("pool.md", "solve --all with a pool that fits the work", body, how=command_line(),
                         measured_on=measured_on))
 

@@ -200,10 +200,11 @@ class ProcessPool(_Closing):
 
     This process does not wait for its workers: whenever the pool's oldest item is not finished, it
     runs the next item itself, and once every item is handed out it runs the pool's unfinished ones
-    too (the first answer of an item is kept, the other dropped). So a pool never makes a run slower
-    than this process alone would be: while the workers start (a fresh interpreter, the imports, the
-    solvers, numba's compiled code) the work goes on here, and work too small to pay for their start
-    is over before they are up. This process counts as one of the ``jobs``: a worker more would
+    too (the first answer of an item is kept, the other dropped). So the run never waits for its
+    workers: while they start (a fresh interpreter, the imports, the solvers, numba's compiled code)
+    the work goes on here, and work too small to pay for their start is over before they are up. Their
+    start still costs CPU time, which on a machine whose cores other work keeps busy comes out of this
+    command's share (benchmarks/results/pool.md). This process counts as one of the ``jobs``: a worker more would
     share a core with it, and cost its start-up for nothing. Results come back as they finish, not
     in input order.
     """

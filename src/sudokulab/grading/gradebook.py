@@ -26,7 +26,6 @@ import hashlib
 import io
 import json
 import os
-import tarfile
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass
@@ -34,13 +33,15 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
+from ..execution import safe_copy
 from ..execution.capped_process import allow_graders, stop_graders
 from ..formats.outputs import write_text
 from .documents import JUDGE_OUTCOMES
 from .grader import GradeOptions, StudentJob, StudentResult, grade_student
 
 MAX_SUBMISSION_BYTES = 16 << 20
-"""A submission larger than this (packed) is not graded: it is no source file, and it travels to every worker."""
+"""A submission whose files hold more than this is not graded (checked before reading): it is no
+source file, and it travels to every worker."""
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,7 @@ def find_submissions(folder: Path, skip: Path | None = None) -> list[Submission]
     for entry in sorted(folder.iterdir()):
         if entry.name.startswith(".") or entry.name == "__pycache__" or (skip and entry.resolve() == skip.resolve()):
             continue
-        student = entry.stem if entry.is_file() else entry.name
+        student = entry.name if entry.is_dir() and not entry.is_symlink() else entry.stem
         if student in found:
             raise UsageError(f"grade: two submissions for '{student}': '{found[student].name}' and '{entry.name}'; "
                              "keep one file or folder per student")
@@ -72,27 +73,13 @@ def find_submissions(folder: Path, skip: Path | None = None) -> list[Submission]
 
 
 def pack(entry: Path, student: str) -> Submission:
-    """The submission as a tar archive, or why not (a link inside, too large, unreadable)."""
-    paths = [entry, *sorted(entry.rglob("*"))] if entry.is_dir() else [entry]
-    if any(path.is_symlink() for path in paths):
-        return Submission(student, entry.name, problem="not graded: the submission holds a symbolic link")
-    buffer = io.BytesIO()
+    """The submission as a tar archive (``execution.safe_copy``: no link followed, sizes bounded before
+    reading), or why not: a link, a FIFO or a device inside, too large, unreadable."""
     try:
-        with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as archive:
-            for path in paths:
-                info = archive.gettarinfo(path, arcname=path.relative_to(entry.parent).as_posix())
-                info.mtime, info.uid, info.gid, info.uname, info.gname = 0, 0, 0, "", ""  # the digest: bytes only
-                if info.isfile():
-                    with path.open("rb") as data:
-                        archive.addfile(info, data)
-                elif info.isdir():
-                    archive.addfile(info)
-            if buffer.tell() > MAX_SUBMISSION_BYTES:
-                return Submission(student, entry.name,
-                                  problem=f"not graded: more than {MAX_SUBMISSION_BYTES >> 20} MiB")
-    except OSError as exc:
-        return Submission(student, entry.name, problem=f"not graded: cannot read it: {exc.strerror or exc}")
-    return Submission(student, entry.name, buffer.getvalue())
+        packed = safe_copy.pack(entry, entry.name, safe_copy.Bounds(MAX_SUBMISSION_BYTES))
+    except safe_copy.CopyRefused as why:
+        return Submission(student, entry.name, problem=f"not graded: {why}")
+    return Submission(student, entry.name, packed)
 
 
 def digest(submission: Submission, options: GradeOptions) -> str:

@@ -47,8 +47,8 @@ positive_float = number_type(float, lambda v: v > 0 and _finite(v), "a number of
                              "is not a positive number of seconds")
 positive_int = number_type(int, lambda v: v >= 1, "a whole number", "is not a positive whole number")
 non_negative_int = number_type(int, lambda v: v >= 0, "a whole number", "is negative")
-memory_mb = number_type(int, lambda v: 0 <= v <= 1 << 40, "a whole number of megabytes",
-                        "is not between 0 (no limit) and 2**40")
+memory_mb = number_type(int, lambda v: 1 <= v <= 1 << 40, "a whole number of megabytes",
+                        "is not between 1 and 2**40 (memory is always measured, so there is no 0 for none)")
 fraction = number_type(float, lambda v: 0 <= v <= 1, "a number", "is not a fraction between 0 and 1")
 seed_int = number_type(int, lambda v: 0 <= v < 1 << 64, "a whole number", "is not between 0 and 2**64 - 1")
 

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
-from ..execution import isolation, sandbox
+from ..execution import isolation, launcher, sandbox
 from .student_code import StudentError
 
 if TYPE_CHECKING:
@@ -214,20 +214,21 @@ class StudentProcess:
             self._stop()
             raise StudentFailure(f"starting the student's process: it said {str(ready)[:60]!r}, not 'ready'")
 
-    def _stop(self) -> tuple[int | None, int]:
+    def _stop(self) -> tuple[int | None, bool]:
         """Stop the worker (every process it started is killed and reaped): its exit code (negative: a
-        signal; None when it was still running) and peak memory in kB (0 when not known)."""
+        signal; None when it was still running), and whether its memory reached the limit."""
         if self.launched is None:
-            return None, 0
+            return None, False
         launched, self.launched = self.launched, None
         if self.selector is not None:
             self.selector.close()
             self.selector = None
         sandbox.finish(launched, self.report)
-        fields = self.report.split()
-        if len(fields) == 5:  # "go STATUS PEAK SECONDS SUBREAPER": the worker ended by itself
-            return sandbox.exit_code_of(int(fields[1]), False), int(fields[2])
-        return None, 0
+        ended = launcher.ending(self.report)
+        if ended is not None:  # the worker ended by itself
+            limit = (self.limits.memory_mb or 0) * 1024
+            return sandbox.exit_code_of(ended.status, False), ended.over_memory or 0 < limit < ended.peak_kb
+        return None, False
 
     def _take_report(self, seconds: float) -> None:
         """Read the launcher's report ("go ", then how the worker ended) for up to ``seconds``, until it
@@ -237,7 +238,7 @@ class StudentProcess:
         deadline = time.perf_counter() + seconds
         with selectors.DefaultSelector() as waiting:
             waiting.register(fd, selectors.EVENT_READ)
-            while len(self.report.split()) < 5:
+            while launcher.ending(self.report) is None:
                 remaining = deadline - time.perf_counter()
                 if remaining <= 0 or not waiting.select(remaining):
                     return
@@ -400,9 +401,9 @@ class StudentProcess:
     def _ended(self, what: str) -> StudentFailure:
         """The worker closed the channel: how it ended (exit code or signal, memory), and its last words."""
         self._take_report(2.0)
-        code, peak_kb = self._stop()
+        code, over_memory = self._stop()
         limit = self.limits.memory_mb
-        if limit and peak_kb > limit * 1024:
+        if limit and over_memory:
             how = f"passed the memory limit of {limit} MB (--memory-limit)"
         elif code is None:
             how = "closed the grader's channel"

@@ -36,7 +36,7 @@ def student_arguments(parser: argparse.ArgumentParser, seconds: int) -> None:
                         help="wall time for each call into the student's code, loading the file included "
                         f"(default: {seconds})")
     parser.add_argument("--memory-limit", type=memory_mb, default=1024, metavar="MB",
-                        help="memory of the student's process (default: 1024; 0: none)")
+                        help="memory of the student's process (default: 1024)")
     parser.add_argument("--isolation", choices=("bwrap", "none"), default="bwrap",
                         help="bwrap: the student's code runs inside bubblewrap, no network, no files but its "
                         "own (default); none: trust the file, it runs with your rights")

@@ -33,7 +33,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--time-limit", type=positive_float, default=1.0, metavar="SECONDS",
                         help="judge: wall time per puzzle (default: 1)")
     parser.add_argument("--memory-limit", type=memory_mb, default=256, metavar="MB",
-                        help="judge: peak memory per run (default: 256; 0: none; Java gets -Xmx of half)")
+                        help="judge: peak memory per run (default: 256; Java gets -Xmx of half)")
     parser.add_argument("--isolation", choices=("bwrap", "none"), default="bwrap",
                         help="judge: each run inside bubblewrap (default: bwrap), or trusted (none)")
     parser.add_argument("--class", dest="class_name", metavar="NAME",

@@ -7,13 +7,16 @@ gives it a current folder holding nothing of the student's), both streams read u
 ``OUTPUT_CAP``, ended at its cap, given SIGTERM by the kernel when the thread that started it dies
 (``PR_SET_PDEATHSIG``), and every one of them stopped at once on Ctrl-C (``stop_graders``).
 
-Where bubblewrap runs, the grader runs in a PID namespace of its own (``bwrap --unshare-pid
---die-with-parent``, the rest of the machine as it is), under the sandbox's INIT (``isolation.INIT``)
-as the namespace's first process: INIT reports the grader's own wait status, and when it goes,
-the kernel ends every process left in the namespace, one that called ``setsid`` or double-forked
-included. Ending one is SIGTERM to the grader's process group (it stops its own runs and cleans
-up), then after ``GRACE`` SIGKILL to bubblewrap, which takes the namespace with it. Without
-bubblewrap the grader gets a session of its own and is ended by its process group, which a process
+Where util-linux's ``unshare`` can make one, the grader runs in a PID namespace of its own
+(``unshare --pid --fork --mount-proc --kill-child``; an ordinary user's in a user namespace mapped to
+itself too), under the sandbox's INIT (``isolation.INIT``) as the namespace's first process: INIT
+reports the grader's own wait status, and when it goes, the kernel ends every process left in the
+namespace, one that called ``setsid`` or double-forked included. Ending one is SIGTERM to its process
+group (``unshare`` and INIT ignore it, the grader stops its own runs and cleans up), then after
+``GRACE`` SIGKILL to ``unshare``, which takes the namespace with it; the kernel sends the same
+SIGKILL when the thread that started it dies. Not bubblewrap: its ``--proc`` covers parts of
+``/proc``, and the kernel then refuses the grader's own sandboxes a ``/proc`` of their own. Without
+``unshare`` the grader gets a session of its own and is ended by its process group, which a process
 that left the session escapes (docs/grading.md says so).
 """
 
@@ -71,11 +74,11 @@ class Ended:
 
 @dataclass
 class _Running:
-    """A grader started: the process we hold (bubblewrap, or the grader itself), and where to reach it."""
+    """A grader started: the process we hold (``unshare``, or the grader itself), and where INIT reports."""
 
     process: subprocess.Popen
     namespace: bool
-    """Whether it runs in a PID namespace of its own under INIT."""
+    """Whether it runs in a PID namespace of its own under INIT (``unshare`` is ``process``)."""
     status_fd: int | None = None
     """Where INIT reports the grader's wait status (in a namespace)."""
 
@@ -100,20 +103,19 @@ def allow_graders() -> None:
 
 
 @functools.cache
-def pid_namespaces() -> bool:
-    """Whether graders get a PID namespace here (bubblewrap present and allowed to make one)."""
-    if shutil.which("bwrap") is None:
-        return False
+def pid_namespace() -> tuple[str, ...]:
+    """The command prefix that starts a grader in a PID namespace of its own here, or () where none
+    can be made (no ``unshare``, or namespaces refused)."""
+    if shutil.which("unshare") is None:
+        return ()
+    prefix = ["unshare", "--pid", "--fork", "--mount-proc", "--kill-child"]
+    if os.geteuid() != 0:
+        prefix[1:1] = ["--user", "--map-current-user"]
     try:
-        done = subprocess.run([*_NAMESPACE, "/bin/true"], capture_output=True, timeout=30)
+        done = subprocess.run([*prefix, "--", "/bin/true"], capture_output=True, timeout=30)
     except (OSError, subprocess.TimeoutExpired):
-        return False
-    return done.returncode == 0
-
-
-_NAMESPACE = ("bwrap", "--unshare-pid", "--die-with-parent", "--dev-bind", "/", "/", "--proc", "/proc",
-              "--new-session", "--as-pid-1", "--")
-"""A new PID namespace and nothing else: the same files, users, network; the grader's session its own."""
+        return ()
+    return (*prefix, "--") if done.returncode == 0 else ()
 
 
 def _has_ended(pid: int) -> bool:
@@ -132,52 +134,27 @@ def _wait_ended(pid: int, seconds: float) -> bool:
     return True
 
 
-def _namespace_init(bubblewrap: int) -> int | None:
-    """The host pid of the namespace's INIT, the first process under bubblewrap whose id in its own
-    namespace is 1; None when it is gone or not started yet."""
-    todo = [bubblewrap]
-    while todo:
-        pid = todo.pop()
-        try:
-            with open(f"/proc/{pid}/status") as stream:
-                ids = next((line.split()[1:] for line in stream if line.startswith("NSpid:")), [])
-            if len(ids) > 1 and ids[-1] == "1":
-                return pid
-            with open(f"/proc/{pid}/task/{pid}/children") as stream:
-                todo.extend(int(child) for child in stream.read().split())
-        except (OSError, ValueError):
-            continue
-    return None
-
-
 def _end(running: _Running) -> None:
-    """SIGTERM to the grader's process group (it stops its own runs), then after ``GRACE`` seconds SIGKILL:
-    to bubblewrap, whose namespace goes with it, or to the grader's session."""
+    """SIGTERM to the grader's process group (it stops its own runs), then after ``GRACE`` seconds
+    SIGKILL: to ``unshare``, whose namespace goes with it, or to the grader's process group."""
     pid = running.process.pid
-    if running.namespace:
-        init = _namespace_init(pid)
-        if init is not None:
-            try:
-                os.killpg(init, signal.SIGTERM)  # INIT, the first process of its namespace, ignores it
-            except (ProcessLookupError, PermissionError):
-                pass
-        if not _wait_ended(pid, GRACE):
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+    try:
+        os.killpg(pid, signal.SIGTERM)  # unshare and INIT, the namespace's first process, ignore it
+    except (ProcessLookupError, PermissionError):
         return
-    for signum, wait in ((signal.SIGTERM, GRACE), (signal.SIGKILL, 0.0)):
-        try:
-            os.killpg(pid, signum)
-        except (ProcessLookupError, PermissionError):
-            return
-        if _wait_ended(pid, wait):
-            return
+    if _wait_ended(pid, GRACE):
+        return
+    try:
+        if running.namespace:
+            os.kill(pid, signal.SIGKILL)
+        else:
+            os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
-def _death_signal() -> Callable[[], None] | None:
-    """A ``preexec_fn`` asking the kernel for SIGTERM when the starting thread dies (Linux), resolved
+def _death_signal(signum: int) -> Callable[[], None] | None:
+    """A ``preexec_fn`` asking the kernel for ``signum`` when the starting thread dies (Linux), resolved
     here so the child only calls it."""
     if not sys.platform.startswith("linux"):
         return None
@@ -187,20 +164,23 @@ def _death_signal() -> Callable[[], None] | None:
         prctl = ctypes.CDLL(None, use_errno=True).prctl
     except (OSError, AttributeError):
         return None
-    return lambda: prctl(1, int(signal.SIGTERM), 0, 0, 0)  # PR_SET_PDEATHSIG
+    return lambda: prctl(1, int(signum), 0, 0, 0)  # PR_SET_PDEATHSIG
 
 
 def _start(argv: Sequence[str], cwd: str | Path, env: Mapping[str, str] | None) -> _Running:
-    """The grader started: in a PID namespace under INIT where bubblewrap can make one, else in a session."""
-    options = {"cwd": cwd, "stdin": subprocess.DEVNULL, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE,
-               "start_new_session": True, "preexec_fn": _death_signal(), "env": None if env is None else dict(env)}
-    if not pid_namespaces():
-        return _Running(subprocess.Popen(list(argv), **options), namespace=False)
+    """The grader started: in a PID namespace under INIT where one can be made, else in a session."""
+    prefix = pid_namespace()
+    options: dict = {"cwd": cwd, "stdin": subprocess.DEVNULL, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE,
+                     "start_new_session": True, "env": None if env is None else dict(env)}
+    if not prefix:
+        return _Running(subprocess.Popen(list(argv), preexec_fn=_death_signal(signal.SIGTERM), **options),
+                        namespace=False)
     status_read, status_write = os.pipe()
     nothing = os.open(os.devnull, os.O_WRONLY)  # INIT's memory-group slot: no group here
-    try:
-        command = [*_NAMESPACE, sys.executable, "-I", "-S", "-c", INIT, str(status_write), str(nothing), *argv]
-        process = subprocess.Popen(command, pass_fds=(status_write, nothing), **options)
+    try:  # SIGKILL when we die: unshare ignores SIGTERM, and takes the namespace with it only when killed
+        process = subprocess.Popen([*prefix, sys.executable, "-I", "-S", "-c", INIT, str(status_write), str(nothing),
+                                    *argv], pass_fds=(status_write, nothing),
+                                   preexec_fn=_death_signal(signal.SIGKILL), **options)
     except BaseException:
         os.close(status_read)
         raise

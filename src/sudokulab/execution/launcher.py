@@ -88,12 +88,32 @@ def own_group(controller):
         pass
     return None
 
+def sweep(parent):
+    # Groups left by launchers killed before they could remove theirs (SIGKILL): empty, and older than
+    # any run's start (a group is empty only between its making and its program's start, and at the end).
+    try:
+        names = os.listdir(parent)
+    except OSError:
+        return
+    for name in names:
+        path = parent + "/" + name
+        try:
+            if not name.startswith("sudokulab-run-") or time.time() - os.stat(path).st_mtime < 600:
+                continue
+            with open(path + "/cgroup.procs") as f:
+                if f.read().strip():
+                    continue
+            os.rmdir(path)
+        except OSError:
+            pass
+
 def make_group(controller, limits):
     # A control group of the run's own under ours, with its limits written; None where it cannot be made.
     parent = own_group(controller)
     if parent is None:
         return None
-    path = "%s/sudokulab-run-%d" % (parent, me)
+    sweep(parent)
+    path = "%s/sudokulab-run-%d-%s" % (parent, me, os.urandom(6).hex())  # pids repeat across namespaces
     try:
         os.mkdir(path)
     except OSError:

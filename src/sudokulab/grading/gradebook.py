@@ -37,7 +37,7 @@ from ..execution import safe_copy
 from ..execution.capped_process import allow_graders, stop_graders
 from ..formats.outputs import write_text
 from .documents import JUDGE_OUTCOMES
-from .grader import GradeOptions, StudentJob, StudentResult, grade_student
+from .grader import GradeOptions, StudentJob, StudentResult, grade_student, remove_tree
 
 MAX_SUBMISSION_BYTES = 16 << 20
 """A submission whose files hold more than this is not graded (checked before reading): it is no
@@ -96,6 +96,9 @@ class Gradebook:
 
     def __init__(self, folder: Path):
         self.folder = folder
+        self.work = folder / ".work"
+        """The students' work folders (their code unpacked, built, graded), mode 700: emptied when a run
+        takes the lock, so what a killed run left there goes with the next one, and at the end."""
         self._lock_fd: int | None = None
 
     def __enter__(self) -> Gradebook:
@@ -112,10 +115,18 @@ class Gradebook:
             raise UsageError(f"grade: another grade run is writing '{self.folder}' now; wait for it, or "
                              "give another --out") from None
         self._lock_fd = fd
+        try:
+            remove_tree(self.work)
+            self.work.mkdir(mode=0o700)
+            self.work.chmod(0o700)
+        except OSError as exc:
+            self.__exit__()
+            raise UsageError(f"grade: cannot make '{self.work}': {exc.strerror or exc}") from None
         return self
 
     def __exit__(self, *exc_info: object) -> None:
         if self._lock_fd is not None:
+            remove_tree(self.work)
             os.close(self._lock_fd)
             self._lock_fd = None
 
@@ -219,7 +230,8 @@ def grade_class(submissions: Sequence[Submission], options: GradeOptions, book: 
                                        options.puzzles if options.task == "judge" else 0,
                                        first_failure=submission.problem))
         else:
-            pending.append(StudentJob(submission.student, submission.name, submission.packed, options, key))
+            pending.append(StudentJob(submission.student, submission.name, submission.packed, options, key,
+                                      work_root=str(book.work) if cluster is None else None))
     kept = len(done)
     if on_start:
         on_start(len(pending) + len(known))

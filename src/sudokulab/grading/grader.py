@@ -3,16 +3,24 @@
 Why a process per student: whatever the submission does to the process that grades it (exits at
 import, loops, prints megabytes, breaks the interpreter), it does to that process alone; here it
 becomes that student's failure, in words ("the grader ended with exit code 0 and printed no
-document for this submission"), and the class goes on. The grader is ``sys.executable -m
-sudokulab judge|check-solver|check-encoding ... --json``, run capped (``capped_process``: a session
-of its own, a wall-time cap and an output cap, SIGTERM when the thread that started it dies, so a
-``kill -9`` of ``grade`` leaves no grader behind). Its document is checked field by field
-(``grader_documents``): anything else is the grader's failure, never a score.
+document for this submission"), and the class goes on. The grader is ``sudokulab judge|check-solver|
+check-encoding ... --json``, run capped (``capped_process``: a PID namespace of its own, a wall-time
+cap and an output cap, SIGTERM when the thread that started it dies, so a ``kill -9`` of ``grade``
+leaves no grader behind). Its document is checked field by field (``grader_documents``): anything
+else is the grader's failure, never a score.
+
+The grader never imports from the student's folder: it starts isolated (``python -I``, the package's
+own folder put back on its path and nothing else), in a current folder of its own that holds
+nothing of the student's (``run/``), with ``TMPDIR`` inside the student's work folder, so a
+``json.py`` or a ``random/`` package handed in is the student's file, never the grader's module,
+and whatever the grader leaves in its temporary folder goes when the work folder goes.
 
 ``grade_student`` runs where the student is graded: a thread of ``grade --jobs N`` or a task on a
 Dask worker. The submission travels as a tar archive (``StudentJob.packed``), is unpacked into a
-temporary folder there, and, for the judge task, compiled there (the binary must run where it was
-built), with its own time limit (``submission_program``); a compile error is the student's failure.
+work folder there (``StudentJob.work_root``: inside the gradebook folder on this machine, mode 700;
+the Dask worker's own folder on a cluster), and, for the judge task, compiled there in the sandbox
+(the binary must run where it was built), with its own limits (``submission``); a compile error is
+the student's failure.
 """
 
 from __future__ import annotations
@@ -97,6 +105,9 @@ class StudentJob:
     packed: bytes
     options: GradeOptions
     digest: str
+    work_root: str | None = None
+    """Where the student's work folder is made: the gradebook's ``.work`` here; None on a cluster
+    worker (the worker's own folder, which Dask removes with it)."""
 
 
 @dataclass(frozen=True)
@@ -155,22 +166,46 @@ class StudentResult:
 def grade_student(job: StudentJob) -> StudentResult:
     """Grade one student where this runs (a thread here, a Dask worker): unpack, build, grade, read."""
     try:
-        work = Path(tempfile.mkdtemp(prefix="sudokulab-grade-"))
+        work = Path(tempfile.mkdtemp(prefix="student-", dir=job.work_root or _worker_folder()))
+        for part in ("run", "tmp"):
+            (work / part).mkdir()
     except OSError as exc:
-        raise UsageError(f"grade: cannot make a temporary folder to grade '{job.student}': {exc.strerror or exc}") \
+        raise UsageError(f"grade: cannot make a work folder to grade '{job.student}': {exc.strerror or exc}") \
             from None
     try:
         with tarfile.open(fileobj=io.BytesIO(job.packed)) as archive:
             if hasattr(tarfile, "data_filter"):
                 archive.extractall(work / "submission", filter="data")
             else:
-                archive.extractall(work / "submission")  # noqa: S202 - made by gradebook.pack, no links
+                archive.extractall(work / "submission")  # noqa: S202 - made by gradebook.pack: no links
         submission = work / "submission" / job.submission
         if job.options.task == "judge":
             return _judge(job, submission, work)
         return _check(job, submission, work)
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        remove_tree(work)
+
+
+def _worker_folder() -> str | None:
+    """The Dask worker's own folder when this runs on one, else None (the system's temporary folder)."""
+    try:
+        from distributed import get_worker
+
+        return get_worker().local_directory
+    except (ImportError, ValueError, AttributeError):
+        return None
+
+
+def remove_tree(top: Path) -> None:
+    """Remove a work folder, whatever modes the grader or a build left inside it."""
+    def writable_again(function: Any, path: str, _: Any) -> None:
+        try:
+            os.chmod(os.path.dirname(path), 0o700)
+            function(path)
+        except OSError:
+            pass
+
+    shutil.rmtree(top, onerror=writable_again)
 
 
 def _result(job: StudentJob, status: str, passed: int, total: int, failure: str = "", **fields: Any) -> StudentResult:
@@ -178,8 +213,22 @@ def _result(job: StudentJob, status: str, passed: int, total: int, failure: str 
                          first_failure=failure, **fields)
 
 
+GRADER_START = "import sys; sys.path.insert(0, sys.argv.pop(1)); from sudokulab.__main__ import run; run()"
+"""How a grader starts under ``python -I``: the folder holding this ``sudokulab`` package first on its
+path (PYTHONPATH and the current folder are not read), then the command line as ``python -m`` runs it."""
+
+
 def _sudokulab(*arguments: str) -> list[str]:
-    return [sys.executable, "-m", "sudokulab", *arguments]
+    import sudokulab
+
+    package_root = str(Path(sudokulab.__file__).resolve().parent.parent)
+    return [sys.executable, "-I", "-c", GRADER_START, package_root, *arguments]
+
+
+def _grader(argv: list[str], work: Path, cap: float) -> Ended:
+    """A grader run capped, in the empty ``run/`` folder, its temporary files in the work folder's ``tmp/``."""
+    env = {**os.environ, "TMPDIR": str(work / "tmp")}
+    return run_capped(argv, work / "run", cap, env=env)
 
 
 def _grader_failure(ended: Ended, cap: float, problem: str = "") -> str:
@@ -195,14 +244,13 @@ def _check(job: StudentJob, submission: Path, work: Path) -> StudentResult:
     if source is None:
         return _result(job, "not graded", 0, 0, why)
     options = job.options
-    here = submission.parent  # the path as the grader is given it, so no temporary folder shows in a reason
-    named = source.relative_to(here).as_posix()
+    named = f"../submission/{source.relative_to(submission.parent).as_posix()}"  # from run/: no temporary path
     if options.task == "solver":
         argv, keys = _sudokulab("check-solver", f"{named}:{options.class_name}", "--json"), SOLVER_KEYS
     else:
         argv, keys = _sudokulab("check-encoding", named, "--json"), ENCODING_KEYS
-    ended = run_capped(argv, here, options.cap)
-    document, problem = check_document(ended, keys)
+    ended = _grader(argv, work, options.cap)
+    document, problem = check_document(ended, keys, shown_from="../submission/")
     timing = {"seconds": round(ended.seconds, 3), "peak_kb": ended.peak_kb}
     if document is None:
         return _result(job, "not graded", 0, 0, problem or _grader_failure(ended, options.cap), **timing)
@@ -221,7 +269,7 @@ def _judge(job: StudentJob, submission: Path, work: Path) -> StudentResult:
     """judge: the program found and built, then ``judge DATASET --json -- COMMAND``."""
     options = job.options
     total = options.puzzles
-    command, problem = program_of(submission, work / "build", options)
+    command, problem = program_of(submission, work, options)
     if command is None:
         return _result(job, "not graded", 0, total, problem)
     program = " ".join(Path(a).name if os.sep in a else a for a in command)
@@ -230,7 +278,7 @@ def _judge(job: StudentJob, submission: Path, work: Path) -> StudentResult:
     argv = _sudokulab("judge", str(dataset), "--json", "--quiet", "--show-failures", "0",
                       "--time-limit", f"{options.time_limit:g}", "--memory-limit", str(options.memory_limit),
                       "--isolation", options.isolation, "--", *command)
-    ended = run_capped(argv, work, options.cap)
+    ended = _grader(argv, work, options.cap)
     rows, problem = judge_rows(ended, options.entries)
     if rows is None:
         return _result(job, "not graded", 0, total, problem or _grader_failure(ended, options.cap),

@@ -234,6 +234,14 @@ def stop(signum, frame):
     os._exit(128 + signum)
 
 signal.signal(signal.SIGTERM, stop)
+# SIGTERM (so the program goes too) when the judge's thread that started us dies, even by SIGKILL
+PR_SET_PDEATHSIG = 1
+try:
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+except (OSError, AttributeError):
+    pass
+if settings.get("parent") and os.getppid() != settings["parent"]:  # gone before we asked
+    stop(signal.SIGTERM, None)
 resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 SAMPLE = settings.get("sample_seconds") or 0.02

@@ -105,7 +105,8 @@ class Limits:
         memory = (self.memory_mb or 0) << 20
         return compact({"memory": memory, "address_space": 4 * memory + (4 << 30),
                         "file_bytes": self.files_mb << 20, "processes": self.processes,
-                        "cpu_seconds": self.cpu_seconds or 0, "sample_seconds": launcher.SAMPLE_SECONDS})
+                        "cpu_seconds": self.cpu_seconds or 0, "sample_seconds": launcher.SAMPLE_SECONDS,
+                        "parent": os.getpid()})
 
 
 DEFAULT_LIMITS = Limits()

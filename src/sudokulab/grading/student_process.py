@@ -59,7 +59,7 @@ Python, bubblewrap and the package's imports, on a busy machine)."""
 RESTARTS = 20
 """Restarts after failures at most; past them every call fails at once."""
 
-STARTING = "starting the student's process"
+STUDENT_WORKER = "sudokulab.grading.student_worker"
 
 ERROR_KINDS = ("raised", "refused", "unusable", "memory", "exited")
 
@@ -135,13 +135,18 @@ class StudentProcess:
     """One student's file (or class) loaded in a sandboxed worker, called as long as the grader needs.
 
     ``load`` is the worker's loading request (``load_solver`` or ``load_model`` and its arguments),
-    ``shown`` the file as the user named it, ``file`` the copy to bind (``student_copy``). Use as a
-    context manager: ``close`` stops the worker.
+    ``shown`` the file as the user named it, ``file`` the copy to bind (``student_copy``), ``hidden``
+    folders the sandbox shows empty (``student_code.library_solvers``, when the teacher refuses them).
+    ``worker`` is the module run in the sandbox and ``who`` how a reason names it: the grader's own
+    solving of a student's formula runs the same way (``formula_worker``), as a process it can kill.
+    Use as a context manager: ``close`` stops the worker.
     """
 
     def __init__(self, load: str, arguments: dict[str, Any], shown: str, limits: StudentLimits,
-                 file: str | None = None):
+                 file: str | None = None, hidden: tuple[str, ...] = (), worker: str = STUDENT_WORKER,
+                 who: str = "the student's process"):
         self.load, self.arguments, self.shown, self.limits, self.file = load, dict(arguments), shown, limits, file
+        self.hidden, self.worker, self.who = hidden, worker, who
         self.launched: sandbox.Launched | None = None
         self.selector: selectors.BaseSelector | None = None
         self.buffer = bytearray()
@@ -155,6 +160,10 @@ class StudentProcess:
 
     # --- Starting and stopping. -----------------------------------------------------------------------
 
+    @property
+    def starting(self) -> str:
+        return f"starting {self.who}"
+
     def command(self) -> list[str]:
         """The worker's command line; the paths after it are there so the sandbox binds them read-only
         (``isolation.program_mounts`` binds what a command's arguments name): the virtual environment,
@@ -164,7 +173,7 @@ class StudentProcess:
         package_root = str(Path(sudokulab.__file__).resolve().parent.parent)
         paths = dict.fromkeys(p for p in (sys.prefix, sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix,
                                           package_root, self.file) if p)
-        return [sys.executable, "-I", "-B", "-m", "sudokulab.grading.student_worker", *paths]
+        return [sys.executable, "-I", "-B", "-m", self.worker, *paths]
 
     def start(self) -> Any:
         """Start the worker and load the file: what it loaded (capabilities, the model's kind).
@@ -191,7 +200,7 @@ class StudentProcess:
     def _launch(self, first: bool) -> None:
         limits = sandbox.Limits(seconds=self.limits.seconds, memory_mb=self.limits.memory_mb or None,
                                 isolation=self.limits.isolation)
-        self.launched = sandbox.launch(self.command(), limits)
+        self.launched = sandbox.launch(self.command(), limits, hidden=self.hidden)
         process = self.launched.process
         for stream in (process.stdin, process.stdout, process.stderr):
             os.set_blocking(stream.fileno(), False)  # type: ignore[union-attr]
@@ -204,15 +213,15 @@ class StudentProcess:
         self.report = bytearray()
         self.number = 0
         try:
-            ready = self._answer(0, STARTING, START_SECONDS)
+            ready = self._answer(0, self.starting, START_SECONDS)
         except (StudentFailure, StudentRaised) as failure:
             self._stop()
             if first:
-                raise UsageError(f"cannot start the student's process: {failure}") from None
+                raise UsageError(f"cannot start {self.who}: {failure}") from None
             raise
         if ready != "ready":
             self._stop()
-            raise StudentFailure(f"starting the student's process: it said {str(ready)[:60]!r}, not 'ready'")
+            raise StudentFailure(f"{self.starting}: it said {str(ready)[:60]!r}, not 'ready'")
 
     def _stop(self) -> tuple[int | None, bool]:
         """Stop the worker (every process it started is killed and reaped): its exit code (negative: a
@@ -277,7 +286,7 @@ class StudentProcess:
 
     def _restart(self, what: str) -> None:
         if self.restarts >= RESTARTS:
-            self.broken = f"{what}: not run, the student's process failed {RESTARTS} times already"
+            self.broken = f"{what}: not run, {self.who} failed {RESTARTS} times already"
             raise StudentFailure(self.broken)
         self.restarts += 1
         try:
@@ -289,7 +298,8 @@ class StudentProcess:
             raise StudentFailure(self.broken) from None
 
     def _exchange(self, name: str, arguments: dict[str, Any], what: str) -> Any:
-        """Send one request and read its answer; any failure stops the worker."""
+        """Send one request and read its answer; any failure stops the worker, and so does anything that
+        leaves its answer unread (Ctrl-C, SIGTERM: the worker goes at once, whatever it is doing)."""
         self.number += 1
         request = (json.dumps({"id": self.number, "call": name, "arguments": arguments},
                               separators=(",", ":")) + "\n").encode()
@@ -297,7 +307,7 @@ class StudentProcess:
         try:
             self._send(request, what)
             return self._answer(self.number, what, self.limits.seconds)
-        except StudentFailure:
+        except BaseException:
             self._stop()
             raise
 
@@ -394,7 +404,7 @@ class StudentProcess:
 
     def _timed_out(self, what: str, seconds: float | None = None) -> StudentFailure:
         limit = seconds if seconds is not None else self.limits.seconds
-        if what == STARTING:
+        if what == self.starting:
             return StudentFailure(f"{what}: it did not start within {START_SECONDS:g} s")
         return StudentFailure(f"{what}: no answer within the time limit of {limit:g} s per call (--time-limit)")
 
@@ -412,5 +422,5 @@ class StudentProcess:
         else:
             how = f"ended with exit code {code} (os._exit or a crash)"
         said = _printable(bytes(self.printed))
-        return StudentFailure(f"{what}: the student's process {how} without answering"
+        return StudentFailure(f"{what}: {self.who} {how} without answering"
                               + (f"; its last words: {said!r}" if said else ""))

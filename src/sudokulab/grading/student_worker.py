@@ -242,15 +242,16 @@ class Values:
     value, boolean_value = Value, BooleanValue
 
 
-CALLS = ("load_solver", "solve", "count", "close", "load_model", "encode", "decode", "build", "decode_values")
+CALLS = ("load_solver", "solve", "count", "close", "load_model", "encode", "decode", "build", "decode_values",
+         "library_solvers")
 
 
-def answer(worker: Worker, request: dict[str, Any]) -> dict[str, Any]:
+def answer(worker: Any, request: dict[str, Any], calls: tuple[str, ...] = CALLS) -> dict[str, Any]:
     """One request's answer: its value, or what went wrong, as data."""
     number, name = request.get("id"), request.get("call")
     arguments = request.get("arguments") or {}
     try:
-        if name not in CALLS:
+        if name not in calls:
             raise Failed("unusable", f"the worker has no call '{name}'")
         return {"id": number, "value": getattr(worker, name)(**arguments)}
     except Failed as failed:
@@ -266,10 +267,10 @@ def answer(worker: Worker, request: dict[str, Any]) -> dict[str, Any]:
         return {"id": number, "error": {"kind": "exited", "line": f"raise {type(exc).__name__}"}}
 
 
-def main() -> None:
+def serve(worker: Any, calls: tuple[str, ...] = CALLS) -> None:
+    """Answer the grader's requests, one JSON line each, until its end of the pipe closes."""
     channel = os.dup(1)
     os.dup2(2, 1)  # the student's prints, even os.write(1, ...), go to standard error, never to the channel
-    worker = Worker()
 
     def send(document: dict[str, Any]) -> None:
         try:
@@ -283,7 +284,11 @@ def main() -> None:
 
     send({"id": 0, "value": "ready"})
     for line in sys.stdin.buffer:
-        send(answer(worker, json.loads(line)))
+        send(answer(worker, json.loads(line), calls))
+
+
+def main() -> None:
+    serve(Worker())
 
 
 if __name__ == "__main__":

@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         return print_template(args.template, args.json)
     if not args.student:
         raise UsageError("check-encoding: give the student's FILE (or --template to print one to start from)")
-    from ...grading.encoding_grader import failed_everywhere, grade, summary
+    from ...grading.encoding_grader import Solving, failed_everywhere, grade, summary
     from ...grading.student_process import StudentFailure, StudentProcess, student_copy
     from ..render import check_lines, failed_checks_line
 
@@ -71,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
         except StudentFailure as failure:
             kind, findings = "unknown", failed_everywhere(str(failure))
         else:
-            findings = grade(student, kind, args.student)
+            with Solving(limits) as solving:
+                findings = grade(student, kind, args.student, solving)
     failed = any(f.status == "failed" for f in findings)
     code = ExitCode.NO_SOLUTION if failed else ExitCode.OK
     if args.json:

@@ -20,8 +20,8 @@ CHECK_STATUSES = ("passed", "failed", "skipped")
 
 
 
-SOLVER_KEYS = {"target", "solver", "ok", "exit", "checks"}
-ENCODING_KEYS = {"student", "kind", "ok", "exit", "checks"}
+SOLVER_KEYS = {"target", "solver", "ok", "exit", "checks", "library_solvers"}
+ENCODING_KEYS = {"student", "kind", "ok", "exit", "checks", "library_solvers"}
 
 
 def check_document(ended: Ended, keys: set[str], shown_from: str = "") -> tuple[dict[str, Any] | None, str]:
@@ -43,6 +43,9 @@ def check_document(ended: Ended, keys: set[str], shown_from: str = "") -> tuple[
     checks = document.get("checks")
     if (set(document) != keys or document["exit"] != ended.returncode or document["ok"] is not (ended.returncode == 0)
             or not isinstance(checks, list) or not checks):
+        return None, ""
+    imports = document["library_solvers"]
+    if not isinstance(imports, list) or not all(isinstance(name, str) for name in imports):
         return None, ""
     for check in checks:
         if (not isinstance(check, dict) or set(check) != {"check", "status", "reason"}

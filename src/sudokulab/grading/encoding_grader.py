@@ -470,6 +470,8 @@ def grade(student: StudentProcess, kind: str, label: str, solving: Solving) -> l
     model = SatModel(student, label, solving) if kind == "sat" else CpModel(student, label, solving)
     findings = []
     for name, check in CHECKS:
+        for process in (student, solving.process):  # the check's calls share its own time limit too
+            process.limit_check(student.limits.check_seconds)
         try:
             findings.append(check(model))
         except StudentFailure as failure:

@@ -37,7 +37,7 @@ from ..execution import safe_copy
 from ..execution.capped_process import allow_graders, stop_graders
 from ..formats.outputs import write_text
 from .documents import JUDGE_OUTCOMES
-from .grader import GradeOptions, StudentJob, StudentResult, grade_student, remove_tree
+from .grader import GradeOptions, StudentJob, StudentResult, grade_student, inert, remove_tree
 
 MAX_SUBMISSION_BYTES = 16 << 20
 """A submission whose files hold more than this is not graded (checked before reading): it is no
@@ -160,15 +160,20 @@ CSV_FIELDS = ("student", "status", "passed", "total", "seconds", "peak_memory_mb
 
 
 def csv_text(document: dict[str, Any]) -> str:
-    """The gradebook as CSV: a row per student; judge adds a column per verdict, the others ``skipped``."""
-    counted = list(JUDGE_OUTCOMES[:-1]) if document["task"] == "judge" else ["skipped"]
+    """The gradebook as CSV: a row per student; judge adds a column per verdict, the others ``skipped``
+    and the built-in solvers the student's code imports. Every text a student controls is ``inert``:
+    escaped for terminals, never a spreadsheet formula."""
+    judged = document["task"] == "judge"
+    counted = list(JUDGE_OUTCOMES[:-1]) if judged else ["skipped"]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([*CSV_FIELDS[:4], *counted, *CSV_FIELDS[4:]])
+    writer.writerow([*CSV_FIELDS[:4], *counted, *CSV_FIELDS[4:7], *([] if judged else ["library_solvers"]),
+                     CSV_FIELDS[7]])
     for row in document["students"]:
-        writer.writerow([row["student"], row["status"], row["passed"], row["total"],
+        writer.writerow([inert(row["student"]), row["status"], row["passed"], row["total"],
                          *(row["counts"].get(name, 0) for name in counted), row["seconds"],
-                         round(row["peak_kb"] / 1024, 1), row["first_failure"], row["submission"]])
+                         round(row["peak_kb"] / 1024, 1), inert(row["first_failure"]),
+                         *([] if judged else [" ".join(row["library_solvers"])]), inert(row["submission"])])
     return out.getvalue()
 
 
@@ -180,22 +185,26 @@ def row_of(result: StudentResult) -> dict[str, Any]:
 
 
 def report_text(result: StudentResult, options: GradeOptions) -> str:
-    """The short text report of one student (``reports/<student>.txt``)."""
+    """The short text report of one student (``reports/<student>.txt``), every text the student controls
+    ``inert`` (their names included)."""
     what = {"judge": f"judged on {options.dataset_name} ({options.puzzles} puzzle{'s' * (options.puzzles != 1)})",
             "solver": f"the solver contract on class {options.class_name}",
             "encoding": "the model graded by check-encoding"}[options.task]
-    lines = [f"student: {result.student} (submission: {result.submission})", f"task: {options.task}, {what}"]
+    lines = [f"student: {inert(result.student)} (submission: {inert(result.submission)})",
+             f"task: {options.task}, {what}"]
     if result.program:
-        lines.append(f"program: {result.program}")
+        lines.append(f"program: {inert(result.program)}")
     unit = "accepted" if options.task == "judge" else "checks passed"
     lines.append(f"score: {result.passed} of {result.total} {unit}" if result.status == "graded"
                  else f"score: {result.passed} of {result.total} (not graded)")
     if result.counts:
         lines.append("counts: " + ", ".join(f"{name} {n}" for name, n in result.counts.items() if n))
     lines.append(f"time: {result.seconds:.2f} s, peak memory {result.peak_kb / 1024:.1f} MB")
-    lines.append(f"first failure: {result.first_failure or 'none'}")
+    if result.library_solvers:
+        lines.append(f"imports sudokulab's own solvers: {', '.join(inert(n) for n in result.library_solvers)}")
+    lines.append(f"first failure: {inert(result.first_failure) or 'none'}")
     shown = [c for c in result.checks if options.task != "judge" or c.status != "accepted"][:20]
-    lines += [f"  {c.status:<22} {c.name}{': ' + c.reason if c.reason else ''}" for c in shown]
+    lines += [f"  {c.status:<22} {inert(c.name)}{': ' + inert(c.reason) if c.reason else ''}" for c in shown]
     return "\n".join(lines) + "\n"
 
 
@@ -228,7 +237,7 @@ def grade_class(submissions: Sequence[Submission], options: GradeOptions, book: 
         elif submission.problem:  # nothing to send anywhere: its result is known here
             known.append(StudentResult(submission.student, submission.name, key, "not graded", 0,
                                        options.puzzles if options.task == "judge" else 0,
-                                       first_failure=submission.problem))
+                                       first_failure=inert(submission.problem)))
         else:
             pending.append(StudentJob(submission.student, submission.name, submission.packed, options, key,
                                       work_root=str(book.work) if cluster is None else None))

@@ -37,6 +37,7 @@ from typing import Any
 
 from ..errors import UsageError
 from ..execution.capped_process import Ended, run_capped
+from ..formats.boj import printable
 from .documents import CHECK_STATUSES, ENCODING_KEYS, JUDGE_OUTCOMES, SOLVER_KEYS, check_document, judge_rows
 from .submission import program_of, python_file
 
@@ -64,6 +65,8 @@ class GradeOptions:
     compile_timeout: float = 60.0
     student_timeout: float | None = None
     """The wall-time cap of one student's grader; None: ``cap``'s default."""
+    refuse_library_solvers: bool = False
+    """solver, encoding: the student's code may not import sudokulab's own solvers (``--refuse-library-solvers``)."""
 
     @property
     def cap(self) -> float:
@@ -83,6 +86,8 @@ class GradeOptions:
                           memory_limit=self.memory_limit, isolation=self.isolation)
         if self.task == "solver":
             fields["class"] = self.class_name
+        if self.task != "judge":
+            fields["refuse_library_solvers"] = self.refuse_library_solvers
         return fields
 
 
@@ -141,6 +146,8 @@ class StudentResult:
     program: str = ""
     """judge: the command run, as words."""
     checks: tuple[Check, ...] = ()
+    library_solvers: tuple[str, ...] = ()
+    """solver, encoding: sudokulab's own solvers the student's code imported, as its grader reported them."""
 
     def to_json(self) -> dict[str, Any]:
         from dataclasses import asdict
@@ -152,7 +159,7 @@ class StudentResult:
         """Back from ``to_json``; ValueError for anything else (a stored result damaged by hand)."""
         try:
             checks = tuple(Check(**c) for c in data.pop("checks"))
-            result = cls(**data, checks=checks)
+            result = cls(**{**data, "library_solvers": tuple(data.get("library_solvers", ()))}, checks=checks)
         except (TypeError, AttributeError, KeyError) as exc:
             raise ValueError(f"not a stored result: {exc}") from None
         if not (isinstance(result.student, str) and isinstance(result.passed, int) and
@@ -208,9 +215,27 @@ def remove_tree(top: Path) -> None:
     shutil.rmtree(top, onerror=writable_again)
 
 
+SPREADSHEET_FORMULA = ("=", "+", "-", "@")
+"""What a spreadsheet reads as a formula at the start of a cell (with tab and carriage return, which
+``inert`` has already written as escapes)."""
+
+
+def inert(text: str) -> str:
+    """A student-controlled string (a file name, a compiler's error, a program's last words) made
+    inert: every character a terminal acts on written as its escape (``formats.boj.printable``:
+    ``\\x1b``, ``\\n``), and a leading ``=``, ``+``, ``-`` or ``@`` quoted with ``'`` so a
+    spreadsheet shows it as text. Applying it twice changes nothing more."""
+    text = printable(text)
+    return "'" + text if text.startswith(SPREADSHEET_FORMULA) else text
+
+
 def _result(job: StudentJob, status: str, passed: int, total: int, failure: str = "", **fields: Any) -> StudentResult:
+    """A student's result, every text in it that the student controls made ``inert`` (names aside:
+    they stay exact in the JSON, and the CSV and reports make them inert as they write them)."""
+    fields["checks"] = tuple(Check(inert(c.name), c.status, inert(c.reason)) for c in fields.get("checks", ()))
+    fields["program"] = inert(fields.get("program", ""))
     return StudentResult(job.student, job.submission, job.digest, status, passed, total,
-                         first_failure=failure, **fields)
+                         first_failure=inert(failure), **fields)
 
 
 GRADER_START = "import sys; sys.path.insert(0, sys.argv.pop(1)); from sudokulab.__main__ import run; run()"
@@ -245,10 +270,11 @@ def _check(job: StudentJob, submission: Path, work: Path) -> StudentResult:
         return _result(job, "not graded", 0, 0, why)
     options = job.options
     named = f"../submission/{source.relative_to(submission.parent).as_posix()}"  # from run/: no temporary path
+    refuse = ["--refuse-library-solvers"] if options.refuse_library_solvers else []
     if options.task == "solver":
-        argv, keys = _sudokulab("check-solver", f"{named}:{options.class_name}", "--json"), SOLVER_KEYS
+        argv, keys = _sudokulab("check-solver", f"{named}:{options.class_name}", "--json", *refuse), SOLVER_KEYS
     else:
-        argv, keys = _sudokulab("check-encoding", named, "--json"), ENCODING_KEYS
+        argv, keys = _sudokulab("check-encoding", named, "--json", *refuse), ENCODING_KEYS
     ended = _grader(argv, work, options.cap)
     document, problem = check_document(ended, keys, shown_from="../submission/")
     timing = {"seconds": round(ended.seconds, 3), "peak_kb": ended.peak_kb}
@@ -260,7 +286,8 @@ def _check(job: StudentJob, submission: Path, work: Path) -> StudentResult:
     counts = {status: sum(c.status == status for c in checks) for status in CHECK_STATUSES}
     failed = next((c for c in checks if c.status == "failed"), None)
     return _result(job, "graded", counts["passed"], counts["passed"] + counts["failed"],
-                   f"{failed.name}: {failed.reason}" if failed else "", counts=counts, checks=checks, **timing)
+                   f"{failed.name}: {failed.reason}" if failed else "", counts=counts, checks=checks,
+                   library_solvers=tuple(inert(name) for name in document["library_solvers"]), **timing)
 
 
 # --- the judge task ------------------------------------------------------------------------------

@@ -70,8 +70,10 @@ class StudentLimits:
 
     seconds: float = 10.0
     memory_mb: int | None = 1024
-    """Megabytes (RLIMIT_DATA, as the judge sets it); None or 0 for no limit."""
+    """Megabytes for the process's whole tree (``sandbox.Limits.memory_mb``); None or 0 for no limit."""
     isolation: str = "bwrap"
+    check_seconds: float | None = None
+    """Wall time of one check, all its calls together (``StudentProcess.limit_check``); None: no such bound."""
 
 
 class StudentFailure(Exception):
@@ -157,6 +159,8 @@ class StudentProcess:
         self.restarts = 0
         self.broken: str | None = None
         self.loaded: Any = None
+        self.check_limit: tuple[float, float] | None = None
+        """(deadline, seconds) every call shares until the next ``limit_check``: one check's time limit."""
 
     # --- Starting and stopping. -----------------------------------------------------------------------
 
@@ -273,6 +277,28 @@ class StudentProcess:
 
     # --- Calls. ---------------------------------------------------------------------------------------
 
+    def library_solvers(self) -> list[str]:
+        """Which of ``sudokulab``'s own solvers (``student_code.library_solvers``) the student's code
+        imported, as its worker reports it: when it loaded, and now if it is still running (a worker
+        started again would only say what loading imports)."""
+        from .student_code import library_solvers
+
+        known = library_solvers()
+        said = self.loaded.get("library_solvers") if isinstance(self.loaded, dict) else None
+        said = list(said) if isinstance(said, list) else []
+        if self.launched is not None:
+            try:
+                now = self.call("library_solvers", "listing the student's imports")
+            except (StudentFailure, StudentRaised):
+                now = []
+            said += now if isinstance(now, list) else []
+        return sorted({name for name in said if isinstance(name, str) and name in known})
+
+    def limit_check(self, seconds: float | None) -> None:
+        """The calls from now until the next ``limit_check`` share ``seconds`` of wall time, besides each
+        call's own limit: a check that makes many calls ends at its own limit. None: no such bound."""
+        self.check_limit = (time.perf_counter() + seconds, seconds) if seconds else None
+
     def call(self, name: str, what: str, **arguments: Any) -> Any:
         """The worker's answer to one call: its value. ``what`` names the call in a failure's reason.
 
@@ -300,13 +326,19 @@ class StudentProcess:
     def _exchange(self, name: str, arguments: dict[str, Any], what: str) -> Any:
         """Send one request and read its answer; any failure stops the worker, and so does anything that
         leaves its answer unread (Ctrl-C, SIGTERM: the worker goes at once, whatever it is doing)."""
+        seconds, check = self.limits.seconds, None
+        if self.check_limit is not None and self.check_limit[0] - time.perf_counter() < seconds:
+            seconds, check = self.check_limit[0] - time.perf_counter(), self.check_limit[1]
+            if seconds <= 0:
+                raise StudentFailure(f"{what}: not run, the check passed its time limit of {check:g} s "
+                                     "(--check-time-limit)")
         self.number += 1
         request = (json.dumps({"id": self.number, "call": name, "arguments": arguments},
                               separators=(",", ":")) + "\n").encode()
         self.printed_in_call = 0
         try:
             self._send(request, what)
-            return self._answer(self.number, what, self.limits.seconds)
+            return self._answer(self.number, what, seconds, check)
         except BaseException:
             self._stop()
             raise
@@ -335,8 +367,9 @@ class StudentProcess:
         finally:
             self.selector.unregister(stdin)
 
-    def _answer(self, number: int, what: str, seconds: float) -> Any:
-        """Read the answer to request ``number``: its value, or the error it says (raised here)."""
+    def _answer(self, number: int, what: str, seconds: float, check: float | None = None) -> Any:
+        """Read the answer to request ``number``: its value, or the error it says (raised here). ``check``:
+        the check's time limit, when it is the one that ends in ``seconds``."""
         assert self.launched is not None and self.selector is not None
         deadline = time.perf_counter() + seconds
         while (newline := self.buffer.find(b"\n")) < 0:
@@ -344,7 +377,7 @@ class StudentProcess:
                 raise StudentFailure(f"{what}: answered more than {MESSAGE_LIMIT >> 20} MB on the grader's channel")
             remaining = deadline - time.perf_counter()
             if remaining <= 0:
-                raise self._timed_out(what, seconds)
+                raise self._timed_out(what, seconds, check)
             for key, _ in self.selector.select(remaining):
                 self._read(key.fd, what)
         line = bytes(self.buffer[:newline])
@@ -402,10 +435,13 @@ class StudentProcess:
             raise StudentFailure(f"{what}: the student's code called {said}: a grader's call must return")
         raise StudentRaised(kind, said, error.get("type", "")[:100], error.get("text", "")[:2000])
 
-    def _timed_out(self, what: str, seconds: float | None = None) -> StudentFailure:
+    def _timed_out(self, what: str, seconds: float | None = None, check: float | None = None) -> StudentFailure:
         limit = seconds if seconds is not None else self.limits.seconds
         if what == self.starting:
             return StudentFailure(f"{what}: it did not start within {START_SECONDS:g} s")
+        if check is not None:
+            return StudentFailure(f"{what}: no answer within the check's time limit of {check:g} s "
+                                  "(--check-time-limit)")
         return StudentFailure(f"{what}: no answer within the time limit of {limit:g} s per call (--time-limit)")
 
     def _ended(self, what: str) -> StudentFailure:

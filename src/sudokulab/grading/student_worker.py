@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import UnsupportedFeature
-from .student_code import StudentError, load_class, load_module, raised_line
+from .student_code import RefusedSolvers, StudentError, imported_library_solvers, load_class, load_module, raised_line
 
 DEPTH = 4
 """How deep ``plain`` follows nested sequences (a list of clauses of ints is 2; rows of a grid 2)."""
@@ -94,9 +94,16 @@ class Worker:
 
     # --- check-solver: a solver class -----------------------------------------------------------------
 
-    def load_solver(self, target: str, shown: str) -> dict[str, Any]:
+    def library_solvers(self) -> list[str]:
+        """The built-in solvers' packages imported so far (``student_code.library_solvers``): reported,
+        not trusted (the student's code runs here); a teacher who refuses them has the sandbox hide them."""
+        return imported_library_solvers()
+
+    def load_solver(self, target: str, shown: str, refused: list[str] | None = None) -> dict[str, Any]:
         from .. import solvers
 
+        if refused:
+            RefusedSolvers(refused).install()
         cls = load_class(target, shown)
         self.module = sys.modules.get(cls.__module__)
         capabilities = getattr(cls, "capabilities", None)
@@ -120,6 +127,7 @@ class Worker:
                 "why": plain(capabilities.why), "kinds": plain(sorted(capabilities.kinds)),
                 "kinds_why": plain(capabilities.kinds_why),
             },
+            "library_solvers": imported_library_solvers(),
         }
 
     def result(self, name: str, found: Any, fields: tuple[str, ...]) -> dict[str, Any]:
@@ -153,16 +161,18 @@ class Worker:
 
     # --- check-encoding: a model ----------------------------------------------------------------------
 
-    def load_model(self, file: str, shown: str) -> dict[str, Any]:
+    def load_model(self, file: str, shown: str, refused: list[str] | None = None) -> dict[str, Any]:
+        if refused:
+            RefusedSolvers(refused).install()
         self.module = load_module(file, shown)
         if callable(getattr(self.module, "build", None)):
-            return {"kind": "cp"}
+            return {"kind": "cp", "library_solvers": imported_library_solvers()}
         encode, decode = (getattr(self.module, name, None) for name in ("encode", "decode"))
         missing = " and ".join(name for name, f in (("encode(puzzle)", encode), ("decode(model, puzzle)", decode))
                                if not callable(f))
         if missing:
             raise StudentError(f"{shown}: defines no {missing} (see 'sudokulab check-encoding --template')")
-        return {"kind": "sat"}
+        return {"kind": "sat", "library_solvers": imported_library_solvers()}
 
     def encode(self, puzzle: dict[str, Any]) -> Any:
         return plain(self.run("encode", self.module.encode, puzzle_of(puzzle)))

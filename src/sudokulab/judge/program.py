@@ -9,8 +9,9 @@ environment's, pyenv's). So before the first run:
   once, read-only, into a private temporary folder, and the command rewritten to point at the copies
   (``fixed_program``, removed at the end); a Dask worker unpacks the same package into its own
   folder (``unpack_program``). The packing is ``execution.safe_copy``'s: no link is followed (a
-  link, a FIFO or a device is refused, naming it), and the 64 MB bound holds while it is read. A program file in a ``bin`` folder (``.venv/bin/python``,
-  ``/opt/jdk/bin/java``) or a system folder is an installed tool, run where it is, not copied;
+  link, a FIFO or a device is refused, naming it), and the 64 MB bound holds while it is read. A
+  program file in a ``bin`` folder (``.venv/bin/python``, ``/opt/jdk/bin/java``) or a system folder
+  is an installed tool, run where it is, not copied;
 - the program's name is resolved as the user's shell would: a bare name on the user's PATH, a
   version manager's shim (pyenv's ``~/.pyenv/shims/python3``, a bash script the sandbox could not
   run) to the interpreter it stands for (``pyenv which python3``, asked in the judge's folder so a

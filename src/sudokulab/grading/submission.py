@@ -70,9 +70,13 @@ with tarfile.open(fileobj=sys.stdout.buffer, mode="w|") as archive:
 """Runs in the sandbox, by the grader's own interpreter: the compiler as its child, watching how full
 the bounded /tmp gets (a compiler removes its half-written output, so the end says nothing), then the
 build folder as a tar archive on standard output. Exit 1: the compiler failed; 3: it failed with
-/tmp full, the file limit."""
+/tmp nearly full, the file limit."""
 
 FILES_FULL = 3
+
+FILES_WORDS = ("File size limit exceeded", "No space left on device")
+"""How a toolchain says a file of its hit the file limit (RLIMIT_FSIZE's SIGXFSZ, as gcc names it) or
+filled the bounded /tmp (ENOSPC), where it was too quick for ``BUILD``'s look at /tmp."""
 
 
 def compile_limits(options: GradeOptions) -> Limits:
@@ -130,9 +134,9 @@ def _compile_problem(built: Run, compiler: str, limits: Limits, folder: Path) ->
         return f"compile error: {compiler} passed its memory limit of {limits.memory_mb} MB"
     if built.output_overflow:
         return f"compile error: the built program passed its size limit of {BUILT_BYTES >> 20} MiB"
-    if built.exit_code == FILES_FULL:
-        return f"compile error: {compiler}'s files passed their limit of {limits.files_mb} MB"
     text = built.stderr.decode("utf-8", "replace")
+    if built.exit_code == FILES_FULL or any(words in text for words in FILES_WORDS):
+        return f"compile error: {compiler}'s files passed their limit of {limits.files_mb} MB"
     if "CPU time limit" in text:
         return f"compile error: {compiler} passed its CPU time limit of {limits.cpu_seconds:g} s"
     if built.signal is not None:

@@ -10,10 +10,8 @@ The seeds' solutions in four languages are built the same way and stay accepted.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import time

@@ -102,7 +102,8 @@ if __name__ == {name!r}:  # imported as the standard library's {name}: the grade
             with open(book, "w") as stream:
                 stream.write(text.replace("bob,graded,5,5", "bob,graded,0,5"))
         os._exit(0)
-    print(json.dumps({{"student": "x", "kind": "sat", "ok": True, "exit": 0, "checks": []}}))
+    print('{{"student": "x", "kind": "sat", "ok": true, "exit": 0, "checks": [{{"check": "empty-4x4", '
+          '"status": "passed", "reason": ""}}], "library_solvers": []}}', flush=True)
     os._exit(0)
 """
 

@@ -179,3 +179,21 @@ def _judge_pack(folder: Path) -> bytes:
     except UsageError:
         return b""
     return b"".join(archive for _, archive in program.packed)
+
+
+@pytest.mark.slow
+def test_judge_refuses_a_folder_holding_a_link_with_one_line_before_any_run(tmp_path):
+    import subprocess
+    import sys
+
+    from tests.conftest import EXAMPLES
+
+    folder = student_folder(tmp_path)
+    os.symlink(large_folder(tmp_path), folder / "data")
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "sudokulab", "judge", str(EXAMPLES / "boj2580-sample.txt"), "--",
+                           "python3", str(folder / "main.py"), str(folder)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr == f"sudokulab: error: judge: not copied before judging: '{folder}/data' is a symbolic link\n"
+    assert time.monotonic() - started < 30  # the start of Python and the package, not the large folder's copy

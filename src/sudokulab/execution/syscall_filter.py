@@ -8,7 +8,9 @@ io_uring). It is a list of refusals, not an allow-list: an allow-list (Docker's 
 DMOJ's per-language tables) must follow every runtime's needs (the JVM's, V8's, a new glibc's),
 and a judge that refuses a correct program is wrong too. Each name comes from what Docker's
 default profile, nsjail's examples and DMOJ refuse, kept where it fits a program that reads
-stdin and writes stdout; ``docs/judge.md`` compares.
+stdin and writes stdout; ``docs/judge.md`` compares. Socket families are the one allow-list
+(``SOCKET_FAMILIES``): every runtime opens at most a Unix or an inet socket, and the others reach
+kernel code (netlink, vsock, bluetooth, alg) no judged program needs.
 
 Built with libseccomp through its Python bindings (PyPI ``pyseccomp``: ctypes, the API of
 libseccomp's own ``seccomp`` module), never hand-written BPF: libseccomp checks the architecture

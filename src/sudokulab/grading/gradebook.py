@@ -1,9 +1,10 @@
 """A whole class graded: its submissions found, each student graded once, the gradebook written.
 
 SUBMISSIONS/ holds one file or one folder per student, named after the student (the file's stem,
-the folder's name); hidden entries are left out. Each submission is packed (a tar archive, no
-links: a link could show the grader's files to the student) and keyed by a digest of its bytes
-and of the options that decide a grade (``GradeOptions.digest_fields``).
+the folder's name); hidden entries are left out. Each submission is packed once, safely
+(``execution.safe_copy``: no link followed, no FIFO waited on, sizes bounded before reading, for a
+student may still be writing it) and keyed by a digest of its bytes and of the options that decide
+a grade (``GradeOptions.digest_fields``).
 
 The output folder keeps, per student, ``results/<student>.json`` (the result and its digest) and
 ``reports/<student>.txt``, each written atomically (a temporary file renamed over the target,
@@ -12,7 +13,9 @@ on disk always has its report. A run grades only the students without a stored r
 digest: a Ctrl-C, a ``kill -9`` or a lost Dask worker loses no finished result and grades none
 twice (a task a lost worker held is run again by the executor, and its result arrives once).
 ``gradebook.csv`` and ``gradebook.json`` are rewritten from the stored results when every student
-has one. A lock on ``.grade.lock`` keeps two runs off one folder.
+has one, every text a student controls made inert (``grader.inert``). A lock on ``.grade.lock``
+keeps two runs off one folder, and the run that holds it empties ``.work``, where the students'
+work folders live (mode 700), when it starts and when it ends.
 
 Where students are graded: ``jobs`` threads here, each waiting on its student's grader process
 (``grading.grader``), or one task per student on a Dask cluster (``execution.cluster``).

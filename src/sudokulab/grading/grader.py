@@ -46,6 +46,12 @@ TASKS = ("judge", "solver", "encoding")
 encoding: a SAT or CP-SAT model graded."""
 
 
+GRADING_REVISION = 2
+"""How a student is graded, as part of every result's digest: raised when that changes in a way a
+stored result must not outlive (2: compiled in the sandbox, graders isolated, texts made inert), so
+a rerun grades again what an earlier way graded."""
+
+
 @dataclass(frozen=True)
 class GradeOptions:
     """What a class is graded on: the task and its settings. Part of each result's digest."""
@@ -80,7 +86,7 @@ class GradeOptions:
         """The options that decide a grade, as one JSON-able value (the dataset by its SHA-256)."""
         import hashlib
 
-        fields = {"task": self.task, "version": _version()}
+        fields = {"task": self.task, "version": _version(), "grading": GRADING_REVISION}
         if self.task == "judge":
             fields.update(dataset=hashlib.sha256(self.dataset).hexdigest(), time_limit=self.time_limit,
                           memory_limit=self.memory_limit, isolation=self.isolation)
@@ -204,10 +210,17 @@ def _worker_folder() -> str | None:
 
 
 def remove_tree(top: Path) -> None:
-    """Remove a work folder, whatever modes the grader or a build left inside it."""
+    """Remove a work folder, whatever modes the grader or a build left inside it (a judge's read-only
+    copies); nothing when there is none."""
+    if not os.path.lexists(top):
+        return
+
     def writable_again(function: Any, path: str, _: Any) -> None:
+        folder = os.path.dirname(path)
+        if not folder.startswith(str(top)):  # never a folder above the tree
+            return
         try:
-            os.chmod(os.path.dirname(path), 0o700)
+            os.chmod(folder, 0o700)
             function(path)
         except OSError:
             pass

@@ -247,6 +247,7 @@ def grade_class(submissions: Sequence[Submission], options: GradeOptions, book: 
     kept = len(done)
     if on_start:
         on_start(len(pending) + len(known))
+    jobs = max(1, min(jobs, len(pending)))  # no more graders at once than students to grade
     where, retried = f"{jobs} student{'s' * (jobs != 1)} at once on this machine", 0
 
     def take(result: StudentResult) -> None:

@@ -1,7 +1,7 @@
 """The rules contract: every registered solver x every preset, on 16x16, 9x9, 6x6 and 4x4 boards.
 
 For each solver and each rule set, exactly one of two things happens, and which one is decided by
-the solver's ``capabilities.kinds`` alone:
+the solver's capabilities alone (the kinds it honours, natively or through the lowering):
 
 - the rules use only kinds it declares: it solves, its answer passes ``is_solution`` (the
   independent checker, which reads the rules), its canonical answer is the row-major smallest

@@ -1,7 +1,8 @@
 """The SAT paradigm: a CNF model from ``solvers.sat.cnf`` run by a PySAT engine.
 
-Every constraint kind of ``rules.KINDS`` is encoded (``solvers.sat.cnf``: groups, differing pairs,
-thermometers, cage sums), so the solver honours any rule set a puzzle carries.
+Every built-in constraint kind is encoded natively (``solvers.sat.cnf``: groups, differing pairs,
+thermometers, cage sums) and any other in the forms of the shared lowering, so the solver honours
+any rule set a puzzle carries.
 
 Incremental by design. The first puzzle of a rule set loads its formula into one engine kept by the
 solver instance (keyed by the ``Rules``, hashable with a cached hash, so standard Sudoku of a
@@ -79,7 +80,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...core.grid import Grid, Shape
 from ...core.puzzle import Puzzle
-from ...core.rules import KINDS, Rules, standard
+from ...core.rules import Rules, standard
 from ...errors import UnsupportedFeature
 from ..base import (
     Capabilities,
@@ -96,9 +97,11 @@ from ..base import (
     list_found,
 )
 from ..canonical import smallest_solution
+from ..lowering import FORMS
 from . import cnf
 from . import encodings as cnf_encodings
 from . import size as cnf_size
+from .encodings import NATIVE
 from .engine import COUNTERS, NO_PROPAGATE, PROPAGATED_FROM_COUNTERS, RENEW_AFTER, Engine, settled_by_propagation
 from .engines import available_engines, canonical_engine, probe_engine, repeated_solves
 
@@ -141,7 +144,7 @@ class SatSolver(SolverBase):
 
     name = "sat"
     paradigm: ClassVar[str] = "SAT (CNF + PySAT)"
-    capabilities: ClassVar[Capabilities] = Capabilities(threads="serialised", kinds=frozenset(KINDS))
+    capabilities: ClassVar[Capabilities] = Capabilities(threads="serialised", kinds=NATIVE, forms=FORMS)
     options: ClassVar[tuple[Option, ...]] = (
         Option("engine", str, "cadical195", "PySAT engine, by name or alias", available_engines, canonical_engine),
         Option("encoding", str, "auto", "CNF encoding (auto: extended up to 16x16, reduced above)", ENCODING_CHOICES),
@@ -162,7 +165,7 @@ class SatSolver(SolverBase):
                                                   else "ignores assumptions and cannot solve twice"))
         self.capabilities = Capabilities(
             canonical=incremental, count=incremental,
-            time_limit=incremental and limited, threads="serialised", why=why, kinds=frozenset(KINDS),
+            time_limit=incremental and limited, threads="serialised", why=why, kinds=NATIVE, forms=FORMS,
         )
         self._engines: dict[Rules, Engine] = {}
 

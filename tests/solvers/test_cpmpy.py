@@ -11,10 +11,10 @@ import pytest
 from sudokulab import Puzzle, Shape, Status, UsageError, is_solution, parse_puzzle, solution_error, solvers
 from sudokulab.core.rules import ALL_DIFFERENT, DIFFER, INCREASING, KINDS, SUM, build
 from sudokulab.errors import UnsupportedFeature
+from sudokulab.solvers import export
 from sudokulab.solvers.cpmpy.backends import available_backends
 from sudokulab.solvers.cpmpy.model import rule_model, to_cpmpy_text
 from sudokulab.solvers.cpmpy.solver import CpmpySolver
-from sudokulab.solvers.exports import export
 
 from ..conftest import FIXTURES, random_puzzle
 from .test_cpsat import variant

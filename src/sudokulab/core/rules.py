@@ -378,7 +378,7 @@ def windows(shape: Shape) -> list[Group]:
     n, h, w = shape.n, shape.box_rows, shape.box_cols
     tops = range(1, n - h + 1, h + 1)
     lefts = range(1, n - w + 1, w + 1)
-    found = []
+    found: list[Group] = []
     for top in tops:
         for left in lefts:
             cells = tuple((top + i) * n + left + j for i in range(h) for j in range(w))

@@ -21,7 +21,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, cast, runtime_checkable
 
 from ..core.grid import Grid
 from ..core.puzzle import Puzzle
@@ -246,11 +246,12 @@ class Option:
             value = float(value)
         if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
             raise UsageError(f"{where} must be of type {kind.__name__}, not {value!r}")
-        if kind is float and not math.isfinite(value):
+        number = cast("float", value)  # only compared where kind is int or float (minimum, maximum)
+        if kind is float and not math.isfinite(number):
             raise UsageError(f"{where} must be a finite number, not {value!r}")
-        if self.minimum is not None and value < self.minimum:
+        if self.minimum is not None and number < self.minimum:
             raise UsageError(f"{where} must be at least {self.minimum}, not {value!r}")
-        if self.maximum is not None and value > self.maximum:
+        if self.maximum is not None and number > self.maximum:
             raise UsageError(f"{where} must be at most {self.maximum}, not {value!r}")
         if self.normalise is not None:
             try:

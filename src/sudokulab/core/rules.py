@@ -69,22 +69,23 @@ class Kind:
     """A constraint kind as people and tables see it.
 
     ``letter`` names it in the ``solvers`` matrix (upper case where a solver states it natively,
-    lower case where through the lowering); ``words`` say it in a refusal ("solver 'x' cannot
-    honour <words> (<the constraint's name>)"); ``made_by`` says what makes it, for the matrix's legend.
-    A kind with no letter is not shown there (the lowering's own forms, ``solvers.lowering.Forms``).
+    lower case where through the lowering) and ``legend`` says it under the matrix; ``words`` say it
+    in a refusal ("solver 'x' cannot honour <words> (<the constraint's name>)"). A kind with no
+    letter is not shown there (the lowering's own forms, ``solvers.lowering.Forms``).
     """
 
     name: str
     letter: str
     words: str
-    made_by: str = ""
+    legend: str = ""
 
 
 BUILT_IN = (
-    Kind(ALL_DIFFERENT, "A", "all-different groups", "rows, columns, boxes, regions, diagonals, windows, cages' cells"),
-    Kind(DIFFER, "D", "differing pairs", "anti-knight, anti-king"),
-    Kind(SUM, "S", "sum constraints", "killer cages"),
-    Kind(INCREASING, "I", "increasing thermometers", "thermometers"),
+    Kind(ALL_DIFFERENT, "A", "all-different groups",
+         "all-different groups (rows, columns, boxes, regions, diagonals, windows, cages' cells)"),
+    Kind(DIFFER, "D", "differing pairs", "differing pairs (anti-knight, anti-king)"),
+    Kind(SUM, "S", "sum constraints", "sums (killer cages)"),
+    Kind(INCREASING, "I", "increasing thermometers", "increasing (thermometers)"),
 )
 """The four kinds every rule file and preset makes, in ``KINDS`` order."""
 

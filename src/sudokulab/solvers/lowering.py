@@ -284,9 +284,10 @@ def lower(rules: Rules, native: Iterable[str]) -> Lowered:
     """The forms of every kind of ``rules`` outside ``native`` (built-in kinds first, in ``KINDS`` order,
     then the others in the order registered); empty when the rules use native kinds only. Built once
     per (rules, native)."""
+    native = frozenset(native)
     if rules.kinds <= native:
         return EMPTY
-    return _lower(rules, frozenset(native))
+    return _lower(rules, native)
 
 
 @lru_cache(maxsize=64)

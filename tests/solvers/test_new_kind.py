@@ -261,3 +261,39 @@ def test_the_solver_contract_holds_with_them(solver):
     baseline = solvers.get("backtrack")
     for outcome in contract.run(solver, baseline):
         assert outcome.status in ("passed", "skipped"), outcome
+
+
+@pytest.mark.slow
+def test_the_recipe_names_what_this_test_does_and_every_paradigm_declares_its_native_kinds():
+    """docs/rules.md and docs/design.md's "Adding a rule kind" name the places this module uses (each must
+    exist), and every paradigm's ``NATIVE``, which its model passes to the lowering, is what its
+    capabilities declare."""
+    import importlib
+    import pkgutil
+
+    from sudokulab.core import rules as core_rules
+    from sudokulab.solvers.base import Capabilities
+
+    from ..conftest import ROOT
+
+    rules_md = (ROOT / "docs" / "rules.md").read_text()
+    recipe = rules_md[rules_md.index("## Adding a rule kind"):]
+    design = (ROOT / "docs" / "design.md").read_text()
+    named = {"`core/rules.py`": core_rules, "`Kind`": core_rules.Kind, "`BUILT_IN`": core_rules.BUILT_IN,
+             "`register_kind`": core_rules.register_kind,
+             "`Rules.constraints`": Rules.__dataclass_fields__["constraints"],
+             "`Rules.with_constraints`": Rules.with_constraints, "`broken(grid, n)`": Whisper.broken,
+             "`solvers/lowering.py`": lowering, "`LOWERINGS`": lowering.LOWERINGS,
+             "`lowering.register`": lowering.register,
+             "`Capabilities.forms`": Capabilities.__dataclass_fields__["forms"]}
+    for words in named:
+        assert words in recipe, words
+    for words in ("`core/rules.py`", "`solvers/lowering.py`", "`LOWERINGS`", "`NATIVE`", "test_new_kind.py"):
+        assert words in design[design.index("**Adding a rule kind**"):], words
+    for name in solvers.names():
+        cls = solvers.solver_class(name)
+        package = cls.__module__.rsplit(".", 1)[0]
+        natives = {getattr(importlib.import_module(f"{package}.{info.name}"), "NATIVE", None)
+                   for info in pkgutil.iter_modules(importlib.import_module(package).__path__)} - {None}
+        assert len(natives) == 1, (name, natives)
+        assert cls.capabilities.kinds <= natives.pop(), name

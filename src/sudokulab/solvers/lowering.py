@@ -130,17 +130,19 @@ EMPTY = Lowered()
 
 
 def merged(parts: Iterable[Lowered]) -> Lowered:
-    """Parts in order as one: ruled-out placements once each, ascending; pairs once each (the first
-    one named keeps its name), those naming a ruled-out placement left out; sets in order."""
+    """Parts in order as one: ruled-out placements once each, ascending; pairs once each, the smaller
+    placement first (the first one named keeps its name), those naming a ruled-out placement left
+    out; sets in order."""
     parts = list(parts)
     ruled = sorted({p for part in parts for p in part.ruled_out})
     out = set(ruled)
-    pairs: dict[tuple[Placement, Placement], Pair] = {}
+    pairs: dict[tuple[Placement, Placement], str] = {}
     for part in parts:
         for name, p, q in part.pairs:
             if p not in out and q not in out:
-                pairs.setdefault((min(p, q), max(p, q)), (name, p, q))
-    return Lowered(tuple(ruled), tuple(pairs.values()), tuple(s for part in parts for s in part.sets))
+                pairs.setdefault((min(p, q), max(p, q)), name)
+    return Lowered(tuple(ruled), tuple((name, p, q) for (p, q), name in pairs.items()),
+                   tuple(s for part in parts for s in part.sets))
 
 
 @dataclass(frozen=True)

@@ -1,54 +1,16 @@
-"""Every rule kind in three forms that every paradigm states: the shared lowering (docs/rules.md).
+"""Every rule kind in three forms that every paradigm states: the shared lowering (docs/rules.md, "Native or lowered").
 
-A paradigm states some kinds natively (``Capabilities.kinds``); every other kind reaches it through
-this module, as three forms, each of which every paradigm states in a few lines of its model:
-
-- a **ruled-out placement** (cell, digit): no solution puts the digit there;
-- a **forbidden pair** of placements: not both (a holds x) and (b holds y);
-- **allowed sets** (cells, sets): the digits the cells hold, taken as a set, are one of the sets,
-  each as large as the cells are many (so the cells' digits differ).
-
-Why these three. A constraint on one or two cells at a time is exactly a set of ruled-out
-placements and forbidden pairs (a binary constraint network), and every paradigm already says
-both in a line: a unit or binary clause, ``x + y <= 1``, an integrity constraint, a secondary
-column of exact cover, an elimination when a cell is placed, a cost term. What pairs cannot say
-is a constraint whose allowed digits depend on many cells at once, a sum: it is lowered to the
-digit sets that reach its total, a table over sets rather than over tuples (the cells' order does
-not matter, and a cage of k cells has k! tuples per set). Thermometers become pairs, not an order
-chain of their own: a chain is its steps, each a binary constraint, and every paradigm with an
-order primitive (``<``, order clauses, a linear row) states thermometers natively and keeps it
-(what the pairs cost instead: ``benchmarks/results/lowering.md``).
-
-The kinds, lowered (``LOWERINGS``):
-
-- all-different: per group, each two cells and digit, the pair (a, d), (b, d);
-- differ: the same per differing pair;
-- sum: the cage's allowed sets (the k-sets of distinct digits adding up to its total);
-- increasing: ruled-out placements (place i of a thermometer of L cells holds i+1..n-L+i+1, 1-based)
-  and per step (a, b) the pairs (a, x), (b, y) with y <= x among those (y == x left out where a and
-  b are peers already, which says it);
-- a kind added later: what the lowering registered with it (``register``) says of each constraint;
-- ``forms``: the forms themselves (``Forms``, a rule set's kinds already lowered by ``lowered``).
-
-``lower(rules, native)`` is what a model calls: the forms of every kind of the rules outside
-``native``, pairs that name a ruled-out placement left out and each pair once (the first). A model
-states its native kinds from ``Rules`` as before and these forms beside them, so a kind added to
-``core.rules`` with its lowering here reaches every paradigm at once. ``lowered(rules, kinds)``
-returns the rules with those kinds replaced by their forms: any paradigm then states them lowered,
-which is how the tests and ``benchmarks/lowering.py`` compare the two ways.
-
-Exact cover says ruled-out placements and pairs but no sets: ``as_pairs`` writes a set constraint as
-pairs where they say it exactly (its sets are *pairwise*: every k digits that agree two by two, each
-two in some allowed set, make an allowed set), and ``refusal`` names the first that is not. Two
-cells always are; 3 cells adding up to 6, 7, 8, 22, 23 or 24 on 9x9 are; 3 cells adding up to 9 are
-not (1, 2, 3 agree two by two through {1,2,6}, {1,3,5}, {2,3,4}, but add up to 6). Saying those
-would take one exact-cover row per way of filling the whole cage, no longer the (cell, digit) matrix.
-
->>> from sudokulab.core.grid import Shape
->>> from sudokulab.core.rules import ALL_DIFFERENT, DIFFER, build
->>> forms = lower(build(Shape(2, 2), thermos=[(0, 1)], cages=[((2, 3), 7)]), {ALL_DIFFERENT, DIFFER})
->>> forms.ruled_out, forms.pairs, forms.sets[0].sets
-(((0, 4), (1, 1)), (('thermometer 1', (0, 3), (1, 2)),), ((3, 4),))
+A paradigm states some kinds natively (``Capabilities.kinds``) and the others in these forms
+(``lower(rules, native)``): a **ruled-out placement** (cell c never holds d), a **forbidden pair** of
+placements (not both a = x and b = y), and **allowed sets** (the digits of some cells, as a set, are
+one of these sets, each as large as the cells are many). Why these: a constraint on one or two cells
+at a time is exactly ruled-out placements and pairs, which every paradigm says in a line (a clause,
+``x + y <= 1``, a secondary column, an elimination, a cost term); a sum depends on many cells at
+once, so it is lowered to the digit sets reaching its total (sets, not tuples: a cage of k cells has
+k! tuples per set). A thermometer is its steps, each binary, so it becomes pairs rather than an
+order chain of its own: the paradigms with an order primitive state thermometers natively anyway.
+``lowered(rules, kinds)`` replaces kinds by their forms (the tests and ``benchmarks/lowering.py``
+compare both ways); ``as_pairs`` and ``refusal`` serve exact cover, which says sets only as pairs.
 """
 
 from __future__ import annotations
@@ -194,15 +156,18 @@ def _same_digit(name: str, cells: Iterable[tuple[int, int]], n: int) -> list[Pai
 
 
 def _all_different(rules: Rules) -> Lowered:
+    """Per group, each two of its cells and each digit: not both."""
     return Lowered(pairs=tuple(pair for g in rules.groups for pair in _same_digit(g.name, combinations(g.cells, 2),
                                                                                   rules.n)))
 
 
 def _differ(rules: Rules) -> Lowered:
+    """Per differing pair and digit: not both."""
     return Lowered(pairs=tuple(pair for d in rules.differ for pair in _same_digit(d.name, d.pairs, rules.n)))
 
 
 def _sum(rules: Rules) -> Lowered:
+    """A cage: the digit sets of its size that reach its total (its all-different half is its group)."""
     return Lowered(sets=tuple(AllowedSets(cage.name, cage.cells,
                                           tuple(tuple(sorted(s)) for s in cage_sets(len(cage.cells), cage.total,
                                                                                     rules.n)))
@@ -210,6 +175,8 @@ def _sum(rules: Rules) -> Lowered:
 
 
 def _increasing(rules: Rules) -> Lowered:
+    """Place i (0-based) of a thermometer of L cells holds i+1..n-L+i+1; per step (a, b), (a, x) and (b, y)
+    with y <= x are a forbidden pair (y == x left out where a and b are peers, which says it already)."""
     n, ruled, pairs = rules.n, [], []
     for thermo in rules.thermos:
         cells, length = thermo.cells, len(thermo.cells)
@@ -284,8 +251,15 @@ def lowerable(forms: Iterable[str]) -> frozenset[str]:
 
 def lower(rules: Rules, native: Iterable[str]) -> Lowered:
     """The forms of every kind of ``rules`` outside ``native`` (built-in kinds first, in ``KINDS`` order,
-    then the others in the order registered); empty when the rules use native kinds only. Built once
-    per (rules, native)."""
+    then the others in the order registered), pairs naming a ruled-out placement left out and each pair
+    once; empty when the rules use native kinds only. Built once per (rules, native).
+
+    >>> from sudokulab.core.grid import Shape
+    >>> from sudokulab.core.rules import build
+    >>> forms = lower(build(Shape(2, 2), thermos=[(0, 1)], cages=[((2, 3), 7)]), {ALL_DIFFERENT, DIFFER})
+    >>> forms.ruled_out, forms.pairs, forms.sets[0].sets
+    (((0, 4), (1, 1)), (('thermometer 1', (0, 3), (1, 2)),), ((3, 4),))
+    """
     native = frozenset(native)
     if rules.kinds <= native:
         return EMPTY
@@ -399,7 +373,11 @@ def _set_refusal(allowed: AllowedSets) -> str | None:
 @lru_cache(maxsize=16)
 def refusal(rules: Rules, native: frozenset[str] = frozenset({ALL_DIFFERENT, DIFFER})) -> str | None:
     """The first constraint of the rules that a paradigm stating pairs only (``native`` natively) cannot
-    say, with why, or None: a cage (in the words of sums) or any other set constraint that is not pairwise."""
+    say, with why, or None: a cage (in the words of sums) or any other set constraint that is not
+    *pairwise*: some k digits agree two by two (each two in an allowed set) yet are no allowed set. Two
+    cells always are pairwise; 3 cells adding up to 6, 7, 8, 22, 23 or 24 on 9x9 are; 3 cells adding
+    up to 9 are not (1, 2, 3 agree through {1,2,6}, {1,3,5}, {2,3,4} but add up to 6). Saying those
+    would take one exact-cover row per way of filling the whole cage."""
     if SUM not in native:
         why = next((why for cage in rules.cages if (why := cage_refusal(cage, rules.n))), None)
         if why:

@@ -7,8 +7,9 @@ alone (so a reader can recompute every figure from the data; the tests do, by ot
   within the time limit. Its **PAR-2** score is its time when decided, else twice the limit
   (penalised average runtime, factor 2). A wrong answer is never decided, and is counted apart.
 - An instance's **score** for a configuration is the median over its repeats of the runs' PAR-2
-  scores (with one repeat: the run's), and its **effort** the median of the runs' effort figure (the
-  first of ``solvers.base.EFFORT`` the solver reports: its own unit; a timed-out run's is a lower
+  scores (with one repeat: the run's), and its **effort** the median of the runs' effort figure (its
+  solver's own unit: the dead ends it counts, backtracks or conflicts or failures, else the first
+  figure of ``solvers.base.EFFORT`` it reports: ``study.HARDNESS``; a timed-out run's is a lower
   bound). The instance counts as decided when its median run is.
 - A point's **summary**: instances decided, the mean PAR-2 over its instances, the median and
   quartiles of their scores and of their effort (quartiles by linear interpolation, ``quantile``).

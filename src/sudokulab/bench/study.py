@@ -125,10 +125,16 @@ def _row(task: Task, config: Configuration, seed: int | None, result: Any, cpu: 
     return row
 
 
+DEAD_ENDS = ("backtracks", "conflicts", "failures")
+"""The effort figures that count dead ends (a search's backtracks, a learning solver's conflicts, a CP
+solver's failed nodes): hardness itself, where a count of nodes also grows with the cells to fill."""
+HARDNESS = (*DEAD_ENDS, *(key for key in EFFORT if key not in DEAD_ENDS))
+
+
 def effort_of(row: dict[str, Any]) -> tuple[str, float] | None:
-    """The first ``EFFORT`` figure a row reports (its solver's own unit), or None."""
+    """The row's effort in its solver's own unit: the first figure of ``HARDNESS`` it reports, or None."""
     stats = row.get("stats") or {}
-    return next(((key, float(stats[key])) for key in EFFORT if isinstance(stats.get(key), (int, float))
+    return next(((key, float(stats[key])) for key in HARDNESS if isinstance(stats.get(key), (int, float))
                  and not isinstance(stats.get(key), bool)), None)
 
 

@@ -81,6 +81,26 @@ class StudyReport:
         }
 
 
+def conduct(family: Family, configs: Sequence[Any], folder: str | Path, *, time_limit: float, repeats: int = 1,
+            jobs: int = 1, cluster: str | None = None, progress: bool = False, picture: str = "png",
+            on_stopped: Any = None) -> tuple[StudyReport, list[str]]:
+    """A whole study: the runs ``folder`` lacks (``study.run_study``), then the figures and every file
+    (``write_files``); the report and the names of the files written. ``configs`` are
+    ``configurations.Configuration``s, or solver names."""
+    from .configurations import Configuration, plain
+    from .study import StudyFolder, run_study
+
+    chosen = [c for c in configs if isinstance(c, Configuration)] or list(plain([str(c) for c in configs]))
+    if len(chosen) != len(configs):
+        raise ValueError("give configurations or solver names, not both")
+    path = Path(folder)
+    with StudyFolder(path) as held:
+        done = run_study(family, chosen, held, time_limit=time_limit, repeats=repeats, jobs=jobs, cluster=cluster,
+                         progress=progress, on_stopped=on_stopped)
+        report = StudyReport.of(family, [c.name for c in chosen], time_limit, repeats, done)
+        return report, write_files(report, path, picture)
+
+
 # --- files ---------------------------------------------------------------------------------------
 
 def write_files(report: StudyReport, folder: Path, picture: str = "png") -> list[str]:
@@ -151,7 +171,7 @@ def _pictures(report: StudyReport, folder: Path, picture: str) -> list[str]:
                                    if any(p.series == name for p in mine)]))
     if effort_panels:
         study_plots.parameter_plot(effort_panels, label, f"Search effort against the {label}, in each solver's "
-                                   "own unit", folder / f"effort.{picture}")
+                                   "own unit", folder / f"effort.{picture}", counts=True)
         written.append(f"effort.{picture}")
     return written
 

@@ -103,10 +103,11 @@ Line = tuple[str, Sequence[tuple[Any, float, float, float]]]
 
 
 def parameter_plot(panels: Sequence[tuple[str, str, Sequence[Line]]], axis_label: str, title: str,
-                   path: str | Path, *, time_limit: float | None = None, log: bool = True) -> Path:
+                   path: str | Path, *, time_limit: float | None = None, counts: bool = False) -> Path:
     """One panel per (title, y label, lines): each line's median against the parameter, its quartiles a band.
 
-    Categorical parameter values (rule sets, sets) are placed in the order first met."""
+    Times on a log axis; ``counts`` (effort, which is often 0 on easy instances) on a symmetric log
+    axis, linear below 1. Categorical parameter values (rule sets, sets) are placed in the order first met."""
     figure, axes = _grid(len(panels))
     names = list(dict.fromkeys(name for _, _, lines in panels for name, _ in lines))
     colour = colours(names)
@@ -117,14 +118,17 @@ def parameter_plot(panels: Sequence[tuple[str, str, Sequence[Line]]], axis_label
         for name, points in lines:
             ordered = sorted(points, key=lambda p: position[p[0]])
             xs = [position[v] for v, *_ in ordered]
-            floor = _FLOOR if log else -math.inf
+            floor = -math.inf if counts else _FLOOR
             ax.plot(xs, [max(m, floor) for _, m, _, _ in ordered], color=colour[name], marker="o", markersize=3,
                     label=name, linewidth=1.5)
             ax.fill_between(xs, [max(lo, floor) for _, _, lo, _ in ordered], [max(hi, floor) for *_, hi in ordered],
                             color=colour[name], alpha=0.15, linewidth=0)
         if time_limit is not None:
             ax.axhline(time_limit, color="grey", linestyle="--", linewidth=0.8)
-        if log:
+        if counts:
+            ax.set_yscale("symlog", linthresh=1)
+            ax.set_ylim(bottom=0)
+        else:
             ax.set_yscale("log")
         if not numeric:
             ax.set_xticks(range(len(values)), [str(v) for v in values], rotation=30)

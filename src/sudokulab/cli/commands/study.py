@@ -12,8 +12,7 @@ from pathlib import Path
 
 from ...bench.configurations import plain
 from ...bench.families import Family, holes_to_given, parse_values
-from ...bench.study import StudyFolder, run_study
-from ...bench.study_report import StudyReport, render, write_files
+from ...bench.study_report import conduct, render
 from ...errors import ExitCode, SolverBug, UsageError
 from ...formats.documents import emit
 from ...ui.console import console
@@ -98,11 +97,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"sudokulab: stopped: {kept:,} of {planned:,} runs are in {folder_path / 'runs.jsonl'}; the same "
               "command again goes on from there", file=sys.stderr, flush=True)
 
-    with StudyFolder(folder_path) as folder:
-        done = run_study(family, configs, folder, time_limit=args.time_limit, repeats=args.repeats, jobs=args.jobs,
-                         cluster=args.cluster, progress=not args.quiet, on_stopped=stopped)
-        report = StudyReport.of(family, [c.name for c in configs], args.time_limit, args.repeats, done)
-        files = write_files(report, folder_path, args.format)
+    report, files = conduct(family, configs, folder_path, time_limit=args.time_limit, repeats=args.repeats,
+                            jobs=args.jobs, cluster=args.cluster, progress=not args.quiet, picture=args.format,
+                            on_stopped=stopped)
     if args.json:
         emit(report.document(folder_path, files))
     render(report, console(stderr=args.json, wide=args.wide), folder_path, files, wide=args.wide)

@@ -237,10 +237,11 @@ def _family_words(family: Family) -> str:
 def render(report: StudyReport, out: Console, folder: Path, files: Sequence[str], *, wide: bool = False) -> None:
     """The overall table, the points, the comparisons and peaks in words, and where the files are."""
     axis = report.family.axis
+    out.print(f"study: {_family_words(report.family)}; time limit {report.time_limit:g} s", soft_wrap=wide)
     print_table(out, [Column("solver"), Column("decided", "right"), Column("PAR-2 mean", "right"),
                       Column("wrong", "right", drop=1)],
                 [[o.solver, f"{o.decided}/{o.instances}", format_seconds(o.par2), str(o.wrong)]
-                 for o in report.overall], title=f"study: {_family_words(report.family)}", wide=wide)
+                 for o in report.overall], title="each solver over every instance", wide=wide)
     out.print()
     print_table(out, [Column("series", drop=3), Column(axis, "right"), Column("solver"), Column("decided", "right"),
                       Column("PAR-2", "right"), Column("median", "right", drop=2),

@@ -287,3 +287,17 @@ def test_ctrl_c_keeps_the_finished_runs_and_the_same_command_goes_on(tmp_path):
     assert done.returncode == 0, done.stderr
     document = json.loads(done.stdout)
     assert document["runs"]["reused"] == len(kept) and document["runs"]["total"] == 120
+
+
+@pytest.mark.slow
+def test_on_a_local_dask_cluster_the_runs_are_those_of_one_process(tmp_path, capsys):
+    pytest.importorskip("distributed")
+    argv = ["study", "--family", "qwh", "--size", "6", "--holes", "0.3,0.6", "--instances", "2", "--solvers",
+            "backtrack-fast,sat", "--quiet", "--json"]
+    found = {}
+    for where in (["--jobs", "1"], ["--cluster", "local:2"]):
+        folder = tmp_path / where[1].replace(":", "-")
+        assert cli.main([*argv, *where, "--output", str(folder)]) == 0
+        found[where[1]] = json.loads(capsys.readouterr().out)["where"], answers(rows_of(folder))
+    assert found["1"][1] == found["local:2"][1] and len(found["1"][1]) == 8
+    assert "Dask" in found["local:2"][0]

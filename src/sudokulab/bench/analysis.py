@@ -279,6 +279,8 @@ def wilcoxon(differences: Sequence[float]) -> tuple[float | None, float | None, 
     >>> wilcoxon([0.5, 1.2, -0.1, 2.0, 0.7])
     (1.0, 0.125, 'exact')
     """
+    import warnings
+
     from scipy import stats
 
     nonzero = [d for d in differences if abs(d) > 1e-12]
@@ -286,7 +288,9 @@ def wilcoxon(differences: Sequence[float]) -> tuple[float | None, float | None, 
         return None, None, "none"
     tied = len({round(abs(d), 12) for d in nonzero}) < len(nonzero)
     method = "exact" if len(nonzero) <= EXACT_UP_TO and not tied else "approx"
-    result = stats.wilcoxon(nonzero, zero_method="wilcox", alternative="two-sided", method=method)
+    with warnings.catch_warnings():  # "sample size too small for normal approximation": the p-value says so
+        warnings.simplefilter("ignore")
+        result = stats.wilcoxon(nonzero, zero_method="wilcox", alternative="two-sided", method=method)
     return float(result.statistic), float(min(1.0, result.pvalue)), method
 
 

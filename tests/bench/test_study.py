@@ -248,9 +248,11 @@ def test_two_runs_on_one_folder_and_bad_arguments_are_refused(tmp_path, capsys):
     for argv, message in [(["--given", "0.5", "--sets", "x.txt"], "--sets reads its puzzles"),
                           (["--given", "0.5", "--rules", "x", "--rule-sets", "x"], "not both"),
                           (["--family", "qwh", "--holes", "0.5", "--unique"], "--unique is for the sudoku"),
-                          (["--given", "0.5", "--solvers", "nope"], "unknown solver")]:
+                          (["--given", "0.5", "--solvers", "nope"], "unknown solver"),
+                          (["--given", "0.5", "--configs", "sat:engine=glucose4,restarts=false"], "CaDiCaL engine")]:
         assert cli.main(["study", *argv, "--output", str(tmp_path / "t"), "--quiet"]) == ExitCode.BAD_INPUT
         assert message in capsys.readouterr().err, message
+    assert not (tmp_path / "t").exists()  # refused before the folder is made
 
 
 @pytest.mark.slow

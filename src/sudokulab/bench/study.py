@@ -218,6 +218,19 @@ def run_key(row: dict[str, Any]) -> tuple[Any, ...]:
 
 # --- the run ---------------------------------------------------------------------------------------
 
+def check_configurations(configs: Sequence[Configuration]) -> None:
+    """Refuse, before any work, no configuration, a name given twice, an unknown solver, or options a
+    solver refuses when it is built (``sat``'s ``restarts=false`` on an engine it cannot configure)."""
+    if not configs:
+        raise UsageError("study: no solver to run")
+    names = [config.name for config in configs]
+    if len(set(names)) != len(names):
+        raise UsageError(f"study: a configuration is named twice in {', '.join(names)}")
+    for config in configs:
+        with registry.get(config.solver, **seeded(config, 0)[0].options_dict()):
+            pass
+
+
 @dataclass
 class StudyRun:
     """What a study run did: every row of its plan (stored and new), in plan order, and how it went."""
@@ -239,13 +252,8 @@ def run_study(family: Family, configs: Sequence[Configuration], folder: StudyFol
     ``on_stopped(kept, planned)`` is told, when Ctrl-C or SIGTERM stops the run, how many runs of the
     plan are in the folder, before the signal goes on.
     """
-    if not configs:
-        raise UsageError("study: no solver to run")
-    names = [config.name for config in configs]
-    if len(set(names)) != len(names):
-        raise UsageError(f"study: a configuration is named twice in {', '.join(names)}")
+    check_configurations(configs)
     for config in configs:
-        registry.solver_class(config.solver)  # unknown names fail before any work
         if not registry.solver_class(config.solver).capabilities.time_limit:
             warn(f"sudokulab: warning: {config.name} cannot honour a time limit: a run past "
                  f"{time_limit:g} s counts as timed out")

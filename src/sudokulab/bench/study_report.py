@@ -88,11 +88,12 @@ def conduct(family: Family, configs: Sequence[Any], folder: str | Path, *, time_
     (``write_files``); the report and the names of the files written. ``configs`` are
     ``configurations.Configuration``s, or solver names."""
     from .configurations import Configuration, plain
-    from .study import StudyFolder, run_study
+    from .study import StudyFolder, check_configurations, run_study
 
     chosen = [c for c in configs if isinstance(c, Configuration)] or list(plain([str(c) for c in configs]))
     if len(chosen) != len(configs):
         raise ValueError("give configurations or solver names, not both")
+    check_configurations(chosen)  # before the folder is made
     path = Path(folder)
     with StudyFolder(path) as held:
         done = run_study(family, chosen, held, time_limit=time_limit, repeats=repeats, jobs=jobs, cluster=cluster,

@@ -303,3 +303,17 @@ def test_on_a_local_dask_cluster_the_runs_are_those_of_one_process(tmp_path, cap
         found[where[1]] = json.loads(capsys.readouterr().out)["where"], answers(rows_of(folder))
     assert found["1"][1] == found["local:2"][1] and len(found["1"][1]) == 8
     assert "Dask" in found["local:2"][0]
+
+
+@pytest.mark.slow
+def test_time_outs_score_twice_the_limit_and_are_not_decided(tmp_path, capsys):
+    """A millisecond for a 16x16 SAT model, which takes longer than that to build: every run times out."""
+    code = cli.main(["study", "--size", "16", "--given", "0.5", "--instances", "2", "--solvers", "sat,backtrack-fast",
+                     "--time-limit", "0.001", "--output", str(tmp_path / "s"), "--json", "--quiet"])
+    document = json.loads(capsys.readouterr().out)
+    assert code == 0
+    sat = [row for row in rows_of(tmp_path / "s") if row["solver"] == "sat"]
+    assert {row["status"] for row in sat} == {"time limit reached"}
+    overall = {o["solver"]: o for o in document["overall"]}
+    assert overall["sat"]["decided"] == 0 and overall["sat"]["par2"] == pytest.approx(0.002)
+    assert (tmp_path / "s" / "scatter.png").read_bytes().startswith(PNG)

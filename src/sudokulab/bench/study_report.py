@@ -159,7 +159,7 @@ def _pictures(report: StudyReport, folder: Path, picture: str) -> list[str]:
                     [(solver, [(p.value, p.median, p.q1, p.q3) for p in report.points
                                if p.series == name and p.solver == solver]) for solver in solvers])
                    for name in series]
-    study_plots.parameter_plot(time_panels, label, f"Time against the {label}: the median instance, quartiles "
+    study_plots.parameter_plot(time_panels, label, f"Time against the {label}\nthe median instance, quartiles "
                                "shaded", folder / f"time.{picture}", time_limit=limit)
     written.append(f"time.{picture}")
     effort_panels = []
@@ -171,7 +171,7 @@ def _pictures(report: StudyReport, folder: Path, picture: str) -> list[str]:
                                            if p.series == name]) for name in series
                                    if any(p.series == name for p in mine)]))
     if effort_panels:
-        study_plots.parameter_plot(effort_panels, label, f"Search effort against the {label}, in each solver's "
+        study_plots.parameter_plot(effort_panels, label, f"Search effort against the {label}\nin each solver's "
                                    "own unit", folder / f"effort.{picture}", counts=True)
         written.append(f"effort.{picture}")
     return written

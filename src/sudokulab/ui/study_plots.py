@@ -68,8 +68,9 @@ def scatter_plot(panels: Sequence[tuple[str, str, Sequence[tuple[float, float, s
         ax.grid(True, which="major", alpha=0.3)
         if len(series) > 1:
             ax.legend(fontsize="x-small")
-    figure.suptitle("Per-instance time (PAR-2 score), one point per instance\n"
-                    f"above the diagonal: the x solver is faster; time-outs on the border (limit {time_limit:g} s)")
+    # short lines: a one-panel figure is narrow, and a long title loses both ends
+    figure.suptitle("Per-instance time (PAR-2), a point per instance\nabove the diagonal: the x solver is faster\n"
+                    f"time-outs on the border (limit {time_limit:g} s)", fontsize="medium")
     return save_figure(figure, path)
 
 
@@ -94,7 +95,8 @@ def survival_plot(series: Mapping[str, Mapping[str, tuple[Sequence[float], int]]
         ax.set_title(name, fontsize="medium")
         ax.grid(True, which="major", alpha=0.3)
         ax.legend(fontsize="x-small", loc="lower right")
-    figure.suptitle(f"Survival: share of runs decided within t seconds (time limit {time_limit:g} s)")
+    figure.suptitle(f"Survival: share of runs decided within t seconds\n(time limit {time_limit:g} s)",
+                    fontsize="medium")
     return save_figure(figure, path)
 
 
@@ -137,5 +139,5 @@ def parameter_plot(panels: Sequence[tuple[str, str, Sequence[Line]]], axis_label
         ax.set_title(panel, fontsize="medium")
         ax.grid(True, which="major", alpha=0.3)
         ax.legend(fontsize="x-small")
-    figure.suptitle(title)
+    figure.suptitle(title, fontsize="medium")
     return save_figure(figure, path)

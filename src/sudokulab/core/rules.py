@@ -25,6 +25,9 @@ lowering (``solvers.lowering``), or refuses them before any work.
   ``x`` (the two diagonals), ``windoku`` (extra boxes, one row and column in from the edges),
   ``anti-knight``, ``anti-king``, ``jigsaw`` (regions replace boxes), ``killer`` (cages),
   ``thermo`` (thermometers). The last three need their data (regions, cages, thermometers).
+  ``latin`` drops the boxes: rows and columns alone make a Latin square, and a Latin square with
+  cells left blank is the quasigroup-with-holes problem of the solver literature
+  (``generation.quasigroups``); the other presets combine with it as with ``standard``.
 
 - **Names** are a person's words, 1-based: "row 4", "box 2", "diagonal 1", "window 3",
   "region 4", "cage 7 (sum 15)", "thermometer 2", "anti-knight".
@@ -53,8 +56,9 @@ KINDS = (ALL_DIFFERENT, DIFFER, SUM, INCREASING)
 """The built-in constraint kinds, in the order the ``solvers`` matrix shows them (``kind_table`` adds the
 registered ones after them)."""
 
-PRESETS = ("standard", "x", "windoku", "anti-knight", "anti-king", "jigsaw", "killer", "thermo")
-"""Named rule sets that combine (``standard`` is implied by all but ``jigsaw``, which replaces boxes)."""
+PRESETS = ("standard", "x", "windoku", "anti-knight", "anti-king", "jigsaw", "killer", "thermo", "latin")
+"""Named rule sets that combine (``standard`` is implied by all but ``jigsaw``, which replaces boxes,
+and ``latin``, which drops them)."""
 
 NEEDS_DATA = {"jigsaw": "--regions FILE", "killer": "--cages FILE", "thermo": "--thermos FILE"}
 """Presets that are only names for data the puzzle must bring, and the option that brings it."""
@@ -439,13 +443,17 @@ def build(
 
     ``regions`` (one label per cell) replaces the boxes and implies ``jigsaw``; ``cages`` (cells,
     total) implies ``killer``; ``thermos`` (cells from the bulb) implies ``thermo``;
-    ``extra_groups`` adds all-different groups named "group 1", ... Data and presets are checked:
+    ``extra_groups`` adds all-different groups named "group 1", ...; ``latin`` leaves the boxes out
+    (a Latin square), and cannot be combined with regions. Data and presets are checked:
     cells on the board, cages and thermometers no longer than n, totals reachable, no cell in two
     cages, a preset that needs data has it.
 
     >>> r = build(Shape(3, 3), ["x"])
     >>> r.presets, len(r.groups), r.groups[-1].name, r.kinds == {"all-different"}
     (('standard', 'x'), 29, 'diagonal 2', True)
+    >>> latin = build(Shape(1, 5), ["latin"])
+    >>> latin.presets, len(latin.groups), latin.groups[-1].name
+    (('latin',), 10, 'column 5')
     """
     n, size = shape.n, shape.cells
     names = parse_presets([*presets])
@@ -460,8 +468,13 @@ def build(
         if name in names and not data[name]:
             raise RulesError(f"rules '{name}' need their data: {what}, or a JSON puzzle file")
     ordered = tuple(p for p in PRESETS if p in names and p != "standard")
+    if "latin" in ordered and "jigsaw" in ordered:
+        raise RulesError("rules 'latin' have no boxes and 'jigsaw' replaces them with regions: choose one")
     groups = _rows(n) + _columns(n)
-    groups += regions_from_labels(regions, shape) if regions is not None else _boxes(shape)
+    if regions is not None:
+        groups += regions_from_labels(regions, shape)
+    elif "latin" not in ordered:
+        groups += _boxes(shape)
     if "x" in ordered:
         groups += diagonals(n)
     if "windoku" in ordered:
@@ -494,7 +507,10 @@ def build(
                                     for i, a in enumerate(g.cells) for b in g.cells[i + 1:]}
             pairs = tuple(p for p in _moves(n, steps) if frozenset(p) not in together)
             differ.append(Differ(name, pairs))
-    shown = ("standard",) + ordered if "jigsaw" not in ordered else ordered
+    if "latin" in ordered:  # named first: the rule set is a Latin square, with what the other presets add
+        shown = ("latin",) + tuple(p for p in ordered if p != "latin")
+    else:
+        shown = ("standard",) + ordered if "jigsaw" not in ordered else ordered
     return Rules(shape, tuple(groups), tuple(differ), tuple(cage_list), tuple(thermo_list), shown)
 
 

@@ -28,8 +28,9 @@ import random
 import statistics
 import sys
 from itertools import islice
+from pathlib import Path
 
-from harness import command_line, dataset, machine, markdown_table, timer, write_results
+from harness import RESULTS, command_line, dataset, machine, markdown_table, timer, write_results
 
 from sudokulab import Puzzle, Shape, Status, is_solution, solvers
 from sudokulab.core.rules import DIFFER, INCREASING, SUM, Differ, Rules, build, standard
@@ -141,7 +142,8 @@ def main() -> int:
     parser.add_argument("--solvers", default=None, help="comma-separated (default: every installed one but "
                         "backtrack, plus cpmpy:backend=pysat)")
     parser.add_argument("--kinds", default="differ,sum,increasing", help="comma-separated")
-    parser.add_argument("--out", default="lowering.md")
+    parser.add_argument("--out", default="lowering.md", help="the results file's name (default: lowering.md)")
+    parser.add_argument("--out-dir", type=Path, default=RESULTS, help="where it goes (default: results/)")
     args = parser.parse_args()
     measured_on = machine()
     path = dataset(args.set, args.puzzles)
@@ -190,9 +192,9 @@ def main() -> int:
                               "time-outs", "refused"], rows)
             + "\nModel sizes by closed form, mean over the puzzles, as declared -> lowered:\n\n"
             + markdown_table(["kind", *before[0]], size_rows))
-    write_results(args.out, "The lowering's cost: each kind native and lowered", body, how=command_line(),
-                  measured_on=measured_on)
-    print(f"wrote benchmarks/results/{args.out}", file=sys.stderr)
+    written = write_results(args.out, "The lowering's cost: each kind native and lowered", body,
+                            how=f"Made by `{command_line()}`.", measured_on=measured_on, folder=args.out_dir)
+    print(f"wrote {written}", file=sys.stderr)
     return 4 if wrong else 0
 
 

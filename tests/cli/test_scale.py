@@ -84,12 +84,12 @@ def test_batch_size_gives_every_worker_a_few_tasks():
 
 # --- a pool that fits the work ----------------------------------------------------------------------
 
-@pytest.mark.parametrize("asked, batches, cores, workers", [
-    (2, 1, 2, 1), (2, 2, 2, 2), (2, 20, 2, 2), (8, 3, 2, 3), (16, None, 2, 4), (16, 100, 1, 2), (1, 1, 8, 1),
-    (2, None, 1, 2), (4, 0, 4, 1),
+@pytest.mark.parametrize("asked, batches, most, workers", [
+    (2, 1, 8, 1), (2, 2, 8, 2), (2, 20, 8, 2), (8, 3, 8, 3), (16, None, 8, 8), (16, 100, 4, 4), (1, 1, 8, 1),
+    (2, None, 8, 2), (4, 0, 16, 1),
 ])
-def test_the_pool_is_no_larger_than_the_batches_nor_a_few_per_core(asked, batches, cores, workers):
-    size = executors.pool_size(asked, batches, "the work", cores=cores)
+def test_the_pool_is_no_larger_than_the_batches_nor_a_few_per_cpu(asked, batches, most, workers):
+    size = executors.pool_size(asked, batches, "the work", most=most)
     assert size.workers == workers
     assert (size.note() is None) == (workers == asked)
     if workers < asked:

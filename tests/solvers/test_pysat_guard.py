@@ -84,7 +84,7 @@ def watch(monkeypatch) -> Watch:
 
 def test_every_module_that_uses_pysat_keeps_its_handler_out(capsys, tmp_path, watch):
     from sudokulab.core.grid import Shape
-    from sudokulab.grading import encoding_grader
+    from sudokulab.grading import encoding_grader, formula_worker
     from sudokulab.solvers.sat import engines
 
     engines.probe_engine.cache_clear()  # probed again under the watch
@@ -106,6 +106,10 @@ def test_every_module_that_uses_pysat_keeps_its_handler_out(capsys, tmp_path, wa
         code, _, err = run_cli(capsys, *argv)
         assert code in (0, 1), f"{argv}: exit {code}: {err}"
     encoding_grader.reference_grids(Shape(2, 2))
+    engines = formula_worker.Engines()  # the grader's solving process, its calls made here
+    handle = engines.sat_new([[1, 2], [-1, 2]])
+    assert engines.sat_solve(handle, [-2]) is None and engines.sat_propagate(handle, [-2])[0] is False
+    engines.sat_close(handle)
     assert watch.with_handler == []
     assert pysat_users() <= watch.callers, f"never seen calling PySAT: {sorted(pysat_users() - watch.callers)}"
 

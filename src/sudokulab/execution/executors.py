@@ -27,6 +27,22 @@ Item = TypeVar("Item")
 Result = TypeVar("Result")
 
 
+JOBS_PER_CPU = 4
+"""Processes (or sandboxed runs) at once per CPU this process may use, at most: ``--jobs`` above
+that is cut to it. Past a few per CPU more jobs only share the same cores, and a pool's workers all
+start before the first item (Ctrl-C is held while they do): ``--jobs 100000`` once started 1,700
+processes before it could be stopped."""
+
+
+def max_jobs() -> int:
+    """The most jobs at once on this machine: ``JOBS_PER_CPU`` per CPU this process may run on."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    return JOBS_PER_CPU * max(cpus, 1)
+
+
 class Executor(Protocol):
     """Runs ``fn(item)`` for each item somewhere; ``fn`` must be a module-level function."""
 
@@ -339,11 +355,6 @@ def _stop_now(pool: Any) -> None:
     pool._terminate.cancel()
 
 
-WORKERS_PER_CORE = 2
-"""The most processes ``--jobs`` starts per core: more only share the cores, each paying its own start-up
-(spawning, imports, solvers built, numba's code loaded) and memory."""
-
-
 @dataclass(frozen=True)
 class PoolSize:
     """How many processes a run gets for ``--jobs N``, and why fewer than asked when it is fewer."""
@@ -360,29 +371,28 @@ class PoolSize:
         return f"--jobs {self.asked}: {ran}, since {self.why}"
 
 
-def pool_size(asked: int, batches: int | None = None, work: str = "", *, cores: int | None = None) -> PoolSize:
+def pool_size(asked: int, batches: int | None = None, work: str = "", *, most: int | None = None) -> PoolSize:
     """The processes that fit the work: no more than its ``batches`` (None: unknown, a stream), nor
-    ``WORKERS_PER_CORE`` per core. A worker with no batch is a process started for nothing, and
-    starting one costs far more than a small set's work: one batch runs in this process. ``work``
-    says what the batches hold, for the note.
+    ``most`` (default ``max_jobs()``: the command line cuts ``--jobs`` to it already, with its own
+    note). A worker with no batch is a process started for nothing, and starting one costs far more
+    than a small set's work: one batch runs in this process. ``work`` says what the batches hold,
+    for the note.
 
     >>> pool_size(2, 1, "20 puzzles, 512 a batch").note()
     '--jobs 2: this process alone, since the work is 1 batch (20 puzzles, 512 a batch)'
     >>> pool_size(2, 20).workers, pool_size(2, None).workers
     (2, 2)
-    >>> pool_size(16, None, cores=2).note()
-    '--jobs 16: 4 processes, since this machine has 2 cores (2 processes a core at most)'
+    >>> pool_size(16, None, most=8).note()
+    '--jobs 16: 8 processes, since this machine runs 8 at most (4 per CPU)'
     """
-    cores = max(1, cores or os.cpu_count() or 1)
     workers, why = asked, None
     if batches is not None and batches < asked:
         workers = max(1, batches)
         why = f"the work is {batches} batch{'es' if batches != 1 else ''}" + (f" ({work})" if work else "")
-    most = WORKERS_PER_CORE * cores
+    most = max_jobs() if most is None else most
     if workers > most:
         workers = most
-        why = (f"this machine has {cores} core{'s' if cores != 1 else ''} ({WORKERS_PER_CORE} processes a core "
-               "at most)")
+        why = f"this machine runs {most} at most ({JOBS_PER_CPU} per CPU)"
     return PoolSize(asked, workers, why)
 
 

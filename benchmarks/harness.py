@@ -11,7 +11,6 @@ when a script takes it. Figures go to ``results/`` (``write_results``), never in
 from __future__ import annotations
 
 import os
-import platform
 import shlex
 import statistics
 import sys
@@ -65,16 +64,13 @@ def load() -> float:
 
 
 def machine() -> str:
-    """One line saying on what the figures were measured: date, Python, CPU, cores, load at the start."""
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as info:
-            cpu = next((line.split(":", 1)[1].strip() for line in info if line.startswith("model name")), cpu)
-    except OSError:
-        pass
-    return (f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, Python {platform.python_version()} "
-            f"({platform.python_implementation()}), {cpu}, {os.cpu_count()} cores, "
-            f"load average {load():.2f} at the start")
+    """One line saying on what the figures were measured: date, Python, CPU, cores, load at the start
+    (the machine as ``sudokulab.core.versions.machine`` describes it for bench's JSON summary)."""
+    from sudokulab.core.versions import machine as described
+
+    found = described()
+    return (f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, Python {found['python']}, {found['cpu']}, "
+            f"{found['cores']} cores, load average {load():.2f} at the start")
 
 
 @dataclass(frozen=True)

@@ -55,7 +55,7 @@ def versions_text() -> str:
     return "\n".join(lines) + "\n"
 
 
-def machine() -> dict[str, str | int | None]:
+def machine() -> dict[str, str | int | float | None]:
     """The machine a measurement ran on: its CPU as the system names it, its cores, the operating system,
     the one-minute load average when asked (other work skews timings), and Python's build."""
     import os

@@ -35,7 +35,7 @@ from ..datasets.reading import ONE_LINE_MIN, Dataset, Entry
 from ..errors import UsageError
 from ..execution import executors
 from ..execution.cluster import open_executor
-from ..formats.boj import source_name
+from ..formats.boj import check_readable, standard_input
 from ..formats.documents import emit_line
 from ..solvers.base import Status
 from ..solvers.batch import Batch, BatchResults
@@ -89,8 +89,7 @@ def input_form(path: str | Path) -> str:
     BOJ 2239) or ``boj`` (rows of numbers); ``line`` when nothing tells. Standard input is peeked at,
     not read."""
     if str(path) == "-":
-        stream = getattr(sys.stdin, "buffer", None)
-        data = stream.peek(1 << 16)[: 1 << 16] if hasattr(stream, "peek") else b""
+        data = standard_input().peek(1 << 16)[: 1 << 16] if sys.stdin is not None else b""
     else:
         try:
             with open(path, "rb") as file:
@@ -208,10 +207,12 @@ def solve_all(
     cluster: str | None = None,
     form: str | Callable[[Dataset], str] = "line",
     stream: IO[str] | None = None,
+    on_answered: Callable[[int], None] | None = None,
 ) -> AnswerTally:
     """Solve every puzzle of each dataset with one solver (``solver``, or the default for each board
     and rule set, as ``solve`` chooses it) and write one answer per entry, in input order, to
-    ``stream`` (standard output) in ``form`` (or the form a function gives each dataset)."""
+    ``stream`` (standard output) in ``form`` (or the form a function gives each dataset).
+    ``on_answered`` is told how many entries each write answered (a progress bar)."""
     if jobs < 1:
         raise UsageError(f"jobs must be a positive whole number, not {jobs}")
     if cluster is not None and jobs > 1:
@@ -219,8 +220,8 @@ def solve_all(
     if solver is not None:
         registry.solver_class(solver)  # an unknown name fails before any work
     for dataset in datasets:
-        if dataset.path is not None and str(dataset.path) != "-" and not dataset.path.is_file():
-            raise UsageError(f"cannot read '{source_name(dataset.path)}': no such file")
+        if dataset.path is not None:
+            check_readable(dataset.path)
     out = stream or sys.stdout
     tally = AnswerTally()
     specs: dict[str, WorkSpec] = {}
@@ -251,7 +252,7 @@ def solve_all(
         tally.where = executor.describe()
         for dataset in datasets:
             writer = AnswerWriter(out, form(dataset) if callable(form) else form)
-            _answer_dataset(dataset, executor, spec_for, writer, tally)
+            _answer_dataset(dataset, executor, spec_for, writer, tally, on_answered)
     finally:
         if isinstance(executor, executors.InProcess):
             for spec in specs.values():
@@ -263,7 +264,7 @@ def solve_all(
 
 
 def _answer_dataset(dataset: Dataset, executor: Any, spec_for: Callable[[Batch], WorkSpec], writer: AnswerWriter,
-                    tally: AnswerTally) -> None:
+                    tally: AnswerTally, on_answered: Callable[[int], None] | None = None) -> None:
     """One dataset through the executor, its answers written in input order (see the module docstring)."""
     estimate = dataset.estimate() if executor.workers > 1 else None
     source = dataset.batches(batch_sizer(None, estimate, executor.workers), in_order=True)
@@ -274,6 +275,8 @@ def _answer_dataset(dataset: Dataset, executor: Any, spec_for: Callable[[Batch],
         while state["next"] in pending:
             count, write = pending.pop(state["next"])
             write()
+            if on_answered is not None:
+                on_answered(count)
             state["next"] += count
             state["held"] -= count
 

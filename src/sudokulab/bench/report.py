@@ -82,10 +82,12 @@ def _by_dataset(report: BenchReport) -> dict[str, list[BenchSummary]]:
     return grouped
 
 
-BENCH_DROPS = {"puzzles/cpu-s": 1, "p99": 2, "p90": 3, "max": 4, "median": 5}
+BENCH_KEPT = {"puzzles/s"}
+"""The rate a bench table is for: shown at every width, the other columns left out before it."""
+BENCH_DROPS = {"puzzles/cpu-s": 1, "p99": 2, "p90": 3, "max": 4, "median": 5, "mean effort per puzzle": 6, "t/o": 7}
+"""The columns of bench's table left out, in this order, on a terminal too narrow for them."""
 BENCH_FIGURE_WIDTHS = {"puzzles/s": 9, "puzzles/cpu-s": 9, "median": 7, "p90": 7, "p99": 7, "max": 7}
 """The widths bench's figures are counted at (``Column.least``): "123,456.7" puzzles/s, "99.9 ms"."""
-"""The columns of bench's table left out, in this order, on a terminal too narrow for them."""
 
 
 def parallel_header(report: BenchReport) -> str | None:
@@ -106,7 +108,7 @@ def render_bench(report: BenchReport, out: Console, *, wide: bool = False) -> No
         last = len(headers) - 1
         columns = [Column(header, "left" if i == 0 or (i == last and not sized) else "right",
                           wrap=i == 0 if sized else i == last, drop=BENCH_DROPS.get(header, 0),
-                          least=BENCH_FIGURE_WIDTHS.get(header.split(",")[0], 0))
+                          least=BENCH_FIGURE_WIDTHS.get(header.split(",")[0], 0), keep=header in BENCH_KEPT)
                    for i, header in enumerate(headers)]
         print_table(out, columns, [_bench_cells(s, show_none, wide, sized, effort_column=not sized,
                                                 together=together is not None) for s in summaries],

@@ -40,12 +40,12 @@ from typing import IO, Any
 from .. import solvers as registry
 from ..core.grid import Shape
 from ..core.puzzle import Puzzle
-from ..datasets.reading import Dataset, Entry
+from ..datasets.reading import Dataset, Entry, no_puzzle
 from ..errors import UsageError
 from ..execution import executors
 from ..execution.cluster import check_where, open_executor
 from ..execution.executors import Executor
-from ..formats.boj import format_line, format_puzzle, source_name
+from ..formats.boj import check_readable, format_line, format_puzzle, source_name
 from ..formats.documents import emit_line
 from ..formats.outputs import OutputFile
 from ..solvers.batch import STATUSES, Batch
@@ -169,8 +169,8 @@ def run_bench(
         raise UsageError(f"batch size must be a positive whole number, not {batch_size}")
     sets = _unique_names([d if isinstance(d, Dataset) else Dataset.from_path(d) for d in datasets])
     for dataset in sets:
-        if dataset.path is not None and str(dataset.path) != "-" and not dataset.path.is_file():
-            raise UsageError(f"cannot read '{source_name(dataset.path)}': no such file")
+        if dataset.path is not None:
+            check_readable(dataset.path)
 
     notes = []
     for config in chosen:
@@ -288,8 +288,7 @@ def run_bench(
                     warn(f"{dataset.name}: {entries_word(bad[dataset.name])} skipped (not puzzles)")
                 if not totals[dataset.name]:  # no rate to give: not "0 puzzles, inf puzzles/s"
                     where = source_name(dataset.path) if dataset.path is not None else dataset.name
-                    raise UsageError(f"'{where}' holds no puzzle" + (
-                        f" ({entries_word(bad[dataset.name])})" if bad.get(dataset.name) else ""))
+                    raise no_puzzle(where, bad.get(dataset.name, 0))
         for out in outputs:
             out.commit()
         committed = True

@@ -116,9 +116,10 @@ def many_solver_arguments(parser: argparse.ArgumentParser, default: str) -> None
     parser.add_argument("--solvers", metavar="A,B,...", help=f"solvers to run, comma-separated (default: {default})")
     parser.add_argument("-o", "--option", action="append", metavar="SOLVER.KEY=VALUE",
                         help="a solver's option, e.g. -o sat.engine=glucose4 (repeatable)")
-    parser.add_argument("--configs", nargs="+", metavar="SOLVER[:KEY=VALUE,...]",
-                        help="instead of --solvers: solvers under option sets, one solver several times among them, "
-                        "each a row named after its options (e.g. sat:encoding=minimal sat:encoding=extended)")
+    parser.add_argument("--configs", nargs="+", metavar="CONFIG",
+                        help="instead of --solvers: solvers under option sets, each CONFIG a SOLVER[:KEY=VALUE,...], "
+                        "one solver several times among them, each a row named after its options (e.g. "
+                        "sat:encoding=minimal sat:encoding=extended)")
     parser.add_argument("--wide", action="store_true", help="every column, however wide the table gets")
 
 
@@ -219,7 +220,9 @@ def load(args: argparse.Namespace, source: str | None = None, text: str | None =
     from ..formats.puzzle_files import puzzle_from_text
 
     source = args.puzzle if source is None else source
-    text = read_text(source) if text is None else text
+    if text is None:
+        from_terminal(source)
+        text = read_text(source)
     hint = dataset_hint or DATASET_COMMANDS
     try:
         puzzle = puzzle_from_text(text, source_name(source), box=box(args), **rule_options(args))
@@ -232,6 +235,16 @@ def load(args: argparse.Namespace, source: str | None = None, text: str | None =
     if why:
         raise PuzzleFormatError(f"{source_name(source)} {why}, not one {puzzle.n}x{puzzle.n} puzzle: {hint}")
     return puzzle
+
+
+def from_terminal(source: str | None, what: str = "the puzzle", it: str = "it") -> None:
+    """Say on stderr what is awaited when ``source`` is standard input and a person types at a terminal
+    (one Ctrl-D ends it: ``boj.standard_input``)."""
+    from ..ui.console import is_terminal, prose
+
+    if source == "-" and is_terminal(sys.stdin):
+        prose(f"sudokulab: reading {what} from the terminal: type or paste {it}, then Ctrl-D", stderr=True,
+              indent="  ")
 
 
 DATASET_COMMANDS = "the commands that read datasets take it (solve --all, bench, rate, judge)"

@@ -11,7 +11,7 @@ from ...bench.report import render_bench, render_runs
 from ...bench.results import DEFAULT_TIME_LIMIT
 from ...errors import ExitCode, SolverBug, UnsupportedFeature, UsageError
 from ...formats.documents import emit_line
-from ...ui.console import console
+from ...ui.console import console, prose
 from ...ui.plots import cactus_plot, plot_output, require_matplotlib
 from ..options import (
     box,
@@ -143,4 +143,4 @@ def bench_outputs(args: argparse.Namespace) -> dict[str, str]:
 
 
 def _deprecated(old: str, new: str) -> None:
-    print(f"sudokulab: warning: {old} is deprecated: write {new}", file=sys.stderr)
+    prose(f"sudokulab: warning: {old} is deprecated: write {new}", stderr=True, indent="  ")

@@ -99,7 +99,7 @@ def render_datasets(rows: Sequence[tuple[Any, Any]], folder: Any, out: Console, 
         cells.append([puzzle_set.name, f"{puzzle_set.puzzles:,}", "yes" if stored else "no", source, puzzle_set.what])
     dropped = print_table(out, columns, cells, wide=wide)
     for url in archives if "source" not in dropped else ():
-        out.print(as_text(f"data/...: members of {url}"), soft_wrap=True)
+        out.print(as_text(f"data/...: members of {url}"))
     where = str(folder) if folder is not None else "the user's cache folder (needs pooch)"
     out.print(as_text(f"Fetched sets are kept in {where} (SUDOKULAB_DATA names another folder); "
-                      "get one with: sudokulab datasets fetch NAME"), soft_wrap=True)
+                      "get one with: sudokulab datasets fetch NAME"))

@@ -16,7 +16,7 @@ from ...formats import documents
 from ...formats.boj import format_puzzle, printable, source_name
 from ...judge import run as judging
 from ...judge.run import Outcome
-from ...ui.console import as_text, console
+from ...ui.console import as_text, console, prose
 from ...ui.progress import progress
 from ...ui.tables import Column, print_table
 from ...verdicts.oracle import Oracle
@@ -79,8 +79,8 @@ def run(args: argparse.Namespace) -> int:
     args.dataset = dataset_file(args.dataset)
     limits = Limits(args.time_limit, args.memory_limit or None, isolation=args.isolation)
     if args.isolation == "none":
-        print("sudokulab: warning: --isolation none: the program is trusted; it runs with your rights, "
-              "sees your files and the network", file=sys.stderr)
+        prose("sudokulab: warning: --isolation none: the program is trusted; it runs with your rights, "
+              "sees your files and the network", stderr=True, indent="  ")
     elif not args.cluster:
 
         check(args.isolation)  # before any output: where bubblewrap cannot run, one line and exit 2
@@ -104,8 +104,7 @@ def run(args: argparse.Namespace) -> int:
     render_failures(report.failures, oracle.name, screen)
     render_judge_summary(summary, limits, screen)
     if args.cluster:
-        print(f"ran on {report.where}; batches run again after a worker died: {report.retried}",
-              file=sys.stderr if args.json else sys.stdout)
+        prose(f"ran on {report.where}; batches run again after a worker died: {report.retried}", stderr=args.json)
     if not summary.all_accepted:
         accepted = summary.counts[judging.Outcome.ACCEPTED]
         raise WrongAnswer(f"{sum(summary.counts.values()) - accepted} of {sum(summary.counts.values())} "
@@ -115,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _note(text: str) -> None:
     """What the judge did to the command (flags for its runtime): one line on stderr, before the runs."""
-    print(f"sudokulab: note: {text}", file=sys.stderr, flush=True)
+    prose(f"sudokulab: note: {text}", stderr=True, indent="  ")
 
 
 def _also_json_lines(on_case: Any, row_of: Any) -> Any:
@@ -145,7 +144,7 @@ def judge_progress(total: int | None, dataset: str, *, enabled: bool = True) -> 
             accepted += case.accepted
             bar.update(task, advance=1, tally=f"{accepted} accepted")
             if case.outcome is Outcome.INVALID_ENTRY:
-                bar.console.print(as_text(f"sudokulab: {dataset}: {case.detail}"), soft_wrap=True)
+                bar.console.print(as_text(f"sudokulab: {dataset}: {case.detail}"))
 
         yield on_case
 

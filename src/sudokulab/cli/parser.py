@@ -39,17 +39,19 @@ def terminal_columns() -> int:
 
 
 class _Formatter(argparse.HelpFormatter):
-    """argparse's help, wrapped at the terminal's width (``COLUMNS``) without breaking a name at its
-    hyphen ("anti-knight", "--time-limit" stay whole)."""
+    """argparse's help, wrapped at the terminal's width (``COLUMNS``) without breaking a word: not at
+    its hyphen ("anti-knight", "--time-limit" stay whole), nor a path longer than the line."""
 
     def __init__(self, prog: str, **kwargs: Any) -> None:
         kwargs.setdefault("width", terminal_columns() - 2)  # as argparse, without importing shutil for it
+        if kwargs["width"] < 60:  # a narrow terminal: each help under its option, nearly the whole width
+            kwargs.setdefault("max_help_position", 6)
         super().__init__(prog, **kwargs)
 
     def _split_lines(self, text: str, width: int) -> list[str]:
         import textwrap
 
-        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False, break_long_words=False)
 
     def _format_action_invocation(self, action: argparse.Action) -> str:
         """``-o, --option KEY=VALUE``: the value's name once, not after each spelling (narrow terminals)."""
@@ -83,7 +85,7 @@ class _Formatter(argparse.HelpFormatter):
         import textwrap
 
         return textwrap.fill(" ".join(text.split()), width, initial_indent=indent, subsequent_indent=indent,
-                             break_on_hyphens=False)
+                             break_on_hyphens=False, break_long_words=False)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -13,7 +13,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ...datasets.reading import read_dataset
+from ...datasets.reading import no_puzzle, read_dataset
 from ...errors import ExitCode, UsageError
 from ...execution.isolation import check
 from ...formats.boj import cannot_read, format_puzzle, source_name
@@ -136,7 +136,7 @@ def _dataset(argument: str | None) -> dict:
         for entry in read_dataset(copy.name):
             entries, puzzles = entries + 1, puzzles + entry.ok
     if not puzzles:
-        raise UsageError(f"grade: no puzzles in '{name}'")
+        raise UsageError(f"grade: --dataset {no_puzzle(name)}")
     return {"dataset": data, "dataset_name": name, "entries": entries, "puzzles": puzzles}
 
 

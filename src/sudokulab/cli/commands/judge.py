@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from statistics import fmean, median
 
-from ...datasets.reading import read_dataset
+from ...datasets.reading import no_puzzle, read_dataset
 from ...errors import ExitCode, UsageError, WrongAnswer
 from ...execution.isolation import check
 from ...execution.sandbox import Limits
@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         )
     summary = report.summary
     if not summary.runs and not summary.counts[judging.Outcome.INVALID_ENTRY]:
-        raise UsageError(f"judge: no puzzles in '{source_name(args.dataset)}'")
+        raise no_puzzle(source_name(args.dataset))
     screen = console(stderr=args.json, wide=args.wide)
     render_failures(report.failures, oracle.name, screen)
     render_judge_summary(summary, limits, screen)

@@ -23,10 +23,11 @@ if TYPE_CHECKING:
 import argparse
 import io
 
-from ...datasets.reading import Dataset
+from ...datasets.reading import Dataset, no_puzzle
 from ...errors import ExitCode, UsageError
 from ...execution.cluster import check_where, open_executor
 from ...formats import documents
+from ...formats.boj import source_name
 from ...reasoning.rating import Distribution, chosen_entries, rate_entries
 from ...ui.console import console
 from ...ui.plots import plot_output, require_matplotlib
@@ -76,9 +77,9 @@ def run(args: argparse.Namespace) -> int:
     datasets = [Dataset.from_path(dataset_file(path), box=shape, limit=args.limit, rules=rules)
                 for path in args.datasets]
     chosen = [(d.name, chosen_entries(d, args.sample, args.seed or 0)) for d in datasets]
-    for name, entries in chosen:  # as bench, judge and propagate: an empty dataset is bad input
+    for dataset, (_, entries) in zip(datasets, chosen):  # as bench, judge and propagate: bad input
         if not entries:
-            raise UsageError(f"rate: no puzzles in '{name}'")
+            raise no_puzzle(source_name(dataset.path) if dataset.path is not None else dataset.name)
     distributions, rows_of = [], {}
     with open_executor(args.jobs, args.cluster) as executor, \
             progress(sum(len(entries) for _, entries in chosen), enabled=not args.quiet, label="rating") as bar:

@@ -16,7 +16,7 @@ from ... import solvers
 from ...core.puzzle import first_conflict
 from ...errors import ExitCode, NoSolution, PuzzleFormatError, SolverBug, TimeLimitReached, UsageError
 from ...formats import documents
-from ...formats.boj import format_grid, read_text, source_name
+from ...formats.boj import format_grid, source_name
 from ...solvers import default_solver
 from ...solvers.base import Status
 from ...ui.console import is_terminal, prose
@@ -31,6 +31,7 @@ from ..options import (
     load,
     positive_int,
     puzzle_arguments,
+    read_puzzle_text,
     solver_options,
     where_arguments,
 )
@@ -121,8 +122,7 @@ def read_one(args: argparse.Namespace, source: str):
     """The one puzzle, read once; input that is clearly a dataset is refused naming ``solve --all``."""
 
     try:
-        from_terminal(source)
-        text = read_text(source)
+        text = read_puzzle_text(source, _all_hint(source))
     except PuzzleFormatError as exc:
         if "larger than" in str(exc):
             raise PuzzleFormatError(f"{exc}; a dataset? {_all_hint(source)}") from None

@@ -112,7 +112,8 @@ def test_a_bare_command_lists_what_it_takes_then_one_error_line(capsys):
 
 
 @pytest.mark.parametrize("command", [["solve", "--all"], ["bench", "--quiet"], ["rate", "--quiet"],
-                                     ["propagate", "--summary", "--quiet"], ["judge", "--quiet", "--isolation", "none"]])
+                                     ["propagate", "--summary", "--quiet"],
+                                     ["judge", "--quiet", "--isolation", "none"]])
 def test_a_dataset_without_a_puzzle_is_refused_in_one_wording(capsys, tmp_path, command):
     empty = tmp_path / "empty.txt"
     empty.write_text("# nothing but a comment\n")

@@ -13,8 +13,9 @@ from ..ui.tables import Column, print_table
 
 def print_checks(heading: str, rows: Sequence[tuple[str, str, str]], counts: str) -> None:
     """The report of a student's file on stdout: ``heading``, one row per check (status, check,
-    reason), then ``counts``."""
-    out = console()
+    reason), then ``counts``. On a terminal the reasons wrap at its width; in a file or a pipe each
+    check is one line, however long its reason (a grader greps them)."""
+    out = console(wide=True)  # a terminal's own width on a terminal; a check a line elsewhere
     out.print(as_text(heading))
     print_table(out, [Column("status"), Column("check"), Column("reason", wrap=True)], rows)
     out.print(as_text(counts))

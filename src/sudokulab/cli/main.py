@@ -96,7 +96,8 @@ def _closed_stdout_as_a_broken_pipe() -> None:
     rich, a judged program or a worker that inherits it). Python leaves ``sys.stdout`` None there,
     and the next file opened would take descriptor 1 and receive what was meant for stdout; a pipe
     with no reader takes it instead. Standard error closed (``2>&-``) gets /dev/null, for the same
-    reason, and standard input closed (``<&-``) reads as empty."""
+    reason; so does the descriptor of a closed standard input (``<&-``), which stays closed to Python
+    (reading it is refused: "cannot read <stdin>: it is closed")."""
     for fd, name in ((0, "stdin"), (1, "stdout"), (2, "stderr")):
         if getattr(sys, name) is not None:
             continue
@@ -118,10 +119,11 @@ def _closed_stdout_as_a_broken_pipe() -> None:
                 if null != fd:
                     os.dup2(null, fd)
                     os.close(null)
-                stream = open(fd, "r" if fd == 0 else "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+                stream = None if fd == 0 else open(fd, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
         except OSError:
             continue
-        setattr(sys, name, stream)
+        if fd:
+            setattr(sys, name, stream)
 
 
 def _use_color(args: Any) -> None:

@@ -159,6 +159,14 @@ def _console_class() -> type[Console]:
             def on_broken_pipe(self) -> None:
                 raise BrokenPipeError("the reader of this console's output went away")
 
+            @property
+            def encoding(self) -> str:
+                """UTF-8, whatever the stream's: rich would otherwise draw a second, ASCII table style
+                (``|`` and ``+``) on a stream that cannot encode box lines. Such a stream spells each
+                character it cannot encode in ASCII itself (``plain_text.fit_streams``), ``─`` as ``-``:
+                the one table style, in the same layout."""
+                return "utf-8"
+
             def print(self, *objects: Any, **kwargs: Any) -> None:
                 """Prose (one ``Text``) wrapped at the terminal's width without parting a number from its
                 unit, and not wrapped at all in a file or a pipe (a line stays a line for grep)."""

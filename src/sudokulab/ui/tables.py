@@ -67,7 +67,7 @@ def print_table(out: Console, columns: Sequence[Column], rows: Sequence[Sequence
 
     def build(kept: Sequence[Column], shorten: bool) -> Table:
         table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False,
-                      collapse_padding=True, safe_box=False)  # ASCII: the same box, spelled by plain_text
+                      collapse_padding=True)  # ASCII streams: this box, spelled by plain_text (ui.console)
         for column in kept:
             table.add_column(column.header, justify=column.justify, no_wrap=not column.wrap)  # type: ignore[arg-type]
         for i, row in enumerate(rows):

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import csv
 import os
-import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -48,6 +47,7 @@ from ..execution.executors import Executor
 from ..formats.boj import check_readable, format_line, format_puzzle, source_name
 from ..formats.documents import emit_line
 from ..formats.outputs import OutputFile
+from ..formats.prose import prose
 from ..solvers.batch import STATUSES, Batch
 from ..ui.progress import bar_shown
 from ..ui.progress import progress as report_progress
@@ -89,7 +89,7 @@ def default_solvers() -> list[str]:
 # --- the run -------------------------------------------------------------------------------------
 
 def _stderr(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
+    prose(message, stderr=True, indent="  ")
 
 
 def _puzzle_text(puzzle: Puzzle) -> str:

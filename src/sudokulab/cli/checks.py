@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from ..ui.console import as_text, console
+from ..ui.console import as_text, console, prose
 from ..ui.tables import Column, print_table
 
 
@@ -26,4 +26,4 @@ def failed_checks_line(target: str, statuses: Sequence[str]) -> None:
     failed = statuses.count("failed")
     if failed:
         sys.stdout.flush()
-        sys.stderr.write(f"sudokulab: {target}: {failed} of {len(statuses)} checks failed\n")
+        prose(f"sudokulab: {target}: {failed} of {len(statuses)} checks failed", stderr=True, indent="  ")

@@ -5,18 +5,23 @@ message is shown as it is (``as_text``). On a terminal a console takes the termi
 file or a pipe it is ``WIDTH`` columns whatever ``COLUMNS`` says, so a file gets the same bytes from
 any terminal (``WIDE`` with ``--wide``). rich is imported when a console is made, not before.
 
-Every line of prose a person reads goes through ``wrap_prose``: wrapped between words at the
-terminal's width on a terminal (so the terminal never breaks a word), and not wrapped at all in a
-file or a pipe (a line stays a line for grep). A console's ``print`` of one ``Text`` does it for the
-tables' commands; ``prose`` does it for text written straight to standard output or error.
+Every line of prose a person reads goes through one wrapper, ``formats.prose.wrap_prose`` (here
+as well, for the commands): wrapped between words at the terminal's width on a terminal (so the
+terminal never breaks a word), and not wrapped at all in a file or a pipe (a line stays a line for
+grep). A console's ``print`` of one ``Text`` does it for the tables' commands; ``prose`` does it for
+text written straight to standard output or error.
 Colour follows ``--color`` (``use_color``): ``auto`` colours a terminal unless ``NO_COLOR`` is set,
 ``never`` writes no style at all, ``always`` colours files and pipes too (docs/terminal.md).
 """
 
 from __future__ import annotations
 
-import re
 import sys
+
+from ..formats.prose import is_terminal, prose, terminal_width, wrap_prose
+
+__all__ = ["COLORS", "WIDE", "WIDTH", "NoTrailingSpaces", "as_text", "console", "is_terminal", "prose",
+           "terminal_width", "use_color", "wrap_prose"]
 
 TYPE_CHECKING = False  # typing itself costs start-up, and the parser reads COLORS: for the type checker only
 if TYPE_CHECKING:
@@ -58,30 +63,6 @@ def _colors(terminal: bool) -> dict[str, Any]:
     return {"color_system": "auto" if terminal else None, "force_terminal": terminal}
 
 
-def is_terminal(stream: IO[str] | None) -> bool:
-    """Whether ``stream`` is a terminal (False for a closed, detached or missing stream)."""
-    try:
-        return stream is not None and stream.isatty()
-    except (AttributeError, ValueError, OSError):
-        return False
-
-
-def terminal_width(stream: IO[str] | None) -> int | None:
-    """The width of the terminal ``stream`` writes to (``COLUMNS`` first, as rich and argparse read it),
-    or None when it is no terminal."""
-    if not is_terminal(stream):
-        return None
-    import os
-
-    columns = os.environ.get("COLUMNS", "")
-    if columns.isdigit() and int(columns) > 0:
-        return int(columns)
-    try:
-        return os.get_terminal_size(stream.fileno()).columns or WIDTH  # type: ignore[union-attr]
-    except (AttributeError, ValueError, OSError):
-        return WIDTH
-
-
 def console(stream: IO[str] | None = None, *, stderr: bool = False, wide: bool = False) -> Console:
     """A rich console that never reads markup from data: the terminal's width on a terminal,
     ``WIDTH`` off one whatever ``COLUMNS`` says, ``WIDE`` with ``wide``; coloured as ``--color`` says."""
@@ -92,19 +73,6 @@ def console(stream: IO[str] | None = None, *, stderr: bool = False, wide: bool =
         target = NoTrailingSpaces(target)
     return _console_class()(file=target, width=width, highlight=False, markup=False, emoji=False,
                             **_colors(terminal))
-
-
-def prose(text: str, *, stderr: bool = False, stream: IO[str] | None = None, indent: str = "") -> None:
-    """Write ``text`` (lines a person reads; a newline added) to stdout, stderr or ``stream``: wrapped
-    between words at the terminal's width on a terminal (``wrap_prose``, lines after a paragraph's
-    first starting with ``indent``), each line whole in a file or a pipe."""
-    target = stream if stream is not None else (sys.stderr if stderr else sys.stdout)
-    if target is None:
-        return
-    width = terminal_width(target)
-    target.write((text if width is None else wrap_prose(text, width, indent)) + "\n")
-    if stderr or target is sys.stderr:
-        target.flush()
 
 
 class NoTrailingSpaces:
@@ -182,32 +150,6 @@ def _console_class() -> type[Console]:
 
         _CLASS.append(PipeAwareConsole)
     return _CLASS[0]
-
-
-_UNIT = r"(?<=\d) (?=(?:µs|us|ms|s|min|h|MB|KB|kB|GB|B|%|x|×|puzzles|cores|runs)\b)"
-"""A space between a number and its unit (compiled on first use, by ``re``'s cache: not at start-up)."""
-_GLUE = "\x00"
-
-
-def wrap_prose(text: str, width: int, indent: str = "") -> str:
-    """Text wrapped at ``width`` between words, a number never parted from its unit (``5.9 s``), and
-    no word broken (a long path overflows rather than being cut); lines after a paragraph's first
-    begin with ``indent``, and a paragraph that starts with spaces keeps them on its later lines too
-    (an indented line stays indented). The one wrapper of every text a person reads.
-
-    >>> wrap_prose("the run took 5.9 s in all", 16)
-    'the run took\\n5.9 s in all'
-    """
-    import textwrap
-
-    lines = []
-    for paragraph in text.split("\n"):
-        glued = re.sub(_UNIT, _GLUE, paragraph)
-        own = paragraph[:len(paragraph) - len(paragraph.lstrip(" "))]
-        lines += [line.replace(_GLUE, " ") for line in textwrap.wrap(
-            glued, max(width, 10), break_long_words=False, break_on_hyphens=False,
-            subsequent_indent=own + indent)] or [""]
-    return "\n".join(lines)
 
 
 def as_text(value: object, style: str = "") -> Any:

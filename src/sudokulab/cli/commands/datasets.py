@@ -21,7 +21,7 @@ from ...datasets.catalog import FOLDER_ENV
 from ...datasets.catalog import names as set_names
 from ...errors import ExitCode
 from ...formats import documents
-from ...ui.console import console
+from ...ui.console import console, prose
 from ...ui.progress import download_progress
 from ..options import json_argument
 
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
                                     for item in fetched]})
         return ExitCode.OK
     for item in fetched:
-        sys.stdout.write(f"{item.name}: {item.path}{'' if item.downloaded else ' (already there)'}\n")
+        prose(f"{item.name}: {item.path}{'' if item.downloaded else ' (already there)'}", indent="  ")
     return ExitCode.OK
 
 

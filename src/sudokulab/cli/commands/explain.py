@@ -103,9 +103,9 @@ def run(args: argparse.Namespace) -> int:
     if explanation.stopped:
         raise ExplanationStopped(explanation.stopped)
     if args.draw:
-        print(f"{len(explanation.steps)} pictures in {os.fspath(args.draw)}", file=sys.stderr)
+        prose(f"{len(explanation.steps)} pictures in {os.fspath(args.draw)}", stderr=True)
     if args.html:
-        print(f"{len(explanation.steps)} steps in {os.fspath(args.html)}", file=sys.stderr)
+        prose(f"{len(explanation.steps)} steps in {os.fspath(args.html)}", stderr=True)
     return ExitCode.OK
 
 
@@ -141,9 +141,9 @@ def _next(args: argparse.Namespace, puzzle: Puzzle) -> int:
                             "digit": m.digit, "text": m.text(n)} for m in found.mistakes],
               "stopped": found.stopped, "certified": certified})
     elif found.step is not None:
-        sys.stdout.write("next: " + step_line(1, found.step, n).split(". ", 1)[1] + "\n")
+        prose("next: " + step_line(1, found.step, n).split(". ", 1)[1], indent="      ")
     elif found.stopped and not found.mistakes:
-        sys.stdout.write(found.stopped + "\n")
+        prose(found.stopped, indent="  ")
     if found.mistakes:
         raise NoSolution(f"your position has a mistake: {mistakes}")
     if found.step is None and found.stopped and "several solutions" in found.stopped:

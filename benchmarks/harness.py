@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import platform
+import shlex
 import statistics
 import sys
 import time
@@ -47,11 +48,20 @@ def dataset(name: str, first: int | None = None, data: Path | None = None) -> Pa
         return None
 
 
-def whole_set(name: str) -> Path | None:
-    """The whole published set where this machine has it (never a slice), else None."""
+def whole_set(name: str, data: Path | None = None) -> Path | None:
+    """The whole published set, never a slice: ``data/NAME.txt`` when ``data`` is given, else where this
+    machine has it; None when it is not there (the caller says what it does without it)."""
+    if data is not None:
+        path = data / f"{name}.txt"
+        return path if path.is_file() else None
     from sudokulab.datasets import catalog
 
     return catalog.published(name)
+
+
+def load() -> float:
+    """The one-minute load average now (NaN where the system has none): other work skews timings."""
+    return os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
 
 
 def machine() -> str:
@@ -62,9 +72,9 @@ def machine() -> str:
             cpu = next((line.split(":", 1)[1].strip() for line in info if line.startswith("model name")), cpu)
     except OSError:
         pass
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    return (f"{time.strftime('%Y-%m-%d')}, Python {platform.python_version()} ({platform.python_implementation()}), "
-            f"{cpu}, {os.cpu_count()} cores, load average {load:.2f} at the start")
+    return (f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, Python {platform.python_version()} "
+            f"({platform.python_implementation()}), {cpu}, {os.cpu_count()} cores, "
+            f"load average {load():.2f} at the start")
 
 
 @dataclass(frozen=True)
@@ -133,12 +143,15 @@ def markdown_table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> s
     return "\n".join(lines) + "\n"
 
 
-def write_results(name: str, title: str, body: str, *, how: str, measured_on: str) -> Path:
-    """``results/NAME``: the title, how it was made (``how``: the command, ``command_line()``), on what
-    (``measured_on``: ``machine()`` taken when the run started), then the body; written whole (a temporary
-    file renamed over it), so an interrupted run leaves the last results in place."""
-    RESULTS.mkdir(exist_ok=True)
-    target = RESULTS / name
+def write_results(name: str, title: str, body: str, *, how: str, measured_on: str,
+                  folder: Path | None = None) -> Path:
+    """``results/NAME`` (or ``folder/NAME``: a scratch run's ``--out-dir``): the title, how it was made
+    (``how``: the command, ``command_line()``), on what (``measured_on``: ``machine()`` taken when the run
+    started), then the body; written whole (a temporary file renamed over it), so an interrupted run
+    leaves the last results in place."""
+    folder = RESULTS if folder is None else folder
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / name
     part = target.with_name(f".{target.name}.part")
     text = f"# {title}\n\n{how}\n\nMeasured: {measured_on}.\n\n{body.rstrip()}\n"
     part.write_text(text, "utf-8")
@@ -146,11 +159,12 @@ def write_results(name: str, title: str, body: str, *, how: str, measured_on: st
     return target
 
 
-def command_line() -> str:
-    """How this script was run, to quote in its results."""
-    script = Path(sys.argv[0]).resolve()
+def command_line(script: str | None = None, argv: Sequence[str] | None = None) -> str:
+    """How this script was run, to quote in its results; ``script`` (a path) and ``argv`` when another
+    script called its ``main`` (``run_all.py`` runs ``scaling.py``'s in its own process)."""
+    path = Path(sys.argv[0] if script is None else script).resolve()
     try:
-        shown = script.relative_to(ROOT)
+        shown = path.relative_to(ROOT)
     except ValueError:
-        shown = script
-    return " ".join(["python", str(shown), *sys.argv[1:]])
+        shown = path
+    return shlex.join(["python", str(shown), *(sys.argv[1:] if argv is None else argv)])

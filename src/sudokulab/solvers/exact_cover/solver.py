@@ -28,7 +28,7 @@ Two formulations, the option ``structure``:
   so the paths may differ slightly.
 
 Why ``links`` is the default: it solved more puzzles per CPU second than ``sets`` on every shared
-set, with the same nodes (``benchmarks/bench_dlx.py``, ``benchmarks/results/dlx.md``): a set's
+set, with the same nodes (``benchmarks/dlx.py``, ``benchmarks/results/dlx.md``): a set's
 remove or add is a method call and a hash per update, a link update four list stores. ``sets``
 stays as the shorter code to read; its speed does not justify deleting it.
 

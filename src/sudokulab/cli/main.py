@@ -119,11 +119,12 @@ def _closed_stdout_as_a_broken_pipe() -> None:
                 if null != fd:
                     os.dup2(null, fd)
                     os.close(null)
-                stream = None if fd == 0 else open(fd, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+                if fd == 0:
+                    continue  # the descriptor taken; sys.stdin stays None: reading it is refused
+                stream = open(fd, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
         except OSError:
             continue
-        if fd:
-            setattr(sys, name, stream)
+        setattr(sys, name, stream)
 
 
 def _use_color(args: Any) -> None:

@@ -167,7 +167,8 @@ def _usage_parts(line: str) -> list[str]:
     >>> _usage_parts("usage: sudokulab solve [-h] [--box RxC] [PUZZLE ...]")
     ['usage:', 'sudokulab', 'solve', '[-h]', '[--box RxC]', '[PUZZLE ...]']
     """
-    parts, depth, part = [], 0, ""
+    parts: list[str] = []
+    depth, part = 0, ""
     for char in line:
         depth += (char in "[(") - (char in "])")
         if char == " " and depth <= 0:

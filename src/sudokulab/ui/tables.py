@@ -69,7 +69,8 @@ def print_table(out: Console, columns: Sequence[Column], rows: Sequence[Sequence
         table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False,
                       collapse_padding=True)  # ASCII streams: this box, spelled by plain_text (ui.console)
         for column in kept:
-            table.add_column(column.header, justify=column.justify, no_wrap=not column.wrap)  # type: ignore[arg-type]
+            table.add_column(column.header, justify=column.justify, no_wrap=not column.wrap,  # type: ignore[arg-type]
+                             min_width=column.least or None)  # as counted: the free text beside it wraps alike
         for i, row in enumerate(rows):
             cells = [row[columns.index(column)] for column in kept]
             cells = [column.short(cell) if shorten and column.short else cell for column, cell in zip(kept, cells)]

@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from sudokulab import Puzzle, Shape, Status, UsageError, is_solution, parse_puzzle, solvers
-from sudokulab.core.rules import ALL_DIFFERENT, DIFFER, KINDS, build
+from sudokulab import Puzzle, Shape, Status, UsageError, is_solution, parse_puzzle, solution_error, solvers
+from sudokulab.core.rules import ALL_DIFFERENT, DIFFER, INCREASING, KINDS, SUM, build
 from sudokulab.errors import UnsupportedFeature
 from sudokulab.solvers import export
 from sudokulab.solvers.cpmpy.backends import available_backends
@@ -80,7 +80,7 @@ def test_every_backend_solves_the_boj_sample_a_killer_and_a_thermo_as_sat_does(e
     assert result.status is Status.SOLVED and "\n".join(
         " ".join(map(str, result.grid[r * 9:r * 9 + 9])) for r in range(9)) + "\n" == sample_answer
     for puzzle in (KILLER, THERMO):
-        if not puzzle.rules.kinds <= engine.capabilities.kinds:
+        if not puzzle.rules.kinds <= engine.capabilities.honoured:
             with pytest.raises(UnsupportedFeature, match="solver 'cpmpy' cannot honour"):
                 engine.solve(puzzle, time_limit=1e-9)  # refused before any work
             continue
@@ -111,13 +111,22 @@ def test_no_solution_on_every_backend(engine):
     assert (counted.count, counted.status) == (0, Status.NO_SOLUTION)
 
 
-def test_pysat_refuses_sums_and_thermometers_without_pblib():
+@pytest.mark.slow
+def test_pysat_takes_pairs_sums_and_thermometers_through_the_lowering_without_pblib(sat):
+    """Without PBLib, CPMpy's PySAT backend cannot post ``!=`` between cells, sums or ``<`` (each needs a
+    pseudo-Boolean constraint): it states groups natively and the rest in the lowering's forms, clauses
+    it does take. Each answer is checked by the checker, each count against ``sat``."""
     solver = CpmpySolver(backend="pysat")
     if solver.capabilities.kinds == frozenset(KINDS):
-        pytest.skip("PBLib is installed here: PySAT takes every kind")
-    assert solver.capabilities.kinds == {ALL_DIFFERENT, DIFFER}
-    with pytest.raises(UnsupportedFeature, match="cannot honour sum constraints .*PBLib"):
-        solver.solve(KILLER)
+        pytest.skip("PBLib is installed here: PySAT takes every kind natively")
+    assert solver.capabilities.kinds == {ALL_DIFFERENT}
+    assert {DIFFER, SUM, INCREASING} <= solver.capabilities.lowered
+    for puzzle in (KILLER, THERMO):
+        result = solver.solve(puzzle)
+        assert result.status is Status.SOLVED and is_solution(result.grid, puzzle), solution_error(result.grid, puzzle)
+    for preset in ("anti-knight", "killer", "thermo"):
+        puzzle = Puzzle.empty(Shape(2, 2)).with_rules(variant(Shape(2, 2), preset))
+        assert solver.count(puzzle, limit=50).count == sat.count(puzzle, limit=50).count
 
 
 # --- the default backend (OR-Tools) --------------------------------------------------------------

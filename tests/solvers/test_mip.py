@@ -409,7 +409,8 @@ def test_mps_of_a_variant_solves_under_its_rules(preset):
 
 def test_every_entry_point_checks_the_kinds_first(sample):
     class AllDifferentOnly(MipSolver):
-        capabilities = dataclasses.replace(MipSolver.capabilities, kinds=frozenset({"all-different"}))
+        capabilities = dataclasses.replace(MipSolver.capabilities, kinds=frozenset({"all-different"}),
+                                           forms=frozenset())
 
     thermo = Puzzle.empty(9).with_rules(variant(BOARDS[9], "thermo"))
     with AllDifferentOnly() as narrow:

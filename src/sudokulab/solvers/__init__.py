@@ -19,7 +19,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from ..core.grid import Shape
-from ..core.rules import KINDS, Rules
+from ..core.rules import Rules, kind_table
 from ..errors import UnsupportedFeature, UsageError, did_you_mean
 from .base import Capabilities, CountResult, Option, Solver, SolveResult, Status, check_options
 from .search import SearchCounters, SearchSolver
@@ -108,7 +108,7 @@ def first_honouring(kinds: frozenset[str] | Rules, preferred: tuple[str, ...] = 
             continue
         capabilities = solver_class(name).capabilities
         honours = (capabilities.unsupported(kinds) is None if isinstance(kinds, Rules)
-                   else kinds <= capabilities.kinds)
+                   else kinds <= capabilities.honoured)
         if honours and capabilities.lacks(canonical=canonical, count=count, time_limit=time_limit) is None:
             return name
     return None
@@ -198,13 +198,17 @@ def require(solver: Solver, *, canonical: bool = False, count: bool = False, tim
 
 
 def describe(name: str) -> dict[str, Any]:
-    """What ``sudokulab solvers`` shows of one solver: paradigm, installed, capabilities, options."""
+    """What ``sudokulab solvers`` shows of one solver: paradigm, installed, capabilities, options.
+
+    Its rule kinds, in ``kind_table`` order: ``kinds`` those it honours, ``native`` those its own code
+    states, ``lowered`` those it honours through the shared lowering (``solvers.lowering``)."""
     entry = _entry(name)
     try:
         cls = solver_class(name)
     except UsageError as exc:
         return {"name": name, "installed": False, "why": str(exc), "extra": entry.extra}
     capabilities: Capabilities = cls.capabilities
+    shown = [kind for kind in kind_table() if kind.letter]
     why = unavailable(name)
     described: dict[str, Any] = {
         "name": name, "paradigm": cls.paradigm, "installed": why is None, "extra": entry.extra,
@@ -214,7 +218,9 @@ def describe(name: str) -> dict[str, Any]:
             "time_limit": capabilities.time_limit, "complete": capabilities.complete,
             "threads": capabilities.threads,
             "slow": list(capabilities.slow),
-            "kinds": [kind for kind in KINDS if kind in capabilities.kinds],
+            "kinds": [kind.name for kind in shown if kind.name in capabilities.honoured],
+            "native": [kind.name for kind in shown if kind.name in capabilities.kinds],
+            "lowered": [kind.name for kind in shown if kind.name in capabilities.lowered],
         },
         "options": [
             {"name": o.name, "type": o.type.__name__, "default": o.default, "help": o.help,

@@ -36,6 +36,8 @@ COMMANDS: dict[str, Command] = {
     "verify": Command("verify", "judge an answer as BOJ's special judge does, with SAT as oracle"),
     "judge": Command("judge", "run a program on every puzzle of a dataset and judge it as an online judge does"),
     "bench": Command("bench", "run solvers over puzzle sets: summary table, per-puzzle CSV, plot"),
+    "study": Command("study", "solvers over an instance family swept along a parameter: scatter, survival, PAR-2, "
+                              "paired tests, the hardness peak"),
     "rate": Command("rate", "difficulty of puzzle sets: the hardest step each puzzle needs, its rating, the "
                             "distribution per set (docs/rating.md)"),
     "generate": Command("generate", "random puzzles of any size, in the dataset format"),

@@ -15,6 +15,7 @@ import argparse
 import textwrap
 
 from ... import solvers
+from ...core.rules import kind_table
 from ...core.versions import versions
 from ...errors import ExitCode
 from ...formats import documents
@@ -41,25 +42,33 @@ def run(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-KIND_LETTERS = {"all-different": "A", "differ": "D", "sum": "S", "increasing": "I"}
-"""The one-letter names of the constraint kinds in the ``solvers`` matrix (``rules.KINDS``)."""
+def kind_letters() -> dict[str, str]:
+    """The one-letter names of the constraint kinds in the ``solvers`` matrix, in ``kind_table`` order
+    (the built-in four, then any kind registered since)."""
+    return {kind.name: kind.letter for kind in kind_table() if kind.letter}
 
 
-KIND_LEGEND = ("canon.: gives the canonical (lexicographically first) answer; limit: honours a time limit; "
-               "complete: proves 'no solution' (an incomplete search, like local search, says 'time limit "
-               "reached' instead); slow: yes, at a high price. rules: the constraint kinds it honours: "
-               "A all-different groups (rows, columns, boxes, regions, diagonals, windows, cages' cells), "
-               "D differing pairs (anti-knight, anti-king), S sums (killer cages), I increasing (thermometers); "
-               "- refused (exit 2; compare and bench skip it)")
+def kind_legend() -> str:
+    """The legend under the matrix: what each column says, and each kind's letter."""
+    kinds = ", ".join(f"{kind.letter} {kind.legend or kind.words}" for kind in kind_table() if kind.letter)
+    return ("canon.: gives the canonical (lexicographically first) answer; limit: honours a time limit; "
+            "complete: proves 'no solution' (an incomplete search, like local search, says 'time limit "
+            "reached' instead); slow: yes, at a high price. rules: the constraint kinds it honours, in "
+            "capitals where its own model states them, in lower case through the shared lowering (ruled-out "
+            f"placements, forbidden pairs, allowed sets: docs/rules.md): {kinds}; "
+            "- refused (exit 2; compare and bench skip it)")
 
 
-def kind_letters(kinds: Sequence[str]) -> str:
-    """A solver's honoured kinds as the matrix shows them, one letter or ``-`` per kind.
+def rule_letters(capabilities: Mapping[str, Any]) -> str:
+    """A solver's rule kinds as the matrix shows them: a capital for a kind it states natively, lower case
+    for one it honours through the lowering, ``-`` for one it refuses.
 
-    >>> kind_letters(["all-different", "differ"])
-    'A D - -'
+    >>> rule_letters({"kinds": ["all-different", "differ", "sum"], "native": ["all-different", "differ"]})
+    'A D s -'
     """
-    return " ".join(letter if kind in kinds else "-" for kind, letter in KIND_LETTERS.items())
+    honoured, native = capabilities.get("kinds", ()), capabilities.get("native", capabilities.get("kinds", ()))
+    return " ".join(letter if kind in native else letter.lower() if kind in honoured else "-"
+                    for kind, letter in kind_letters().items())
 
 
 def paradigm_family(paradigm: str) -> str:
@@ -90,17 +99,18 @@ def render_solvers(described: Sequence[Mapping[str, Any]], out: Console, *, wide
                      *("slow" if key in slow and caps[key] else words[caps[key]]
                        for key in ("canonical", "count", "time_limit")),
                      words[caps.get("complete", True)], caps["threads"],
-                     kind_letters(caps.get("kinds", ("all-different",)))])
+                     rule_letters(caps)])
         styles.append(None)
     print_table(out, columns, rows, title="solvers", styles=styles, wide=wide)
 
     width = min(out.width, 80) if not wide else out.width
     for line in missing:
         out.print(as_text(textwrap.fill(line, width, subsequent_indent="    ")))
-    out.print(as_text(textwrap.fill(KIND_LEGEND, width)))
+    out.print(as_text(textwrap.fill(kind_legend(), width)))
+    letters = kind_letters()
     for solver in described:
-        kinds = solver.get("capabilities", {}).get("kinds", KIND_LETTERS)
-        refused = [letter for kind, letter in KIND_LETTERS.items() if kind not in kinds]
+        kinds = solver.get("capabilities", {}).get("kinds", letters)
+        refused = [letter for kind, letter in letters.items() if kind not in kinds]
         if solver["installed"] and refused:
             why = solver["capabilities"].get("kinds_why")
             line = f"  {solver['name']} refuses {', '.join(refused)}" + (f": {why}" if why else "")

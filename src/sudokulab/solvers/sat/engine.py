@@ -233,11 +233,14 @@ class Engine:
     __slots__ = ("solver", "formula", "top", "name", "propagation_budget", "broken", "constant", "solves", "sliced",
                  "disarmed")
 
-    def __init__(self, name: str, formula: cnf.Formula, units_: list[int] | None = None, sliced: bool = True):
+    def __init__(self, name: str, formula: cnf.Formula, units_: list[int] | None = None, sliced: bool = True,
+                 settings: dict[str, int] | None = None):
         self.name = name
         self.formula = formula
         self.top = formula.top
         self.solver = Solver(name=name)
+        if settings:  # the engine's own options (CaDiCaL's restart, seed), set before any clause
+            self.solver.configure(settings)
         self.sliced = sliced
         """Every solve in budget slices, PySAT's SIGINT handler kept out (the module doc). False for
         engines without a limited solve or that cannot solve twice: one call, PySAT's handler in place."""

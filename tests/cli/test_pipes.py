@@ -76,8 +76,8 @@ def _with_stdout_closed(argv: list[str], cwd: str | None = None) -> subprocess.C
 
 @pytest.mark.slow
 @pytest.mark.parametrize("argv", COMMANDS, ids=lambda argv: " ".join(argv[:2]).replace(SAMPLE, "sample"))
-def test_every_command_with_stdout_closed_ends_as_with_its_reader_gone(argv):
-    done = _with_stdout_closed(argv)
+def test_every_command_with_stdout_closed_ends_as_with_its_reader_gone(argv, tmp_path):
+    done = _with_stdout_closed(_filled(argv, tmp_path))
     stderr = done.stderr.decode()
     assert done.returncode == 141, (done.returncode, stderr)
     assert "Traceback" not in stderr and "Exception ignored" not in stderr and "error" not in stderr

@@ -69,6 +69,8 @@ TYPICAL: dict[str, list[str]] = {
     "check-encoding": ["check-encoding", str(ROOT / "tests" / "fixtures" / "students" / "correct_extended.py"),
                        "--isolation", "none"],
     "check-solver": ["check-solver", "sudokulab.solvers.backtrack.solver:BacktrackSolver"],
+    "study": ["study", "--size", "4", "--given", "0.5", "--instances", "1", "--solvers", "backtrack-fast,sat",
+              "--output", "{tmp}/study"],  # the runs after the first resume it: the same report
     "--version": ["--version"],
     "--help": ["--help"],
     "bench --help": ["bench", "--help"],

@@ -135,15 +135,16 @@ def _console_class() -> type[Console]:
                 the one table style, in the same layout."""
                 return "utf-8"
 
-            def print(self, *objects: Any, **kwargs: Any) -> None:
+            def print(self, *objects: Any, indent: str = "", **kwargs: Any) -> None:
                 """Prose (one ``Text``) wrapped at the terminal's width without parting a number from its
-                unit, and not wrapped at all in a file or a pipe (a line stays a line for grep)."""
+                unit, the lines after the first starting with ``indent``, and not wrapped at all in a
+                file or a pipe (a line stays a line for grep)."""
                 from rich.text import Text
 
                 if len(objects) == 1 and type(objects[0]) is Text and "soft_wrap" not in kwargs:
                     text = objects[0]
                     if is_terminal(self.file):
-                        text = Text(wrap_prose(text.plain, self.width), style=text.style)
+                        text = Text(wrap_prose(text.plain, self.width, indent), style=text.style)
                     kwargs["soft_wrap"] = True
                     objects = (text,)
                 super().print(*objects, **kwargs)

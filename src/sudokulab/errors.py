@@ -2,11 +2,16 @@
 
 Every message is one line that says where the problem is, in 1-based terms, so the command can
 print it as it stands. The exit codes are the README's table; this is the only place they live.
+An unknown name (a solver, an option, a command, a set) ends its line with ``did_you_mean``.
 """
 
 from __future__ import annotations
 
 import enum
+
+TYPE_CHECKING = False  # typing itself costs start-up: imported for the type checker only
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 
 class ExitCode(enum.IntEnum):
@@ -81,3 +86,23 @@ class SolverBug(SudokuError):
     """A solver gave a wrong answer or the paradigms disagree: a bug found."""
 
     exit_code = ExitCode.WRONG
+
+
+def did_you_mean(word: str, names: Iterable[str], *, otherwise: str = "") -> str:
+    """What an "unknown NAME" line ends with: the nearest names (a misspelling, or the start of a
+    longer name), or ``otherwise`` (the list of choices, a pointer to ``--help``) when none is near.
+
+    >>> did_you_mean("dxl", ["backtrack", "dlx", "sat"])
+    "; did you mean 'dlx'?"
+    >>> did_you_mean("--solv", ["--solver", "--solvers", "--stats"])
+    "; did you mean '--solver' or '--solvers'?"
+    """
+    import difflib
+
+    bare = {name.lstrip("-"): name for name in names}  # the dashes of options would make any two look alike
+    stem = word.lstrip("-")
+    near = [name for key, name in bare.items() if len(stem) >= 2 and key.startswith(stem)][:3] or \
+        [bare[key] for key in difflib.get_close_matches(stem, bare, n=3, cutoff=0.6)]
+    if near:
+        return f"; did you mean {' or '.join(repr(name) for name in near)}?"
+    return f"; {otherwise}" if otherwise else ""

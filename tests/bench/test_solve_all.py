@@ -173,7 +173,7 @@ def test_several_datasets_and_stdin_are_answered_one_after_the_other(capsys, mon
 def test_bad_usage_of_all_is_one_line_and_exit_2(capsys, argv, why):
     code, out, err = run_cli(capsys, "solve", "--all", str(PUZZLES_20), *argv)
     assert code == ExitCode.BAD_INPUT and why in err and err.count("\n") == 1
-    assert out == ("" if "--json" not in argv else documents.dumps({"error": err.split(": ", 2)[2].strip(),
+    assert out == ("" if "--json" not in argv else documents.compact({"error": err.split(": ", 2)[2].strip(),
                                                                    "exit": 2}) + "\n")
 
 

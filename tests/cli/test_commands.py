@@ -70,6 +70,16 @@ def test_bad_input_one_line_exit_code_nothing_on_stdout(capsys, monkeypatch, dat
         (["solve", SAMPLE, "-o", "colour=red"], "takes no option 'colour'"),
         (["frobnicate"], "unknown command 'frobnicate'; see 'sudokulab --help'"),
         (["solv", SAMPLE], "unknown command 'solv'; did you mean 'solve' or 'solvers'?"),
+        (["solve", SAMPLE, "--solver", "sta"], "unknown solver 'sta'; did you mean"),
+        (["solve", SAMPLE, "--solver", "backtrak"], "unknown solver 'backtrak'; did you mean 'backtrack'"),
+        (["solve", SAMPLE, "--solver", "sat", "-o", "engin=glucose4"], "no option 'engin'; did you mean 'engine'?"),
+        (["solve", SAMPLE, "--solv", "sat"], "solve: unknown option '--solv'; did you mean '--solver'"),
+        (["solve", SAMPLE, "--tim-limit", "3"], "solve: unknown option '--tim-limit'; did you mean '--time-limit'"),
+        (["solve", SAMPLE, "--time-limi=3"], "unknown option '--time-limi'; did you mean '--time-limit'?"),
+        (["datasets", "list", "--wdie"], "datasets list: unknown option '--wdie'; did you mean '--wide'?"),
+        (["encoding", "show", "--amo", "sequential"], "--amo: unknown value 'sequential'; did you mean 'seqcounter'?"),
+        (["--versoin"], "unknown option '--versoin'; did you mean '--version'?"),
+        (["bench", SAMPLE, "--solvers", "sat,dxl"], "unknown solver 'dxl'; did you mean 'dlx'?"),
         (["bench", "17clue"], "no such file, nor a published set; did you mean '17_clue'?"),
         (["bench", SAMPLE, "--solvers", ""], "--solvers names no solver"),
         (["bench", SAMPLE, "--solvers", "sat", "-o", "cpsat.workers=2"],
@@ -83,20 +93,54 @@ def test_bad_arguments_exit_2(capsys, argv, message):
     assert code == 2 and out == "" and message in err and err.count("\n") == 1
 
 
-@pytest.mark.parametrize("argv, listed", [([], ("solve", "judge", "check-solver")), (["datasets"], ("list", "fetch"))])
-def test_a_bare_command_lists_what_it_takes_then_one_error_line(capsys, argv, listed):
-    code, out, err = run(capsys, *argv)
+def test_sudokulab_alone_prints_its_help_on_stdout_and_exits_0(capsys):
+    """Asking what the program does is no mistake: the help on stdout (for a pager), exit 0, as --help."""
+    code, out, err = run(capsys)
+    assert (code, err) == (0, "") and out.startswith("usage: sudokulab ")
+    with pytest.raises(SystemExit):
+        run(capsys, "--help")
+    assert capsys.readouterr().out == out
+    assert all(any(line.split()[:1] == [word] for line in out.splitlines()) for word in ("solve", "judge", "grade"))
+
+
+def test_a_bare_command_lists_what_it_takes_then_one_error_line(capsys):
+    code, out, err = run(capsys, "datasets")
     assert code == 2 and out == ""
     *help_lines, last = err.rstrip("\n").split("\n")
     assert last.startswith("sudokulab: error: ") and "required" in last
-    assert all(any(line.split()[:1] == [word] for line in help_lines) for word in listed)
+    assert all(any(line.split()[:1] == [word] for line in help_lines) for word in ("list", "fetch"))
 
 
-def test_rate_refuses_an_empty_dataset_as_bench_does(capsys, tmp_path):
+@pytest.mark.parametrize("command", [["solve", "--all"], ["bench", "--quiet"], ["rate", "--quiet"],
+                                     ["propagate", "--summary", "--quiet"],
+                                     ["judge", "--quiet", "--isolation", "none"]])
+def test_a_dataset_without_a_puzzle_is_refused_in_one_wording(capsys, tmp_path, command):
     empty = tmp_path / "empty.txt"
     empty.write_text("# nothing but a comment\n")
-    code, out, err = run(capsys, "rate", str(empty))
-    assert (code, out, err) == (2, "", "sudokulab: error: rate: no puzzles in 'empty'\n")
+    argv = [command[0], str(empty), *command[1:]] + (["--", "cat"] if command[0] == "judge" else [])
+    code, out, err = run(capsys, *argv)
+    *before, last = err.splitlines()
+    assert (code, out, last) == (2, "", f"sudokulab: error: '{empty}' holds no puzzle")
+    assert all(line.startswith("sudokulab: warning: --isolation none") for line in before)  # judge's own
+
+
+@pytest.mark.parametrize("command", [["solve"], ["solve", "--all"], ["count"], ["bench", "--quiet"], ["rate"],
+                                     ["propagate", "--summary"], ["judge", "--isolation", "none"], ["explain"]])
+def test_a_missing_file_and_a_directory_are_named_alike_by_every_command(capsys, tmp_path, command):
+    for path, why in ((tmp_path / "absent.txt", "no such file"), (tmp_path, "it is a directory, not a file")):
+        argv = [command[0], str(path), *command[1:]] + (["--", "cat"] if command[0] == "judge" else [])
+        code, out, err = run(capsys, *argv)
+        *before, last = err.splitlines()
+        assert (code, out, last) == (2, "", f"sudokulab: error: cannot read '{path}': {why}"), argv
+        assert all(line.startswith("sudokulab: warning: --isolation none") for line in before)  # judge's own
+
+
+@pytest.mark.parametrize("command, hint", [("solve", "sudokulab solve --all 17_clue"), ("count", "solve --all, bench")])
+def test_a_published_set_given_for_one_puzzle_is_named_a_dataset(capsys, tmp_path, monkeypatch, command, hint):
+    monkeypatch.chdir(tmp_path)  # no file of that name here
+    code, out, err = run(capsys, command, "17_clue")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "'17_clue' names no file but a published set, a dataset" in err and hint in err
 
 
 def test_generate_makes_a_9x9_when_no_size_is_given(capsys):

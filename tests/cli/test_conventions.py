@@ -54,6 +54,42 @@ def test_every_argument_has_help_and_its_default():
             assert "default" in action.help, f"{command} {name}: the help does not say its default"
 
 
+def test_no_parser_takes_an_abbreviated_option():
+    """--solv is no option (it would be --solver by luck, and a new --solvers would change its meaning):
+    every parser of the tree refuses prefixes, and a prefix gets the option it starts."""
+    from tests.cli.test_eighty_columns import subcommands
+
+    tree = subcommands(build_parser())
+    assert len(tree) > 20 and all(parser.allow_abbrev is False for _, parser in tree)
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["solve", SAMPLE, "--solv", "sat"], "solve: unknown option '--solv'; did you mean '--solver'? (options are "
+     "written in full)"),
+    (["compare", SAMPLE, "--solver", "sat"], "compare: unknown option '--solver'; did you mean '--solvers'"),
+    (["bench", SAMPLE, "--quite"], "bench: unknown option '--quite'; did you mean '--quiet'?"),
+    (["solve", SAMPLE, "--frobnicate"], "solve: unknown option '--frobnicate'; see 'sudokulab solve --help'"),
+    (["datasets", "fetch", "--quite", "norvig_top95"], "datasets fetch: unknown option '--quite'; did you mean"),
+    (["solve", SAMPLE, "--color", "nevr"], "solve: --color: unknown value 'nevr'; did you mean 'never'?"),
+    (["--versoin"], "unknown option '--versoin'; did you mean '--version'?"),
+])
+def test_a_mistyped_option_is_one_line_with_the_nearest_options(capsys, argv, said):
+    code, out, err = run_cli(capsys, *argv)
+    assert (code, out) == (2, "") and err.count("\n") == 1, err
+    assert err.startswith(f"sudokulab: error: {said}"), err
+
+
+def test_every_command_takes_color():
+    from tests.cli.test_eighty_columns import subcommands
+
+    leaves = [(path, parser) for path, parser in subcommands(build_parser()) if path and not any(
+        isinstance(action, argparse._SubParsersAction) for action in parser._actions)]
+    assert len(leaves) >= 20
+    for path, parser in leaves:
+        (color,) = [action for action in parser._actions if "--color" in action.option_strings]
+        assert (tuple(color.choices), color.default) == (("auto", "never", "always"), "auto"), path
+
+
 def test_the_top_level_help_is_written_for_users():
     text = build_parser().format_help()
     assert "argument parsing" not in text and "Solve Sudoku" in text

@@ -10,4 +10,4 @@ def test_help_lists_every_exit_code(capsys):
     epilog = " ".join(cli.build_parser().format_help().split())
     for code in ExitCode:
         assert f" {int(code)} " in epilog.partition("exit codes:")[2] + " ", code
-    assert "141 stdout closed" in epilog
+    assert "141 stdout gone (| head, >&-)" in epilog

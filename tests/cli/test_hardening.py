@@ -111,7 +111,7 @@ def test_closed_stdin_and_odd_file_names():
     assert done.stderr == b"sudokulab: error: cannot read <stdin>: it is closed\n"
     done = cli("solve", "no\nsuch")
     assert done.returncode == 2
-    assert done.stderr == b"sudokulab: error: cannot read 'no\\nsuch': No such file or directory\n"
+    assert done.stderr == b"sudokulab: error: cannot read 'no\\nsuch': no such file\n"
 
 
 def test_a_closed_pipe_ends_quietly():

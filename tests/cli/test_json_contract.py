@@ -208,6 +208,7 @@ def test_a_failure_is_the_error_document_and_one_line_on_stderr(words, folder):
     done = run(words, arguments, folder)
     assert done.returncode == code, (done.stdout, done.stderr)
     (document,) = documents_of("", done.stdout)
+    assert done.stdout.count("\n") == 1 and json.loads(done.stdout.splitlines()[0]) == document  # one line, a row
     documents.validator("error").validate(document)
     documents.validator(documents.schema_name(words.split())).validate(document)  # the command's schema allows it
     assert document["exit"] == code
@@ -231,6 +232,17 @@ def test_count_certify_puts_the_certificate_in_the_document(folder):
     (document,) = documents_of("count", done.stdout)
     assert done.returncode == 0 and document["count"] == 1 and document["exact"]
     assert document["certificate"]["certified"] and document["certificate"]["claim"] == "exactly one solution"
+
+
+@pytest.mark.parametrize("asked", [["--format", "json"], ["--format=json"], ["--all", "--format", "json"],
+                                   ["--json", "--solv", "sat"], ["--format", "json", "--time-limit", "0"]])
+def test_format_json_asks_for_json_refusals_too(folder, asked):
+    """``solve --format json`` is ``--json``: a refusal is the error document, on one line, parsed or not."""
+    done = subprocess.run([*PYTHON, "solve", str(folder / "missing.txt"), *asked], capture_output=True, text=True,
+                          timeout=HANG, env=environment(folder))
+    assert done.returncode == ExitCode.BAD_INPUT and done.stdout.count("\n") == 1, done.stdout
+    document = json.loads(done.stdout)
+    assert document["exit"] == ExitCode.BAD_INPUT and done.stderr.strip().endswith(document["error"])
 
 
 def test_a_usage_error_before_parsing_is_a_json_error_too(folder):

@@ -3,7 +3,9 @@
 Exit 141 (128 + SIGPIPE, as a shell reports a program killed by it) whenever a write meets the closed
 pipe, never 1 and never a traceback (README, "Exit codes"). The pipe's reader is closed before the
 command starts, so the first write meets it every time: no race with how fast the reader is. One
-test also runs a real ``head -1`` on more output than a pipe holds.
+test also runs a real ``head -1`` on more output than a pipe holds. A standard output closed before
+the command starts (``>&-``) is the same case: 141 at the first write, and a command that writes
+nothing there finishes as usual.
 """
 
 from __future__ import annotations
@@ -64,6 +66,32 @@ def test_every_command_ends_with_141_when_its_reader_is_gone(argv, tmp_path):
     assert "Traceback" not in stderr and "Exception ignored" not in stderr and "error" not in stderr
     if argv[0] in QUIET_ON_STDERR:
         assert stderr == ""
+
+
+def _with_stdout_closed(argv: list[str], cwd: str | None = None) -> subprocess.CompletedProcess:
+    """The command run as ``sudokulab ... >&-`` in a shell: no standard output at all."""
+    return subprocess.run(["sh", "-c", 'exec "$@" >&-', "sh", sys.executable, "-m", "sudokulab", *argv],
+                          stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, timeout=120, cwd=cwd)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("argv", COMMANDS, ids=lambda argv: " ".join(argv[:2]).replace(SAMPLE, "sample"))
+def test_every_command_with_stdout_closed_ends_as_with_its_reader_gone(argv, tmp_path):
+    done = _with_stdout_closed(_filled(argv, tmp_path))
+    stderr = done.stderr.decode()
+    assert done.returncode == 141, (done.returncode, stderr)
+    assert "Traceback" not in stderr and "Exception ignored" not in stderr and "error" not in stderr
+    if argv[0] in QUIET_ON_STDERR:
+        assert stderr == ""
+
+
+def test_a_command_that_writes_nothing_on_a_closed_stdout_finishes(tmp_path):
+    """generate --output writes its file, not stdout: with stdout closed it runs to the end (exit 0), and
+    its file is not where stdout's text went (the descriptor a closed stdout leaves is taken, not reused)."""
+    target = tmp_path / "puzzles.txt"
+    done = _with_stdout_closed(["generate", "--count", "2", "--seed", "1", "--quiet", "--output", str(target)])
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert len(target.read_text().splitlines()) == 2
 
 
 @pytest.mark.slow

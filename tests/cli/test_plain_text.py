@@ -65,3 +65,15 @@ def test_a_json_document_on_an_ascii_stream_is_the_same_document_escaped(hard, e
     for document in (first, second):  # timings differ from run to run
         document.pop("seconds", None)
     assert [step["text"] for step in first["steps"]] == [step["text"] for step in second["steps"]]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("environment", ASCII_ENVIRONMENTS)
+@pytest.mark.parametrize("argv", [["solvers"], ["encoding", "show", "--model"], ["datasets", "list"]])
+def test_an_ascii_table_is_the_same_table_with_its_lines_spelled_in_ascii(environment, argv):
+    """One table style: where the box lines cannot be encoded they are spelled (``-`` for ``─``), in the
+    same layout, not drawn in a second, ASCII style (rich's own fallback adds ``|`` and ``+``)."""
+    plain = _run(argv, ASCII_ENVIRONMENTS[environment])
+    utf8 = _run(argv, {"PYTHONIOENCODING": "utf-8"})
+    assert plain.returncode == utf8.returncode == 0 and plain.stdout.isascii()
+    assert plain.stdout.decode() == utf8.stdout.decode().replace("─", "-")

@@ -357,3 +357,74 @@ def test_solve_with_no_file_on_a_terminal_says_it_reads_the_puzzle_from_there(tm
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0 and "1 3 5 4 6 9 2 7 8" in child.before
+
+
+@pytest.mark.slow
+def test_solve_all_reads_an_empty_terminal_to_its_end_with_one_ctrl_d(tmp_path):
+    """One Ctrl-D ends what a person types: the input is looked at (its form) before it is read, and a
+    terminal gives one end of input per Ctrl-D; the run must not wait for a second and a third."""
+    import pexpect
+
+    child = pexpect.spawn(executable()[0], [*executable()[1:], "solve", "--all"], cwd=str(tmp_path), timeout=60,
+                          dimensions=(24, 80), encoding="utf-8")
+    child.expect("reading puzzles, one a line, from the terminal")
+    child.sendeof()
+    child.expect(pexpect.EOF, timeout=30)  # not waiting for another Ctrl-D
+    child.close()
+    assert child.exitstatus == 2 and "'<stdin>' holds no puzzle" in child.before
+
+
+@pytest.mark.slow
+def test_solve_all_typed_at_a_terminal_ends_with_one_ctrl_d_after_the_puzzles(tmp_path):
+    import pexpect
+
+    child = pexpect.spawn(executable()[0], [*executable()[1:], "solve", "--all"], cwd=str(tmp_path), timeout=60,
+                          dimensions=(24, 80), encoding="utf-8")
+    child.expect("then Ctrl-D")
+    lines = [line for line in PUZZLES.read_text().splitlines() if line and not line.startswith("#")][:2]
+    for line in lines:
+        child.sendline(line)
+    child.sendeof()
+    child.expect(pexpect.EOF, timeout=60)
+    child.close()
+    assert child.exitstatus == 0 and "2 entries: 2 solved" in child.before
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("quiet", [False, True])
+def test_solve_all_shows_its_progress_on_stderr_only_on_a_terminal(tmp_path, quiet):
+    """A bar on the terminal while the answers go to a file (none with --quiet); the file holds the
+    answers alone, the same bytes as without a terminal; --limit keeps the first K."""
+    args = ("solve", "--all", str(PUZZLES), "--limit", "5") + (("--quiet",) if quiet else ())
+    plain = without_terminal(*args, cwd=tmp_path)
+    assert plain.returncode == 0 and len(plain.stdout.splitlines()) == 5
+    out = tmp_path / "answers.txt"
+    shown = in_terminal(command(*args) + f" > {out}", 80, tmp_path)
+    assert shown.status == 0 and out.read_text() == plain.stdout
+    assert ("solving" in shown.raw) is not quiet  # the bar's label, drawn then taken away
+    assert "solving" not in shown.text and "5 entries: 5 solved" in shown.text
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("how, coloured", [((), True), (("--color", "never"), False), (("NO_COLOR=1",), False),
+                                            (("--color", "always", "NO_COLOR=1"), True)])
+def test_color_follows_the_option_and_no_color(tmp_path, how, coloured):
+    """judge's summary colours the accepted row green on a terminal: not with --color never nor with
+    NO_COLOR (bold and dim stay, as NO_COLOR allows), and with --color always even under NO_COLOR."""
+    flags = [word for word in how if not word.startswith("NO_COLOR")]
+    env = " ".join(word for word in how if word.startswith("NO_COLOR"))
+    program = [sys.executable, str(ROOT / "tests" / "fixtures" / "programs" / "boj2580_backtrack.py")]
+    line = command("judge", str(PUZZLES), "--limit", "2", "--isolation", "none", "--quiet", *flags, "--", *program)
+    shown = in_terminal(f"{env} {line}" if env else line, 80, tmp_path)
+    assert shown.status == 0, shown.raw[-2000:]
+    assert ("\x1b[32m" in shown.raw) is coloured  # green
+    if "never" in flags:
+        assert re.search(r"\x1b\[[0-9;]*m", shown.raw) is None  # no style at all
+
+
+def test_color_always_colours_a_file_and_auto_never_does(tmp_path):
+    always = without_terminal("solvers", "--color", "always", cwd=tmp_path)
+    auto = without_terminal("solvers", cwd=tmp_path)
+    assert always.returncode == auto.returncode == 0
+    assert "\x1b[" in always.stdout and "\x1b[" not in auto.stdout
+    assert re.sub(r"\x1b\[[0-9;]*m", "", always.stdout).split() == auto.stdout.split()

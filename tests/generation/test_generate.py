@@ -83,9 +83,30 @@ def test_output_reads_back_as_the_same_puzzles(tmp_path, capsys, size, box):
     argv = ["generate", "--size", str(size), "--count", "3", "--seed", "5", "--output", str(out)]
     assert cli.main(argv + (["--box", box] if box else [])) == 0
     shape = Shape(*map(int, box.split("x"))) if box else Shape.of_size(size)
-    expected = [g.puzzle for g in generate.generate(shape, 3, seed=5)]
+    expected = [g.puzzle for g in generate.generate(shape, 3, seed=5, unique=True)]  # the command's default
     entries = list(read_dataset(out, (shape.box_rows, shape.box_cols)))
     assert [e.puzzle for e in entries] == expected
+    assert cli.main(argv + ["--several"] + (["--box", box] if box else [])) == 0  # the library's default
+    several = [g.puzzle for g in generate.generate(shape, 3, seed=5)]
+    assert [e.puzzle for e in read_dataset(out, (shape.box_rows, shape.box_cols))] == several
+
+
+def test_the_command_makes_puzzles_with_one_solution_unless_told_otherwise(capsys):
+    """Every puzzle of a plain ``generate`` has exactly one solution (counted by a solver that is not
+    generate's oracle); ``--several`` blanks cells without that check, and at 20 clues some of its
+    puzzles have more."""
+    from sudokulab import solvers
+    from sudokulab.formats.boj import parse_puzzle
+
+    def counts(*options: str) -> list[int]:
+        assert cli.main(["generate", "--count", "8", "--seed", "11", "--clues", "24", *options]) == 0
+        lines = capsys.readouterr().out.split()
+        with solvers.get("dlx") as counter:
+            return [counter.count(parse_puzzle(line), limit=2).count for line in lines]
+
+    assert counts() == [1] * 8
+    assert counts("--unique") == [1] * 8
+    assert max(counts("--several")) == 2
 
 
 def test_stdout_output_and_seed_note(capsys):

@@ -145,8 +145,8 @@ def test_a_cp_model_missing_a_box_is_named_too(capsys):
 def test_text_output_lists_each_check(capsys):
     code, out, err = run_cli(capsys, "check-encoding", str(STUDENTS / "missing_box.py"))
     assert code == 1 and err == f"sudokulab: {STUDENTS / 'missing_box.py'}: 4 of 5 checks failed\n"
-    assert re.search(r"^  failed +empty-4x4 +576 models on the empty 4x4 board", out, re.M)
-    assert re.search(r"^  passed +size +the empty 9x9: 8,829 clauses / 729 variables", out, re.M)
+    assert re.search(r"^failed +empty-4x4 +576 models on the empty 4x4 board", out, re.M)
+    assert re.search(r"^passed +size +the empty 9x9: 8,829 clauses / 729 variables", out, re.M)
     assert out.endswith("1 passed, 4 failed\n")
 
 
@@ -197,9 +197,9 @@ def test_check_solver_fails_a_broken_solver_naming_the_check(capsys):
     assert code == 1 and err.count("\n") == 1
     target = re.escape(f"{STUDENTS / 'broken_solver.py'}:LargestFirst")
     assert re.fullmatch(rf"sudokulab: {target}: \d+ of \d+ checks failed\n", err)
-    assert re.search(r"^  failed +canonical_empty_boards +canonical answer on the empty 4x4: not the row-major "
+    assert re.search(r"^failed +canonical_empty_boards +canonical answer on the empty 4x4: not the row-major "
                      r"smallest solution \(the first difference at r1c1: 4 instead of 1\)", out, re.M), out
-    assert re.search(r"^  passed +boj_sample ", out, re.M)  # one solution: reversed digits still find it
+    assert re.search(r"^passed +boj_sample ", out, re.M)  # one solution: reversed digits still find it
 
 
 @pytest.mark.parametrize("target, words", [

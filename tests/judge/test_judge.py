@@ -258,7 +258,7 @@ def test_command_on_an_empty_dataset_exits_2(capsys, tmp_path):
     empty = tmp_path / "empty.txt"
     empty.write_text("# nothing here\n")
     code, _, err = run(capsys, "judge", str(empty), "--", "true")
-    assert code == 2 and "no puzzles" in err
+    assert code == 2 and "holds no puzzle" in err
 
 
 def _counts(report: str) -> dict[str, int]:

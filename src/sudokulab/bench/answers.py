@@ -35,7 +35,7 @@ from ..datasets.reading import ONE_LINE_MIN, Dataset, Entry
 from ..errors import UsageError
 from ..execution import executors
 from ..execution.cluster import open_executor
-from ..formats.boj import source_name
+from ..formats.boj import check_readable, standard_input
 from ..formats.documents import emit_line
 from ..solvers.base import Status
 from ..solvers.batch import Batch, BatchResults
@@ -96,8 +96,7 @@ def input_form(path: str | Path) -> str:
     BOJ 2239) or ``boj`` (rows of numbers); ``line`` when nothing tells. Standard input is peeked at,
     not read."""
     if str(path) == "-":
-        stream = getattr(sys.stdin, "buffer", None)
-        data = stream.peek(1 << 16)[: 1 << 16] if hasattr(stream, "peek") else b""
+        data = standard_input().peek(1 << 16)[: 1 << 16] if sys.stdin is not None else b""
     else:
         try:
             with open(path, "rb") as file:
@@ -216,13 +215,15 @@ def solve_all(
     form: str | Callable[[Dataset], str] = "line",
     stream: IO[str] | None = None,
     on_stopped: Callable[[AnswerTally], None] | None = None,
+    on_answered: Callable[[int], None] | None = None,
 ) -> AnswerTally:
     """Solve every puzzle of each dataset with one solver (``solver``, or the default for each board
     and rule set, as ``solve`` chooses it) and write one answer per entry, in input order, to
     ``stream`` (standard output) in ``form`` (or the form a function gives each dataset).
 
     ``on_stopped``: when Ctrl-C or a stopping signal ends the run, it is given the tally of the
-    answers written (every entry up to the first not yet answered) before the signal goes on."""
+    answers written (every entry up to the first not yet answered) before the signal goes on.
+    ``on_answered`` is told how many entries each write answered (a progress bar)."""
     if jobs < 1:
         raise UsageError(f"jobs must be a positive whole number, not {jobs}")
     if cluster is not None and jobs > 1:
@@ -230,8 +231,8 @@ def solve_all(
     if solver is not None:
         registry.solver_class(solver)  # an unknown name fails before any work
     for dataset in datasets:
-        if dataset.path is not None and str(dataset.path) != "-" and not dataset.path.is_file():
-            raise UsageError(f"cannot read '{source_name(dataset.path)}': no such file")
+        if dataset.path is not None:
+            check_readable(dataset.path)
     out = stream or sys.stdout
     tally = AnswerTally()
     specs: dict[str, WorkSpec] = {}
@@ -267,7 +268,8 @@ def solve_all(
         tally.where = executor.describe()
         for i, dataset in enumerate(datasets):
             writer = AnswerWriter(out, form(dataset) if callable(form) else form)
-            _answer_dataset(dataset, executor, spec_for, writer, tally, estimates[i] if estimates else None)
+            _answer_dataset(dataset, executor, spec_for, writer, tally, estimates[i] if estimates else None,
+                            on_answered)
     except KeyboardInterrupt:  # Ctrl-C, SIGTERM, SIGHUP: the tally of what was written, then the signal goes on
         if on_stopped is not None:
             tally.wall_seconds = time.perf_counter() - started
@@ -298,9 +300,10 @@ def _bad_entry(writer: AnswerWriter, dataset: str, entry: Entry, tally: AnswerTa
 
 
 def _answer_dataset(dataset: Dataset, executor: Any, spec_for: Callable[[Batch], WorkSpec], writer: AnswerWriter,
-                    tally: AnswerTally, estimate: int | None) -> None:
+                    tally: AnswerTally, estimate: int | None,
+                    on_answered: Callable[[int], None] | None = None) -> None:
     """One dataset through the executor, its answers written in input order (see the module docstring);
-    ``estimate``: its entries, counted when the pool was sized."""
+    ``estimate``: its entries, counted when the pool was sized; ``on_answered``: told each write's count."""
     if estimate is None and executor.workers > 1:
         estimate = dataset.estimate()
     source = dataset.batches(batch_sizer(None, estimate, executor.workers), in_order=True)
@@ -314,6 +317,8 @@ def _answer_dataset(dataset: Dataset, executor: Any, spec_for: Callable[[Batch],
                 write()
                 state["next"] += count
                 state["held"] -= count
+            if on_answered is not None:
+                on_answered(count)
 
     def hold(first: int, count: int, write: Callable[[], None]) -> None:
         pending[first] = (count, write)

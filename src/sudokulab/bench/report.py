@@ -93,9 +93,11 @@ def _by_dataset(report: BenchReport) -> dict[str, list[BenchSummary]]:
     return grouped
 
 
-BENCH_DROPS = {"puzzles/cpu-s": 1, "puzzles/solve-s": 2, "p99": 3, "p90": 4, "max": 5, "median": 6}
-"""The columns of bench's table left out, in this order, on a terminal too narrow for them: the headline
-rate (puzzles/s) stays."""
+BENCH_KEPT = {"puzzles/s"}
+"""The rate a bench table is for (the run's wall clock): shown at every width, the other columns left out before it."""
+BENCH_DROPS = {"puzzles/cpu-s": 1, "puzzles/solve-s": 2, "p99": 3, "p90": 4, "max": 5, "median": 6,
+               "mean effort per puzzle": 7, "t/o": 8}
+"""The columns of bench's table left out, in this order, on a terminal too narrow for them."""
 BENCH_FIGURE_WIDTHS = {"puzzles/s": 9, "puzzles/solve-s": 9, "puzzles/cpu-s": 9, "median": 7, "p90": 7, "p99": 7,
                        "max": 7}
 """The widths bench's figures are counted at (``Column.least``): "123,456.7" puzzles/s, "99.9 ms"."""
@@ -111,7 +113,7 @@ def render_bench(report: BenchReport, out: Console, *, wide: bool = False) -> No
         last = len(headers) - 1
         columns = [Column(header, "left" if i == 0 or (i == last and not sized) else "right",
                           wrap=i == 0 if sized else i == last, drop=BENCH_DROPS.get(header, 0),
-                          least=BENCH_FIGURE_WIDTHS.get(header, 0))
+                          least=BENCH_FIGURE_WIDTHS.get(header, 0), keep=header in BENCH_KEPT)
                    for i, header in enumerate(headers)]
         print_table(out, columns, [_bench_cells(s, show_none, wide, sized, effort_column=not sized)
                                    for s in summaries],

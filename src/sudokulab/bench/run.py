@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import csv
 import os
-import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -43,14 +42,15 @@ from typing import IO, Any
 from .. import solvers as registry
 from ..core.grid import Shape
 from ..core.puzzle import Puzzle
-from ..datasets.reading import Dataset, Entry
+from ..datasets.reading import Dataset, Entry, no_puzzle
 from ..errors import UsageError
 from ..execution import executors
 from ..execution.cluster import check_where, open_executor
 from ..execution.executors import Executor
-from ..formats.boj import format_line, format_puzzle, source_name
+from ..formats.boj import check_readable, format_line, format_puzzle, source_name
 from ..formats.documents import emit_line
 from ..formats.outputs import OutputFile
+from ..formats.prose import prose
 from ..solvers.batch import STATUSES, Batch
 from ..ui.progress import bar_shown
 from ..ui.progress import progress as report_progress
@@ -92,7 +92,7 @@ def default_solvers() -> list[str]:
 # --- the run -------------------------------------------------------------------------------------
 
 def _stderr(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
+    prose(message, stderr=True, indent="  ")
 
 
 def _puzzle_text(puzzle: Puzzle) -> str:
@@ -172,8 +172,8 @@ def run_bench(
         raise UsageError(f"batch size must be a positive whole number, not {batch_size}")
     sets = _unique_names([d if isinstance(d, Dataset) else Dataset.from_path(d) for d in datasets])
     for dataset in sets:
-        if dataset.path is not None and str(dataset.path) != "-" and not dataset.path.is_file():
-            raise UsageError(f"cannot read '{source_name(dataset.path)}': no such file")
+        if dataset.path is not None:
+            check_readable(dataset.path)
 
     notes = []
     for config in chosen:
@@ -300,8 +300,7 @@ def run_bench(
                     warn(f"{dataset.name}: {entries_word(bad[dataset.name])} skipped (not puzzles)")
                 if not totals[dataset.name]:  # no rate to give: not "0 puzzles, inf puzzles/s"
                     where = source_name(dataset.path) if dataset.path is not None else dataset.name
-                    raise UsageError(f"'{where}' holds no puzzle" + (
-                        f" ({entries_word(bad[dataset.name])})" if bad.get(dataset.name) else ""))
+                    raise no_puzzle(where, bad.get(dataset.name, 0))
         for out in outputs:
             out.commit()
         committed = True

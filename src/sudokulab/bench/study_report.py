@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..formats.documents import dumps
 from ..formats.outputs import write_text
+from ..ui.console import as_text
 from ..ui.tables import Column, format_seconds, print_table
 from . import analysis
 from .families import Family
@@ -238,7 +239,7 @@ def _family_words(family: Family) -> str:
 def render(report: StudyReport, out: Console, folder: Path, files: Sequence[str], *, wide: bool = False) -> None:
     """The overall table, the points, the comparisons and peaks in words, and where the files are."""
     axis = report.family.axis
-    out.print(f"study: {_family_words(report.family)}; time limit {report.time_limit:g} s", soft_wrap=wide)
+    out.print(as_text(f"study: {_family_words(report.family)}; time limit {report.time_limit:g} s"), indent="  ")
     print_table(out, [Column("solver"), Column("decided", "right"), Column("PAR-2 mean", "right"),
                       Column("wrong", "right", drop=1)],
                 [[o.solver, f"{o.decided}/{o.instances}", format_seconds(o.par2), str(o.wrong)]
@@ -253,7 +254,7 @@ def render(report: StudyReport, out: Console, folder: Path, files: Sequence[str]
                 title="each point: PAR-2 = mean over its instances (a time-out counts twice the limit)", wide=wide)
     out.print()
     for line in [p.sentence() for p in report.paired if p.series == "all"] + [p.sentence() for p in report.peaks]:
-        out.print(line, soft_wrap=wide)
+        out.print(as_text(line), indent="  ")  # prose: the one wrapper on a terminal, whole lines in a file
     for note in [*report.run.notes, *report.skipped]:
-        out.print(f"note: {note}", soft_wrap=wide)
-    out.print(f"written in {folder}: {', '.join(files)}", soft_wrap=wide)
+        out.print(as_text(f"note: {note}"), indent="  ")
+    out.print(as_text(f"written in {folder}: {', '.join(files)}"), indent="  ")

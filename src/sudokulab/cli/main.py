@@ -2,9 +2,11 @@
 
 What each command does is in ``commands``, its arguments in ``parser``. This module maps every
 expected failure to its exit code (``errors.ExitCode``) and one line on standard error,
-``sudokulab: <why>`` (with ``--json`` also the error document on standard output); a closed
-standard output (``| head``) ends quietly; Ctrl-C, SIGTERM and SIGHUP end a run alike
-(``stopping``). What goes where (README, "What goes where"): results on standard output; progress
+``sudokulab: <why>`` (with ``--json`` also the error document on standard output); a reader of
+standard output that went away (``| head``) ends the run quietly with 141 at its first write, and a
+standard output closed before the run (``>&-``) is the same case (``_closed_stdout_as_a_broken_pipe``);
+Ctrl-C, SIGTERM and SIGHUP end a run alike (``stopping``). ``sudokulab`` alone prints the help on
+standard output and exits 0. What goes where (README, "What goes where"): results on standard output; progress
 bars (on a terminal), warnings and compare's table on standard error.
 """
 
@@ -37,9 +39,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments: list[str] = []
     args = None
     stopping.begin()
+    _closed_stdout_as_a_broken_pipe()
     fit_streams()
     try:
         arguments, program = split_program(sys.argv[1:] if argv is None else argv)
+        if not arguments and not program:  # sudokulab alone: what it can do, as --help says it
+            sys.stdout.write(top_level_parser().format_help())
+            _flush_stdout()
+            return int(ExitCode.OK)
         command = command_word(arguments)
         parser = build_parser(command) if command else top_level_parser()
         try:
@@ -50,6 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         if program:
             args.program = program
+        _use_color(args)
         _new_run()
         code = args.run(args)
         _flush_stdout()
@@ -80,6 +88,50 @@ def main(argv: Sequence[str] | None = None) -> int:
         if interruption is None:
             raise
         return _interrupted(interruption, arguments, args)
+
+
+def _closed_stdout_as_a_broken_pipe() -> None:
+    """A standard output closed before the run (``>&-``) made the same as a pipe whose reader went
+    away: the first write to it ends the run with 141 and nothing said, whoever writes (this process,
+    rich, a judged program or a worker that inherits it). Python leaves ``sys.stdout`` None there,
+    and the next file opened would take descriptor 1 and receive what was meant for stdout; a pipe
+    with no reader takes it instead. Standard error closed (``2>&-``) gets /dev/null, for the same
+    reason; so does the descriptor of a closed standard input (``<&-``), which stays closed to Python
+    (reading it is refused: "cannot read <stdin>: it is closed")."""
+    for fd, name in ((0, "stdin"), (1, "stdout"), (2, "stderr")):
+        if getattr(sys, name) is not None:
+            continue
+        try:
+            os.fstat(fd)
+            continue  # open after all (an embedding program set sys.stdout to None itself)
+        except OSError:
+            pass
+        try:
+            if fd == 1:
+                read, write = os.pipe()
+                os.close(read)  # no reader, ever: every write fails with EPIPE, as after | head
+                os.dup2(write, 1)
+                if write != 1:
+                    os.close(write)
+                stream = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+            else:
+                null = os.open(os.devnull, os.O_RDONLY if fd == 0 else os.O_WRONLY)
+                if null != fd:
+                    os.dup2(null, fd)
+                    os.close(null)
+                if fd == 0:
+                    continue  # the descriptor taken; sys.stdin stays None: reading it is refused
+                stream = open(fd, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+        except OSError:
+            continue
+        setattr(sys, name, stream)
+
+
+def _use_color(args: Any) -> None:
+    """Consoles coloured as ``--color`` says (every command's parser has it)."""
+    from ..ui.console import use_color
+
+    use_color(getattr(args, "color", None) or "auto")
 
 
 def _new_run() -> None:
@@ -131,12 +183,13 @@ def _one_line(message: str) -> str:
 
 
 def _error(message: str, bad_input: bool = False) -> None:
-    """One line on stderr: ``sudokulab: error: ...`` for bad input and arguments, ``sudokulab: ...`` otherwise."""
+    """One line on stderr: ``sudokulab: error: ...`` for bad input and arguments, ``sudokulab: ...``
+    otherwise; on a terminal wrapped between words at its width, as all prose (``ui.console.prose``)."""
+    from ..ui.console import prose
+
     line = f"sudokulab: {'error: ' if bad_input else ''}{_one_line(message)}"
     try:
-        if sys.stderr is not None:
-            sys.stderr.write(line + "\n")
-            sys.stderr.flush()
+        prose(line, stderr=True, indent="  ")
     except (OSError, ValueError):
         pass
 

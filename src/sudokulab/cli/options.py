@@ -116,9 +116,10 @@ def many_solver_arguments(parser: argparse.ArgumentParser, default: str) -> None
     parser.add_argument("--solvers", metavar="A,B,...", help=f"solvers to run, comma-separated (default: {default})")
     parser.add_argument("-o", "--option", action="append", metavar="SOLVER.KEY=VALUE",
                         help="a solver's option, e.g. -o sat.engine=glucose4 (repeatable)")
-    parser.add_argument("--configs", nargs="+", metavar="SOLVER[:KEY=VALUE,...]",
-                        help="instead of --solvers: solvers under option sets, one solver several times among them, "
-                        "each a row named after its options (e.g. sat:encoding=minimal sat:encoding=extended)")
+    parser.add_argument("--configs", nargs="+", metavar="CONFIG",
+                        help="instead of --solvers: solvers under option sets, each CONFIG a SOLVER[:KEY=VALUE,...], "
+                        "one solver several times among them, each a row named after its options (e.g. "
+                        "sat:encoding=minimal sat:encoding=extended)")
     parser.add_argument("--wide", action="store_true", help="every column, however wide the table gets")
 
 
@@ -235,12 +236,13 @@ def load(args: argparse.Namespace, source: str | None = None, text: str | None =
     ``text``: the file's text, read already. Input that is clearly a dataset is refused, naming what
     takes it (``dataset_hint``; by default the commands that read datasets)."""
     from ..errors import PuzzleFormatError
-    from ..formats.boj import read_text, source_name
+    from ..formats.boj import source_name
     from ..formats.puzzle_files import puzzle_from_text
 
     source = args.puzzle if source is None else source
-    text = read_text(source) if text is None else text
     hint = dataset_hint or DATASET_COMMANDS
+    if text is None:
+        text = read_puzzle_text(source, hint)
     try:
         puzzle = puzzle_from_text(text, source_name(source), box=box(args), **rule_options(args))
     except PuzzleFormatError:
@@ -252,6 +254,36 @@ def load(args: argparse.Namespace, source: str | None = None, text: str | None =
     if why:
         raise PuzzleFormatError(f"{source_name(source)} {why}, not one {puzzle.n}x{puzzle.n} puzzle: {hint}")
     return puzzle
+
+
+def read_puzzle_text(source: str, hint: str = "") -> str:
+    """The text of a one-puzzle file (or standard input, with ``from_terminal``'s line); a name that is
+    no file but a published set's is refused as a dataset, with ``hint`` (what reads datasets)."""
+    from ..formats.boj import read_text
+
+    from_terminal(source)
+    try:
+        return read_text(source)
+    except UsageError:
+        import os
+
+        if source != "-" and not os.path.exists(source):
+            from ..datasets.catalog import SETS
+
+            if source in SETS:
+                raise UsageError(f"'{source}' names no file but a published set, a dataset, not one puzzle: "
+                                 f"{hint or DATASET_COMMANDS}") from None
+        raise
+
+
+def from_terminal(source: str | None, what: str = "the puzzle", it: str = "it") -> None:
+    """Say on stderr what is awaited when ``source`` is standard input and a person types at a terminal
+    (one Ctrl-D ends it: ``boj.standard_input``)."""
+    from ..ui.console import is_terminal, prose
+
+    if source == "-" and is_terminal(sys.stdin):
+        prose(f"sudokulab: reading {what} from the terminal: type or paste {it}, then Ctrl-D", stderr=True,
+              indent="  ")
 
 
 DATASET_COMMANDS = "the commands that read datasets take it (solve --all, bench, rate, judge)"
@@ -345,6 +377,8 @@ def certified(made: Any, solutions: int | None, *, stdout: bool | None) -> None:
     """Print a certificate's line on stdout or stderr (None: not at all, it is in the JSON document);
     a claim of none or one solution whose proof fails to check is a bug found."""
     if stdout is not None:
-        print(made.line(), file=sys.stdout if stdout else sys.stderr)
+        from ..ui.console import prose
+
+        prose(made.line(), stderr=not stdout, indent="  ")
     if solutions in (0, 1) and not made.certified:
         raise SolverBug(f"the claim '{made.claim}' was not certified: {made.why}")

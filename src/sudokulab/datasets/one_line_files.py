@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING, BinaryIO
 
 from ..core.grid import Shape
 from ..core.rules import Rules
-from ..errors import UsageError
-from ..formats.boj import one_line_bytes, source_name
+from ..formats.boj import cannot_read, one_line_bytes, source_name
 from .text_lines import check_text, text_lines
 
 if TYPE_CHECKING:
@@ -69,7 +68,7 @@ class BulkPrefix:
         try:
             self.stream = open(self.path, "rb")  # noqa: SIM115 - closed by rest()
         except OSError as exc:
-            raise UsageError(f"cannot read '{source_name(self.path)}': {exc.strerror or exc}") from None
+            raise cannot_read(self.path, exc) from None
         check_text(self.stream.peek(self.BLOCK)[: self.BLOCK], source_name(self.path))
         pending: list[np.ndarray] = []
         held = 0

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import math
 import re
-import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,7 +33,15 @@ from ..core.grid import Shape, box_shape
 from ..core.puzzle import Puzzle
 from ..core.rules import Rules, RulesError, standard
 from ..errors import PuzzleFormatError, SudokuError, UsageError
-from ..formats.boj import MAX_INPUT_BYTES, ONE_LINE_FORMS, one_line_bytes, parse_puzzle, source_name
+from ..formats.boj import (
+    MAX_INPUT_BYTES,
+    ONE_LINE_FORMS,
+    cannot_read,
+    one_line_bytes,
+    parse_puzzle,
+    source_name,
+    standard_input,
+)
 from .one_line_files import BulkPrefix, count_one_line_file
 from .puzzle_file import is_puzzle_file, read_puzzle_file
 from .rule_options import RulesFor, with_rules
@@ -320,7 +327,7 @@ def _count_entries(path: Path) -> int:
                     found += 1
                 previous_blank = not text
     except OSError as exc:
-        raise UsageError(f"cannot read '{source_name(path)}': {exc.strerror or exc}") from None
+        raise cannot_read(path, exc) from None
     return found
 
 
@@ -348,15 +355,20 @@ class _Gathered:
         return batch
 
 
+def no_puzzle(name: str, bad: int = 0) -> PuzzleFormatError:
+    """The one line every command gives for a dataset that holds no puzzle (``bad``: its entries that
+    are no puzzle), naming it as ``source_name`` does."""
+    return PuzzleFormatError(f"'{name}' holds no puzzle" + (
+        f" ({bad:,} bad {'entry' if bad == 1 else 'entries'})" if bad else ""))
+
+
 def read_dataset(path: str | Path, box: tuple[int, int] | None = None, *, raw: bool = False,
                  rules: RulesFor | None = None) -> Iterator[Entry | RawLine]:
     """Stream the entries of a dataset file (``-`` reads standard input); ``raw`` and ``rules`` as in
     ``parse_lines``."""
     name = source_name(path)
     if str(path) == "-":
-        if sys.stdin is None:
-            raise UsageError("cannot read <stdin>: it is closed")
-        yield from parse_lines(text_lines(sys.stdin.buffer, name), box, raw=raw, rules=rules)  # stdin stays open
+        yield from parse_lines(text_lines(standard_input(), name), box, raw=raw, rules=rules)  # stdin stays open
         return
     try:
         with open(path, "rb") as stream:
@@ -367,7 +379,7 @@ def read_dataset(path: str | Path, box: tuple[int, int] | None = None, *, raw: b
             stream.seek(0)
             yield from parse_lines(text_lines(stream, name), box, raw=raw, rules=rules)
     except OSError as exc:
-        raise UsageError(f"cannot read '{name}': {exc.strerror or exc}") from None
+        raise cannot_read(path, exc) from None
 
 
 

@@ -11,6 +11,7 @@ import logging
 import warnings
 
 from ..errors import UsageError
+from ..formats.prose import prose
 
 MESSAGE_LOG = 16
 """Messages each Dask connection keeps for debugging (Dask's default: 1,000)."""
@@ -62,7 +63,6 @@ def worker_timeout() -> float:
 
 def warn_once(caught: list[warnings.WarningMessage]) -> None:
     """Dask's warnings (mismatched versions between client and workers, ...) as one line each."""
-    import sys
 
     seen = set()
     for warning in caught:
@@ -71,4 +71,4 @@ def warn_once(caught: list[warnings.WarningMessage]) -> None:
         text = " ".join(str(warning.message).split())
         if text and text not in seen:
             seen.add(text)
-            print(f"sudokulab: warning: dask: {text[:300]}", file=sys.stderr)
+            prose(f"sudokulab: warning: dask: {text[:300]}", stderr=True, indent="  ")

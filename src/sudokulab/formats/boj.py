@@ -126,6 +126,74 @@ def source_name(source: str | os.PathLike) -> str:
     return printable("<stdin>" if str(source) == "-" else os.fsdecode(source))
 
 
+def cannot_read(source: str | os.PathLike, error: OSError | None = None) -> UsageError:
+    """The one line for a file that cannot be read, worded alike by every reader: ``no such file``,
+    ``it is a directory``, or the system's reason (``permission denied``). Without ``error``, the path
+    is looked at to say which.
+
+    >>> str(cannot_read("/"))
+    "cannot read '/': it is a directory, not a file"
+    """
+    name = source_name(source)
+    path = os.fspath(source)
+    if isinstance(error, IsADirectoryError) or (error is None and os.path.isdir(path)):
+        why = "it is a directory, not a file"
+    elif isinstance(error, FileNotFoundError) or error is None:
+        why = "no such file"
+    else:
+        reason = error.strerror or str(error)
+        why = reason[:1].lower() + reason[1:]
+    return UsageError(f"cannot read '{name}': {why}")
+
+
+def check_readable(source: str | os.PathLike) -> None:
+    """Refuse a path that is no file (missing, a directory) with ``cannot_read``'s line; ``-`` is stdin."""
+    if str(source) != "-" and not os.path.isfile(source):
+        raise cannot_read(source)
+
+
+class _EndsOnce:
+    """Standard input that stays at its end once it got there. A terminal ends input once per Ctrl-D,
+    and then reads again: a reader that looks at the input (``peek``) before reading it would make a
+    person type Ctrl-D once per look. A file or a pipe ends for good anyway."""
+
+    def __init__(self, stream: BinaryIO):
+        self.stream, self.ended = stream, False
+
+    def _read(self, how: str, *args: int) -> bytes:
+        if self.ended:
+            return b""
+        data = getattr(self.stream, how)(*args)
+        self.ended = not data and args != (0,)
+        return data
+
+    def peek(self, size: int = 0) -> bytes:
+        return self._read("peek", size) if hasattr(self.stream, "peek") else b""
+
+    def read(self, size: int = -1) -> bytes:
+        return self._read("read", size)
+
+    def readline(self, size: int = -1) -> bytes:
+        return self._read("readline", size)
+
+    def isatty(self) -> bool:
+        return self.stream.isatty()
+
+
+_STDIN: list[_EndsOnce] = []
+
+
+def standard_input() -> _EndsOnce:
+    """Standard input as bytes, the same reader for every look at it in a run (``_EndsOnce``);
+    closed standard input is one line, as an unreadable file is."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise UsageError("cannot read <stdin>: it is closed")
+    if not _STDIN or _STDIN[0].stream is not stream:
+        _STDIN[:] = [_EndsOnce(stream)]
+    return _STDIN[0]
+
+
 def read_bytes(source: str | os.PathLike, limit: int = MAX_INPUT_BYTES) -> bytes:
     """At most ``limit`` + 1 raw bytes of a file, or of standard input for ``-``, so callers can tell "too long".
 
@@ -134,18 +202,11 @@ def read_bytes(source: str | os.PathLike, limit: int = MAX_INPUT_BYTES) -> bytes
     name = source_name(source)
     try:
         if str(source) == "-":
-            stream = sys.stdin.buffer if sys.stdin is not None else None
-            if stream is None:
-                raise UsageError("cannot read <stdin>: it is closed")
-            if sys.stdin.isatty() and sys.stderr is not None:  # a person at a terminal: say what is awaited
-                sys.stderr.write("sudokulab: reading the puzzle from the terminal: type or paste it, then "
-                                 "Ctrl-D (or give a file)\n")
-                sys.stderr.flush()
-            return stream.read(limit + 1)
+            return standard_input().read(limit + 1)
         with open(source, "rb") as file:
             return file.read(limit + 1)
     except OSError as exc:
-        raise UsageError(f"cannot read '{name}': {exc.strerror or exc}") from None
+        raise cannot_read(source, exc) from None
     except ValueError as exc:  # a closed standard input
         raise UsageError(f"cannot read '{name}': {exc}") from None
 

@@ -125,20 +125,23 @@ def error_document(message: str, code: int) -> dict[str, Any]:
 
 
 def emit_error(message: str, code: int) -> None:
-    """A failed ``--json`` run's document, unless the run printed its own already (it says why)."""
+    """A failed ``--json`` run's document, on one line whatever the command (a JSON Lines stream's
+    reader takes it as one more row), unless the run printed its own already (it says why)."""
     if not printed():
-        emit(error_document(message, code))
+        emit_line(error_document(message, code))
 
 
 JSON_FLAG = "--json"
 
 
 def asked_for_json(argv: Iterable[str], parsed: Any = None) -> bool:
-    """Whether a run asked for JSON: the parsed ``--json`` flag, or (when the arguments did not
-    parse) the flag among the raw arguments, so a usage error is a JSON document too."""
+    """Whether a run asked for JSON: the parsed ``--json`` flag or ``--format json``, or (when the
+    arguments did not parse) either among the raw arguments, so a usage error is a JSON document too."""
     if parsed is not None and hasattr(parsed, "json"):
-        return bool(parsed.json)
-    return JSON_FLAG in argv
+        return bool(parsed.json) or getattr(parsed, "format", None) == "json"
+    words = list(argv)
+    return JSON_FLAG in words or "--format=json" in words or any(
+        word == "--format" and following == "json" for word, following in zip(words, words[1:]))
 
 
 def grid_rows(grid: Iterable[int] | None, n: int) -> list[list[int]] | None:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.grid import Shape
 from ..core.rules import Rules, kind_table
-from ..errors import UnsupportedFeature, UsageError
+from ..errors import UnsupportedFeature, UsageError, did_you_mean
 from .base import Capabilities, CountResult, Option, Solver, SolveResult, Status, check_options
 from .search import SearchCounters, SearchSolver
 
@@ -124,7 +124,8 @@ def export(puzzle: Puzzle, format: str, **options: Any) -> str:  # noqa: A002 - 
     module is imported, never its solver: exporting needs no engine."""
     formats = export_formats()
     if format not in formats:
-        raise UsageError(f"unknown format '{format}'; choose one of: {', '.join(formats)}")
+        raise UsageError(f"unknown format '{format}'" + did_you_mean(format, formats, otherwise=(
+            f"choose one of: {', '.join(formats)}")))
     module, _, function = _entry(formats[format]).exports[format].partition(":")
     return getattr(import_module(module), function)(puzzle, **options)
 
@@ -139,7 +140,8 @@ def _entry(name: str) -> SolverEntry:
     try:
         entry = REGISTRY[name]
     except KeyError:
-        raise UsageError(f"unknown solver '{name}'; choose one of: {', '.join(REGISTRY)}") from None
+        raise UsageError(f"unknown solver '{name}'" + did_you_mean(name, REGISTRY, otherwise=(
+            f"choose one of: {', '.join(REGISTRY)}"))) from None
     return entry if isinstance(entry, SolverEntry) else SolverEntry(entry)
 
 

@@ -271,7 +271,7 @@ _TRUE, _FALSE = frozenset({"true", "yes", "on", "1"}), frozenset({"false", "no",
 def check_options(solver: str, declared: tuple[Option, ...], values: Mapping[str, Any]) -> dict[str, Any]:
     """Options checked against what a solver declares: an unknown name or a bad value is one
     ``UsageError`` line naming the solver and the option (the one check every solver's options pass)."""
-    from ..errors import UsageError
+    from ..errors import UsageError, did_you_mean
 
     by_name = {option.name: option for option in declared}
     checked = {}
@@ -279,7 +279,8 @@ def check_options(solver: str, declared: tuple[Option, ...], values: Mapping[str
         option = by_name.get(key)
         if option is None:
             taken = ", ".join(by_name) or "none"
-            raise UsageError(f"solver '{solver}' takes no option '{key}'; its options: {taken}")
+            raise UsageError(f"solver '{solver}' takes no option '{key}'" + did_you_mean(
+                key, by_name, otherwise=f"its options: {taken}"))
         checked[key] = option.check(value, solver)
     return checked
 

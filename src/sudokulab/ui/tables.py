@@ -1,9 +1,11 @@
 """The one table style, fitted to the console, and the cells that tables of solver runs share.
 
 Tables fit the terminal (and 80 columns off a terminal): ``print_table`` is the one way every table
-fits, by shortening the cells that have a short form, then leaving out columns in a stated order,
-and saying under the table what it left out; ``wide=True`` (``--wide``) shows every column in full,
-and every figure is in the JSON and CSV outputs anyway.
+is printed and fits, by shortening the cells that have a short form, then leaving out columns in a
+stated order (never the first, nor one marked ``keep``), and saying under the table what it left
+out; ``wide=True`` (``--wide``) shows every column in full, and every figure is in the JSON and CSV
+outputs anyway. Where the stream cannot encode the box lines, they are spelled in ASCII
+(``ui.plain_text``) in the same layout: there is one table style, not a second one for ASCII.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ class Column:
     least: int = 0
     """The width its cells are counted at, at least: figures that change from run to run (times, rates)
     then fit or not the same way every run, so a table keeps the same columns at a given width."""
+    keep: bool = False
+    """Never left out, however narrow the terminal: the figure the table is for (bench's rate)."""
 
 
 WRAPPED = 24
@@ -62,10 +66,11 @@ def print_table(out: Console, columns: Sequence[Column], rows: Sequence[Sequence
     from rich.table import Table
 
     def build(kept: Sequence[Column], shorten: bool) -> Table:
-        table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False,
-                      collapse_padding=True)
+        table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False,
+                      collapse_padding=True)  # ASCII streams: this box, spelled by plain_text (ui.console)
         for column in kept:
-            table.add_column(column.header, justify=column.justify, no_wrap=not column.wrap)  # type: ignore[arg-type]
+            table.add_column(column.header, justify=column.justify, no_wrap=not column.wrap,  # type: ignore[arg-type]
+                             min_width=column.least or None)  # as counted: the free text beside it wraps alike
         for i, row in enumerate(rows):
             cells = [row[columns.index(column)] for column in kept]
             cells = [column.short(cell) if shorten and column.short else cell for column, cell in zip(kept, cells)]
@@ -91,18 +96,20 @@ def print_table(out: Console, columns: Sequence[Column], rows: Sequence[Sequence
     droppable = sorted((c for c in columns if c.drop), key=lambda c: c.drop)
     # past the stated order, the rightmost columns go too (never the first): rich would squeeze the
     # table instead, cutting cells short ("99.6 …") or leaving columns out without a word
-    droppable += [c for c in reversed(columns[1:]) if not c.drop]
+    droppable += [c for c in reversed(columns[1:]) if not c.drop and not c.keep]
     ways = [([c for c in columns if c not in droppable[:k]], shorten)
             for k in range(len(droppable) + 1) for shorten in (False, True)]
     kept, shorten = next((way for way in ways if wide or fits(*way)), ways[-1])
+    if title:  # prose above the table: wrapped on a terminal, whole in a file (rich would fold it to the table)
+        out.print(as_text(title, style="table.title"))
     out.print(build(kept, shorten))
-    dropped = [column.header for column in columns if column not in kept]
+    dropped = [" ".join(column.header.split()) for column in columns if column not in kept]  # a header of 2 lines
     shortened = [c.header for c in kept if shorten and c.short and any(
         c.short(row[columns.index(c)]) != row[columns.index(c)] for row in rows)]
     said = ([f"{', '.join(shortened)} shortened"] if shortened else []) + (
         [f"not shown at this width: {', '.join(dropped)}"] if dropped else [])
     if said:
-        out.print(as_text(f"{'; '.join(said)} (--wide shows every column)"), soft_wrap=False)
+        out.print(as_text(f"{'; '.join(said)} (--wide shows every column)"))  # prose: wrapped on a terminal only
     return dropped
 
 

@@ -12,7 +12,7 @@ from ...bench.results import DEFAULT_TIME_LIMIT
 from ...errors import ExitCode, SolverBug, UnsupportedFeature, UsageError
 from ...formats.documents import emit_line
 from ...formats.outputs import OutputFile
-from ...ui.console import as_text, console
+from ...ui.console import as_text, console, prose
 from ...ui.plots import cactus_plot, plot_output, require_matplotlib
 from ..options import (
     box,
@@ -186,4 +186,4 @@ def bench_outputs(args: argparse.Namespace) -> dict[str, str]:
 
 
 def _deprecated(old: str, new: str) -> None:
-    print(f"sudokulab: warning: {old} is deprecated: write {new}", file=sys.stderr)
+    prose(f"sudokulab: warning: {old} is deprecated: write {new}", stderr=True, indent="  ")

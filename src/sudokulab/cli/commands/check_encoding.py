@@ -17,7 +17,8 @@ from ...formats.documents import emit
 from ...grading.encoding_grader import Solving, failed_everywhere, grade, summary
 from ...grading.student_process import StudentFailure, StudentLimits, StudentProcess, student_copy
 from ...grading.templates import text
-from ..checks import check_lines, failed_checks_line
+from ...ui.console import prose
+from ..checks import failed_checks_line, print_checks
 from ..options import memory_mb, positive_float
 
 
@@ -72,8 +73,8 @@ def student_limits(args: argparse.Namespace):
     """The ``StudentLimits`` the options ask for; with ``--isolation none``, a warning first."""
 
     if args.isolation == "none":
-        print("sudokulab: warning: --isolation none: the student's file is trusted; it runs with your rights, "
-              "sees your files and the network", file=sys.stderr)
+        prose("sudokulab: warning: --isolation none: the student's file is trusted; it runs with your rights, "
+              "sees your files and the network", stderr=True, indent="  ")
     return StudentLimits(args.time_limit, args.memory_limit, args.isolation,
                          args.check_time_limit or 4 * args.time_limit)
 
@@ -108,9 +109,8 @@ def run(args: argparse.Namespace) -> int:
               "library_solvers": imports})
     else:
         what = {"sat": "SAT encoding: encode/decode", "cp": "CP-SAT model: build"}.get(kind, "not loaded")
-        sys.stdout.write(f"check-encoding {args.student} ({what})\n")
-        sys.stdout.write(check_lines([(f.status, f.check, f.reason) for f in findings]))
-        sys.stdout.write(imports_line(imports) + summary(findings) + "\n")
+        print_checks(f"check-encoding {args.student} ({what})", [(f.status, f.check, f.reason) for f in findings],
+                     imports_line(imports) + summary(findings))
     failed_checks_line(args.student, [f.status for f in findings])
     return code
 

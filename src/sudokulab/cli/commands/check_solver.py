@@ -11,7 +11,6 @@ the class cannot be used (docs/grading.md).
 from __future__ import annotations
 
 import argparse
-import sys
 
 from ...errors import ExitCode, UsageError
 from ...formats.documents import emit
@@ -19,7 +18,7 @@ from ...grading import contract
 from ...grading.student_code import split_target
 from ...grading.student_process import StudentFailure, StudentProcess, student_copy
 from ...grading.student_solver import student_solver
-from ..checks import check_lines, failed_checks_line
+from ..checks import failed_checks_line, print_checks
 from .check_encoding import imports_line, print_template, refused_solvers, student_arguments, student_limits
 
 
@@ -68,11 +67,10 @@ def run(args: argparse.Namespace) -> int:
                                             for o in outcomes], "library_solvers": imports})
         failed_checks_line(args.target, [o.status for o in outcomes])
         return code
-    sys.stdout.write(f"check-solver {args.target} (solver '{name or '?'}'; {_declared(solver)})\n")
-    sys.stdout.write(check_lines([(o.status, o.check, o.reason if o.status != "passed" else o.summary)
-                                  for o in outcomes]))
     counts = {s: sum(1 for o in outcomes if o.status == s) for s in ("passed", "failed", "skipped")}
-    sys.stdout.write(imports_line(imports) + ", ".join(f"{n} {s}" for s, n in counts.items() if n) + "\n")
+    print_checks(f"check-solver {args.target} (solver '{name or '?'}'; {_declared(solver)})",
+                 [(o.status, o.check, o.reason if o.status != "passed" else o.summary) for o in outcomes],
+                 imports_line(imports) + ", ".join(f"{n} {s}" for s, n in counts.items() if n))
     failed_checks_line(args.target, [o.status for o in outcomes])
     return code
 

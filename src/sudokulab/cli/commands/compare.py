@@ -9,7 +9,7 @@ from ...bench.compare import Agreement, Comparison, compare, format_answers, ren
 from ...errors import ExitCode, NoSolution, SolverBug, TimeLimitReached
 from ...formats import documents
 from ...grading.student_code import register_classes
-from ...ui.console import as_text, console
+from ...ui.console import as_text, console, prose
 from ..options import (
     certificate,
     certificate_field,
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
                          options=per_solver_options(args.option), configs=configurations(args), on_stopped=stopped)
     for solver_run in comparison.runs:
         if solver_run.skipped and solver_run.skipped_for_rules:
-            print(f"sudokulab: skipped {solver_run.solver}: {solver_run.skipped}", file=sys.stderr)
+            prose(f"sudokulab: skipped {solver_run.solver}: {solver_run.skipped}", stderr=True, indent="  ")
     made = None
     if args.certify and comparison.agreement is not Agreement.DISAGREE:
         made = certificate(puzzle, comparison.solutions, args.proof)

@@ -10,6 +10,7 @@ from ...errors import ExitCode, TimeLimitReached
 from ...formats import documents
 from ...solvers import default_solver
 from ...solvers.base import Status
+from ...ui.console import prose
 from ...ui.tables import format_stats
 from ..options import (
     certificate,
@@ -41,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
         solvers.require(solver, count=True, time_limit=args.time_limit is not None, rules=puzzle.rules)
         result = solver.count(puzzle, limit=args.limit, time_limit=args.time_limit)
     if args.stats:
-        print(format_stats(result), file=sys.stderr)
+        prose(format_stats(result), stderr=True, indent="  ")
     timed_out = result.status is Status.TIME_LIMIT
     made = None
     if args.certify and not timed_out:

@@ -21,7 +21,7 @@ from ...datasets.catalog import FOLDER_ENV
 from ...datasets.catalog import names as set_names
 from ...errors import ExitCode
 from ...formats import documents
-from ...ui.console import console
+from ...ui.console import console, prose
 from ...ui.progress import download_progress
 from ..options import json_argument
 
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
                                     for item in fetched]})
         return ExitCode.OK
     for item in fetched:
-        sys.stdout.write(f"{item.name}: {item.path}{'' if item.downloaded else ' (already there)'}\n")
+        prose(f"{item.name}: {item.path}{'' if item.downloaded else ' (already there)'}", indent="  ")
     return ExitCode.OK
 
 
@@ -99,7 +99,7 @@ def render_datasets(rows: Sequence[tuple[Any, Any]], folder: Any, out: Console, 
         cells.append([puzzle_set.name, f"{puzzle_set.puzzles:,}", "yes" if stored else "no", source, puzzle_set.what])
     dropped = print_table(out, columns, cells, wide=wide)
     for url in archives if "source" not in dropped else ():
-        out.print(as_text(f"data/...: members of {url}"), soft_wrap=True)
+        out.print(as_text(f"data/...: members of {url}"))
     where = str(folder) if folder is not None else "the user's cache folder (needs pooch)"
     out.print(as_text(f"Fetched sets are kept in {where} (SUDOKULAB_DATA names another folder); "
-                      "get one with: sudokulab datasets fetch NAME"), soft_wrap=True)
+                      "get one with: sudokulab datasets fetch NAME"))

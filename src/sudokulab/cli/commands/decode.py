@@ -13,7 +13,7 @@ from ...solvers.base import Status
 from ...solvers.sat.dimacs import Exported, decode_model, parse_answer, read_header
 from ...solvers.sat.encodings import AMO_ENCODINGS, ENCODINGS
 from ...verdicts.verify import MAX_ANSWER_BYTES
-from ..options import json_argument, load, rule_options, rules_arguments
+from ..options import from_terminal, json_argument, load, rule_options, rules_arguments
 
 USAGE = ("sudokulab decode PUZZLE ANSWER [--encoding NAME] [--amo NAME]\n"
          "       sudokulab decode ANSWER --cnf FORMULA")
@@ -53,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
         answer_source = args.answer
     if args.first == "-" and args.answer == "-":
         raise UsageError("decode: the puzzle and the answer cannot both come from standard input")
+    from_terminal(answer_source, "the SAT solver's answer")
     answer = parse_answer(read_text(answer_source, 64 * MAX_ANSWER_BYTES), source_name(answer_source))
     if answer.status == "UNSAT":
         raise NoSolution("no solution: the SAT solver says UNSATISFIABLE")

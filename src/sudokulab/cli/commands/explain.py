@@ -22,10 +22,10 @@ from ...reasoning.conflicts import why_no_solution
 from ...reasoning.explain import ExplanationStopped, explain, level
 from ...reasoning.hint import hint
 from ...reasoning.step_check import check_step
-from ...ui.console import console, wrap_prose
+from ...ui.console import prose
 from ...ui.step_pictures import check_directory, draw_steps
 from ...ui.step_viewer import write_page
-from ..options import load, positive_float, puzzle_arguments
+from ..options import from_terminal, load, positive_float, puzzle_arguments
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -96,19 +96,16 @@ def run(args: argparse.Namespace) -> int:
         lines = [step_line(i + 1, step, n) for i, step in enumerate(explanation.steps)]
         if certified:
             lines.append(f"every step certified by SAT: {len(explanation.steps)} steps")
-        if sys.stdout.isatty():  # wrapped at the terminal's width, not broken mid-token by it; whole in a file
-
-            width = console().width  # the terminal's (COLUMNS when set)
-            lines = [wrap_prose(line, width, indent="      ") for line in lines]
-        sys.stdout.write("".join(line + "\n" for line in lines))
+        for line in lines:  # wrapped at the terminal's width, a step's continuation indented; whole in a file
+            prose(line, indent="      ")
         if explanation.grid is not None:
             sys.stdout.write(format_grid(explanation.grid, n))
     if explanation.stopped:
         raise ExplanationStopped(explanation.stopped)
     if args.draw:
-        print(f"{len(explanation.steps)} pictures in {os.fspath(args.draw)}", file=sys.stderr)
+        prose(f"{len(explanation.steps)} pictures in {os.fspath(args.draw)}", stderr=True)
     if args.html:
-        print(f"{len(explanation.steps)} steps in {os.fspath(args.html)}", file=sys.stderr)
+        prose(f"{len(explanation.steps)} steps in {os.fspath(args.html)}", stderr=True)
     return ExitCode.OK
 
 
@@ -126,6 +123,8 @@ def _next(args: argparse.Namespace, puzzle: Puzzle) -> int:
         if mine.n != n:
             raise UsageError(f"the progress is a {mine.n}x{mine.n} grid, the puzzle {n}x{n}")
         progress = mine.givens
+    if args.marks:
+        from_terminal(args.marks, "the pencil marks", "them")
     marks = parse_marks(read_text(args.marks), n, source_name(args.marks)) if args.marks else None
     found = hint(puzzle, progress, marks, minimal=args.minimal)
     certified = None
@@ -142,9 +141,9 @@ def _next(args: argparse.Namespace, puzzle: Puzzle) -> int:
                             "digit": m.digit, "text": m.text(n)} for m in found.mistakes],
               "stopped": found.stopped, "certified": certified})
     elif found.step is not None:
-        sys.stdout.write("next: " + step_line(1, found.step, n).split(". ", 1)[1] + "\n")
+        prose("next: " + step_line(1, found.step, n).split(". ", 1)[1], indent="      ")
     elif found.stopped and not found.mistakes:
-        sys.stdout.write(found.stopped + "\n")
+        prose(found.stopped, indent="  ")
     if found.mistakes:
         raise NoSolution(f"your position has a mistake: {mistakes}")
     if found.step is None and found.stopped and "several solutions" in found.stopped:

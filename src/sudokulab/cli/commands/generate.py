@@ -14,6 +14,7 @@ from ...formats import documents
 from ...formats.boj import MAX_SIZE, parse_box
 from ...formats.outputs import OutputFile
 from ...generation import puzzles as gen
+from ...ui.console import prose
 from ...ui.progress import progress
 from ..options import (
     cluster_argument,
@@ -26,7 +27,8 @@ from ..options import (
     seed_int,
 )
 
-DESCRIPTION = ("Random puzzles of any size, one a line (BOJ blocks above 9x9). With variant rules "
+DESCRIPTION = ("Random puzzles of any size, one a line (BOJ blocks above 9x9), each with exactly one solution "
+               "(--several: givens removed without that check). With variant rules "
                "(--rules, --regions, --cages, --thermos) the puzzles are made under them, but the output holds "
                "only the givens: solve them with the same options.")
 
@@ -37,10 +39,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     amount = parser.add_mutually_exclusive_group()
     amount.add_argument("--clues", type=non_negative_int, metavar="K", help="givens per puzzle")
     amount.add_argument("--fraction", type=fraction, metavar="F",
-                        help="givens as a share of the cells (default: 0.45; with --unique 0.60 up to 25x25, "
-                        "0.80 up to 36x36, 0.90 above, so that each puzzle takes seconds)")
-    parser.add_argument("--unique", action="store_true",
-                        help="keep only removals that leave exactly one solution (checked with SAT)")
+                        help="givens as a share of the cells (default: 0.45 up to 16x16, then 0.60 up to 25x25, "
+                        "0.80 up to 36x36, 0.90 above, so that each puzzle takes seconds; with --several 0.45)")
+    solutions = parser.add_mutually_exclusive_group()
+    solutions.add_argument("--unique", action="store_true",
+                           help="keep only removals that leave exactly one solution, checked with SAT (the default)")
+    solutions.add_argument("--several", action="store_true",
+                           help="remove givens at random without that check: puzzles may have several solutions, "
+                           "and are made at once on any board")
     parser.add_argument("--count", type=positive_int, default=1, metavar="C", help="puzzles (default: 1)")
     parser.add_argument("--seed", type=seed_int, metavar="S", help="random seed: the same seed, the same puzzles")
     parser.add_argument("--per-puzzle-seeds", action="store_true",
@@ -59,13 +65,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
 
 
+    unique = not args.several
     if args.size > MAX_SIZE:
         raise UsageError(f"a {args.size}x{args.size} board is larger than the {MAX_SIZE}x{MAX_SIZE} supported")
     shape = Shape(*parse_box(args.box)) if args.box else Shape.of_size(args.size)
     if shape.n != args.size:
         raise UsageError(f"box {args.box} does not fit a {args.size}x{args.size} board")
     try:
-        target = gen.clues_for(shape, args.clues, args.fraction, args.unique)
+        target = gen.clues_for(shape, args.clues, args.fraction, unique)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     options = dataset_rules(args)
@@ -79,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
         cluster = None
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
-        print(f"sudokulab: seed {seed} (give --seed {seed} to generate the same puzzles)", file=sys.stderr)
+        prose(f"sudokulab: seed {seed} (give --seed {seed} to generate the same puzzles)", stderr=True, indent="  ")
     short: list[int] = []
     show = not args.quiet and sys.stderr.isatty()
     with cluster or nullcontext(), output if output is not None else _Stdout() as stream, \
@@ -89,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
         def blanked(done: int, wanted: int) -> None:
             bar.update(cells, completed=done, total=wanted or None)
 
-        for number, made in enumerate(gen.generate(shape, args.count, clues=target, unique=args.unique, seed=seed,
+        for number, made in enumerate(gen.generate(shape, args.count, clues=target, unique=unique, seed=seed,
                                                    progress=blanked if show and cluster is None else None,
                                                    per_puzzle_seeds=args.per_puzzle_seeds, cluster=cluster,
                                                    **variant)):
@@ -102,8 +109,8 @@ def run(args: argparse.Namespace) -> int:
             if made.short:
                 short.append(made.clues)
     if short:
-        print(f"sudokulab: warning: {len(short)} of {args.count} puzzles cannot go below {target} clues and stay "
-              f"unique; they stopped at {min(short)}..{max(short)} clues", file=sys.stderr)
+        prose(f"sudokulab: warning: {len(short)} of {args.count} puzzles cannot go below {target} clues and stay "
+              f"unique; they stopped at {min(short)}..{max(short)} clues", stderr=True, indent="  ")
     return ExitCode.OK
 
 

@@ -13,16 +13,17 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ...datasets.reading import read_dataset
+from ...datasets.reading import no_puzzle, read_dataset
 from ...errors import ExitCode, UsageError
 from ...execution.isolation import check
-from ...formats.boj import format_puzzle, source_name
+from ...formats.boj import cannot_read, format_puzzle, source_name
 from ...formats.documents import emit
 from ...grading import gradebook
 from ...grading.contract import BOJ_SAMPLE
 from ...grading.gradebook import row_of
 from ...grading.grader import GradeOptions
 from ...grading.templates.solver_template import StudentSolver
+from ...ui.console import prose
 from ...ui.progress import progress
 from ..options import dataset_file, json_argument, memory_mb, positive_float, where_arguments
 
@@ -102,11 +103,11 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         emit(document)
     summary = document["summary"]
-    print(f"grade: {summary['students']} students: {summary['graded_now']} graded now, {summary['kept']} kept "
+    prose(f"grade: {summary['students']} students: {summary['graded_now']} graded now, {summary['kept']} kept "
           f"from earlier runs; {summary['full_marks']} with every {'puzzle' if args.task == 'judge' else 'check'} "
           f"passed, {summary['not_graded']} not graded" + (f"; ran on {ran.where}" if ran.where else "")
           + (f", {ran.retried} run again after a worker died" if ran.retried else "")
-          + f"; gradebook: {out / 'gradebook.csv'}", file=sys.stderr)
+          + f"; gradebook: {out / 'gradebook.csv'}", stderr=True, indent="  ")
     return ExitCode.OK
 
 
@@ -153,7 +154,7 @@ def _dataset(argument: str | None) -> dict:
         try:
             data = Path(path).read_bytes()
         except OSError as exc:
-            raise UsageError(f"grade: cannot read '{source_name(path)}': {exc.strerror or exc}") from None
+            raise UsageError(f"grade: {cannot_read(path, exc)}") from None
         name = source_name(argument)
     with tempfile.NamedTemporaryFile(suffix=".txt") as copy:  # counted as judge will read it
         copy.write(data)
@@ -162,7 +163,7 @@ def _dataset(argument: str | None) -> dict:
         for entry in read_dataset(copy.name):
             entries, puzzles = entries + 1, puzzles + entry.ok
     if not puzzles:
-        raise UsageError(f"grade: no puzzles in '{name}'")
+        raise UsageError(f"grade: --dataset {no_puzzle(name)}")
     return {"dataset": data, "dataset_name": name, "entries": entries, "puzzles": puzzles}
 
 

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from statistics import fmean, median
 
-from ...datasets.reading import read_dataset
+from ...datasets.reading import no_puzzle, read_dataset
 from ...errors import ExitCode, UsageError, WrongAnswer
 from ...execution.isolation import check
 from ...execution.sandbox import Limits
@@ -19,7 +19,7 @@ from ...formats.resumable import ResumableOutput
 from ...judge import run as judging
 from ...judge.program import program_digest
 from ...judge.run import Outcome
-from ...ui.console import as_text, console
+from ...ui.console import as_text, console, prose
 from ...ui.progress import progress
 from ...ui.tables import Column, print_table
 from ...verdicts.oracle import Oracle
@@ -87,8 +87,8 @@ def run(args: argparse.Namespace) -> int:
     args.dataset = dataset_file(args.dataset)
     limits = Limits(args.time_limit, args.memory_limit or None, isolation=args.isolation)
     if args.isolation == "none":
-        print("sudokulab: warning: --isolation none: the program is trusted; it runs with your rights, "
-              "sees your files and the network", file=sys.stderr)
+        prose("sudokulab: warning: --isolation none: the program is trusted; it runs with your rights, "
+              "sees your files and the network", stderr=True, indent="  ")
     elif not args.cluster:
 
         check(args.isolation)  # before any output: where bubblewrap cannot run, one line and exit 2
@@ -125,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
             raise
     summary = report.summary
     if not summary.runs and not summary.counts[judging.Outcome.INVALID_ENTRY]:
-        raise UsageError(f"judge: no puzzles in '{source_name(args.dataset)}'")
+        raise no_puzzle(source_name(args.dataset))
     _show(args, report, limits, oracle.name)
     if not summary.all_accepted:
         accepted = summary.counts[judging.Outcome.ACCEPTED]
@@ -141,13 +141,12 @@ def _show(args: argparse.Namespace, report: judging.JudgeReport, limits: Limits,
     render_failures(report.failures, oracle_name, screen)
     render_judge_summary(report.summary, limits, screen)
     if args.cluster:
-        print(f"ran on {report.where}; batches run again after a worker died: {report.retried}",
-              file=sys.stderr if args.json else sys.stdout)
+        prose(f"ran on {report.where}; batches run again after a worker died: {report.retried}", stderr=args.json)
     if report.stopped:
         decided = sum(report.summary.counts.values())
         resume = f"; the same command resumes from {args.output}" if args.output else ""
-        screen.print(as_text(f"stopped by a signal after {decided:,} entries: the summary covers the entries "
-                             f"judged{resume}"))
+        prose(f"stopped by a signal after {decided:,} entries: the summary covers the entries judged{resume}",
+              stderr=args.json)
         if args.json:
             documents.emit_line(summary_row(report))
             sys.stdout.flush()
@@ -196,7 +195,7 @@ def _version() -> str:
 
 def _note(text: str) -> None:
     """What the judge did to the command (flags for its runtime): one line on stderr, before the runs."""
-    print(f"sudokulab: note: {text}", file=sys.stderr, flush=True)
+    prose(f"sudokulab: note: {text}", stderr=True, indent="  ")
 
 
 def _also_json_lines(on_case: Any, row_of: Any) -> Any:
@@ -226,7 +225,7 @@ def judge_progress(total: int | None, dataset: str, *, enabled: bool = True) -> 
             accepted += case.accepted
             bar.update(task, advance=1, tally=f"{accepted} accepted")
             if case.outcome is Outcome.INVALID_ENTRY:
-                bar.console.print(as_text(f"sudokulab: {dataset}: {case.detail}"), soft_wrap=True)
+                bar.console.print(as_text(f"sudokulab: {dataset}: {case.detail}"))
 
         yield on_case
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from ...core.puzzle import first_conflict
 from ...datasets.catalog import resolve
-from ...datasets.reading import Dataset, read_dataset
+from ...datasets.reading import Dataset, no_puzzle, read_dataset
 from ...errors import ExitCode, NoSolution, PuzzleFormatError, UsageError
 from ...execution.cluster import check_where, open_executor
 from ...execution.executors import pool_size
@@ -25,10 +25,11 @@ from ...formats.outputs import OutputFile
 from ...reasoning.candidates import Candidates
 from ...reasoning.ladder import LADDER_BATCH, summarize
 from ...reasoning.levels import DEFAULT_LEVEL, LEVELS, check_level, settle_why
+from ...ui.console import console, prose
 from ...ui.drawing import draw_candidates
 from ...ui.plots import PLOT_SUFFIXES, require_matplotlib
 from ...ui.progress import progress
-from ...ui.tables import puzzles_word
+from ...ui.tables import Column, print_table, puzzles_word
 from ..options import dataset_rules, load, note, positive_int, rules_arguments, where_arguments
 
 DESCRIPTION = ("The candidates left in every cell after a level of reasoning, each level including the ones "
@@ -38,6 +39,8 @@ DESCRIPTION = ("The candidates left in every cell after a level of reasoning, ea
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+    from rich.console import Console
 
     from ...reasoning.candidates import Candidates
     from ...reasoning.ladder import LevelSummary
@@ -55,6 +58,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout instead")
     parser.add_argument("--draw", metavar="FILE", help="the pencil marks as a picture (.png, .svg or .pdf)")
     parser.add_argument("--quiet", action="store_true", help="with --summary: no progress bar")
+    parser.add_argument("--wide", action="store_true", help="with --summary: every column, however wide the table "
+                        "gets")
     where_arguments(parser, "with --summary: climb the ladder", "with --summary: processes (default: 1)")
     rules_arguments(parser)
 
@@ -67,8 +72,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _one(args: argparse.Namespace) -> int:
 
-    if args.limit is not None or args.quiet or args.jobs != 1 or args.cluster is not None:
-        raise UsageError("propagate: --limit, --quiet, --jobs and --cluster go with --summary")
+    if args.limit is not None or args.quiet or args.wide or args.jobs != 1 or args.cluster is not None:
+        raise UsageError("propagate: --limit, --quiet, --wide, --jobs and --cluster go with --summary")
     level = args.level or DEFAULT_LEVEL
     check_level(level)
     drawing = _draw_target(args.draw)
@@ -160,7 +165,7 @@ def _summary(args: argparse.Namespace) -> int:
             _show_ladder(args, stopped[0], name, total)
         raise
     if not rows or not rows[0].puzzles:
-        raise UsageError(f"propagate: no puzzles in '{name}'")
+        raise no_puzzle(name)
     _show_ladder(args, rows, name)
     return ExitCode.OK
 
@@ -174,20 +179,18 @@ def _show_ladder(args: argparse.Namespace, rows: Sequence[LevelSummary], name: s
         emit({"dataset": name, "puzzles": rows[0].puzzles if rows else 0, "levels": [row.to_json() for row in rows],
               "partial": partial})
         return
-    sys.stdout.write(render_ladder(rows, name))
+    render_ladder(rows, name, console(wide=args.wide), wide=args.wide)
     if partial:
         done = rows[0].puzzles if rows else 0
         of = f" of {puzzles_word(wanted)}" if wanted is not None else (" puzzles" if done != 1 else " puzzle")
-        print(f"stopped by a signal after {done:,}{of}: the table covers the puzzles that climbed the ladder",
-              flush=True)
+        prose(f"stopped by a signal after {done:,}{of}: the table covers the puzzles that climbed the ladder")
+        sys.stdout.flush()
 
 
-def render_ladder(rows: Sequence[LevelSummary], name: str) -> str:
-    """The ladder table of ``propagate --summary`` as text."""
-    lines = [f"propagation ladder of {name}: {puzzles_word(rows[0].puzzles if rows else 0)}",
-             f"{'level':15} {'settled':>8} {'share':>7} {'contradictions':>15} {'candidates left (mean)':>23}"]
-    for row in rows:
-        share = f"{100 * row.settled / row.puzzles:.1f}%" if row.puzzles else "-"
-        lines.append(f"{row.level:15} {row.settled:>8} {share:>7} {row.contradictions:>15} "
-                     f"{row.candidates_mean:>23.1f}")
-    return "\n".join(lines) + "\n"
+def render_ladder(rows: Sequence[LevelSummary], name: str, out: Console, *, wide: bool = False) -> None:
+    """The ladder table of ``propagate --summary``, through the one table function."""
+    print_table(out, [Column("level"), Column("settled", "right"), Column("share", "right"),
+                      Column("contradictions", "right", drop=2), Column("candidates left (mean)", "right", drop=1)],
+                [[row.level, f"{row.settled:,}", f"{100 * row.settled / row.puzzles:.1f}%" if row.puzzles else "-",
+                  f"{row.contradictions:,}", f"{row.candidates_mean:.1f}"] for row in rows],
+                title=f"propagation ladder of {name}: {puzzles_word(rows[0].puzzles if rows else 0)}", wide=wide)

@@ -24,18 +24,20 @@ if TYPE_CHECKING:
 
 import argparse
 import io
+import sys
 from contextlib import nullcontext
 from typing import Any
 
-from ...datasets.reading import Dataset
+from ...datasets.reading import Dataset, no_puzzle
 from ...errors import ExitCode, UsageError
 from ...execution.cluster import check_where, open_executor
 from ...execution.executors import pool_size
 from ...formats import documents
+from ...formats.boj import source_name
 from ...formats.outputs import OutputError
 from ...formats.resumable import ResumableOutput
 from ...reasoning.rating import RATE_BATCH, Distribution, Rated, chosen_entries, rate_entries
-from ...ui.console import console
+from ...ui.console import console, prose
 from ...ui.plots import PLOT_SUFFIXES, plot_output, require_matplotlib
 from ...ui.progress import progress
 from ..options import (
@@ -92,9 +94,9 @@ def run(args: argparse.Namespace) -> int:
     datasets = [Dataset.from_path(dataset_file(path), box=shape, limit=args.limit, rules=rules)
                 for path in args.datasets]
     chosen = [(d.name, chosen_entries(d, args.sample, args.seed or 0)) for d in datasets]
-    for name, entries in chosen:  # as bench, judge and propagate: an empty dataset is bad input
+    for dataset, (_, entries) in zip(datasets, chosen):  # as bench, judge and propagate: bad input
         if not entries:
-            raise UsageError(f"rate: no puzzles in '{name}'")
+            raise no_puzzle(source_name(dataset.path) if dataset.path is not None else dataset.name)
     journal = None if rows_path is None else ResumableOutput(rows_path, "rate", _settings(args))
     with journal or nullcontext():
         kept = _kept(journal, chosen)
@@ -198,7 +200,8 @@ def _show(args: argparse.Namespace, done: dict[str, list[Rated]], wanted: int | 
     else:
         render_ratings(distributions, console(wide=args.wide))
         if stopped is not None:
-            print(stopped, flush=True)
+            prose(stopped)
+            sys.stdout.flush()
 
 
 def render_ratings(distributions: Sequence[Distribution], out: Console) -> None:

@@ -17,6 +17,7 @@ from ...formats.boj import format_grid
 from ...formats.documents import emit
 from ...solvers import default_solver
 from ...solvers.base import Status
+from ...ui.console import prose
 from ...ui.tables import format_stats
 from ...verdicts.listing import list_solutions
 from ..options import json_argument, load, positive_int, puzzle_arguments, solver_options
@@ -52,15 +53,15 @@ def run(args: argparse.Namespace) -> int:
         solvers.require(solver, count=True, time_limit=args.time_limit is not None, rules=puzzle.rules)
         listed = list_solutions(solver, puzzle, args.limit, args.time_limit)
     if args.stats:
-        print(format_stats(listed), file=sys.stderr)
+        prose(format_stats(listed), stderr=True, indent="  ")
     if args.json:
         emit(to_json(puzzle, listed))
     else:
         sys.stdout.write("\n".join(format_grid(grid, puzzle.n) for grid in listed.grids))
         if not listed.complete and listed.grids and listed.status is not Status.TIME_LIMIT:
             order = "in canonical order" if listed.ordered else f"in the order {listed.solver} found them"
-            print(f"sudokulab: the first {len(listed.grids)} solutions listed, {order}; there are more "
-                  "(raise --limit)", file=sys.stderr)
+            prose(f"sudokulab: the first {len(listed.grids)} solutions listed, {order}; there are more "
+                  "(raise --limit)", stderr=True, indent="  ")
     if listed.status is Status.TIME_LIMIT:
         raise TimeLimitReached(f"time limit reached after {len(listed.grids)} solutions (those listed; there may be "
                                f"more): {args.time_limit:g} s")

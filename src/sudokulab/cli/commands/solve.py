@@ -16,12 +16,25 @@ from ... import solvers
 from ...core.puzzle import first_conflict
 from ...errors import ExitCode, NoSolution, PuzzleFormatError, SolverBug, TimeLimitReached, UsageError
 from ...formats import documents
-from ...formats.boj import format_grid, read_text
+from ...formats.boj import format_grid, source_name
 from ...solvers import default_solver
 from ...solvers.base import Status
+from ...ui.console import is_terminal, prose
+from ...ui.progress import progress
 from ...ui.tables import format_stats
 from ...verdicts.checking import check_result
-from ..options import box, dataset_file, dataset_rules, load, puzzle_arguments, solver_options, where_arguments
+from ..options import (
+    box,
+    dataset_file,
+    dataset_rules,
+    from_terminal,
+    load,
+    positive_int,
+    puzzle_arguments,
+    read_puzzle_text,
+    solver_options,
+    where_arguments,
+)
 
 FORMATS = ("boj", "compact", "line", "json")
 
@@ -42,13 +55,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="one JSON document on stdout instead (status, answer, grid, seconds, stats, solver); "
                         "with --all a JSON Lines row per puzzle; the exit code as without it")
     where_arguments(parser, "with --all: solve", "with --all: processes (default: 1)")
+    parser.add_argument("--limit", type=positive_int, metavar="K", help="with --all: the first K entries of each "
+                        "dataset")
+    parser.add_argument("--quiet", action="store_true", help="with --all: no progress bar (shown on a terminal only)")
 
 
 def run(args: argparse.Namespace) -> int:
     if args.all:
         return run_all(args)
-    if args.jobs != 1 or args.cluster is not None:
-        raise UsageError("--jobs and --cluster are for many puzzles: sudokulab solve --all DATASET ...")
+    if args.jobs != 1 or args.cluster is not None or args.limit is not None or args.quiet:
+        raise UsageError("--jobs, --cluster, --limit and --quiet are for many puzzles: sudokulab solve --all "
+                         "DATASET ...")
     if len(args.puzzle) > 1:
         raise UsageError(f"solve takes one puzzle, not {len(args.puzzle)} files; to solve every puzzle of them: "
                          "sudokulab solve --all FILE ...")
@@ -75,7 +92,7 @@ def run_one(args: argparse.Namespace, source: str) -> int:
                         rules=puzzle.rules)
         result = solver.solve(puzzle, time_limit=args.time_limit, canonical=args.canonical)
     if args.stats:
-        print(format_stats(result), file=sys.stderr)
+        prose(format_stats(result), stderr=True, indent="  ")
     verdict = check_result(puzzle, result)
     if verdict.right is False:
         raise SolverBug(f"solver '{result.solver}' returned a wrong answer ({verdict.problem}); nothing printed")
@@ -105,7 +122,7 @@ def read_one(args: argparse.Namespace, source: str):
     """The one puzzle, read once; input that is clearly a dataset is refused naming ``solve --all``."""
 
     try:
-        text = read_text(source)
+        text = read_puzzle_text(source, _all_hint(source))
     except PuzzleFormatError as exc:
         if "larger than" in str(exc):
             raise PuzzleFormatError(f"{exc}; a dataset? {_all_hint(source)}") from None
@@ -122,6 +139,7 @@ def run_all(args: argparse.Namespace) -> int:
     # here, not at the top: --all runs on bench's worker, which loads numpy; one puzzle needs none of it
     from ...bench.answers import BAD, NO_SOLUTION, TIME_LIMIT, WRONG, AnswerTally, input_form, solve_all
     from ...bench.run import Dataset
+    from ...datasets.reading import no_puzzle
 
     if args.canonical:
         raise UsageError("--canonical is for one puzzle; solve --all gives the answer each solver finds first")
@@ -133,8 +151,12 @@ def run_all(args: argparse.Namespace) -> int:
     if files.count("-") > 1:
         raise UsageError("standard input (-) is named twice: it can be read once")
     rules = dataset_rules(args)
-    datasets = [Dataset.from_path(dataset_file(path), box=box(args), rules=rules) for path in files]
+    datasets = [Dataset.from_path(dataset_file(path), box=box(args), rules=rules, limit=args.limit) for path in files]
     form = "json" if args.json else args.format
+    if "-" in files:
+        from_terminal("-", "puzzles, one a line,", "them")
+    show = not args.quiet and is_terminal(sys.stderr)
+    total = sum(d.estimate() or 0 for d in datasets) if show and "-" not in files else None
 
     def stopped(tally: AnswerTally) -> None:
         """What a signal leaves: the answers written are every entry up to the first unanswered one; the
@@ -143,15 +165,18 @@ def run_all(args: argparse.Namespace) -> int:
         if form == "json":
             documents.emit_line(tally.document(partial=True))
             sys.stdout.flush()
-        print(f"stopped by a signal: {tally.summary()}; the answers are those of the first "
-              f"{tally.entries:,} entries, in order", file=sys.stderr, flush=True)
+        prose(f"stopped by a signal: {tally.summary()}; the answers are those of the first {tally.entries:,} "
+              "entries, in order", stderr=True)
 
-    tally = solve_all(datasets, solver=args.solver, options=solver_options(args.option), time_limit=args.time_limit,
-                      jobs=args.jobs, cluster=args.cluster, form=form or (lambda dataset: input_form(dataset.path)),
-                      on_stopped=stopped)
+    with progress(total or None, enabled=show, label="solving") as bar:
+        task = bar.task_ids[0]
+        tally = solve_all(datasets, solver=args.solver, options=solver_options(args.option),
+                          time_limit=args.time_limit, jobs=args.jobs, cluster=args.cluster,
+                          form=form or (lambda dataset: input_form(dataset.path)),
+                          on_stopped=stopped, on_answered=lambda count: bar.advance(task, count))
     summary = tally.summary()
     if not tally.entries:
-        raise UsageError(f"{', '.join(files)}: no puzzle to solve ({summary})")
+        raise no_puzzle(", ".join(map(source_name, files)))
     sys.stdout.flush()
     if tally.counts[WRONG]:
         raise SolverBug(f"{summary}: a wrong answer is a bug found")
@@ -161,5 +186,5 @@ def run_all(args: argparse.Namespace) -> int:
         raise TimeLimitReached(summary)
     if tally.counts[NO_SOLUTION]:
         raise NoSolution(summary)
-    print(summary, file=sys.stderr)
+    prose(summary, stderr=True, indent="  ")
     return ExitCode.OK

@@ -12,7 +12,6 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 import argparse
-import textwrap
 
 from ... import solvers
 from ...core.rules import kind_table
@@ -103,10 +102,9 @@ def render_solvers(described: Sequence[Mapping[str, Any]], out: Console, *, wide
         styles.append(None)
     print_table(out, columns, rows, title="solvers", styles=styles, wide=wide)
 
-    width = min(out.width, 80) if not wide else out.width
-    for line in missing:
-        out.print(as_text(textwrap.fill(line, width, subsequent_indent="    ")))
-    out.print(as_text(textwrap.fill(kind_legend(), width)))
+    for line in missing:  # prose: wrapped on a terminal (under its first words), whole in a file
+        out.print(as_text(line), indent="  ")
+    out.print(as_text(kind_legend()))
     letters = kind_letters()
     for solver in described:
         kinds = solver.get("capabilities", {}).get("kinds", letters)
@@ -114,7 +112,7 @@ def render_solvers(described: Sequence[Mapping[str, Any]], out: Console, *, wide
         if solver["installed"] and refused:
             why = solver["capabilities"].get("kinds_why")
             line = f"  {solver['name']} refuses {', '.join(refused)}" + (f": {why}" if why else "")
-            out.print(as_text(textwrap.fill(line, width, subsequent_indent="    ")))
+            out.print(as_text(line), indent="  ")
     for solver in described:
         backend = solver.get("backend")
         engines = backend.get("engines") if isinstance(backend, dict) else None
@@ -127,6 +125,6 @@ def render_solvers(described: Sequence[Mapping[str, Any]], out: Console, *, wide
     for solver in described:
         for option in solver.get("options", ()):
             choices = f"; one of: {', '.join(map(str, option['choices']))}" if option["choices"] else ""
-            line = (f"  -o {option['name']}=...  ({solver['name']}) {option['help']}; "
+            line = (f"  -o {option['name']}=... ({solver['name']}) {option['help']}; "
                     f"default {option['default']!r}{choices}")
-            out.print(as_text(textwrap.fill(line, width, subsequent_indent="      ", break_on_hyphens=False)))
+            out.print(as_text(line), indent="    ")

@@ -7,7 +7,6 @@ the files and the text ``bench.study_report``'s; this module reads the arguments
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from ...bench.configurations import plain
@@ -15,7 +14,7 @@ from ...bench.families import Family, holes_to_given, parse_values
 from ...bench.study_report import conduct, render
 from ...errors import ExitCode, SolverBug, UsageError
 from ...formats.documents import emit
-from ...ui.console import console
+from ...ui.console import console, prose
 from ...ui.plots import require_matplotlib
 from ..options import (
     box,
@@ -94,8 +93,8 @@ def run(args: argparse.Namespace) -> int:
     folder_path = Path(args.output)
 
     def stopped(kept: int, planned: int) -> None:
-        print(f"sudokulab: stopped: {kept:,} of {planned:,} runs are in {folder_path / 'runs.jsonl'}; the same "
-              "command again goes on from there", file=sys.stderr, flush=True)
+        prose(f"sudokulab: stopped: {kept:,} of {planned:,} runs are in {folder_path / 'runs.jsonl'}; the same "
+              "command again goes on from there", stderr=True, indent="  ")
 
     report, files = conduct(family, configs, folder_path, time_limit=args.time_limit, repeats=args.repeats,
                             jobs=args.jobs, cluster=args.cluster, progress=not args.quiet, picture=args.format,

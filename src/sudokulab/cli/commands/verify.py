@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from ...errors import ExitCode, UnsupportedFeature, UsageError, WrongAnswer
 from ...formats import documents
 from ...formats.boj import read_bytes
+from ...ui.console import prose
 from ...verdicts.oracle import DEFAULT_SOLVER, Oracle
 from ...verdicts.verify import MAX_ANSWER_BYTES, verify
 from ..options import (
@@ -15,6 +15,7 @@ from ..options import (
     certificate_field,
     certified,
     certify_arguments,
+    from_terminal,
     json_argument,
     load,
     positive_float,
@@ -49,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
     if args.oracle is not None and args.no_oracle:
         raise UsageError("verify: --oracle names the oracle, --no-oracle asks none: give one of them")
     puzzle = load(args)
+    from_terminal(args.answer, "the answer")
     verdict = verify(puzzle, read_bytes(args.answer, MAX_ANSWER_BYTES))
     lines = [str(verdict)]
     consulted: dict[str, Any] | None = None
@@ -71,7 +73,8 @@ def run(args: argparse.Namespace) -> int:
                         "verdict": "accepted" if verdict.accepted else "wrong answer", "reason": verdict.reason,
                         "oracle": consulted, **certificate_field(args, made)})
     else:
-        sys.stdout.write("\n".join(lines) + "\n")
+        for line in lines:
+            prose(line, indent="  ")
     if made is not None:
         certified(made, report.solutions if report else None, stdout=None if args.json else True)
     if not verdict.accepted:

@@ -169,8 +169,10 @@ def warm_up() -> None:
     import sys
 
     if sys.stderr is not None and sys.stderr.isatty() and not cache_is_warm():
-        print(f"sudokulab: compiling the search once (about {COMPILE_SECONDS} s); later runs load it "
-              f"from {cache_folder()}", file=sys.stderr, flush=True)
+        from ...formats.prose import prose
+
+        prose(f"sudokulab: compiling the search once (about {COMPILE_SECONDS} s); later runs load it "
+              f"from {cache_folder()}", stderr=True, indent="  ")
     puzzle = Puzzle.empty(Shape(1, 2))
     for canonical, wdeg in ((False, False), (True, False), (False, True)):
         SearchRun(puzzle, canonical, wdeg).next(None)

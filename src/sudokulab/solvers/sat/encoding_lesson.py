@@ -374,54 +374,9 @@ def model_sizes(size: int) -> tuple[ModelSize, ...]:
     return tuple(rows)
 
 
-# --- Text. -----------------------------------------------------------------------------------------
-
-def render(shown: EncodingShown) -> str:
-    """What ``encoding show --amo NAME --literals K`` prints."""
-    k, f = shown.k, shown.formula
-    kind = "exactly one" if shown.exactly_one else "at most one"
-    extra = " + 1 (the at-least-one clause)" if shown.exactly_one else ""
-    lines = [f"{shown.source.name}, -o amo={shown.amo}: {kind} of x1..x{k}", f"source: {shown.source.paper}", ""]
-    if f.clauses is None:
-        lines.append(f"clauses: {shown.clause_count} (no closed form here)")
-        lines.append(f"auxiliary variables: {shown.auxiliary_count}")
-    else:
-        lines.append(f"clauses: {shown.clause_count}   formula: {f.clauses}{extra} = {f.clauses_at_k}"
-                     f"{' + 1' if shown.exactly_one else ''} at K = {k}")
-        lines.append(f"auxiliary variables: {shown.auxiliary_count}   formula: {f.auxiliaries} = {f.auxiliaries_at_k}")
-    if f.note:
-        lines.append(f"note: {f.note}")
-    lines += ["", "clauses:"]
-    width = len(str(shown.clause_count))
-    lines += [f"  {i:>{width}}  {text}" for i, text in enumerate(shown.readable, 1)]
-    if shown.auxiliaries:
-        lines += ["", "auxiliary variables (what each means; in brackets, what a SAT engine finds it can be"
-                  " in each state of x1..xk):"]
-        name_width = max(len(a.name) for a in shown.auxiliaries)
-        lines += [f"  {a.name:<{name_width}}  {a.meaning}" for a in shown.auxiliaries]
-    return "\n".join(lines) + "\n"
-
+# --- Documents (the text is the command's: cli/commands/encoding.py). ----------------------------
 
 def sizes_json(size: int, rows: Sequence[ModelSize]) -> dict:
     return {"size": size, "rows": [
         {"encoding": r.encoding, "amo": r.amo, "variables": r.variables, "clauses": r.clauses,
          "closed_form_variables": r.closed_form[0], "closed_form_clauses": r.closed_form[1]} for r in rows]}
-
-
-def render_sizes(size: int, rows: Sequence[ModelSize]) -> str:
-    """The (encoding x AMO) table of the empty board: clauses and variables side by side."""
-    header = ["amo"] + [f"{e} {what}" for e in MODEL_ENCODINGS for what in ("clauses", "vars")]
-    table = [header]
-    for amo in AMO_ENCODINGS:
-        cells = [amo]
-        for encoding in MODEL_ENCODINGS:
-            row = next(r for r in rows if r.amo == amo and r.encoding == encoding)
-            cells += [f"{row.clauses:,}", f"{row.variables:,}"]
-        table.append(cells)
-    widths = [max(len(line[i]) for line in table) for i in range(len(header))]
-    text = [f"the whole model of the empty {size}x{size} board ({size ** 3} cell variables, the rest auxiliary):"]
-    for line in table:
-        cells = [cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(line, widths))]
-        text.append("  ".join(cells))
-    text.append("(reduced: the extended encoding minus what the givens decide; on an empty board it is extended)")
-    return "\n".join(text) + "\n"

@@ -53,9 +53,16 @@ def grade(command: str, target: str, *options: str, as_json: bool, timeout: floa
         lines = done.stdout.splitlines()
         assert lines[0].startswith(f"{command} {target}"), done.stdout
         checks = {}
-        for line in lines[1:-1]:
-            status, name, reason = line.split(None, 2) if len(line.split(None, 2)) == 3 else (*line.split(), "")
-            checks[name] = (status, reason)
+        name = ""
+        for line in lines[1:-1]:  # a header, a rule, then a row per check (a long reason goes on indented)
+            if not line.strip() or set(line.strip()) == {"─"} or line.split()[:2] == ["status", "check"]:
+                continue
+            if line[0].isspace() and name:
+                status, reason = checks[name]
+                checks[name] = (status, f"{reason} {line.strip()}")
+                continue
+            status, name, *rest = line.split(None, 2)
+            checks[name] = (status, rest[0] if rest else "")
         failed = sum(1 for status, _ in checks.values() if status == "failed")
         assert f"{failed} failed" in lines[-1] if failed else "failed" not in lines[-1], done.stdout
     assert done.returncode in (0, 1, 2), done.stderr

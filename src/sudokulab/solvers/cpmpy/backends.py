@@ -73,6 +73,8 @@ class Traits:
     ``CpmpySolver`` gives it ``NO_LIMIT`` when the run has none."""
     chunk: int = CHUNK
     """Constraints posted per ``+=`` call, the clock looked at between calls."""
+    pairs_as_groups: bool = False
+    """Differing pairs are posted as two-cell ``AllDifferent`` constraints (``model.rule_model``)."""
 
 
 TRAITS: dict[str, Traits] = {
@@ -81,8 +83,11 @@ TRAITS: dict[str, Traits] = {
     "ortools": Traits(givens="post", assumptions=True, stop=lambda s: s.ort_solver.stop_search(),
                       settings={"num_workers": 1, "catch_sigint_signal": False}, counters=_counters_ortools,
                       took_ctrl_c=lambda s: False),
+    # CPMpy's PySAT backend writes ``x != y`` as a pseudo-Boolean constraint (PBLib) once an AllDifferent
+    # has given x its direct encoding; a two-cell AllDifferent is the same pair in clauses it can write.
     "pysat": Traits(givens="assume", assumptions=True, stop=lambda s: s.pysat_solver.interrupt(),
-                    counters=_counters_pysat, cumulative=True, needs_limit=True, took_ctrl_c=lambda s: False),
+                    counters=_counters_pysat, cumulative=True, needs_limit=True, took_ctrl_c=lambda s: False,
+                    pairs_as_groups=True),
     "z3": Traits(givens="assume", assumptions=True, stop=lambda s: s.z3_solver.ctx.interrupt(), counters=_counters_z3,
                  took_ctrl_c=lambda s: s.z3_solver.reason_unknown() == "interrupted from keyboard"),
     # Exact pays some 80 ms per ``+=`` call whatever it holds: everything is posted in one call.

@@ -5,7 +5,8 @@ One integer per cell, ``intvar(1, n, shape=(n, n))`` named ``x``, so cell (r, c)
 
 - an all-different group (row, column, box, region, diagonal, window, cage's cells; complete or
   partial alike): ``AllDifferent(cells)``;
-- a differing pair (anti-knight, anti-king): ``x[a] != x[b]``;
+- a differing pair (anti-knight, anti-king): ``x[a] != x[b]`` (or a two-cell ``AllDifferent``, for a
+  backend that needs it);
 - a cage: ``sum(cells) == total`` (its digits' difference is its group);
 - a thermometer: ``x[a] < x[b]`` for each step from the bulb.
 
@@ -70,8 +71,12 @@ def _cells(rules: Rules, grid: Any, cells: Sequence[int]) -> list[Any]:
     return [grid[c // n, c % n] for c in cells]
 
 
-def rule_model(rules: Rules) -> RuleModel:
+def rule_model(rules: Rules, pairs_as_groups: bool = False) -> RuleModel:
     """The CPMpy expressions of a rule set: one per group, pair, cage and thermometer step.
+
+    ``pairs_as_groups`` writes a differing pair as ``AllDifferent([x[a], x[b]])`` instead of
+    ``x[a] != x[b]``: the same constraint, for a backend that can take the one and not the other
+    (CPMpy's PySAT backend without PBLib: ``solvers.cpmpy.backends``).
 
     Built afresh on each call: CPMpy keeps a solved value inside each variable object, so two solver
     instances (two threads, two backends) must never share variables; each keeps its own model.
@@ -79,7 +84,10 @@ def rule_model(rules: Rules) -> RuleModel:
     n = rules.n
     grid = cp.intvar(1, n, shape=(n, n), name="x")
     constraints: list[Any] = [cp.AllDifferent(_cells(rules, grid, group.cells)) for group in rules.groups]
-    constraints += [grid[a // n, a % n] != grid[b // n, b % n] for a, b in rules.pairs]
+    if pairs_as_groups:
+        constraints += [cp.AllDifferent([grid[a // n, a % n], grid[b // n, b % n]]) for a, b in rules.pairs]
+    else:
+        constraints += [grid[a // n, a % n] != grid[b // n, b % n] for a, b in rules.pairs]
     constraints += [cp.sum(_cells(rules, grid, cage.cells)) == cage.total for cage in rules.cages]
     for thermo in rules.thermos:
         steps = _cells(rules, grid, thermo.cells)

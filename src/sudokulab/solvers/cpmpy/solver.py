@@ -45,7 +45,7 @@ from cpmpy.solvers.solver_interface import ExitStatus
 from ...core.grid import Grid
 from ...core.puzzle import Puzzle
 from ...core.rules import KINDS, Rules
-from ...errors import UsageError
+from ...errors import SudokuError, UsageError
 from ..base import (
     Capabilities,
     CountResult,
@@ -56,6 +56,7 @@ from ..base import (
     Stat,
     Status,
     TimeUp,
+    backend_failed,
     check_kinds,
     check_limit,
 )
@@ -154,7 +155,7 @@ class CpmpySolver(SolverBase):
         if model is None:
             if len(self._models) >= KEPT:
                 self._forget(next(iter(self._models)))
-            model = self._models[rules] = rule_model(rules)
+            model = self._models[rules] = rule_model(rules, self.traits.pairs_as_groups)
         return model
 
     def _forget(self, rules: Rules) -> None:
@@ -248,6 +249,11 @@ class CpmpySolver(SolverBase):
         except KeyboardInterrupt:
             self._forget(rules)  # its variables may still be written by a backend left running
             raise
+        except SudokuError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the backend failed (an import, a transformation, native code)
+            self._forget(rules)
+            raise backend_failed(self.name, f"CPMpy backend '{self.backend}'", exc) from exc
         if answer is _TIME_UP:
             raise TimeUp
         return answer

@@ -49,7 +49,18 @@ from ...core.puzzle import Puzzle
 from ...core.rules import KINDS
 from ...errors import UsageError
 from ...execution.sandbox import Limits, run_program
-from ..base import Capabilities, CountResult, Option, SolverBase, SolveResult, Stat, Status, check_kinds, check_limit
+from ..base import (
+    Capabilities,
+    CountResult,
+    Option,
+    SolverBase,
+    SolveResult,
+    Stat,
+    Status,
+    backend_failed,
+    check_kinds,
+    check_limit,
+)
 from .model import INSTALL, PROGRAM, PROPAGATIONS, SEARCHES, flat_size_of, write_files
 
 GRACE = 1.0
@@ -158,7 +169,7 @@ class MiniZincSolver(SolverBase):
             lines = [line for line in run.stderr.decode("utf-8", "replace").splitlines()
                      if line.strip() and not line.startswith("Warning") and "deprecated" not in line]
             why = lines[-1][:200] if lines else f"exit code {run.exit_code}, signal {run.signal}"
-            raise RuntimeError(f"minizinc failed: {why}")
+            raise backend_failed(self.name, f"the {PROGRAM} program (backend '{self.backend}')", why)
         return text, self._stats(dict(_STAT.findall(text)), seconds)
 
     def _stats(self, found: dict[str, str], seconds: float) -> dict[str, Stat]:

@@ -58,6 +58,7 @@ from ..base import (
     SolveResult,
     Stat,
     Status,
+    backend_failed,
     check_kinds,
     check_limit,
 )
@@ -119,7 +120,7 @@ class _Engine:
     def __init__(self, backend: str, model: MipModel, threads: int):
         solver = pywraplp.Solver.CreateSolver(BACKENDS[backend])
         if solver is None:
-            raise RuntimeError(f"OR-Tools has no {BACKENDS[backend]} backend in this build")
+            raise backend_failed("mip", f"backend '{backend}'", f"OR-Tools has no {BACKENDS[backend]} in this build")
         solver.SuppressOutput()
         if backend == "scip":  # Ctrl-C is ours (see ``native.interruptible``): SCIP must not swallow it
             solver.SetSolverSpecificParametersAsString("misc/catchctrlc = FALSE\n")

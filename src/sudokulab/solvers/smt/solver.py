@@ -61,6 +61,7 @@ from ..base import (
     Stat,
     Status,
     TimeUp,
+    backend_failed,
     check_kinds,
     check_limit,
 )
@@ -159,7 +160,7 @@ class _Engine:
             self.spent = True  # a check cut short can leave z3's incremental state unsound: rebuilt next time
             if deadline.at is not None:
                 raise TimeUp
-            raise RuntimeError(f"z3 answered unknown without a time limit: {solver.reason_unknown()}")
+            raise backend_failed("smt", "z3", f"answered unknown without a time limit ({solver.reason_unknown()})")
         found = solver.model()
         grid = tuple(found.eval(cell, model_completion=True).as_long() for cell in self.cells)
         broken = self.model.rules.first_conflict(grid)

@@ -22,6 +22,8 @@ constraints it never removes, which would spoil a kept one).
 
 Time limits: the deadline covers both costs; constraints are posted a chunk at a time with a look
 at the clock between chunks, and the engine gets what is left through ``solve(time_limit=...)``.
+Above 25x25 an engine's own set-up takes seconds that no clock watches, so a call with a time limit
+runs in a child process the deadline ends (``solvers.stoppable``).
 Ctrl-C: every run is inside ``native.interruptible``; CP-SAT, PySAT and Z3 are told to stop; Exact,
 Choco, Pumpkin and Pindakaas have no stop call in CPMpy, so Ctrl-C returns at once while their
 thread runs on to the end of its time limit, and the model kept for that rule set is dropped (Exact,
@@ -46,6 +48,7 @@ from ...core.grid import Grid
 from ...core.puzzle import Puzzle
 from ...core.rules import KINDS, Rules
 from ...errors import SudokuError, UsageError
+from .. import stoppable
 from ..base import (
     Capabilities,
     CountResult,
@@ -67,6 +70,10 @@ from .backends import available_backends, checked_backend, installed_traits, kno
 GIVENS = ("auto", "post", "assume")
 KEPT = 8
 """Rule sets whose backend (``assume``) a solver keeps; the oldest goes first beyond this."""
+CHILD_ABOVE = 25
+"""Boards larger than this run a call with a time limit in a child process the deadline ends
+(``solvers.stoppable``): the engines' own set-up there (CP-SAT loading the model, z3 and Exact taking it
+in) is seconds that watch no clock."""
 NO_LIMIT = 10.0**7
 """The time limit given to a backend that only stops when it has one (``cpmpy_backends.Traits.needs_limit``)."""
 
@@ -299,6 +306,8 @@ class CpmpySolver(SolverBase):
         deadline = Deadline(time_limit)
         effort = _Effort()
         with self._lock, warnings.catch_warnings():
+            if stoppable.wanted(puzzle.n > CHILD_ABOVE, deadline):
+                return stoppable.solve(self, puzzle, deadline, started, canonical)
             warnings.simplefilter("ignore")  # CPMpy's warnings are about its own use, not the puzzle
             try:
                 grid = self._interruptible(puzzle.rules, lambda: self._solve(puzzle, deadline, canonical, effort))
@@ -315,6 +324,8 @@ class CpmpySolver(SolverBase):
         deadline = Deadline(time_limit)
         effort = _Effort()
         with self._lock, warnings.catch_warnings():
+            if stoppable.wanted(puzzle.n > CHILD_ABOVE, deadline):
+                return stoppable.count(self, puzzle, deadline, started, limit)
             warnings.simplefilter("ignore")  # solveAll warns that it spoils the backend: this one is thrown away
             try:
                 found, status = self._interruptible(puzzle.rules, lambda: self._count(puzzle, limit, deadline, effort))

@@ -49,6 +49,7 @@ from ...core.grid import Grid
 from ...core.puzzle import Puzzle
 from ...core.rules import KINDS, Rules
 from ...errors import UnsupportedFeature
+from .. import stoppable
 from ..base import (
     Capabilities,
     CountResult,
@@ -91,8 +92,13 @@ class _Effort:
 KEPT = 8
 """Models a solver keeps (per rule set); the oldest goes first beyond this."""
 
-MAX_SIZE = 36
-"""Larger boards are refused before the model is built, for its memory (docs/solvers.md, "The largest boards")."""
+CHILD_ABOVE = 25
+"""Boards larger than this take seconds to build and for SCIP to read, before its clock runs: a call with
+a time limit runs in a child process the deadline ends (``solvers.stoppable``)."""
+
+BYTES_PER_BINARY = 12_000
+"""Peak memory per binary of the model, about (measured: docs/solvers.md, "The largest boards"); a board
+whose estimate is more than the memory this machine has available is refused before any work."""
 
 
 def _bounds(solver: pywraplp.Solver, constraint: Constraint) -> tuple[float, float]:
@@ -224,12 +230,6 @@ class MipSolver(SolverBase):
 
     def _engine(self, rule_set: Rules) -> _Engine:
         """The kept model of a rule set, built on first use (``Rules`` hash is cached)."""
-        shape = rule_set.shape
-        if shape.n > MAX_SIZE:
-            raise UnsupportedFeature(
-                f"the 0-1 model of a {shape.n}x{shape.n} board has {shape.n ** 3:,} binaries; the mip solver stops at "
-                f"{MAX_SIZE}x{MAX_SIZE} (about 520 MB there): use backtrack-fast, sat or cpsat"
-            )
         engine = self._engines.get(rule_set)
         if engine is None:
             _forget_oldest(self._engines)
@@ -250,6 +250,11 @@ class MipSolver(SolverBase):
             stats["root_integral"] = relaxation.integral(fixed)
         return stats
 
+    def _large(self, puzzle: Puzzle, deadline: Deadline) -> bool:
+        """Refuse a board whose model would not fit in the memory available; whether this call runs in a child."""
+        check_memory(puzzle.n)
+        return stoppable.wanted(puzzle.n > CHILD_ABOVE and puzzle.rules not in self._engines, deadline)
+
     def solve(self, puzzle: Puzzle, *, time_limit: float | None = None, canonical: bool = False) -> SolveResult:
         check_kinds(self, puzzle)
         started = time.perf_counter()
@@ -257,6 +262,8 @@ class MipSolver(SolverBase):
         effort = _Effort()
         fixed = fixed_columns(puzzle)
         with self._lock:
+            if self._large(puzzle, deadline):
+                return stoppable.solve(self, puzzle, deadline, started, canonical)
             engine = self._engine(puzzle.rules)
             engine.set_fixed(fixed)
             try:
@@ -306,6 +313,9 @@ class MipSolver(SolverBase):
         check_limit(limit)
         started = time.perf_counter()
         deadline = Deadline(time_limit)
+        check_memory(puzzle.n)
+        if stoppable.wanted(puzzle.n > CHILD_ABOVE, deadline):
+            return stoppable.count(self, puzzle, deadline, started, limit)
         effort = _Effort()
         model = build_model(puzzle)
         engine = _Engine(self.backend, model, self.threads)  # cuts accumulate: a model of its own
@@ -330,6 +340,29 @@ class MipSolver(SolverBase):
         with self._lock:
             self._engines.clear()
             self._relaxations.clear()
+
+
+def check_memory(n: int) -> None:
+    """Refuse, before any work, an n x n board whose model's estimated peak memory is more than this machine
+    has available now (``BYTES_PER_BINARY``; Linux's MemAvailable, unchecked where it cannot be read)."""
+    needed = n**3 * BYTES_PER_BINARY
+    available = available_memory()
+    if available is not None and needed > available:
+        raise UnsupportedFeature(
+            f"the 0-1 model of a {n}x{n} board has {n ** 3:,} binaries and needs about {needed / 2**30:.1f} GiB; "
+            f"this machine has {available / 2**30:.1f} GiB available: use backtrack-fast, sat or cpsat")
+
+
+def available_memory() -> int | None:
+    """The memory available to a new process, in bytes (``MemAvailable``), or None where unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as info:
+            for line in info:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
 
 
 def _forget_oldest(kept: dict) -> None:

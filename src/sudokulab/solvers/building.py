@@ -15,6 +15,19 @@ from typing import Generic, TypeVar
 T = TypeVar("T")
 
 
+def available_memory() -> int | None:
+    """The memory a new build may take, in bytes (Linux's ``MemAvailable``), or None where unknown; a
+    solver that estimates its build's peak refuses one that would not fit, before any work."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as info:
+            for line in info:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
 class Kept(Generic[T]):
     """Builds kept by key (a rule set), at most ``size``, the oldest dropped first; thread-safe.
 

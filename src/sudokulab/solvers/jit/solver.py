@@ -236,9 +236,10 @@ class JitSolver(SolverBase):
     def solve(self, puzzle: Puzzle, *, time_limit: float | None = None, canonical: bool = False) -> SolveResult:
         check_kinds(self, puzzle)
         started = time.perf_counter()
+        deadline = Deadline(time_limit)  # the search's set-up, made first, counts against it too
         run = search_run(puzzle, canonical, self.wdeg)
         try:
-            grid = run.next(Deadline(time_limit))
+            grid = run.next(deadline)
             status = Status.NO_SOLUTION if grid is None else Status.SOLVED
         except TimeUp:
             grid, status = None, Status.TIME_LIMIT
@@ -248,8 +249,8 @@ class JitSolver(SolverBase):
         check_kinds(self, puzzle)
         check_limit(limit)
         started = time.perf_counter()
-        run = search_run(puzzle, False, self.wdeg)
         deadline = Deadline(time_limit)
+        run = search_run(puzzle, False, self.wdeg)
         found, status = 0, Status.NO_SOLUTION
         try:
             while found < limit and run.next(deadline) is not None:

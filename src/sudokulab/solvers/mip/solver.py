@@ -63,6 +63,7 @@ from ..base import (
     check_kinds,
     check_limit,
 )
+from ..building import available_memory
 from ..native import interruptible
 from .model import Constraint, MipModel, build_model, fixed_columns, model_size, rules
 
@@ -351,18 +352,6 @@ def check_memory(n: int) -> None:
         raise UnsupportedFeature(
             f"the 0-1 model of a {n}x{n} board has {n ** 3:,} binaries and needs about {needed / 2**30:.1f} GiB; "
             f"this machine has {available / 2**30:.1f} GiB available: use backtrack-fast, sat or cpsat")
-
-
-def available_memory() -> int | None:
-    """The memory available to a new process, in bytes (``MemAvailable``), or None where unknown."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as info:
-            for line in info:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
 
 
 def _forget_oldest(kept: dict) -> None:

@@ -57,6 +57,9 @@ those four, and a signal waits at most for the slice in progress (the longest me
 CaDiCaL's inprocessing being one uninterruptible stretch). Puzzles up to 16x16 mostly need fewer than
 ``_FIRST_SLICE`` conflicts (one call, as before); 25x25 puzzles with 30-45% given, 62-2,277 conflicts."""
 
+_LOAD_CHUNK = 20_000
+"""Clauses handed to an engine per call while loading a formula, the deadline looked at between two."""
+
 RENEW_AFTER = 5_000
 """Solves after which a shared engine is replaced by a fresh one (checked before each puzzle or batch).
 
@@ -233,7 +236,8 @@ class Engine:
     __slots__ = ("solver", "formula", "top", "name", "propagation_budget", "broken", "constant", "solves", "sliced",
                  "disarmed")
 
-    def __init__(self, name: str, formula: cnf.Formula, units_: list[int] | None = None, sliced: bool = True):
+    def __init__(self, name: str, formula: cnf.Formula, units_: list[int] | None = None, sliced: bool = True,
+                 deadline: Deadline | None = None):
         self.name = name
         self.formula = formula
         self.top = formula.top
@@ -255,7 +259,15 @@ class Engine:
             self.solver.prop_budget(-1)
         except NotImplementedError:
             self.propagation_budget = False
-        self.solver.append_formula(formula.clauses)
+        clauses = formula.clauses
+        try:  # loaded a chunk at a time, the deadline looked at between chunks: loading counts against it
+            for first in range(0, len(clauses), _LOAD_CHUNK):
+                if deadline is not None:
+                    deadline.check()
+                self.solver.append_formula(clauses[first:first + _LOAD_CHUNK])
+        except TimeUp:
+            self.solver.delete()
+            raise
         for lit in units_ or ():
             self.solver.add_clause([lit])
 

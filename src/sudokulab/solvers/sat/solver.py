@@ -178,21 +178,22 @@ class SatSolver(SolverBase):
             return self.encoding
         return "reduced" if n > AUTO_REDUCED_ABOVE else "extended"
 
-    def amo_for(self, puzzle: Puzzle, encoding: str) -> str:
-        """The at-most-one encoding for a puzzle (``auto`` resolved); refuses formulas over ``cnf_size.MAX_CLAUSES``."""
+    def amo_for(self, puzzle: Puzzle, encoding: str, deadline: Deadline | None = None) -> str:
+        """The at-most-one encoding for a puzzle (``auto`` resolved); refuses a formula that would not fit in
+        the memory available (``cnf_size.check_memory``)."""
 
-        sizes = cnf_size.reduced_group_sizes(puzzle) if encoding == "reduced" and puzzle.rules.is_standard else None
+        sizes = (cnf_size.reduced_group_sizes(puzzle, deadline) if encoding == "reduced" and puzzle.rules.is_standard
+                 else None)
         amo = self.amo
         if amo == "auto":
             pairwise = cnf_size.clause_count(puzzle, encoding, "pairwise", sizes)
             amo = "pairwise" if pairwise <= PAIRWISE_CLAUSES else "seqcounter"
-        if cnf_size.clause_count(puzzle, encoding, amo, sizes) > cnf_size.MAX_CLAUSES:
-            cnf_size.check_size(puzzle, encoding, amo, "sat")
+        cnf_size.check_memory(puzzle, encoding, amo, "sat", sizes)
         return amo
 
     # --- engines ---------------------------------------------------------------------------------
 
-    def _engine_for(self, puzzle: Puzzle) -> tuple[Engine, list[int], bool]:
+    def _engine_for(self, puzzle: Puzzle, deadline: Deadline | None = None) -> tuple[Engine, list[int], bool]:
         """The engine for a puzzle, the assumptions to pass, and whether the engine is its own.
 
         Incremental: the shared engine of the rule set and the givens as assumptions. Otherwise a
@@ -206,21 +207,22 @@ class SatSolver(SolverBase):
         if engine is not None:
             return engine, engine.formula.assumptions(puzzle.givens), False
         encoding = self.encoding_for(puzzle.n)
-        amo = self.amo_for(puzzle, encoding)
+        amo = self.amo_for(puzzle, encoding, deadline)
         if encoding == "reduced":
-            return self._new_engine(cnf.reduced_formula(puzzle, amo)), [], True
-        rules = cnf.rules(key, encoding, amo)
+            return self._new_engine(cnf.reduced_formula(puzzle, amo, deadline), deadline=deadline), [], True
+        rules = cnf.rules(key, encoding, amo, deadline)
         if not self.incremental:
-            return self._new_engine(rules, rules.assumptions(puzzle.givens)), [], True
+            return self._new_engine(rules, rules.assumptions(puzzle.givens), deadline), [], True
         while len(self._engines) >= KEEP_ENGINES:  # the least recently built goes
             self._engines.pop(next(iter(self._engines))).close()
-        engine = self._engines[key] = self._new_engine(rules)
+        engine = self._engines[key] = self._new_engine(rules, deadline=deadline)
         return engine, rules.assumptions(puzzle.givens), False
 
-    def _new_engine(self, formula: cnf.Formula, units: list[int] | None = None) -> Engine:
-        """An engine of this solver's kind; it runs in slices when the engine can (limited solves, more
-        than one call), which keeps PySAT's SIGINT handler out of it (``sat_engine``)."""
-        return Engine(self.engine, formula, units, sliced=self.capabilities.time_limit)
+    def _new_engine(self, formula: cnf.Formula, units: list[int] | None = None,
+                    deadline: Deadline | None = None) -> Engine:
+        """An engine of this solver's kind, loaded under ``deadline``; it runs in slices when the engine can
+        (limited solves, more than one call), which keeps PySAT's SIGINT handler out of it (``sat_engine``)."""
+        return Engine(self.engine, formula, units, sliced=self.capabilities.time_limit, deadline=deadline)
 
     def _renewed(self, engine: Engine) -> Engine:
         """A fresh engine with the same rules, for one that has served ``RENEW_AFTER`` solves (closed here)."""
@@ -246,11 +248,17 @@ class SatSolver(SolverBase):
             self._engines.clear()
 
     @contextmanager
-    def _session(self, puzzle: Puzzle) -> Iterator[tuple[Engine, list[int]]]:
-        """Under the lock: the engine for a puzzle and its assumptions; an engine of its own is closed
-        after, and an engine a Ctrl-C jumped out of is dropped without being called again."""
+    def _session(self, puzzle: Puzzle, deadline: Deadline | None = None
+                 ) -> Iterator[tuple[Engine, list[int]] | None]:
+        """Under the lock: the engine for a puzzle and its assumptions, or None when ``deadline`` passed while
+        its formula was built or loaded; an engine of its own is closed after, and an engine a Ctrl-C
+        jumped out of is dropped without being called again."""
         with self._lock:
-            engine, assumptions, own = self._engine_for(puzzle)
+            try:
+                engine, assumptions, own = self._engine_for(puzzle, deadline)
+            except TimeUp:
+                yield None
+                return
             try:
                 yield engine, assumptions
             except KeyboardInterrupt:
@@ -281,7 +289,10 @@ class SatSolver(SolverBase):
         if canonical or time_limit is not None:
             self._refuse(canonical, False, time_limit)
         deadline = Deadline(time_limit) if time_limit is not None else None
-        with self._session(puzzle) as (engine, assumptions):
+        with self._session(puzzle, deadline) as opened:
+            if opened is None:  # the time ran out while the formula was built or loaded
+                return SolveResult(self.name, Status.TIME_LIMIT, None, time.perf_counter() - started, {"calls": 0})
+            engine, assumptions = opened
             before = engine.counters()
             calls = [0]  # a mutable count, so that a TimeUp keeps it
             try:
@@ -324,7 +335,10 @@ class SatSolver(SolverBase):
         deadline = Deadline(time_limit) if time_limit is not None else None
         found = 0
         status = Status.NO_SOLUTION
-        with self._session(puzzle) as (engine, assumptions):
+        with self._session(puzzle, deadline) as opened:
+            if opened is None:  # the time ran out while the formula was built or loaded
+                return 0, Status.TIME_LIMIT, time.perf_counter() - started, {"calls": 0}
+            engine, assumptions = opened
             before = engine.counters()
             active = engine.new_variable()
             formula = engine.formula
@@ -406,7 +420,9 @@ class SatSolver(SolverBase):
                 return batches.solve_each(self, givens, shape, time_limit)
             return solve_each_under(self, givens, rules, time_limit)
         propagate = self.engine not in PROPAGATED_FROM_COUNTERS | NO_PROPAGATE
-        with self._session(empty) as (engine, _):
+        with self._session(empty) as opened:
+            assert opened is not None  # no deadline while building: never cut short
+            engine, _ = opened
             ran = run_batch(engine, givens, shape, time_limit, propagate)
             constant = dict(self._constant_stats(engine))
         return pack_batch(self.name, ran, givens, propagate, self.engine in PROPAGATED_FROM_COUNTERS, constant)

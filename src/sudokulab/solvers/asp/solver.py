@@ -13,7 +13,7 @@ hence ``threads="serialised"``.
 
 - **Time limits**: ``solve(async_=True)`` and ``handle.wait(remaining)``, then ``handle.cancel()``;
   grounding a new rule set counts against the limit. Grounding itself cannot be stopped, and a
-  board above 25x25 takes seconds to ground, so there a call with a time limit whose rule set is not
+  board above 16x16 takes seconds to ground, so there a call with a time limit whose rule set is not
   grounded yet runs in a child process the deadline ends (``solvers.stoppable``, ``CHILD_ABOVE``).
 - **Ctrl-C**: clingo's async solve already searches in a thread of its own, so the calling thread
   waits on it in slices of ``_SLICE`` seconds, where Python takes a Ctrl-C; the search is then
@@ -77,9 +77,10 @@ HEURISTICS = ("auto", "vsids", "berkmin", "vmtf", "unit", "none")
 KEPT = 8
 """Ground programs a solver keeps (one per rule set); the oldest goes first beyond this."""
 
-CHILD_ABOVE = 25
-"""Boards larger than this take seconds to ground, which no time limit can cut short: a call with a time
-limit that must ground runs in a child process (``solvers.stoppable``)."""
+CHILD_ABOVE = 16
+"""Boards larger than this take seconds to ground (a 25x25 board one to seven here, with other work
+running), which no time limit can cut short: a call with a time limit that must ground runs in a child
+process (``solvers.stoppable``), and what it grounds there is not kept."""
 
 _SLICE = 0.05
 """Seconds the calling thread waits on clingo's search at a time: Ctrl-C is taken between two waits."""

@@ -68,8 +68,6 @@ def repair(prop: Propagator, givens: tuple[int, ...], rng: random.Random, budget
     while effort.flips < budget:
         step += 1
         since += 1
-        if not step & 63:
-            deadline.check()
         cell, fewest = -1, float(n + 1)
         ties = 0
         for i, mask in enumerate(cand):
@@ -92,6 +90,7 @@ def repair(prop: Propagator, givens: tuple[int, ...], rng: random.Random, budget
                 continue
             if effort.flips >= budget:
                 return None
+            deadline.check()  # a propagation costs milliseconds on a large board: the clock before each
             effort.flips += 1
             trial, trial_where = cand[:], where[:]
             failed = settle(trial, trial_where, [(cell, bit)], tables, full, done)

@@ -92,8 +92,9 @@ from .repair import repair
 
 METHODS = ("repair", "annealing", "min-conflicts")
 
-DEFAULT_FLIPS = 2_000_000
-"""Moves tried before giving up when no time limit is given (docs/local-search.md says how chosen)."""
+DEFAULT_FLIPS = {"repair": 200_000, "annealing": 2_000_000, "min-conflicts": 2_000_000}
+"""Moves tried before giving up when no time limit is given, per method (a repair move is a propagation,
+some hundred times a swap's cost): each about a minute at most (docs/local-search.md says how chosen)."""
 
 
 class LocalSearchSolver(SolverBase):
@@ -103,7 +104,8 @@ class LocalSearchSolver(SolverBase):
         method: "repair" (partial assignments, propagation after each move, tabu, restarts), "annealing"
             (Lewis 2007) or "min-conflicts" (with a tabu list).
         seed: the seed of every random choice (same seed, same answer and stats).
-        max_flips: moves tried before giving up; by default DEFAULT_FLIPS without a time limit, none with one.
+        max_flips: moves tried before giving up; by default DEFAULT_FLIPS (per method) without a time limit,
+            none with one.
         temperature: the annealing's starting temperature (default: the spread of random swaps' cost changes).
         cooling: the factor the temperature is multiplied by after each chain of moves.
         reheat: moves without a new best cost before a reheat (annealing) or a restart (repair, min-conflicts).
@@ -124,8 +126,9 @@ class LocalSearchSolver(SolverBase):
                choices=METHODS,
                normalise=lambda value: value.strip().lower()),
         Option("seed", int, 2580, "the seed of every random choice"),
-        Option("max_flips", int, None, f"moves tried before giving up (default {DEFAULT_FLIPS:,} without a time "
-               "limit, unbounded with one)", minimum=1),
+        Option("max_flips", int, None, "moves tried before giving up (default without a time limit: "
+               + ", ".join(f"{flips:,} for {method}" for method, flips in DEFAULT_FLIPS.items())
+               + "; unbounded with one)", minimum=1),
         Option("temperature", float, None, "starting temperature (default: from random swaps)", minimum=0.001),
         Option("cooling", float, 0.95, "temperature factor after each chain of moves", minimum=0.5, maximum=1.0),
         Option("reheat", int, None, "moves without a new best cost before a reheat or restart (default: by method)",
@@ -196,7 +199,7 @@ class LocalSearchSolver(SolverBase):
         free = [[cell for cell in block if not grid[cell]] for block in tables.blocks]
         stats["free_cells"] = sum(map(len, free))
         rng = random.Random(self.seed)
-        budget: float = self.max_flips or (DEFAULT_FLIPS if deadline.limit is None else math.inf)
+        budget: float = self.max_flips or (DEFAULT_FLIPS[self.method] if deadline.limit is None else math.inf)
         try:
             board = Board(tables, grid, free, cand, rng, deadline)
             if board.cost and all(len(cells) < 2 for cells in free):  # the one fill the blocks allow is wrong
@@ -225,7 +228,7 @@ class LocalSearchSolver(SolverBase):
         settled = sum(1 for mask in state[0] if mask > prop.full)
         stats["propagated"] = settled - sum(1 for v in puzzle.givens if v)
         stats["free_cells"] = puzzle.shape.cells - settled
-        budget: float = self.max_flips or (DEFAULT_FLIPS if deadline.limit is None else math.inf)
+        budget: float = self.max_flips or (DEFAULT_FLIPS[self.method] if deadline.limit is None else math.inf)
         try:
             grid = repair(prop, puzzle.givens, random.Random(self.seed), budget, deadline, effort, self.tabu,
                           self.reheat)

@@ -187,15 +187,20 @@ class _Relaxation:
         _add_rows(solver, self.x, program.constraints)
         self.fixed: tuple[int, ...] = ()
 
-    def integral(self, fixed: tuple[int, ...]) -> bool:
-        """True when the relaxation with these columns fixed has an integral optimal vertex."""
+    def integral(self, fixed: tuple[int, ...], left: float | None = None) -> bool | None:
+        """True when the relaxation with these columns fixed has an integral optimal vertex; None when
+        ``left`` seconds ran out first."""
         for i in self.fixed:
             self.x[i].SetLb(0)
         for i in fixed:
             self.x[i].SetLb(1)
         self.fixed = fixed
-        if self.solver.Solve() != pywraplp.Solver.OPTIMAL:
+        self.solver.SetTimeLimit(0 if left is None else max(1, math.ceil(1000 * left)))
+        answer = self.solver.Solve()
+        if answer == pywraplp.Solver.INFEASIBLE:
             return False  # an infeasible relaxation proves "no solution" without branching, but is no grid
+        if answer != pywraplp.Solver.OPTIMAL:
+            return None
         return all(min(v.solution_value(), 1 - v.solution_value()) < 1e-6 for v in self.x)
 
 
@@ -237,18 +242,24 @@ class MipSolver(SolverBase):
             engine = self._engines[rule_set] = _Engine(self.backend, MipModel(rules(rule_set), ()), self.threads)
         return engine
 
-    def _stats(self, puzzle: Puzzle, effort: _Effort, fixed: tuple[int, ...], status: Status) -> dict[str, Stat]:
-        """Effort and size; ``root_integral`` too unless turned off or the time ran out (no more work then)."""
+    def _stats(self, puzzle: Puzzle, effort: _Effort, fixed: tuple[int, ...], status: Status,
+               deadline: Deadline) -> dict[str, Stat]:
+        """Effort and size; ``root_integral`` too unless turned off or the time ran out (the relaxation is
+        solved under what is left of the call's limit, and left out when that runs out)."""
         columns, rows = model_size(puzzle.rules)
         stats: dict[str, Stat] = {"nodes": effort.nodes, "lp_iterations": effort.lp_iterations,
                                   "solves": effort.solves, "variables": columns, "constraints": rows,
                                   "backend": self.backend}
-        if self.root_lp and status is not Status.TIME_LIMIT:
+        left = None if deadline.at is None else deadline.at - time.perf_counter()
+        if self.root_lp and status is not Status.TIME_LIMIT and (left is None or left > 0):
             relaxation = self._relaxations.get(puzzle.rules)
             if relaxation is None:
                 _forget_oldest(self._relaxations)
                 relaxation = self._relaxations[puzzle.rules] = _Relaxation(puzzle.rules)
-            stats["root_integral"] = relaxation.integral(fixed)
+            left = None if deadline.at is None else deadline.at - time.perf_counter()
+            integral = relaxation.integral(fixed, left) if left is None or left > 0 else None
+            if integral is not None:
+                stats["root_integral"] = integral
         return stats
 
     def _large(self, puzzle: Puzzle, deadline: Deadline) -> bool:
@@ -275,7 +286,7 @@ class MipSolver(SolverBase):
                     status = Status.TIME_LIMIT if grid is None else Status.SOLVED
             finally:
                 engine.set_fixed(())
-            stats = self._stats(puzzle, effort, fixed, status)
+            stats = self._stats(puzzle, effort, fixed, status, deadline)
         return SolveResult(self.name, status, grid, time.perf_counter() - started, stats)
 
     def _first(self, puzzle: Puzzle, engine: _Engine, grid: Grid, deadline: Deadline, effort: _Effort) -> Grid | None:
@@ -334,7 +345,7 @@ class MipSolver(SolverBase):
             cut = engine.solver.Sum([engine.x[engine.columns[cell][grid[cell] - 1]] for cell in blanks])
             engine.solver.Add(cut <= len(blanks) - 1)
         with self._lock:
-            stats = self._stats(puzzle, effort, model.fixed, status)
+            stats = self._stats(puzzle, effort, model.fixed, status, deadline)
         return CountResult(self.name, found, limit, status, time.perf_counter() - started, stats)
 
     def close(self) -> None:

@@ -401,11 +401,13 @@ def reduced_formula(puzzle: Puzzle, amo: str = "pairwise", deadline: Deadline | 
     return Formula(rules_, "reduced", amo, tuple(clauses), pool.top, len(free) + pool.top - variables.count(n), free)
 
 
-def formula(puzzle: Puzzle, encoding: str = "extended", amo: str = "pairwise") -> tuple[Formula, list[int]]:
-    """The formula for a puzzle and the givens' literals to assume (none for ``reduced``)."""
+def formula(puzzle: Puzzle, encoding: str = "extended", amo: str = "pairwise",
+            deadline: Deadline | None = None) -> tuple[Formula, list[int]]:
+    """The formula for a puzzle and the givens' literals to assume (none for ``reduced``), built under
+    ``deadline`` when given."""
     if encoding == "reduced":
-        return reduced_formula(puzzle, amo), []
-    return rules(puzzle.rules, encoding, amo), literal_table(puzzle.n).assumptions(puzzle.givens)
+        return reduced_formula(puzzle, amo, deadline), []
+    return rules(puzzle.rules, encoding, amo, deadline), literal_table(puzzle.n).assumptions(puzzle.givens)
 
 
 def reduced_counts(puzzle: Puzzle, amo: str = "pairwise") -> tuple[int, int]:

@@ -8,12 +8,17 @@ time_limit=T)``: building the model, grounding, flattening, loading and searchin
 its limit when it returns in at most ``1.1 T + 0.5 s``; a refusal up front (one line, before any
 work) is within it too, and is listed as such.
 
+Part 3 (``--capacity``): what the refusals became: ``sat`` and ``mip`` on the empty 36x36, 49x49 and
+64x64 boards under a long limit (``--capacity-limit``, 120 s), with the peak memory of the run (its
+process and the child it may run the call in).
+
 Part 2: ``sudokulab compare EMPTY49 --time-limit 2`` as a whole command (every installed solver, the
 oracle included), against N x 2 s plus the start-up of those N solvers (the sum of part 1's start-ups
 on that board at 2 s, a fresh process each).
 
     .venv/bin/python benchmarks/time_limits.py                       # writes results/time-limits.md
-    .venv/bin/python benchmarks/time_limits.py --sizes 16,64 --limits 1 --out -   # a quick look
+    .venv/bin/python benchmarks/time_limits.py --sizes 16,64 --limits 1 --parts 1 --out -   # a quick look
+    .venv/bin/python benchmarks/time_limits.py --parts 3 --out benchmarks/results/time-limits-capacity.md
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import subprocess
 import sys
 import tempfile
@@ -60,12 +66,14 @@ print(json.dumps({"status": status, "why": why, "startup": built - started, "cal
 
 
 def one(name: str, n: int, limit: float) -> dict:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     done = subprocess.run([sys.executable, "-c", ONE_RUN, name, str(n), str(limit)], capture_output=True,
                           text=True, timeout=limit + 600)
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     lines = done.stdout.strip().splitlines()
     if done.returncode or not lines:
         return {"status": "crashed", "why": (done.stderr.strip().splitlines() or ["?"])[-1]}
-    return json.loads(lines[-1])
+    return {**json.loads(lines[-1]), "peak_mb": peak // 1024 if peak > before else None}
 
 
 def within(row: dict, limit: float) -> bool:
@@ -89,7 +97,8 @@ def main() -> None:
     parser.add_argument("--sizes", default="16,25,36,49,64")
     parser.add_argument("--limits", default="1,2,5")
     parser.add_argument("--solvers", default=None, help="comma-separated (default: every installed solver)")
-    parser.add_argument("--skip-compare", action="store_true")
+    parser.add_argument("--parts", default="1,2", help="parts to run: 1 (every solver), 2 (compare), 3 (capacity)")
+    parser.add_argument("--capacity-limit", type=float, default=120.0)
     parser.add_argument("--out", default=str(HERE / "results" / "time-limits.md"), help="'-' for stdout")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -97,15 +106,16 @@ def main() -> None:
     names = args.solvers.split(",") if args.solvers else [n for n in solvers.names() if solvers.installed(n)]
     load = os.getloadavg()[0]
     started = time.perf_counter()
+    parts = set(args.parts.split(","))
     rows = []
-    for n in sizes:
+    for n in sizes if "1" in parts else ():
         for limit in limits:
             for name in names:
                 row = {"solver": name, "n": n, "limit": limit, **one(name, n, limit)}
                 rows.append(row)
                 print(f"{name:15s} {n}x{n} {limit:g} s: {row['status']:20s} "
                       f"call {row.get('call', float('nan')):.2f} s", file=sys.stderr)
-    compared = None if args.skip_compare else (49, 2.0, *compare_run(49, 2.0))
+    compared = (49, 2.0, *compare_run(49, 2.0)) if "2" in parts else None
     lines = [
         "# Time limits: every solver on empty boards, the whole call held to the limit",
         "",
@@ -120,11 +130,11 @@ def main() -> None:
         "",
     ]
     misses = [r for r in rows if not within(r, r["limit"])]
-    lines += [f"**{len(rows) - len(misses)} of {len(rows)} calls within their limit.**"
+    lines += [] if not rows else [f"**{len(rows) - len(misses)} of {len(rows)} calls within their limit.**"
               + (" Outside: " + "; ".join(f"{r['solver']} {r['n']}x{r['n']} at {r['limit']:g} s "
                                         f"({r.get('call', float('nan')):.2f} s, {r['status']})" for r in misses)
                  if misses else ""), ""]
-    for limit in limits:
+    for limit in limits if rows else ():
         lines += [f"## {limit:g} s", "", "| solver | " + " | ".join(f"{n}x{n}" for n in sizes) + " |",
                   "| --- |" + " ---: |" * len(sizes)]
         for name in names:
@@ -142,10 +152,11 @@ def main() -> None:
     refusals = {(r["solver"], r["why"]) for r in rows if r["status"] == "refused"}
     if refusals:
         lines += ["Refusals, as printed:", ""] + [f"- {name}: {why}" for name, why in sorted(refusals)] + [""]
-    startup = {name: max(r.get("startup", 0) for r in rows if r["solver"] == name) for name in names}
-    lines += ["## Start-up (not under the limit)", "", "Largest start-up of a run, per solver (import sudokulab, "
-              "build the solver):", "", "| solver | seconds |", "| --- | ---: |"]
-    lines += [f"| {name} | {startup[name]:.2f} |" for name in names] + [""]
+    startup = {name: max((r.get("startup", 0) for r in rows if r["solver"] == name), default=0) for name in names}
+    if rows:
+        lines += ["## Start-up (not under the limit)", "", "Largest start-up of a run, per solver (import "
+                  "sudokulab, build the solver):", "", "| solver | seconds |", "| --- | ---: |"]
+        lines += [f"| {name} | {startup[name]:.2f} |" for name in names] + [""]
     if compared:
         n, limit, took, count = compared
         budget = sum(next((r.get("startup", 0) for r in rows if r["solver"] == name and r["n"] == n
@@ -156,6 +167,20 @@ def main() -> None:
                   f"their start-ups ({budget:.1f} s, summed from part 1): "
                   f"{'within' if took <= count * limit + budget + 1 else 'over'} ({count * limit + budget:.1f} s).",
                   ""]
+    if "3" in parts:
+        lines += ["## The largest boards given time: sat and mip", "",
+                  f"Empty boards under a {args.capacity_limit:g} s limit, a fresh process each; peak memory is the "
+                  "largest resident set of the run's processes (the call's child included; '-' where it stayed "
+                  "below an earlier run's, which this measure cannot tell apart).", "",
+                  "| solver | board | status | call | peak memory |", "| --- | --- | --- | ---: | ---: |"]
+        for name in ("sat", "mip"):
+            for n in (36, 49, 64):
+                row = one(name, n, args.capacity_limit)
+                print(f"capacity {name} {n}: {row['status']} {row.get('call', float('nan')):.1f} s", file=sys.stderr)
+                peak = f"{row['peak_mb']:,} MB" if row.get("peak_mb") else "-"
+                call = f"{row['call']:.1f} s" if "call" in row else "-"
+                lines.append(f"| {name} | {n}x{n} | {row['status']} | {call} | {peak} |")
+        lines.append("")
     text = "\n".join(lines)
     if args.out == "-":
         print(text)

@@ -59,6 +59,7 @@ from ..base import (
     SolveResult,
     Stat,
     Status,
+    TimeUp,
     backend_failed,
     check_kinds,
     check_limit,
@@ -108,9 +109,13 @@ def _bounds(solver: pywraplp.Solver, constraint: Constraint) -> tuple[float, flo
     return {"=": (rhs, rhs), "<=": (-infinity, rhs), ">=": (rhs, infinity)}[constraint.sense]
 
 
-def _add_rows(solver: pywraplp.Solver, x: list, constraints: tuple[Constraint, ...]) -> None:
-    """Every row of the model, as ``lower <= sum of coeff * x <= upper``."""
-    for constraint in constraints:
+def _add_rows(solver: pywraplp.Solver, x: list, constraints: tuple[Constraint, ...],
+              deadline: Deadline | None = None) -> None:
+    """Every row of the model, as ``lower <= sum of coeff * x <= upper`` (the deadline looked at now and then:
+    a 25x25 board's rows take a second)."""
+    for index, constraint in enumerate(constraints):
+        if deadline is not None and not index & 127:
+            deadline.check()
         row = solver.Constraint(*_bounds(solver, constraint), constraint.name)
         for i, coeff in zip(constraint.terms, constraint.coefficients):
             row.SetCoefficient(x[i], coeff)
@@ -124,7 +129,7 @@ def _columns(n: int, cells: int) -> tuple[tuple[int, ...], ...]:
 class _Engine:
     """One pywraplp model of a rule set's rows (or of one puzzle, for counting); not thread-safe."""
 
-    def __init__(self, backend: str, model: MipModel, threads: int):
+    def __init__(self, backend: str, model: MipModel, threads: int, deadline: Deadline | None = None):
         solver = pywraplp.Solver.CreateSolver(BACKENDS[backend])
         if solver is None:
             raise backend_failed("mip", f"backend '{backend}'", f"OR-Tools has no {BACKENDS[backend]} in this build")
@@ -136,7 +141,7 @@ class _Engine:
         self.backend, self.solver, self.n = backend, solver, model.shape.n
         self.x = [solver.BoolVar(name) for name in model.rules.names]
         self.columns = _columns(self.n, model.shape.cells)
-        _add_rows(solver, self.x, model.rules.constraints)
+        _add_rows(solver, self.x, model.rules.constraints, deadline)
         self.fixed: tuple[int, ...] = ()
         self.set_fixed(model.fixed)
 
@@ -234,12 +239,13 @@ class MipSolver(SolverBase):
     def describe_backend(cls) -> str:
         return f"{pywraplp.Solver.CreateSolver('SCIP').SolverVersion()} via OR-Tools pywraplp"
 
-    def _engine(self, rule_set: Rules) -> _Engine:
-        """The kept model of a rule set, built on first use (``Rules`` hash is cached)."""
+    def _engine(self, rule_set: Rules, deadline: Deadline | None = None) -> _Engine:
+        """The kept model of a rule set, built on first use under ``deadline`` (``TimeUp``: nothing kept)."""
         engine = self._engines.get(rule_set)
         if engine is None:
+            built = _Engine(self.backend, MipModel(rules(rule_set), ()), self.threads, deadline)
             _forget_oldest(self._engines)
-            engine = self._engines[rule_set] = _Engine(self.backend, MipModel(rules(rule_set), ()), self.threads)
+            engine = self._engines[rule_set] = built
         return engine
 
     def _stats(self, puzzle: Puzzle, effort: _Effort, fixed: tuple[int, ...], status: Status,
@@ -276,7 +282,11 @@ class MipSolver(SolverBase):
         with self._lock:
             if self._large(puzzle, deadline):
                 return stoppable.solve(self, puzzle, deadline, started, canonical)
-            engine = self._engine(puzzle.rules)
+            try:
+                engine = self._engine(puzzle.rules, deadline)
+            except TimeUp:  # the time ran out while the model was built
+                return SolveResult(self.name, Status.TIME_LIMIT, None, time.perf_counter() - started,
+                                   {"solves": 0, "backend": self.backend})
             engine.set_fixed(fixed)
             try:
                 status = engine.run(deadline, effort)
@@ -330,7 +340,11 @@ class MipSolver(SolverBase):
             return stoppable.count(self, puzzle, deadline, started, limit)
         effort = _Effort()
         model = build_model(puzzle)
-        engine = _Engine(self.backend, model, self.threads)  # cuts accumulate: a model of its own
+        try:
+            engine = _Engine(self.backend, model, self.threads, deadline)  # cuts accumulate: a model of its own
+        except TimeUp:
+            return CountResult(self.name, 0, limit, Status.TIME_LIMIT, time.perf_counter() - started,
+                               {"solves": 0, "backend": self.backend})
         blanks = [cell for cell, given in enumerate(puzzle.givens) if not given]
         found, status = 0, Status.NO_SOLUTION
         while found < limit:

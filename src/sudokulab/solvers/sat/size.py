@@ -1,9 +1,10 @@
 """How big a CNF formula of ``solvers.sat.cnf`` will be, from closed forms, before anything is built.
 
-Solvers size a formula first and refuse one over ``MAX_CLAUSES`` with one line, instead of
-spending seconds and gigabytes on it; the closed forms are asserted against the clauses built in
-the tests. The at-most-one encodings other than pairwise are counted by ``pysat.card`` itself
-where no closed form is used (once per group size).
+Solvers size a formula first and refuse one that would not fit in memory (``check_memory``;
+``dimacs``: one over ``MAX_CLAUSES``) with one line, instead of spending seconds and gigabytes on it;
+the closed forms are asserted against the clauses built in the tests. The at-most-one encodings
+other than pairwise are counted by ``pysat.card`` itself where no closed form is used (once per
+group size).
 
 Standard Sudoku has closed forms in n alone (``counts``), and ``reduced_group_sizes`` follows the
 groups its givens leave (``cnf.reduced_counts`` adds them up). Any other rule set is sized per

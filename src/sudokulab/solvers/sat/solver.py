@@ -34,9 +34,10 @@ Engines (any PySAT name or alias) and what each lacks:
 
 Size. The formula is sized before it is built (``cnf_size.counts``, ``cnf_size.clause_count``): with
 ``amo="auto"`` pairwise at-most-ones are used while the formula stays under ``PAIRWISE_CLAUSES``
-clauses, the sequential counter (Sinz 2005) above; a formula still over ``cnf_size.MAX_CLAUSES`` is refused
-with one line before anything is allocated (an empty 64x64 board: 3.1 million clauses even with
-the counter). The deadline is checked once the formula is built, so building counts against it.
+clauses, the sequential counter (Sinz 2005) above; a formula whose estimated memory is more than this
+machine has available is refused with one line before anything is allocated (``cnf_size.check_memory``;
+an empty 64x64 board: 3.1 million clauses even with the counter, about 1.2 GB). The formula is built
+and loaded under the call's deadline (``solvers.building``), so building counts against the limit.
 
 Ctrl-C. Called from the main thread, PySAT's engines catch SIGINT themselves and ``longjmp`` out of
 the engine, which can leave glibc's heap half-updated and abort the process later (``sat_engine``'s

@@ -1,8 +1,9 @@
 """The ASP solver's choices: the group constraints, givens as assumptions or facts, clingo's
 configurations, and canonical answers by fixing cells or by a lexicographic ``#minimize``.
 
-Puzzles: the first K (default 200) of the 9x9 slices that ship with the package
-(``src/sudokulab/datasets/slices``): forum_hardest_1106, magictour_top1465, 17_clue.
+Puzzles: the first K (default 200) of forum_hardest_1106, magictour_top1465 and 17_clue, found by the
+catalogue (the whole sets where this machine has them, else the slices shipped with the package when
+they hold K puzzles; ``--data DIR`` for another folder).
 
 1. Group constraints, each as the whole encoding of ``solvers.asp.model`` with its two group lines replaced,
    one ground program per set with the givens as assumptions: atoms and rules after grounding
@@ -17,25 +18,24 @@ Puzzles: the first K (default 200) of the 9x9 slices that ship with the package
    async solve waited on in the calling thread, the same inside ``native.interruptible`` (a second
    thread), ``AspSolver.solve``, and what ``Control.statistics`` adds per call.
 
-    PYTHONPATH=src .venv/bin/python benchmarks/asp_encodings.py --limit 200 --out benchmarks/results/asp.md
+    .venv/bin/python benchmarks/asp_encodings.py --limit 200        # writes results/asp.md
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import time
 from pathlib import Path
 
 import clingo
+from harness import RESULTS, command_line, dataset, machine, markdown_table, repeat, timer, write_results
 
-from sudokulab import Puzzle, parse_puzzle
+from sudokulab import Puzzle
+from sudokulab.datasets.reading import load_puzzles
 from sudokulab.grading.contract import random_puzzle
 from sudokulab.solvers.asp.model import ENCODING, cell_index, given_facts, instance
 from sudokulab.solvers.asp.solver import CONFIGURATIONS, AspSolver
 
-SLICES = Path(__file__).resolve().parents[1] / "src" / "sudokulab" / "datasets" / "slices"
 SETS = ("forum_hardest_1106", "magictour_top1465", "17_clue")
 
 COMPLETE = ":- complete(G), digit(D), not #count{ C : in(G,C), v(C,D) } = 1.\n"
@@ -67,11 +67,11 @@ def literals(control: clingo.Control, n: int) -> dict[tuple[int, int], int]:
 
 
 def grounded(text: str) -> tuple[clingo.Control, float]:
-    started = time.perf_counter()
-    control = clingo.Control(["--warn=none"])
-    control.add("base", [], text)
-    control.ground([("base", [])])
-    return control, time.perf_counter() - started
+    with timer() as took:
+        control = clingo.Control(["--warn=none"])
+        control.add("base", [], text)
+        control.ground([("base", [])])
+    return control, took[0].wall
 
 
 def effort(control: clingo.Control) -> tuple[int, int, float]:
@@ -111,10 +111,6 @@ def minimize_canonical(puzzle: Puzzle) -> tuple[tuple[int, ...], float]:
     n = puzzle.n
     text = (ENCODING + instance(puzzle.rules) + given_facts(puzzle)
             + f"#minimize{{ D@({n}*{n}-((R-1)*{n}+C-1)),R,C : v((R,C),D) }}.\n")
-    started = time.perf_counter()
-    control = clingo.Control(["--warn=none", "--opt-mode=opt"])
-    control.add("base", [], text)
-    control.ground([("base", [])])
     best: list[tuple[int, ...]] = []
 
     def keep(model: clingo.Model) -> None:
@@ -124,8 +120,12 @@ def minimize_canonical(puzzle: Puzzle) -> tuple[tuple[int, ...], float]:
             grid[cell_index(cell.arguments[0].number, cell.arguments[1].number, n)] = digit.number
         best.append(tuple(grid))
 
-    control.solve(on_model=keep)
-    return best[-1], time.perf_counter() - started
+    with timer() as took:
+        control = clingo.Control(["--warn=none", "--opt-mode=opt"])
+        control.add("base", [], text)
+        control.ground([("base", [])])
+        control.solve(on_model=keep)
+    return best[-1], took[0].wall
 
 
 def per_call(puzzles: list[Puzzle]) -> dict[str, float]:
@@ -154,38 +154,34 @@ def per_call(puzzles: list[Puzzle]) -> dict[str, float]:
                                                                   control.statistics),
     }
     found = {}
-    for way, call in ways.items():
-        for _ in range(2):
-            started = time.perf_counter()
-            for a in assumptions:
-                call(a)
-            found[way] = (time.perf_counter() - started) / len(assumptions) * 1e3
-    for _ in range(2):
-        started = time.perf_counter()
-        for puzzle in puzzles:
-            solver.solve(puzzle)
-        found["AspSolver.solve"] = (time.perf_counter() - started) / len(puzzles) * 1e3
+    for way, call in ways.items():  # two rounds, the second kept
+        (_, took) = repeat(lambda call=call: [call(a) for a in assumptions], runs=2)
+        found[way] = took.wall / len(assumptions) * 1e3
+    (_, took) = repeat(lambda: [solver.solve(puzzle) for puzzle in puzzles], runs=2)
+    found["AspSolver.solve"] = took.wall / len(puzzles) * 1e3
     return found
 
 
 def table(header: list[str], rows: list[list]) -> list[str]:
-    out = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
-    out += ["| " + " | ".join(f"{v:.3f}" if isinstance(v, float) else f"{v:,}" if isinstance(v, int) else str(v)
-                              for v in row) + " |" for row in rows]
-    return out
+    """The tables of this report: seconds to the millisecond, counts with thousands separators."""
+    shown = [[f"{v:.3f}" if isinstance(v, float) else f"{v:,}" if isinstance(v, int) else str(v) for v in row]
+             for row in rows]
+    return [markdown_table(header, shown).rstrip()]
 
 
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, help="folder of the sets (default: the catalogue's)")
     parser.add_argument("--limit", type=int, default=200)
-    parser.add_argument("--out", type=Path)
+    parser.add_argument("--out-dir", type=Path, default=RESULTS, help="where asp.md goes (default: results/)")
     args = parser.parse_args()
-    sets = {name: [parse_puzzle(line) for line in (SLICES / f"{name}.txt").read_text().split()[:args.limit]]
-            for name in SETS}
-    lines = [f"# ASP (clingo {clingo.__version__}): encodings, givens, configurations, canonical answers", "",
-             f"First {args.limit} puzzles of each slice; `python benchmarks/asp_encodings.py --limit {args.limit}`; "
-             f"load average at start {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores. Seconds are sums over "
-             "the set.", "", "## 1. Group constraints (givens as assumptions on one ground program)", ""]
+    paths = {name: dataset(name, args.limit, args.data) for name in SETS}
+    if None in paths.values():
+        return 2
+    measured_on = machine()
+    sets = {name: load_puzzles(path, args.limit) for name, path in paths.items() if path is not None}
+    lines = [f"clingo {clingo.__version__}; the first {args.limit} puzzles of each set. Seconds are sums over the "
+             "set.", "", "## 1. Group constraints (givens as assumptions on one ground program)", ""]
     rows = []
     for name, groups in GROUPS.items():
         for set_name, puzzles in sets.items():
@@ -230,11 +226,12 @@ def main() -> None:
     lines += table(["puzzle", "fixing cells s", "solve calls", "#minimize s"], rows)
     lines += ["", "## 5. Per call on 17_clue (ms, mean of the set, second of two rounds)", ""]
     lines += table(["way", "ms per puzzle"], [[way, ms] for way, ms in per_call(sets["17_clue"]).items()])
-    text = "\n".join(lines) + "\n"
-    if args.out:
-        args.out.write_text(text)
-    print(text)
+    body = "\n".join(lines)
+    print(body)
+    write_results("asp.md", "ASP: encodings, givens, configurations, canonical answers", body,
+                  how=f"Made by `{command_line()}`.", measured_on=measured_on, folder=args.out_dir)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -28,8 +28,11 @@ is judged against its parent within one run (the row "at REV" and the fixed seco
 README's command into a new venv, and times `sudokulab solve --solver backtrack-jit` twice against
 `python -c pass` (the second run's time is the one that counts: the first may write bytecode).
 
+17_clue is found by the catalogue (or in `--data DIR`). A measurement rewrites results/compiled.md,
+keeping its hand-written "## Notes"; the fresh-clone check writes results/compiled-fresh-clone.md.
+
     .venv/bin/python benchmarks/compiled.py                  # writes results/compiled.md
-    .venv/bin/python benchmarks/compiled.py --fresh-clone    # appends the fresh-clone check
+    .venv/bin/python benchmarks/compiled.py --fresh-clone    # writes results/compiled-fresh-clone.md
     .venv/bin/python benchmarks/compiled.py --against HEAD~3 # beside the whole path of an older tree
 
 Bytecode: children run with PYTHONDONTWRITEBYTECODE unset, as a user's shell would.
@@ -40,23 +43,20 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from contextlib import contextmanager
-from datetime import datetime, timezone
 from pathlib import Path
 
+from harness import RESULTS, ROOT, Spread, command_line, dataset, load, machine, markdown_table, timer, write_results
 from per_call import bare as bare_pysat_loop
 from per_call import read_set
-from whole_path import DATA, bench
+from whole_path import bench
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
 SAMPLE = ROOT / "examples" / "boj2580-sample.txt"
-RESULTS = HERE / "results" / "compiled.md"
+NOTES = "## Notes"
+"""The hand-written part of results/compiled.md, kept when a measurement rewrites the rest."""
 TDOKU_OVER_PYSAT = 310_000 / 8_200
 """tdoku's own rate over a bare PySAT CaDiCaL loop's, both on 17_clue, measured together (shared README)."""
 CONFIGS = (  # label, solver, backend variable, puzzles (None: the whole set)
@@ -99,22 +99,25 @@ def tree_at(rev: str):
 
 
 def timed(command: list[str], env: dict[str, str], cwd: Path = ROOT) -> float:
-    started = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=cwd, check=False)
-    wall = time.perf_counter() - started
+    with timer() as took:
+        done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=cwd, check=False)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command)} exited {done.returncode}: {done.stderr.strip()[-300:]}")
-    return wall
+    return took[0].wall
+
+
+def median_of_five(command: list[str], env: dict[str, str], cwd: Path = ROOT) -> float:
+    return Spread.of([timed(command, env, cwd) for _ in range(5)]).median
 
 
 def startup(solver: str, env: dict[str, str], python: str = sys.executable, cwd: Path = ROOT) -> float:
-    timed([python, "-m", "sudokulab", "solve", "--solver", solver, str(SAMPLE)], env, cwd)  # caches warm
-    return statistics.median(timed([python, "-m", "sudokulab", "solve", "--solver", solver, str(SAMPLE)], env, cwd)
-                             for _ in range(5))
+    command = [python, "-m", "sudokulab", "solve", "--solver", solver, str(SAMPLE)]
+    timed(command, env, cwd)  # caches warm
+    return median_of_five(command, env, cwd)
 
 
 def bare(python: str = sys.executable) -> float:
-    return statistics.median(timed([python, "-c", "pass"], environment("")) for _ in range(5))
+    return median_of_five([python, "-c", "pass"], environment(""))
 
 
 def kernels(givens) -> dict[str, float]:
@@ -128,31 +131,24 @@ def kernels(givens) -> dict[str, float]:
     shape = Shape(3, 3)
     rates = {}
     for label, specialise in (("9x9 kernel", True), ("general kernel", False)):
-        started = time.process_time()
-        results = jit.c_solve_batch(givens, shape, None, True, label, standard(shape), specialise)
-        rates[label] = len(givens) / (time.process_time() - started)
+        with timer() as took:
+            results = jit.c_solve_batch(givens, shape, None, True, label, standard(shape), specialise)
+        rates[label] = len(givens) / took[0].cpu
         if not (results.status == 0).all() or not grids_valid(results.grids, givens, shape).all():
             raise SystemExit(f"{label}: a wrong answer")
     return rates
 
 
-def load() -> str:
-    return " ".join(f"{x:.2f}" for x in os.getloadavg())
-
-
-def measure(rounds: int, against: str | None = None, source: Path | None = None) -> str:
-    """The run, and its report; ``against``: a commit whose tree (``source``, its ``src``) runs the C search
-    beside this one."""
-    path = DATA / "17_clue.txt"
-    began = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    at_start = load()
+def measure(path: Path, rounds: int, against: str | None = None, source: Path | None = None) -> str:
+    """The run over the set at ``path``, and its report; ``against``: a commit whose tree (``source``, its
+    ``src``) runs the C search beside this one."""
     configs = [(*config, None) for config in CONFIGS]
     older = f"backtrack-jit (C) at {against}"
     if against is not None:
         configs.insert(1, (older, "backtrack-jit", "c", None, source))
     runs: dict[str, list[tuple[int, float, float]]] = {label: [] for label, *_ in configs}
     starts: dict[str, float] = {}
-    givens = read_set(DATA, "17_clue", None)
+    givens = read_set(path, None)
     loop = bare_pysat_loop("cadical195", False)
     bare_rates: list[float] = []
     kernel_rates: list[dict[str, float]] = []
@@ -165,53 +161,48 @@ def measure(rounds: int, against: str | None = None, source: Path | None = None)
         bare_rates.append(row.puzzles / row.seconds)
         kernel_rates.append(kernels(givens))
         print("bare loop", bare_rates[-1], kernel_rates[-1], file=sys.stderr)
-    bare_rate = statistics.median(bare_rates)
-    kernel = {label: statistics.median(rates[label] for rates in kernel_rates) for label in kernel_rates[0]}
+    bare_rate = Spread.of(bare_rates).median
+    kernel = {label: Spread.of([rates[label] for rates in kernel_rates]).median for label in kernel_rates[0]}
     python_pass = bare()
     for label, solver, backend, _, tree in configs:
         starts[label] = startup(solver, environment(backend, tree))
-    rows = ["| solver | puzzles | own puzzles/s | whole s | whole puzzles/s | whole / own | beside the search s | "
-            "start-up s | start-up - `python -c pass` s |",
-            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    rows = []
     own, whole = {}, {}
     for label, *_ in configs:
         puzzles = runs[label][0][0]
-        own[label] = statistics.median(rate for _, _, rate in runs[label])
-        seconds = statistics.median(wall for _, wall, _ in runs[label])
+        own[label] = Spread.of([rate for _, _, rate in runs[label]]).median
+        seconds = Spread.of([wall for _, wall, _ in runs[label]]).median
         whole[label] = puzzles / seconds
-        rows.append(f"| {label} | {puzzles:,} | {own[label]:,.0f} | {seconds:.3f} | {whole[label]:,.0f} | "
-                    f"{whole[label] / own[label]:.1%} | {seconds - puzzles / own[label]:.3f} | {starts[label]:.3f} | "
-                    f"{starts[label] - python_pass:.3f} |")
+        rows.append([label, f"{puzzles:,}", f"{own[label]:,.0f}", f"{seconds:.3f}", f"{whole[label]:,.0f}",
+                     f"{whole[label] / own[label]:.1%}", f"{seconds - puzzles / own[label]:.3f}",
+                     f"{starts[label]:.3f}", f"{starts[label] - python_pass:.3f}"])
+    table = markdown_table(["solver", "puzzles", "own puzzles/s", "whole s", "whole puzzles/s", "whole / own",
+                            "beside the search s", "start-up s", "start-up - `python -c pass` s"], rows)
     c, numba, sat = "backtrack-jit (C)", "backtrack-jit (numba)", "sat"
-    ratios = [
-        "| ratio | value | goal |", "| --- | ---: | --- |",
-        f"| C whole / C own | {whole[c] / own[c]:.1%} | >= 50% |",
-        *([f"| C whole / C own at {against} (same turns) | {whole[older] / own[older]:.1%} | - |"]
+    ratios = markdown_table(["ratio", "value", "goal"], [
+        ["C whole / C own", f"{whole[c] / own[c]:.1%}", ">= 50%"],
+        *([[f"C whole / C own at {against} (same turns)", f"{whole[older] / own[older]:.1%}", "-"]]
           if against is not None else []),
-        f"| C whole / sat own | {whole[c] / own[sat]:.1%} | >= 90% |",
-        f"| C own / sat own | {own[c] / own[sat]:.1f}x | - |",
-        f"| tdoku / C own, through sat (the issue's bridge: tdoku = {TDOKU_OVER_PYSAT:.1f} x the shared README's bare "
-        f"PySAT loop, sat taken for that loop) | {TDOKU_OVER_PYSAT * own[sat] / own[c]:.2f}x | <= 1.5x |",
-        f"| the same with sat at 96% and at 86% of that loop (the issue's measurement) | "
-        f"{TDOKU_OVER_PYSAT * own[sat] / 0.96 / own[c]:.2f}x - {TDOKU_OVER_PYSAT * own[sat] / 0.86 / own[c]:.2f}x "
-        f"| <= 1.5x |",
-        f"| tdoku / C own through this run's bare loop (`per_call.bare`, {bare_rate / own[sat]:.2f}x sat: not the "
-        f"README's loop, see below) | {TDOKU_OVER_PYSAT * bare_rate / own[c]:.2f}x | - |",
-        f"| general kernel / 9x9 kernel, puzzles per CPU-second on standard tables | "
-        f"{kernel['general kernel'] / kernel['9x9 kernel']:.0%} | - |",
-        f"| C own / numba own | {own[c] / own[numba]:.2f}x | - |",
-        f"| C start-up - `python -c pass` | {starts[c] - python_pass:.3f} s | <= 0.3 s |",
-        f"| numba start-up - `python -c pass` | {starts[numba] - python_pass:.3f} s | - |",
-    ]
+        ["C whole / sat own", f"{whole[c] / own[sat]:.1%}", ">= 90%"],
+        ["C own / sat own", f"{own[c] / own[sat]:.1f}x", "-"],
+        [f"tdoku / C own, through sat (the issue's bridge: tdoku = {TDOKU_OVER_PYSAT:.1f} x the shared README's bare "
+         "PySAT loop, sat taken for that loop)", f"{TDOKU_OVER_PYSAT * own[sat] / own[c]:.2f}x", "<= 1.5x"],
+        ["the same with sat at 96% and at 86% of that loop (the issue's measurement)",
+         f"{TDOKU_OVER_PYSAT * own[sat] / 0.96 / own[c]:.2f}x - {TDOKU_OVER_PYSAT * own[sat] / 0.86 / own[c]:.2f}x",
+         "<= 1.5x"],
+        [f"tdoku / C own through this run's bare loop (`per_call.bare`, {bare_rate / own[sat]:.2f}x sat: not the "
+         "README's loop, see below)", f"{TDOKU_OVER_PYSAT * bare_rate / own[c]:.2f}x", "-"],
+        ["general kernel / 9x9 kernel, puzzles per CPU-second on standard tables",
+         f"{kernel['general kernel'] / kernel['9x9 kernel']:.0%}", "-"],
+        ["C own / numba own", f"{own[c] / own[numba]:.2f}x", "-"],
+        ["C start-up - `python -c pass`", f"{starts[c] - python_pass:.3f} s", "<= 0.3 s"],
+        ["numba start-up - `python -c pass`", f"{starts[numba] - python_pass:.3f} s", "-"],
+    ])
     return "\n".join([
-        "# The compiled search as a process (17_clue)", "",
-        f"Made by `benchmarks/compiled.py --rounds {rounds}{f' --against {against}' if against else ''}`; "
-        f"started {began}; 2 cores, shared with other "
-        f"sessions: load average {at_start} (1, 5, 15 min) at the start, {load()} at the end; Python "
-        f"{sys.version.split()[0]}. Read the ratios: every figure of one table comes from the same run, solvers "
-        "taking turns (median of the rounds).", "",
+        f"Load average {load():.2f} at the end. Read the ratios: every figure of one table comes from the same run, "
+        "solvers taking turns (median of the rounds).", "",
         f"`python -c pass`: {python_pass:.3f} s (median of 5).", "",
-        *rows, "", *ratios, "",
+        table, ratios,
         f"Bare PySAT loop (`per_call.bare`: CaDiCaL 1.9.5 `solve_limited` on the prepared extended formula, "
         f"givens as assumptions, whole set, in this process): {bare_rate:,.0f} puzzles/s (median of the rounds), "
         f"{bare_rate / own[sat]:.2f}x `sat`'s own rate. The shared README's loop (~8,200/s own on its day, the one "
@@ -237,59 +228,64 @@ def fresh_clone() -> str:
                                 text=True, check=True).stdout.strip()
         env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPATH")}
         env.pop("SUDOKULAB_JIT_BACKEND", None)
-        started = time.perf_counter()
         install = 'python3 -m venv .venv && .venv/bin/python -m pip install --quiet -e ".[test]"'
-        subprocess.run(install, shell=True, cwd=clone, env=env, check=True)
-        installed = time.perf_counter() - started
+        with timer() as installing:
+            subprocess.run(install, shell=True, cwd=clone, env=env, check=True)
+        installed = installing[0].wall
         python = str(clone / ".venv" / "bin" / "python")
         sudokulab = str(clone / ".venv" / "bin" / "sudokulab")
         command = [sudokulab, "solve", "--solver", "backtrack-jit", "examples/boj2580-sample.txt"]
         first = timed(command, env, clone)
         second = timed(command, env, clone)
-        passes = statistics.median(timed([python, "-c", "pass"], env, clone) for _ in range(5))
+        passes = median_of_five([python, "-c", "pass"], env, clone)
         backend = subprocess.run([python, "-c", "from sudokulab.solvers.jit.solver import JitSolver as J; "
                                   "print(J.describe_backend())"], capture_output=True, text=True, env=env,
                                  cwd=clone, check=True).stdout.strip()
     return "\n".join([
-        "## Fresh clone", "",
-        f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M UTC}, load average {load()}: `git clone` of this repository "
-        f"({commit}), then the README's `{install}` ({installed:.0f} s; the C extension built, backend "
-        f"`{backend}`), then `sudokulab solve --solver backtrack-jit examples/boj2580-sample.txt` twice:", "",
-        "| run | seconds | - `python -c pass` |", "| --- | ---: | ---: |",
-        f"| first | {first:.3f} | {first - passes:.3f} |",
-        f"| second | {second:.3f} | {second - passes:.3f} |",
-        f"| `python -c pass` (median of 5) | {passes:.3f} | - |", "",
+        f"`git clone` of this repository ({commit}), then the README's `{install}` ({installed:.0f} s; the C "
+        f"extension built, backend `{backend}`), then `sudokulab solve --solver backtrack-jit "
+        "examples/boj2580-sample.txt` twice:", "",
+        markdown_table(["run", "seconds", "- `python -c pass`"], [
+            ["first", f"{first:.3f}", f"{first - passes:.3f}"],
+            ["second", f"{second:.3f}", f"{second - passes:.3f}"],
+            ["`python -c pass` (median of 5)", f"{passes:.3f}", "-"]]),
     ])
 
 
-def write(part: str, text: str) -> None:
-    """Replace one part of the results file (the measurement, "## Fresh clone"), keeping the others and
-    the hand-written "## Notes"."""
-    parts = {"measure": "", "## Fresh clone": "", "## Notes": ""}
-    if RESULTS.exists():
-        key = "measure"
-        for line in RESULTS.read_text().splitlines(keepends=True):
-            if line.startswith("## "):
-                key = line.strip()
-            parts[key] = parts.get(key, "") + line
-    parts[part] = text
-    RESULTS.write_text("\n".join(p.rstrip() + "\n" for p in parts.values() if p.strip()))
+def kept_notes(folder: Path) -> str:
+    """The hand-written "## Notes" of the last results/compiled.md (to its end), or nothing."""
+    last = folder / "compiled.md"
+    text = last.read_text("utf-8") if last.is_file() else ""
+    at = text.find(f"\n{NOTES}\n")
+    return text[at + 1:] if at >= 0 else ""
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, help="folder of the sets (default: the catalogue's)")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--fresh-clone", action="store_true", help="replace the fresh-clone check in the results")
+    parser.add_argument("--fresh-clone", action="store_true", help="write the fresh-clone check instead")
     parser.add_argument("--against", metavar="REV", help="also time the C search's bench on the tree of commit REV")
+    parser.add_argument("--out-dir", type=Path, default=RESULTS, help="where the results go (default: results/)")
     args = parser.parse_args()
+    measured_on = machine()
+    how = f"Made by `{command_line()}`."
     if args.fresh_clone:
         text = fresh_clone()
-    elif args.against:
-        with tree_at(args.against) as source:
-            text = measure(args.rounds, args.against, source)
+        write_results("compiled-fresh-clone.md", "The compiled search in a fresh clone", text, how=how,
+                      measured_on=measured_on, folder=args.out_dir)
     else:
-        text = measure(args.rounds)
-    write("## Fresh clone" if args.fresh_clone else "measure", text)
+        path = dataset("17_clue", None, args.data)
+        if path is None:
+            raise SystemExit(2)
+        if args.against:
+            with tree_at(args.against) as source:
+                text = measure(path, args.rounds, args.against, source)
+        else:
+            text = measure(path, args.rounds)
+        write_results("compiled.md", "The compiled search as a process (17_clue)",
+                      "\n".join(part for part in (text, kept_notes(args.out_dir)) if part), how=how,
+                      measured_on=measured_on, folder=args.out_dir)
     print(text)
 
 

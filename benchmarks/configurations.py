@@ -13,14 +13,15 @@ Studies (``--studies``, default all):
 - ``cpsat-tuning``: ``cpsat`` as shipped (its ``TUNED`` parameters) against CP-SAT's defaults
   for those parameters (through the solver's public ``parameters`` option), then the model
   set-up step alone: ``sudokulab.solvers.cpsat.model.build_model(puzzle)`` (a fresh model per puzzle)
-  against ``Prepared(shape).set_givens(givens)`` (the solver's way), ``time.perf_counter`` over
+  against ``Prepared(shape).set_givens(givens)`` (the solver's way), the harness's ``timer`` over
   ``--setup-puzzles`` puzzles, best of three alternating rounds.
 
 Figures per configuration: puzzles/s of solve time (the solver's own ``seconds``), puzzles/cpu-s,
 and the *whole path*: puzzles over the wall time of the whole ``run_bench`` call (solver set-up,
 reading and parsing the lines, solving, decoding, checking every answer). Configurations that
 build a formula per puzzle (``reduced``, and ``kissat404``, which has no incremental interface)
-run at most ``--fresh-limit`` puzzles a set. Writes ``<study>.md`` under ``--out-dir``.
+run at most ``--fresh-limit`` puzzles a set. The sets are found by the catalogue (or in ``--data DIR``).
+Writes ``<study>.md`` under ``--out-dir`` (``results/``).
 
     .venv/bin/python benchmarks/configurations.py                         # every study, 1,000 a set
     .venv/bin/python benchmarks/configurations.py --studies cpsat-tuning --limit 300
@@ -29,22 +30,18 @@ run at most ``--fresh-limit`` puzzles a set. Writes ``<study>.md`` under ``--out
 from __future__ import annotations
 
 import argparse
-import os
-import platform
-import shlex
 import sys
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from harness import RESULTS, command_line, dataset, load, machine, timer, write_results
+
 from sudokulab.bench import run as bench
 from sudokulab.errors import ExitCode
 from sudokulab.ui.tables import effort, format_seconds
 
-HERE = Path(__file__).resolve().parent
-DEFAULT_DATA = HERE.parent.parent / "shared" / "data"
 SETS = ("17_clue", "magictour_top1465", "forum_hardest_1106")
 ENCODINGS = ("auto", "minimal", "efficient", "extended", "reduced")
 AMOS = ("pairwise", "seqcounter", "ladder")
@@ -97,17 +94,9 @@ def fresh(configuration: Mapping[str, Any]) -> bool:
     return any(configuration.get(key) in values for key, values in FRESH.items())
 
 
-def command(argv: Sequence[str]) -> str:
-    return shlex.join([".venv/bin/python", "benchmarks/configurations.py", *argv])
-
-
-def load() -> float:
-    return os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-
-
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder of the datasets (default: %(default)s)")
+    parser.add_argument("--data", type=Path, help="folder of the sets (default: the catalogue's)")
     parser.add_argument("--sets", default=",".join(SETS), help="comma-separated set names (default: %(default)s)")
     parser.add_argument("--studies", default=None, help="comma-separated (default: all of them)")
     parser.add_argument("--limit", type=int, default=1000, help="puzzles a set (default: 1000)")
@@ -117,7 +106,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--rounds", type=int, default=1, help="times each set is run (default: 1)")
     parser.add_argument("--setup-puzzles", type=int, default=2000,
                         help="puzzles for the CP-SAT model set-up measurement (default: 2000)")
-    parser.add_argument("--out-dir", type=Path, default=HERE / "results")
+    parser.add_argument("--out-dir", type=Path, default=RESULTS, help="where the studies go (default: results/)")
     args = parser.parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)
     known = studies()
@@ -132,23 +121,27 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    paths = {name: args.data / f"{name}.txt" for name in args.sets.split(",") if name}
-    present = {name: path for name, path in paths.items() if path.is_file()}
+    names = [name for name in args.sets.split(",") if name]
+    found = {name: dataset(name, args.limit, args.data) for name in names}
+    present = {name: path for name, path in found.items() if path is not None}
     if not present:
-        print(f"configurations: no dataset found, nothing measured: put {', '.join(f'{n}.txt' for n in paths)} "
-              f"in {args.data}, or pass --data DIR", file=sys.stderr)
+        print(f"configurations: no dataset found, nothing measured: fetch {', '.join(names)} "
+              "('sudokulab datasets fetch'), or pass --data DIR", file=sys.stderr)
         return ExitCode.BAD_INPUT
-    for name in paths.keys() - present.keys():
-        print(f"skipped {name}: {paths[name]} is absent", file=sys.stderr)
-    args.out_dir.mkdir(parents=True, exist_ok=True)
     wrong = 0
     for study in args.chosen:
-        text, found = run_study(args, study, present)
+        measured_on = machine()
+        text, found_wrong = run_study(args, study, present)
         if study.name == "cpsat-tuning":
-            text += setup_cost(next(iter(present.values())), args.setup_puzzles)
-        wrong += found
-        (args.out_dir / f"{study.name}.md").write_text("\n".join(text) + "\n", encoding="utf-8")
-        print(f"wrote {args.out_dir / f'{study.name}.md'}", file=sys.stderr)
+            first = next(iter(present))
+            path = dataset(first, args.setup_puzzles, args.data)
+            text += setup_cost(path, args.setup_puzzles) if path is not None else [
+                "", f"Model set-up alone: not measured ({first} holds fewer than {args.setup_puzzles} puzzles here)."]
+        wrong += found_wrong
+        written = write_results(f"{study.name}.md", study.title, "\n".join(text),
+                                how=f"Made by `{command_line(__file__, args.argv)}`.", measured_on=measured_on,
+                                folder=args.out_dir)
+        print(f"wrote {written}", file=sys.stderr)
     if wrong:
         print(f"{wrong} WRONG answers: see above", file=sys.stderr)
         return ExitCode.WRONG
@@ -157,10 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run_study(args: argparse.Namespace, study: Study, sets: Mapping[str, Path]) -> tuple[list[str], int]:
     """Every configuration on every set, one ``run_bench`` call each; the report's lines and the wrong count."""
-    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    text = [f"# {study.title}\n", f"Command: `{command(args.argv)}`; started {when}, CPython "
-            f"{platform.python_version()}, {os.cpu_count()} cores, load average {load():.2f} at the start.\n",
-            f"One process; each row is one `run_bench` call on the first puzzles of a set (configurations without "
+    text = [f"One process; each row is one `run_bench` call on the first puzzles of a set (configurations without "
             f"incremental solving: at most {args.fresh_limit}), time limit {args.time_limit:g} s a puzzle, every "
             "answer checked. *puzzles/s*: over the sum of the solver's own solve times; *whole path/s*: over the "
             "wall time of the call (solver set-up, read and parse, solve, decode, check). *load*: one-minute load "
@@ -210,23 +200,23 @@ def setup_cost(path: Path, count: int) -> list[str]:
     from sudokulab.solvers.cpsat.model import Prepared, build_model
 
     puzzles = [e.puzzle for e in bench.Dataset.from_path(path, limit=count).entries() if e.puzzle is not None]
-    started = time.perf_counter()
-    prepared = Prepared(puzzles[0].shape)
-    first = time.perf_counter() - started
+    with timer() as once:
+        prepared = Prepared(puzzles[0].shape)
+    first = once[0].wall
     best = {"fresh": float("inf"), "prepared": float("inf")}
     for _ in range(3):  # alternating rounds; the best of each is the least disturbed by other work
-        started = time.perf_counter()
-        for puzzle in puzzles:
-            build_model(puzzle)
-        best["fresh"] = min(best["fresh"], time.perf_counter() - started)
-        started = time.perf_counter()
-        for puzzle in puzzles:
-            prepared.set_givens(puzzle.givens)
-        best["prepared"] = min(best["prepared"], time.perf_counter() - started)
+        with timer() as fresh:
+            for puzzle in puzzles:
+                build_model(puzzle)
+        best["fresh"] = min(best["fresh"], fresh[0].wall)
+        with timer() as re_pointed:
+            for puzzle in puzzles:
+                prepared.set_givens(puzzle.givens)
+        best["prepared"] = min(best["prepared"], re_pointed[0].wall)
     fresh_us, prepared_us = (best[k] / len(puzzles) * 1e6 for k in ("fresh", "prepared"))
     return ["", "## Model set-up alone\n",
             f"The first {len(puzzles):,} puzzles of {path.stem}, best of three alternating rounds, "
-            f"`time.perf_counter` around the loop, nothing solved; load average {load():.2f} after.\n",
+            f"the harness's `timer` around the loop, nothing solved; load average {load():.2f} after.\n",
             "| way | µs per puzzle |", "| --- | ---: |",
             f"| fresh: `build_model(puzzle)` | {fresh_us:,.1f} |",
             f"| prepared: `Prepared(shape).set_givens(puzzle.givens)`, the instance reused | {prepared_us:,.1f} |",

@@ -14,10 +14,11 @@ Measures, in this order, in one process unless said otherwise:
 - the references on the same puzzles: ``backtrack-fast`` (its ``solve`` in a loop) and ``sat``
   (``batch.solve_batch``, its own batch entry point);
 
-every answer checked by ``checking.grids_valid``. Writes ``benchmarks/results/jit.md``.
+every answer checked by ``checking.grids_valid``. The sets are found by the catalogue (or in ``--data
+DIR``). Writes ``benchmarks/results/jit.md``.
 
     .venv/bin/python benchmarks/jit.py                        # the report
-    .venv/bin/python benchmarks/jit.py --sets 17_clue --reference 500 --out /tmp/jit.md
+    .venv/bin/python benchmarks/jit.py --sets 17_clue --reference 500 --out-dir /tmp/jit
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from pathlib import Path
 
 import numba
 import numpy as np
+from harness import RESULTS, command_line, dataset, load, machine, markdown_table, timer, write_results
 
 from sudokulab import solvers
 from sudokulab.core.grid import Shape
@@ -42,10 +44,9 @@ from sudokulab.datasets.reading import puzzle_lines
 from sudokulab.solvers.batch import Batch, BatchResults, solve_batch
 from sudokulab.solvers.jit import kernels as jit_kernels
 from sudokulab.solvers.jit import numba_search as jit_numba
+from sudokulab.ui.tables import format_seconds
 from sudokulab.verdicts.checking import grids_valid
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data"
 SETS = ("17_clue", "magictour_top1465", "forum_hardest_1106")
 NINE = Shape(3, 3)
 START = """
@@ -58,9 +59,9 @@ print(imported - began, JitSolver.compile_seconds)
 """
 
 
-def read_givens(name: str) -> np.ndarray:
+def read_givens(path: Path) -> np.ndarray:
     """A 9x9 set as a (k, 81) uint8 array (81-character lines, '.' or '0' blank)."""
-    lines = [line[:81] for line in puzzle_lines(DATA / f"{name}.txt")]
+    lines = [line[:81] for line in puzzle_lines(path)]
     codes = np.frombuffer("".join(lines).encode("ascii"), dtype=np.uint8).reshape(len(lines), 81)
     return np.where(codes == ord("."), 0, codes - ord("0")).astype(np.uint8)
 
@@ -70,11 +71,10 @@ def start_up(cache_dir: str | None) -> tuple[float, float, float]:
     env = dict(os.environ, SUDOKULAB_JIT_BACKEND="numba")  # this report is numba's; benchmarks/compiled.py has C's
     if cache_dir is not None:
         env["NUMBA_CACHE_DIR"] = cache_dir
-    began = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", START], env=env, capture_output=True, text=True, check=True)
-    whole = time.perf_counter() - began
+    with timer() as took:
+        done = subprocess.run([sys.executable, "-c", START], env=env, capture_output=True, text=True, check=True)
     imported, warmed = map(float, done.stdout.split())
-    return imported, warmed, whole
+    return imported, warmed, took[0].wall
 
 
 def checked(results: BatchResults, givens: np.ndarray) -> int:
@@ -91,7 +91,7 @@ def bare_loop(givens: np.ndarray) -> BatchResults:
     grids = np.zeros_like(givens)
     wall, cpu = np.zeros(k), np.zeros(k)
     status = np.zeros(k, dtype=np.int8)
-    for i in range(k):
+    for i in range(k):  # the clocks read inline: the harness's timer costs about as much as a puzzle here
         began, began_cpu = time.perf_counter(), time.process_time()
         state.ivars[:] = 0
         state.weight[:] = 3
@@ -110,12 +110,12 @@ def bare_loop(givens: np.ndarray) -> BatchResults:
 def timed(label: str, run, batch: Batch) -> dict:
     """One path over a batch: its rate, per-puzzle quantiles, effort and wrong answers."""
     givens = batch.givens
-    load = os.getloadavg()[0]
-    began = time.perf_counter()
-    results = run(batch)
-    wall = time.perf_counter() - began
+    at_start = load()
+    with timer() as took:
+        results = run(batch)
+    wall = took[0].wall
     k = len(givens)
-    row = {"path": label, "k": k, "rate": k / wall, "wall": wall, "load": load, "wrong": checked(results, givens),
+    row = {"path": label, "k": k, "rate": k / wall, "wall": wall, "load": at_start, "wrong": checked(results, givens),
            "median": float(np.median(results.seconds)), "p99": float(np.quantile(results.seconds, 0.99)),
            "cpu": float(results.cpu_seconds.sum())}
     nodes = results.stats.get("nodes")
@@ -135,20 +135,20 @@ class _Loop:
         return self.solver.solve(puzzle, **kwargs)
 
 
-def fmt_seconds(s: float) -> str:
-    return f"{s * 1e6:,.1f} µs" if s < 1e-3 else f"{s * 1e3:,.2f} ms"
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sets", default=",".join(SETS), help="sets in ../shared/data (default: %(default)s)")
+    parser.add_argument("--data", type=Path, help="folder of the sets (default: the catalogue's)")
+    parser.add_argument("--sets", default=",".join(SETS), help="the sets, whole (default: %(default)s)")
     parser.add_argument("--reference", type=int, default=2000, help="puzzles per set for the references")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of every path; the best is kept")
-    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "jit.md")
+    parser.add_argument("--out-dir", type=Path, default=RESULTS, help="where jit.md goes (default: results/)")
     args = parser.parse_args(argv)
+    found = {name: dataset(name, None, args.data) for name in args.sets.split(",")}
+    files = {name: path for name, path in found.items() if path is not None}
+    if not files:
+        return 2
     os.environ["SUDOKULAB_JIT_BACKEND"] = "numba"  # the numba kernels' report (C: benchmarks/compiled.py)
-    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    load_at_start = os.getloadavg()
+    measured_on = machine()
 
     with tempfile.TemporaryDirectory() as cache:
         cold = start_up(cache)
@@ -162,8 +162,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     fast = solvers.get("backtrack-fast")
     sat = solvers.get("sat")
     rows: list[dict] = []
-    for name in args.sets.split(","):
-        givens = read_givens(name)
+    for name, path in files.items():
+        givens = read_givens(path)
         whole = Batch(name, NINE, givens, np.arange(len(givens)), np.arange(1, len(givens) + 1))
         k = min(len(givens), args.reference)
         head = Batch(name, NINE, givens[:k], whole.index[:k], whole.line[:k])
@@ -186,30 +186,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         rows += [best[label] for label, _, _ in paths]
     sat.close()
 
-    md = [f"# The compiled search: backtrack-jit\n\nCommand: `.venv/bin/python benchmarks/jit.py "
-          f"{' '.join(sys.argv[1:] if argv is None else argv)}`; started {when}; load average "
-          f"{load_at_start[0]:.2f} {load_at_start[1]:.2f} {load_at_start[2]:.2f} (1, 5, 15 min) at the start, "
-          f"{os.cpu_count()} cores; numba {numba.__version__}, Python {sys.version.split()[0]}.\n",
-          "## Start-up (child processes)\n",
-          "| start | import s | warm_up s (compile or load) | whole process s |", "| --- | ---: | ---: | ---: |",
-          f"| cold: empty NUMBA_CACHE_DIR | {cold[0]:.2f} | {cold[1]:.2f} | {cold[2]:.2f} |",
-          f"| warm: the same NUMBA_CACHE_DIR again | {warm_own[0]:.2f} | {warm_own[1]:.2f} | {warm_own[2]:.2f} |",
-          f"| warm: the default cache (`__pycache__` beside jit.py) | {warm[0]:.2f} | {warm[1]:.2f} | "
-          f"{warm[2]:.2f} |\n",
-          "## Rates\n",
-          "| set | path | puzzles | puzzles/s | puzzles/cpu-s | vs sat | vs backtrack-fast | median | p99 "
-          "| mean nodes | wrong | load |",
-          "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
-    for name in args.sets.split(","):
+    md = [f"numba {numba.__version__}.", "", "## Start-up (child processes)", "",
+          markdown_table(["start", "import s", "warm_up s (compile or load)", "whole process s"], [
+              ["cold: empty NUMBA_CACHE_DIR", *(f"{x:.2f}" for x in cold)],
+              ["warm: the same NUMBA_CACHE_DIR again", *(f"{x:.2f}" for x in warm_own)],
+              ["warm: the default cache (`__pycache__` beside jit.py)", *(f"{x:.2f}" for x in warm)]]),
+          "## Rates", ""]
+    table = []
+    for name in files:
         mine = [r for r in rows if r["set"] == name]
         sat_rate = next(r["rate"] for r in mine if r["path"].startswith("sat"))
         fast_rate = next(r["rate"] for r in mine if r["path"].startswith("backtrack-fast"))
         for r in mine:
-            ratios = (f"{r['rate'] / sat_rate:,.1f}x | {r['rate'] / fast_rate:,.1f}x" if r["head"] else "- | -")
-            md.append(f"| {name} | {r['path']} | {r['k']:,} | {r['rate']:,.0f} | {r['k'] / r['cpu']:,.0f} | {ratios} | "
-                      f"{fmt_seconds(r['median'])} | {fmt_seconds(r['p99'])} | {r['nodes']:,.1f} | {r['wrong']} | "
-                      f"{r['load']:.2f} |")
-    md += ["", f"How measured: puzzles/s = puzzles / wall seconds of the whole call (the givens parsed into an "
+            ratios = [f"{r['rate'] / sat_rate:,.1f}x", f"{r['rate'] / fast_rate:,.1f}x"] if r["head"] else ["-", "-"]
+            table.append([name, r["path"], f"{r['k']:,}", f"{r['rate']:,.0f}", f"{r['k'] / r['cpu']:,.0f}", *ratios,
+                          format_seconds(r["median"]), format_seconds(r["p99"]), f"{r['nodes']:,.1f}", r["wrong"],
+                          f"{r['load']:.2f}"])
+    md += [markdown_table(["set", "path", "puzzles", "puzzles/s", "puzzles/cpu-s", "vs sat", "vs backtrack-fast",
+                           "median", "p99", "mean nodes", "wrong", "load"], table),
+           "How measured: puzzles/s = puzzles / wall seconds of the whole call (the givens parsed into an "
            "array beforehand, results checked afterwards by `checking.grids_valid`); puzzles/cpu-s the same over "
            "the sum of the per-puzzle CPU seconds each path records; median and p99 are of the per-puzzle wall "
            "times (the batch loop reads `clock_gettime` inside the compiled code, once per puzzle; the other "
@@ -218,8 +213,9 @@ def main(argv: Sequence[str] | None = None) -> int:
            f"Every path ran {args.rounds} times in one process, taking turns (reverse order every other round); "
            "the table keeps each path's best round and the 1-minute load average when it started. tdoku's rate "
            "on this machine kind is in ../shared/data/README.md (~211,000-240,000/s on 17_clue)."]
-    args.out.write_text("\n".join(md) + "\n", encoding="utf-8")
-    print(f"wrote {args.out}", file=sys.stderr)
+    written = write_results("jit.md", "The compiled search: backtrack-jit", "\n".join(md),
+                            how=f"Made by `{command_line()}`.", measured_on=measured_on, folder=args.out_dir)
+    print(f"wrote {written}", file=sys.stderr)
     return 0
 
 

@@ -28,24 +28,24 @@ checked after it (``grid.is_solution``). ``--study`` adds the CP-SAT parameter a
         --whole-process "--solvers sat --by-solver --quiet" \
         --whole-process "--solvers cpsat --by-solver --quiet --limit 2000"   # what made results/per-call.md
     .venv/bin/python benchmarks/per_call.py --limit 2000 --rounds 1          # a quick look
+
+17_clue and the study's sets are found by the catalogue (or in ``--data DIR``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import resource
 import shlex
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from harness import OUT, RESULTS, command_line, dataset, load, machine, timer, write_results
 from ortools.sat.python import cp_model_helper as cmh
 from pysat.solvers import Solver
 
@@ -57,8 +57,6 @@ from sudokulab.solvers.sat import cnf
 from sudokulab.solvers.sat import literals as cnf_literals
 from sudokulab.solvers.sat.solver import RENEW_AFTER, SatSolver
 
-HERE = Path(__file__).resolve().parent
-DEFAULT_DATA = HERE.parent.parent / "shared" / "data"
 SHAPE = Shape(3, 3)
 BENCH_LIMIT = 10.0
 """``sudokulab bench``'s default time limit: its batches take the budget-slice path."""
@@ -86,23 +84,17 @@ class Row:
         return self.puzzles / self.cpu
 
 
-class Timer:
-    """Wall and CPU time of a block, with the load average when it started."""
-
-    def __enter__(self) -> Timer:
-        self.load = os.getloadavg()[0]
-        self.cpu = time.process_time()
-        self.started = time.perf_counter()
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.seconds = time.perf_counter() - self.started
-        self.cpu = time.process_time() - self.cpu
+def set_file(data: Path | None, name: str, limit: int | None) -> Path:
+    """The file of a set holding its first ``limit`` puzzles (``harness.dataset``); exits when it is not here."""
+    path = dataset(name, limit, data)
+    if path is None:
+        raise SystemExit(2)
+    return path
 
 
-def read_set(data: Path, name: str, limit: int | None) -> np.ndarray:
+def read_set(path: Path, limit: int | None) -> np.ndarray:
     """The first ``limit`` puzzles of a 9x9 set as a (k, 81) uint8 array."""
-    lines = (data / f"{name}.txt").read_text().split()[:limit]
+    lines = path.read_text().split()[:limit]
     raw = np.frombuffer("".join(lines).encode(), dtype=np.uint8).reshape(len(lines), 81)
     digits = raw - ord("0")
     return np.where(digits <= 9, digits, 0).astype(np.uint8)  # "." and "0" are blanks
@@ -130,7 +122,8 @@ def bare(engine: str, read_model: bool, renew: int = 0) -> Callable[[np.ndarray]
     def run(givens: np.ndarray) -> Row:
         assumptions = sat_assumptions(givens)
         parts = [assumptions[i:i + every] for i in range(0, len(assumptions), every)]
-        with Timer() as t:
+        at = load()
+        with timer() as took:
             for part in parts:
                 with Solver(name=engine, bootstrap_with=clauses) as solver:
                     solve, model = solver.solve_limited, solver.get_model
@@ -143,23 +136,25 @@ def bare(engine: str, read_model: bool, renew: int = 0) -> Callable[[np.ndarray]
                             solve(a)
         label = f"bare `solve_limited` loop, {engine}" + (" + `get_model`" if read_model else "")
         label += f", a fresh engine every {renew:,} puzzles" if renew else ""
-        return Row(label, len(givens), t.seconds, t.load, t.cpu)
+        return Row(label, len(givens), took[0].wall, at, took[0].cpu)
     return run
 
 
 def sat_solve(givens: np.ndarray) -> Row:
     puzzles = [Puzzle(SHAPE, tuple(row)) for row in givens.tolist()]
     with SatSolver() as solver:
-        with Timer() as t:
+        at = load()
+        with timer() as took:
             results = [solver.solve(p) for p in puzzles]
     checked(givens, [r.grid for r in results], "SatSolver.solve")
-    return Row("`SatSolver.solve` per puzzle", len(givens), t.seconds, t.load, t.cpu)
+    return Row("`SatSolver.solve` per puzzle", len(givens), took[0].wall, at, took[0].cpu)
 
 
 def batched(solver_cls: type, size: int, time_limit: float | None = None) -> Callable[[np.ndarray], Row]:
     def run(givens: np.ndarray) -> Row:
         with solver_cls() as solver:
-            with Timer() as t:
+            at = load()
+            with timer() as took:
                 parts = [solver.solve_batch(givens[i:i + size], SHAPE, time_limit=time_limit)
                          for i in range(0, len(givens), size)]
         grids = np.concatenate([p.grids for p in parts])
@@ -168,8 +163,8 @@ def batched(solver_cls: type, size: int, time_limit: float | None = None) -> Cal
         checked(givens, grids, f"{solver_cls.__name__}.solve_batch")
         own = float(sum(p.stats["wall_time"].sum() for p in parts)) if "wall_time" in parts[0].stats else None
         limit = "" if time_limit is None else f", time limit {time_limit:g} s a puzzle"
-        return Row(f"`{solver_cls.__name__}.solve_batch`, batches of {size:,}{limit}", len(givens), t.seconds, t.load,
-                   t.cpu, own)
+        return Row(f"`{solver_cls.__name__}.solve_batch`, batches of {size:,}{limit}", len(givens), took[0].wall, at,
+                   took[0].cpu, own)
     return run
 
 
@@ -181,7 +176,8 @@ def cp_bare(givens: np.ndarray) -> Row:
     prepared = Prepared(SHAPE, booleans=solver.model == "booleans")
     rows = givens.tolist()
     own, grids = 0.0, []
-    with Timer() as t:
+    at = load()
+    with timer() as took:
         for row in rows:
             wrapper = cmh.SolveWrapper()
             wrapper.set_parameters(params)
@@ -189,18 +185,19 @@ def cp_bare(givens: np.ndarray) -> Row:
             own += response.wall_time
             grids.append(prepared.decode(response.solution, row))
     checked(givens, grids, "bare CP-SAT")
-    return Row("bare `SolveWrapper.solve` loop on the prepared model, grid read", len(givens), t.seconds, t.load,
-               t.cpu, own)
+    return Row("bare `SolveWrapper.solve` loop on the prepared model, grid read", len(givens), took[0].wall, at,
+               took[0].cpu, own)
 
 
 def cp_solve(givens: np.ndarray) -> Row:
     puzzles = [Puzzle(SHAPE, tuple(row)) for row in givens.tolist()]
     with CpSatSolver() as solver:
-        with Timer() as t:
+        at = load()
+        with timer() as took:
             results = [solver.solve(p) for p in puzzles]
     checked(givens, [r.grid for r in results], "CpSatSolver.solve")
     own = sum(float(r.stats["wall_time"]) for r in results)
-    return Row("`CpSatSolver.solve` per puzzle", len(givens), t.seconds, t.load, t.cpu, own)
+    return Row("`CpSatSolver.solve` per puzzle", len(givens), took[0].wall, at, took[0].cpu, own)
 
 
 def alternate(paths: list[Callable[[np.ndarray], Row]], givens: np.ndarray, rounds: int) -> list[Row]:
@@ -236,11 +233,11 @@ STUDY: dict[str, tuple[bool, dict[str, object]]] = {
 STUDY_SETS = (("17_clue", None), ("magictour_top1465", 500), ("forum_hardest_1106", 375))
 
 
-def study(data: Path, limit_17: int) -> list[str]:
+def study(data: Path | None, limit_17: int) -> list[str]:
     lines = ["| set | model and parameters | puzzles | CP-SAT's own puzzles/s | around `solve`/s | branches |"
              " load |", "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
     for s, (name, limit) in enumerate(STUDY_SETS):
-        givens = read_set(data, name, limit or limit_17).tolist()
+        givens = read_set(set_file(data, name, limit or limit_17), limit or limit_17).tolist()
         labels = list(STUDY)[:: 1 if s % 2 == 0 else -1]
         rows = {}
         for label in labels:
@@ -252,22 +249,22 @@ def study(data: Path, limit_17: int) -> list[str]:
             prepared = Prepared(SHAPE, booleans=booleans)
             own = around = 0.0
             branches = 0
-            load = os.getloadavg()[0]
+            at = load()
             answers = []
             for row in givens:
                 model = prepared.set_givens(row)
-                started = time.perf_counter()
-                wrapper = cmh.SolveWrapper()
-                wrapper.set_parameters(params)
-                response = wrapper.solve(model)
-                around += time.perf_counter() - started
+                with timer() as took:
+                    wrapper = cmh.SolveWrapper()
+                    wrapper.set_parameters(params)
+                    response = wrapper.solve(model)
+                around += took[0].wall
                 own += response.wall_time
                 branches += response.num_branches
                 answers.append(prepared.decode(response.solution, row))
             checked(np.array(givens, dtype=np.uint8), answers, label)
             k = len(givens)
             rows[label] = (f"| {name} | {label} | {k:,} | {k / own:,.0f} | {k / around:,.0f} | {branches / k:,.1f} |"
-                           f" {load:.2f} |")
+                           f" {at:.2f} |")
             print(f"  {rows[label]}", file=sys.stderr, flush=True)
         lines += [rows[label] for label in STUDY]
     return lines
@@ -275,23 +272,22 @@ def study(data: Path, limit_17: int) -> list[str]:
 
 # --- the whole process ------------------------------------------------------------------------------
 
-def whole_process(data: Path, limit: int | None, args: list[str]) -> dict[str, object]:
+def whole_process(data: Path | None, limit: int | None, args: list[str]) -> dict[str, object]:
     """``sudokulab bench`` on 17_clue (or a file of its first ``limit`` puzzles), timed end to end in a
     subprocess; for cpsat its per-puzzle JSON rows give CP-SAT's own time."""
-    source = subset = data / "17_clue.txt"
+    source = subset = set_file(data, "17_clue", limit)
+    OUT.mkdir(exist_ok=True)
     if limit:
-        subset = HERE / "out" / f"17_clue-{limit}.txt"
-        subset.parent.mkdir(exist_ok=True)
+        subset = OUT / f"17_clue-{limit}.txt"
         subset.write_text("\n".join(source.read_text().split()[:limit]) + "\n")
-    rows_file = HERE / "out" / "per-call-whole.jsonl"
+    rows_file = OUT / "per-call-whole.jsonl"
     rows_file.unlink(missing_ok=True)
     rows_args = ["--output", str(rows_file)] if "cpsat" in " ".join(args) else []  # only where CP-SAT's time is read
     argv = [str(Path(sys.executable).with_name("sudokulab")), "bench", str(subset), *args, *rows_args]
-    load = os.getloadavg()[0]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
-    done = subprocess.run(argv, capture_output=True, text=True)
-    took = time.perf_counter() - started
+    at = load()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)  # the child's CPU: the harness's timer counts this process
+    with timer() as took:
+        done = subprocess.run(argv, capture_output=True, text=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     rows = [json.loads(line) for line in rows_file.read_text().splitlines()] if rows_file.exists() else []
@@ -301,14 +297,14 @@ def whole_process(data: Path, limit: int | None, args: list[str]) -> dict[str, o
     summary = next((line for line in done.stdout.splitlines() if line.startswith("measured:")), "")
     return {"command": shlex.join(["sudokulab", "bench", subset.name, *args, *rows_args[:1],
                                    *(rows_file.name for _ in rows_args[1:])]),
-            "seconds": took, "cpu": cpu, "load": load, "code": done.returncode, "puzzles": puzzles,
+            "seconds": took[0].wall, "cpu": cpu, "load": at, "code": done.returncode, "puzzles": puzzles,
             "own": sum(row["stats"].get("wall_time", 0.0) for row in rows) or None,
             "summary": summary}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--data", type=Path, help="folder of the sets (default: the catalogue's)")
     parser.add_argument("--limit", type=int, default=0, help="first puzzles of 17_clue for the SAT paths (0: all)")
     parser.add_argument("--cpsat-limit", type=int, default=2_000, help="first puzzles of 17_clue for the CP-SAT paths")
     parser.add_argument("--batch-size", type=int, default=512, help="puzzles per batch (bench's default for 9x9)")
@@ -320,12 +316,11 @@ def main(argv: list[str] | None = None) -> int:
                         " --by-solver --quiet'")
     parser.add_argument("--whole-limit", type=int, default=0,
                         help="puzzles of 17_clue in the file the whole-process runs read (default 0: the whole set)")
-    parser.add_argument("--out", type=Path, default=HERE / "results" / "per-call.md")
+    parser.add_argument("--out-dir", type=Path, default=RESULTS, help="where per-call.md goes (default: results/)")
     args = parser.parse_args(argv)
 
-    begun = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    load_start = os.getloadavg()
-    givens = read_set(args.data, "17_clue", args.limit or None)
+    measured_on = machine()
+    givens = read_set(set_file(args.data, "17_clue", args.limit or None), args.limit or None)
     print("SAT paths", file=sys.stderr)
     sat_rows = alternate([bare("cadical195", False), bare("cadical153", False), bare("cadical195", True),
                           bare("cadical195", False, RENEW_AFTER), bare("cadical195", True, RENEW_AFTER), sat_solve,
@@ -336,15 +331,10 @@ def main(argv: list[str] | None = None) -> int:
                         args.rounds)
     study_lines = study(args.data, args.study_limit) if args.study else []
     whole = [whole_process(args.data, args.whole_limit or None, shlex.split(extra)) for extra in args.whole_process]
-    load_end = os.getloadavg()
+    load_end = load()
 
     reference, cpu_reference = sat_rows[0].rate, sat_rows[0].cpu_rate
-    command = shlex.join([".venv/bin/python", "benchmarks/per_call.py", *(argv if argv is not None else sys.argv[1:])])
     out = [
-        "# Per-call cost of `sat` and `cpsat` (issue 17)", "",
-        f"Command: `{command}`; started {begun}, CPython {platform.python_version()}, {os.cpu_count()} cores,"
-        f" load average {load_start[0]:.2f} {load_start[1]:.2f} {load_start[2]:.2f} at the start,"
-        f" {load_end[0]:.2f} {load_end[1]:.2f} {load_end[2]:.2f} at the end.", "",
         "How measured: one process; each path on a fresh engine or solver (a shared CaDiCaL slows down as it"
         " learns, so every path starts from the same state and sees the same puzzles in the same order);"
         f" {args.rounds} round(s), the paths in reverse order every other round, each path's best round (least"
@@ -383,7 +373,7 @@ def main(argv: list[str] | None = None) -> int:
                 "`sudokulab bench` on 17_clue"
                 + (f" (a file of its first {args.whole_limit:,} puzzles)" if args.whole_limit else "")
                 + ", timed end to end"
-                " (`time.perf_counter` around the subprocess: start-up, reading, solving, checking, writing the"
+                " (the harness's `timer` around the subprocess: start-up, reading, solving, checking, writing the"
                 " JSON rows it is asked for; CPU seconds of the child from `getrusage`), against the plain bare"
                 " cadical195 loop above (one engine for the whole run); *own*: CP-SAT's reported `wall_time` summed"
                 " from the JSON rows.", "",
@@ -397,8 +387,11 @@ def main(argv: list[str] | None = None) -> int:
                        f" {rate / reference:.0%} | {w['cpu']:.2f} | {cpu_rate:,.0f} | {cpu_rate / cpu_reference:.0%} |"
                        f" {share} | {w['code']} | {w['load']:.2f} |")
         out += ["", "bench's own closing lines:", "", *(f"- {w['summary']}" for w in whole)]
-    args.out.write_text("\n".join(out) + "\n")
-    print(f"wrote {args.out}", file=sys.stderr)
+    out += ["", f"Load average {load_end:.2f} at the end."]
+    written = write_results("per-call.md", "Per-call cost of `sat` and `cpsat` (issue 17)", "\n".join(out),
+                            how=f"Made by `{command_line(__file__, argv)}`.", measured_on=measured_on,
+                            folder=args.out_dir)
+    print(f"wrote {written}", file=sys.stderr)
     return 0
 
 

@@ -14,11 +14,11 @@
 5. ``targets.md``: the issue's targets held against the figures of this run.
 
 Per-puzzle CSVs of steps 1 and 2 go to ``--csv-dir`` (``benchmarks/out``, not committed); the
-summaries and pictures to ``--out-dir`` (``benchmarks/results``). Datasets are read from ``--data``
-(default ``../shared/data`` beside the repository); a set missing there is fetched from its public
-source (``sudokulab.datasets.catalog``, as ``sudokulab datasets fetch`` does; ``--no-fetch`` not to), one that
-cannot be had is skipped with a note, and with none at all nothing is measured and the exit code is 2.
-Exit code 4 if any answer was wrong.
+summaries and pictures to ``--out-dir`` (``benchmarks/results``). The whole sets are found by the
+catalogue (fetched, or ``../shared/data`` beside the repository), or read from ``--data DIR``; a set
+missing there is fetched from its public source (``sudokulab.datasets.catalog``, as ``sudokulab datasets
+fetch`` does; ``--no-fetch`` not to), one that cannot be had is skipped with a note, and with none at all
+nothing is measured and the exit code is 2. Exit code 4 if any answer was wrong.
 
     .venv/bin/python benchmarks/run_all.py                  # the full report (about 20 minutes)
     .venv/bin/python benchmarks/run_all.py --limit 300      # a quick first look
@@ -27,13 +27,11 @@ Exit code 4 if any answer was wrong.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
-import shlex
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
+
+from harness import OUT, RESULTS, command_line, machine, whole_set, write_results
 
 from sudokulab import solvers
 from sudokulab.bench import run as bench
@@ -42,9 +40,6 @@ from sudokulab.errors import ExitCode
 from sudokulab.ui import plots
 from sudokulab.ui.console import console
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-DEFAULT_DATA = ROOT.parent / "shared" / "data"
 SETS = ("17_clue", "magictour_top1465", "forum_hardest_1106", "forum_hardest_1905_11plus")
 SLICED = "forum_hardest_1905_11plus"
 CLASSIC, FAST = "backtrack", "backtrack-fast"
@@ -60,26 +55,14 @@ TARGETS = (  # (solver, dataset, puzzles/s at least, how the goal is phrased)
 )
 
 
-def command(script: str, argv: Sequence[str]) -> str:
-    """How a script was started, for its report (paths relative to the repository)."""
-    return shlex.join([".venv/bin/python", f"benchmarks/{script}", *argv])
-
-
-def provenance() -> str:
-    """When and where: the date, Python, cores and the load average now (other work skews timings)."""
-    load = f", load average {os.getloadavg()[0]:.2f}" if hasattr(os, "getloadavg") else ""
-    return (f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, CPython {platform.python_version()}, "
-            f"{os.cpu_count()} cores{load}")
-
-
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder of the datasets (default: %(default)s)")
+    parser.add_argument("--data", type=Path, help="folder of the sets (default: the catalogue's)")
     parser.add_argument("--no-fetch", action="store_true",
-                        help="do not download the sets missing from --data (default: fetch them, as "
+                        help="do not download the sets missing here (default: fetch them, as "
                         "'sudokulab datasets fetch' does, into the user's cache folder)")
-    parser.add_argument("--out-dir", type=Path, default=HERE / "results")
-    parser.add_argument("--csv-dir", type=Path, default=HERE / "out")
+    parser.add_argument("--out-dir", type=Path, default=RESULTS, help="where the results go (default: results/)")
+    parser.add_argument("--csv-dir", type=Path, default=OUT, help="per-puzzle CSVs (default: out/)")
     parser.add_argument("--solvers", help="comma-separated (default: every registered solver but the classic)")
     parser.add_argument("--limit", type=int, help="the first K puzzles of every set (e.g. 2000; 300 for a quick look)")
     parser.add_argument("--slice", type=int, default=2000, help=f"puzzles of {SLICED} (default: 2000)")
@@ -108,18 +91,19 @@ def _limit(*limits: int | None) -> int | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    measured_on = machine()
     found = find_datasets(args)
+    where = args.data or "the catalogue's folders"
     if not found:
         print(f"run_all: no dataset found, nothing measured: put {', '.join(f'{n}.txt' for n in SETS)} "
-              f"(see ../shared/data/README.md) in {args.data}, pass --data DIR, or fetch them with "
+              f"(see ../shared/data/README.md) in {where}, pass --data DIR, or fetch them with "
               f"'sudokulab datasets fetch {' '.join(SETS)}'", file=sys.stderr)
         return ExitCode.BAD_INPUT
     for name in SETS:
         if name not in found:
-            print(f"skipped {name}: {args.data / f'{name}.txt'} is absent", file=sys.stderr)
+            print(f"skipped {name}: not in {where}", file=sys.stderr)
     args.out_dir.mkdir(parents=True, exist_ok=True)
     args.csv_dir.mkdir(parents=True, exist_ok=True)
-    sys.path.insert(0, str(HERE))
 
     datasets = [bench.Dataset.from_path(path, limit=_limit(args.limit, args.slice if name == SLICED else None))
                 for name, path in found.items()]
@@ -128,7 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     draw_cactus(args, datasets, paradigms, classic)
     wrong = paradigms.wrong + (classic.wrong if classic else 0)
     if not args.skip_scaling:
-        import scaling
+        import scaling  # a script beside this one (their folder is on the path)
 
         classic = [CLASSIC] if CLASSIC in solvers.names() and CLASSIC not in args.solver_list else []
         code = scaling.main(["--out-dir", str(args.out_dir), "--jobs", str(args.jobs),
@@ -139,10 +123,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         overridden = "--limit" in args.configurations_args.split()
         limit = [] if args.limit is None or overridden else ["--limit", str(args.limit)]
-        code = configurations.main(["--data", str(args.data), "--out-dir", str(args.out_dir), *limit,
-                                    *args.configurations_args.split()])
+        data = ["--data", str(args.data)] if args.data is not None else []
+        code = configurations.main([*data, "--out-dir", str(args.out_dir), *limit, *args.configurations_args.split()])
         wrong += code == ExitCode.WRONG
-    write_targets(args.out_dir, paradigms.summaries, args.out_dir / "scaling.csv")  # scaling: this run's or the last
+    # scaling.csv: this run's, or the last one's under --skip-scaling
+    write_targets(args, paradigms.summaries, args.out_dir / "scaling.csv", measured_on)
     if wrong:
         print("WRONG answers were found: see above", file=sys.stderr)
         return ExitCode.WRONG
@@ -150,12 +135,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def find_datasets(args: argparse.Namespace) -> dict[str, Path]:
-    """The reference sets: from ``--data``, else fetched (or found already fetched) by ``sudokulab.datasets.catalog``.
+    """The reference sets, whole: in ``--data`` or where the catalogue finds them, else fetched by it.
 
-    When none comes from ``--data``, ``args.data`` becomes the catalog's folder, which the
-    configuration study then reads.
+    When none comes from ``--data``, ``args.data`` is dropped, so that the configuration study reads the
+    catalogue's sets too.
     """
-    found = {name: args.data / f"{name}.txt" for name in SETS if (args.data / f"{name}.txt").is_file()}
+    found = {name: path for name in SETS if (path := whole_set(name, args.data)) is not None}
     missing = [name for name in SETS if name not in found]
     if missing and not args.no_fetch:
         from sudokulab.datasets import catalog
@@ -176,29 +161,29 @@ def find_datasets(args: argparse.Namespace) -> dict[str, Path]:
                 continue
             found[name] = fetched.path
         if found and not any(path.parent == args.data for path in found.values()):
-            args.data = catalog.data_folder()
+            args.data = None
     return {name: found[name] for name in SETS if name in found}
 
 
 def run_paradigms(args: argparse.Namespace, datasets: list[bench.Dataset]) -> bench.BenchReport:
     """Step 1: the reference sets, each solver over all of them in turn."""
+    measured_on = machine()
     report = bench.run_bench(datasets, args.solver_list, time_limit=args.time_limit,
                              csv_path=args.csv_dir / "paradigms.csv", by_solver=True)
     render_bench(report, console())
-    text = ["# Every paradigm on the reference sets\n",
-            f"Command: `{command('run_all.py', args.argv)}`; {provenance()} at the end of this step.\n",
-            "Times are each solver's own `solve` time on a parsed puzzle (every answer checked); "
+    text = ["Times are each solver's own `solve` time on a parsed puzzle (every answer checked); "
             "a slice is named in its table's title by its puzzle count.\n",
             bench_markdown(report)]
-    (args.out_dir / "paradigms.md").write_text("\n".join(text), encoding="utf-8")
+    write_results("paradigms.md", "Every paradigm on the reference sets", "\n".join(text),
+                  how=f"Made by `{command_line(__file__, args.argv)}`.", measured_on=measured_on, folder=args.out_dir)
     return report
 
 
 def run_backtracking(args: argparse.Namespace, found: dict[str, Path],
                      paradigms: bench.BenchReport) -> bench.BenchReport | None:
     """Step 2: Norvig's figures against step 1, then the classic's slices (their report, if run)."""
-    text = ["# The hand-written search\n", f"Command: `{command('run_all.py', args.argv)}`\n",
-            "## `backtrack-fast` against Norvig's published figures\n",
+    measured_on = machine()
+    text = ["## `backtrack-fast` against Norvig's published figures\n",
             "From step 1 (`paradigms.md`): solve time of `backtrack-fast` on a parsed puzzle, one process. "
             "Norvig: his published Python solver, whole set, this machine kind (`../shared/data/README.md`).\n",
             "| set | puzzles | solved | puzzles/s | puzzles/cpu-s | nodes/puzzle | Norvig /s | x Norvig | "
@@ -233,7 +218,8 @@ def run_backtracking(args: argparse.Namespace, found: dict[str, Path],
                         f"{fast.per_second / classic.per_second:,.0f}x | "
                         f"{fast.per_cpu_second / classic.per_cpu_second:,.0f}x |")
         text += ["", "Every solver on these slices:\n", bench_markdown(report)]
-    (args.out_dir / "backtracking.md").write_text("\n".join(text) + "\n", encoding="utf-8")
+    write_results("backtracking.md", "The hand-written search", "\n".join(text),
+                  how=f"Made by `{command_line(__file__, args.argv)}`.", measured_on=measured_on, folder=args.out_dir)
     return report
 
 
@@ -252,9 +238,10 @@ def draw_cactus(args: argparse.Namespace, datasets: Sequence[bench.Dataset], par
     print(f"wrote {png}, paradigms.md and backtracking.md; per-puzzle CSVs in {args.csv_dir}", file=sys.stderr)
 
 
-def write_targets(out_dir: Path, summaries: Sequence[bench.BenchSummary], scaling_csv: Path | None) -> None:
+def write_targets(args: argparse.Namespace, summaries: Sequence[bench.BenchSummary], scaling_csv: Path | None,
+                  measured_on: str) -> None:
     """The issue's targets beside this run's figures (one process; wall and CPU rates)."""
-    lines = ["# Targets\n", "| target | measured (wall) | measured (CPU) | met |", "| --- | ---: | ---: | --- |"]
+    lines = ["| target | measured (wall) | measured (CPU) | met |", "| --- | ---: | ---: | --- |"]
     for solver, dataset, goal, phrase in TARGETS:
         found = next((s for s in summaries if s.solver == solver and s.dataset == dataset), None)
         if found is None:
@@ -273,7 +260,8 @@ def write_targets(out_dir: Path, summaries: Sequence[bench.BenchSummary], scalin
                      f"{'yes' if solved and worst < 1 else 'no'} |")
     else:
         lines.append("| `sat` on 25x25 boards with 45% clues: under 1 s | not run | | |")
-    (out_dir / "targets.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_results("targets.md", "Targets", "\n".join(lines), how=f"Made by `{command_line(__file__, args.argv)}`.",
+                  measured_on=measured_on, folder=args.out_dir)
 
 
 def _label(dataset: bench.Dataset, ran: int) -> str:

@@ -35,14 +35,14 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import random
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Sequence
 from pathlib import Path
+
+from harness import RESULTS, command_line, machine, timer, write_results
 
 from sudokulab import solvers
 from sudokulab.bench import run as bench
@@ -55,7 +55,6 @@ from sudokulab.generation import puzzles as generate
 from sudokulab.ui import plots
 from sudokulab.ui.console import console
 
-ROOT = Path(__file__).resolve().parents[1]
 SIZES = tuple(n for n in (4, 6, 9, 12, 16, 20, 25, 36, 49, 64) if n <= MAX_SIZE)
 CHILD = """
 import json, sys
@@ -92,7 +91,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--unique", action="store_true", help="generate puzzles with a unique solution")
     parser.add_argument("--fast-grids", type=int, default=49,
                         help="from this size on, grids are backtrack-jit's empty-board answer under random symmetries")
-    parser.add_argument("--out-dir", type=Path, default=ROOT / "benchmarks" / "results")
+    parser.add_argument("--out-dir", type=Path, default=RESULTS, help="where the results go (default: results/)")
     parser.add_argument("--stem", default="scaling", help="output file names: STEM.md, .csv, .png (default: scaling)")
     return parser.parse_args(argv)
 
@@ -168,12 +167,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             active.remove(name)
     args.out_dir.mkdir(parents=True, exist_ok=True)
     points: list[plots.ScalingPoint] = []
-    started_as = " ".join([".venv/bin/python benchmarks/scaling.py", *(sys.argv[1:] if argv is None else argv)])
-    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    load = os.getloadavg()
-    markdown = [f"# Scaling study\n\nCommand: `{started_as}`; started {when}; load average {load[0]:.2f} "
-                f"{load[1]:.2f} {load[2]:.2f} (1, 5, 15 min), {os.cpu_count()} cores.\n",
-                f"{args.per_size} puzzles per size, {args.fraction:.0%} of the cells given, "
+    how = f"Made by `{command_line(__file__, argv)}`."
+    measured_on = machine()
+    markdown = [f"{args.per_size} puzzles per size, {args.fraction:.0%} of the cells given, "
                 f"seed {args.seed}{', unique solutions' if args.unique else ''}; time limit {args.time_limit:g} s. "
                 f"From {args.fast_grids}x{args.fast_grids} on, grids are backtrack-jit's answer to the empty board "
                 "under random symmetries (generate's own fill takes minutes a grid there).\n"]
@@ -187,14 +183,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"{n}x{n}: no solver left to run", file=sys.stderr)
                 break
             shape = Shape.of_size(n)
-            started = time.perf_counter()
-            made = made_by_size[n] = make_puzzles(shape, args)
+            with timer() as making:
+                made = made_by_size[n] = make_puzzles(shape, args)
             if n > 36:  # only the largest boards meet the size limits of some models
                 for name, why in refusing(active, made[0], args.time_limit).items():
                     print(f"{name} refuses {n}x{n}: {why}", file=sys.stderr)
                     markdown.append(f"{name} refuses {n}x{n} boards ({why}) and was not run on them.\n")
                     active.remove(name)
-            print(f"{n}x{n}: {len(made)} puzzles made in {time.perf_counter() - started:.1f} s; "
+            print(f"{n}x{n}: {len(made)} puzzles made in {making[0].wall:.1f} s; "
                   f"running {', '.join(active)}", file=sys.stderr)
             part = Path(scratch) / f"{n}.csv"
             report = bench.run_bench(
@@ -244,7 +240,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{name}: peak {peak / 1024:.0f} MiB on {shape.n}x{shape.n} ({status})", file=sys.stderr)
             markdown.append(f"| {name} | {built / 1024:,.0f} | {peak / 1024:,.0f} | {status} |")
         markdown.append("")
-    (args.out_dir / f"{args.stem}.md").write_text("\n".join(markdown), encoding="utf-8")
+    write_results(f"{args.stem}.md", "Scaling study", "\n".join(markdown), how=how, measured_on=measured_on,
+                  folder=args.out_dir)
     if points:
         png = plots.scaling_plot(points, args.out_dir / f"{args.stem}.png", time_limit=args.time_limit,
                                  title=f"Median solve time, {args.fraction:.0%} clues, {args.per_size} puzzles a size")

@@ -8,8 +8,9 @@ random extra of up to ``--spread`` seconds), sends the signal and times the exit
 with 128 + the signal, one line on stderr and nothing on stdout. Then it times ``sat`` (one process,
 no signal) on the empty 36x36 board and on ``--puzzles`` (36x36, 45% given), wall and CPU, with the
 longest single engine call: the longest a signal can wait. The one-minute load goes with the figures.
+Writes ``results/signal-latency.md``.
 
-    .venv/bin/python benchmarks/signal_latency.py --runs 20 --markdown benchmarks/results/signal-latency.md
+    .venv/bin/python benchmarks/signal_latency.py --runs 20
 """
 
 from __future__ import annotations
@@ -18,12 +19,13 @@ import argparse
 import os
 import random
 import signal
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from harness import RESULTS, Spread, command_line, load, machine, markdown_table, timer, write_results
 
 LINES = {signal.SIGINT: "sudokulab: interrupted\n", signal.SIGTERM: "sudokulab: terminated\n",
          signal.SIGHUP: "sudokulab: hung up\n"}
@@ -56,12 +58,12 @@ def one_signal(board: Path, signum: int, delay: float, warm: float) -> dict:
     time.sleep(delay)
     if process.poll() is not None:
         return {"ok": False, "why": "ended before the signal"}
-    process.send_signal(signum)
-    sent = time.perf_counter()
-    out, err = process.communicate(timeout=600)
-    took = time.perf_counter() - sent
+    with timer() as took:
+        process.send_signal(signum)
+        out, err = process.communicate(timeout=600)
     ok = process.returncode == 128 + signum and err.decode() == LINES[signum] and out == b""
-    return {"ok": ok, "took": took, "why": "" if ok else f"exit {process.returncode}, {err[-300:]!r}, {len(out)} B out"}
+    return {"ok": ok, "took": took[0].wall,
+            "why": "" if ok else f"exit {process.returncode}, {err[-300:]!r}, {len(out)} B out"}
 
 
 def latencies(board: Path, runs: int, warm: float, spread: float, seed: int) -> dict[str, dict]:
@@ -116,24 +118,21 @@ def solve_times(puzzles: Path | None) -> list[dict]:
     return [json.loads(line) for line in done.stdout.splitlines()]
 
 
-def markdown(found: dict[str, dict], times: list[dict], args: argparse.Namespace, loads: tuple[float, float]) -> str:
-    lines = ["# Signal to exit during a 36x36 canonical SAT solve\n",
-             f"`benchmarks/signal_latency.py --runs {args.runs} --warm {args.warm} --spread {args.spread}`; "
-             f"{os.cpu_count()} cores, one-minute load {loads[0]:.1f} before, {loads[1]:.1f} after. "
-             "Wall seconds from the signal to the exit of `solve EMPTY36 --solver sat --canonical`.\n",
-             "| signal | runs ended cleanly | median | max | failed |", "| --- | ---: | ---: | ---: | --- |"]
+def markdown(found: dict[str, dict], times: list[dict], args: argparse.Namespace, after: float) -> str:
+    rows = []
     for name, row in found.items():
-        took = row["took"]
-        median = f"{statistics.median(took):.2f} s" if took else "-"
-        longest = f"{max(took):.2f} s" if took else "-"
-        lines.append(f"| {name} | {len(took)} | {median} | {longest} | {'; '.join(row['failed']) or 'none'} |")
+        took = Spread.of(row["took"]) if row["took"] else None
+        shown = [f"{took.median:.2f} s", f"{took.high:.2f} s"] if took else ["-", "-"]
+        rows.append([name, len(row["took"]), *shown, "; ".join(row["failed"]) or "none"])
+    lines = [f"`solve EMPTY36 --solver sat --canonical`, {args.runs} runs a signal (`--warm {args.warm} --spread "
+             f"{args.spread}`), one-minute load {after:.1f} after. Wall seconds from the signal to the exit.", "",
+             markdown_table(["signal", "runs ended cleanly", "median", "max", "failed"], rows)]
     if times:
-        lines += ["", "Solve times (`sat`, default engine, one process, no signal):", "",
-                  "| board | status | wall | CPU | engine calls | longest call |",
-                  "| --- | --- | ---: | ---: | ---: | ---: |"]
-        lines += [f"| {t['board']} | {t['status']} | {t['wall']:.2f} s | {t['cpu']:.2f} s | {t['calls']} | "
-                  f"{t['longest']:.2f} s |" for t in times]
-    return "\n".join(lines) + "\n"
+        lines += ["Solve times (`sat`, default engine, one process, no signal):", "",
+                  markdown_table(["board", "status", "wall", "CPU", "engine calls", "longest call"],
+                                 [[t["board"], t["status"], f"{t['wall']:.2f} s", f"{t['cpu']:.2f} s", t["calls"],
+                                   f"{t['longest']:.2f} s"] for t in times])]
+    return "\n".join(lines)
 
 
 def main() -> None:
@@ -144,21 +143,22 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2580)
     parser.add_argument("--puzzles", type=Path, help="36x36 puzzles to time (BOJ blocks, blank-line separated)")
     parser.add_argument("--no-solve-times", action="store_true")
-    parser.add_argument("--markdown", type=Path)
+    parser.add_argument("--out-dir", type=Path, default=RESULTS,
+                        help="where signal-latency.md goes (default: results/)")
     args = parser.parse_args()
     from sudokulab import Puzzle
     from sudokulab.formats.boj import format_puzzle
 
-    before = os.getloadavg()[0]
+    measured_on = machine()
     with tempfile.TemporaryDirectory() as folder:
         board = Path(folder) / "empty36.txt"
         board.write_text(format_puzzle(Puzzle.empty(36)))
         found = latencies(board, args.runs, args.warm, args.spread, args.seed)
     times = [] if args.no_solve_times else solve_times(args.puzzles)
-    report = markdown(found, times, args, (before, os.getloadavg()[0]))
-    print(report)
-    if args.markdown:
-        args.markdown.write_text(report)
+    body = markdown(found, times, args, load())
+    print(body)
+    write_results("signal-latency.md", "Signal to exit during a 36x36 canonical SAT solve", body,
+                  how=f"Made by `{command_line()}`.", measured_on=measured_on, folder=args.out_dir)
 
 
 if __name__ == "__main__":

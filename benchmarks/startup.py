@@ -6,22 +6,18 @@ gives the median wall time, beside ``python -c pass`` and ``python -c "import ar
 one-minute load average before and after; then ``python -X importtime`` of ``sudokulab --help``:
 the imports that cost most, cumulative (a package with what it imports).
 
-    .venv/bin/python benchmarks/startup.py --runs 21 --markdown benchmarks/results/startup.md
+    .venv/bin/python benchmarks/startup.py --runs 21          # writes results/startup.md
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import platform
-import statistics
 import subprocess
 import sys
-import time
-from datetime import datetime, timezone
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from harness import RESULTS, ROOT, Spread, command_line, load, machine, markdown_table, timer, write_results
+
 SAMPLE = str(ROOT / "examples" / "boj2580-sample.txt")
 ANSWER = str(ROOT / "examples" / "boj2580-sample.out")
 PY = sys.executable
@@ -37,9 +33,9 @@ LINES = {
 
 
 def timed(command: list[str]) -> float:
-    started = time.perf_counter()
-    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    return time.perf_counter() - started
+    with timer() as took:
+        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    return took[0].wall
 
 
 def import_breakdown(command: list[str], top: int) -> list[tuple[str, float, float]]:
@@ -58,38 +54,32 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=11, help="runs of each command line (default: 11)")
     parser.add_argument("--top", type=int, default=15, help="imports listed (default: 15)")
-    parser.add_argument("--markdown", metavar="FILE", help="write the results here as Markdown")
+    parser.add_argument("--out-dir", type=Path, default=RESULTS, help="where startup.md goes (default: results/)")
     args = parser.parse_args()
-    env_load = os.getloadavg()[0]
-    started = datetime.now(timezone.utc)
+    measured_on = machine()
     times: dict[str, list[float]] = {name: [] for name in LINES}
     for _ in range(args.runs):
         for name, command in LINES.items():  # in turns, so a change of load hits every line alike
             times[name].append(timed(command))
-    end_load = os.getloadavg()[0]
-    argparse_ms = statistics.median(times['python -c "import argparse"']) * 1000
-    lines = [
-        "# Start-up time of the commands (issue 25)", "",
-        f"Command: `{Path(PY).name} benchmarks/startup.py --runs {args.runs}`; started "
-        f"{started:%Y-%m-%d %H:%M} UTC, CPython {platform.python_version()}, {os.cpu_count()} cores, "
-        f"one-minute load average {env_load:.2f} at the start, {end_load:.2f} at the end.", "",
+    argparse_ms = Spread.of(times['python -c "import argparse"']).median * 1000
+    rows = []
+    for name, values in times.items():
+        spread = Spread.of(values)
+        rows.append([f"`{name}`", f"{spread.median * 1000:.1f}", f"{spread.low * 1000:.1f}",
+                     f"{spread.median * 1000 / argparse_ms:.2f}x"])
+    imports = [[f"`{name}`", f"{own:.1f}", f"{total:.1f}"]
+               for name, own, total in import_breakdown(LINES["sudokulab --help"], args.top)]
+    body = "\n".join([
         f"How measured: each command line run {args.runs} times as a fresh process, the lines in turns, "
         "stdout and stderr to /dev/null; the median wall time (subprocess start to exit). "
-        "`python -m sudokulab` runs what the console script runs.", "",
-        "| command line | median ms | min ms | of `import argparse` |", "| --- | ---: | ---: | ---: |",
-    ]
-    for name, values in times.items():
-        median = statistics.median(values) * 1000
-        lines.append(f"| `{name}` | {median:.1f} | {min(values) * 1000:.1f} | {median / argparse_ms:.2f}x |")
-    lines += ["", "`python -X importtime -m sudokulab --help`, the costliest imports by cumulative time "
-              "(one run; importtime's own overhead included):", "",
-              "| module | self ms | cumulative ms |", "| --- | ---: | ---: |"]
-    for name, own, total in import_breakdown(LINES["sudokulab --help"], args.top):
-        lines.append(f"| `{name}` | {own:.1f} | {total:.1f} |")
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if args.markdown:
-        Path(args.markdown).write_text(text)
+        f"`python -m sudokulab` runs what the console script runs. Load average at the end: {load():.2f}.", "",
+        markdown_table(["command line", "median ms", "min ms", "of `import argparse`"], rows),
+        "`python -X importtime -m sudokulab --help`, the costliest imports by cumulative time "
+        "(one run; importtime's own overhead included):", "",
+        markdown_table(["module", "self ms", "cumulative ms"], imports)])
+    print(body)
+    write_results("startup.md", "Start-up time of the commands (issue 25)", body,
+                  how=f"Made by `{command_line()}`.", measured_on=measured_on, folder=args.out_dir)
 
 
 if __name__ == "__main__":

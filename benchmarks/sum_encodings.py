@@ -10,30 +10,28 @@ the cage sums encoded each way in turn (the rest of the formula is the same clau
   encodes through the ``pindakaas`` package: ``pip install python-sat[pb]``; skipped, and said so,
   when it is missing), for the encoders ``best`` (pindakaas' default), ``bdd``, ``adder``.
 
-Puzzles: K killer puzzles made here (no published killer set is in ../shared/data): the solution of
-each of the first K puzzles of a 9x9 set (default 17_clue) cut into random connected cages of 2 to 5
+Puzzles: K killer puzzles made here (no published killer set exists in the catalogue): the solution of
+each of the first K puzzles of a 9x9 set (``--set``, default 17_clue) cut into random connected cages of 2 to 5
 cells covering the board (seeded), each cage's total read from the solution, no givens. Each has a
 solution, not always exactly one.
 
 Measures per encoding: the formula's variables and clauses (mean over the puzzles), build time,
 and, on a fresh CaDiCaL 1.9.5 engine per puzzle (each puzzle has its own rules), the time to a
 first solution and the time to count up to 2 solutions (the uniqueness question, harder); every
-grid found is checked by ``grid.is_solution`` and the counts must agree between encodings.
+grid found is checked by ``grid.is_solution`` and the counts must agree between encodings. Writes
+``results/sum-encodings.md``.
 
-    PYTHONPATH=src .venv/bin/python benchmarks/sum_encodings.py --limit 100 \\
-        --out benchmarks/results/sum-encodings.md
+    .venv/bin/python benchmarks/sum_encodings.py --limit 100
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import random
-import statistics
 import sys
-import time
 from pathlib import Path
 
+from harness import RESULTS, Spread, command_line, dataset, machine, markdown_table, timer, write_results
 from pysat.solvers import Solver
 
 from sudokulab import Puzzle, Shape, is_solution, solvers
@@ -42,7 +40,6 @@ from sudokulab.core.rules import Cage, build
 from sudokulab.datasets.reading import read_dataset
 from sudokulab.solvers.sat import cnf
 
-ROOT = Path(__file__).resolve().parents[1]
 SHAPE = Shape(3, 3)
 
 
@@ -101,78 +98,71 @@ def encoders() -> tuple[dict[str, object], str | None]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data" / "17_clue.txt")
+    parser.add_argument("--data", type=Path, help="folder of the sets (default: the catalogue's)")
+    parser.add_argument("--set", default="17_clue", help="the 9x9 set the solutions come from (default: 17_clue)")
     parser.add_argument("--limit", type=int, default=100)
     parser.add_argument("--seed", type=int, default=22)
-    parser.add_argument("--out", type=Path)
+    parser.add_argument("--out-dir", type=Path, default=RESULTS, help="where sum-encodings.md goes (default: results/)")
     args = parser.parse_args()
-    if not args.data.is_file():
-        print(f"sum_encodings.py: no dataset at {args.data}: give --data FILE", file=sys.stderr)
+    path = dataset(args.set, args.limit, args.data)
+    if path is None:
         return 2
+    measured_on = machine()
     rng = random.Random(args.seed)
     puzzles = []
     with solvers.get("sat") as sat:
-        for entry in read_dataset(args.data):
+        for entry in read_dataset(path):
             if len(puzzles) >= args.limit:
                 break
             if entry.puzzle is not None:
                 puzzles.append(killer_from(sat.solve(entry.puzzle).grid, rng))
     found, skipped = encoders()
-    load = os.getloadavg()[0]
     rows, counts_seen = [], {}
     for name, encoder in found.items():
         sizes, builds, firsts, uniques, counts = [], [], [], [], []
         for index, puzzle in enumerate(puzzles):
-            started = time.perf_counter()
-            formula = cnf.build_formula(puzzle.rules, "extended", "pairwise", cages=encoder)
-            built = time.perf_counter()
+            with timer() as built:
+                formula = cnf.build_formula(puzzle.rules, "extended", "pairwise", cages=encoder)
             with Solver(name="cadical195", bootstrap_with=formula.clauses) as engine:
-                ready = time.perf_counter()
-                assert engine.solve()
-                grid = formula.decode(engine.get_model(), puzzle.givens)
-                first = time.perf_counter()
-                if not is_solution(grid, puzzle):
+                with timer() as first:
+                    solved = engine.solve()
+                    grid = formula.decode(engine.get_model(), puzzle.givens) if solved else None
+                if grid is None or not is_solution(grid, puzzle):
                     print(f"sum_encodings.py: {name}: puzzle {index + 1}: not a solution", file=sys.stderr)
                     return 4
-                engine.add_clause(formula.blocking_clause(grid, puzzle.givens))
-                count = 1 + bool(engine.solve())
-                done = time.perf_counter()
+                with timer() as second:
+                    engine.add_clause(formula.blocking_clause(grid, puzzle.givens))
+                    count = 1 + bool(engine.solve())
             sizes.append((formula.variables, len(formula.clauses)))
-            builds.append(built - started)
-            firsts.append(first - ready)
-            uniques.append(done - ready)
+            builds.append(built[0].wall)
+            firsts.append(first[0].wall)
+            uniques.append(first[0].wall + second[0].wall)
             counts.append(count)
         for index, count in enumerate(counts):
             if counts_seen.setdefault(index, count) != count:
                 print(f"sum_encodings.py: {name}: puzzle {index + 1}: {count} solutions, not {counts_seen[index]}",
                       file=sys.stderr)
                 return 4
-        rows.append((name, statistics.mean(v for v, _ in sizes), statistics.mean(c for _, c in sizes),
-                     statistics.median(builds), statistics.median(firsts), len(puzzles) / sum(firsts),
-                     statistics.median(uniques), len(puzzles) / sum(uniques)))
+        rows.append([name, f"{Spread.of([v for v, _ in sizes]).mean:,.0f}",
+                     f"{Spread.of([c for _, c in sizes]).mean:,.0f}",
+                     f"{Spread.of(builds).median * 1000:.1f} ms", f"{Spread.of(firsts).median * 1000:.1f} ms",
+                     f"{len(puzzles) / sum(firsts):,.1f}", f"{Spread.of(uniques).median * 1000:.1f} ms",
+                     f"{len(puzzles) / sum(uniques):,.1f}"])
     unique = sum(1 for c in counts_seen.values() if c == 1)
-    lines = [
-        f"Killer cage sums in CNF: {len(puzzles)} killer puzzles made from the solutions of the first "
-        f"{len(puzzles)} of `{args.data.name}` (random connected cages of 2..5 cells covering the board, "
-        f"seed {args.seed}, no givens; {unique} have exactly one solution). Extended pairwise formula of "
-        f"each puzzle's rules, cage sums encoded each way; a fresh CaDiCaL 1.9.5 engine per puzzle; one "
-        f"process, 2 cores, load average {load:.2f} at the start.",
+    body = "\n".join([
+        f"{len(puzzles)} killer puzzles made from the solutions of the first {len(puzzles)} of `{path.name}` "
+        f"(random connected cages of 2..5 cells covering the board, seed {args.seed}, no givens; {unique} have "
+        "exactly one solution). Extended pairwise formula of each puzzle's rules, cage sums encoded each way; a "
+        "fresh CaDiCaL 1.9.5 engine per puzzle; one process. The timings leave out the engine's construction.",
         "",
-        "| cage sums | variables (mean) | clauses (mean) | build (median) | first solution (median) "
-        "| solved/s | count to 2 (median) | counted/s |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
-    ]
-    for name, nv, nc, build_t, first_t, rate, unique_t, unique_rate in rows:
-        lines.append(f"| {name} | {nv:,.0f} | {nc:,.0f} | {build_t * 1000:.1f} ms | {first_t * 1000:.1f} ms "
-                     f"| {rate:,.1f} | {unique_t * 1000:.1f} ms | {unique_rate:,.1f} |")
-    lines.append("")
-    lines.append("Every grid passed `is_solution`; the solution counts agreed between encodings.")
-    if skipped:
-        lines.append(f"Note: {skipped}.")
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if args.out:
-        args.out.write_text(text)
+        markdown_table(["cage sums", "variables (mean)", "clauses (mean)", "build (median)", "first solution (median)",
+                        "solved/s", "count to 2 (median)", "counted/s"], rows),
+        "Every grid passed `is_solution`; the solution counts agreed between encodings."
+        + (f" Note: {skipped}." if skipped else ""),
+    ])
+    print(body)
+    write_results("sum-encodings.md", "Killer cage sums in CNF", body, how=f"Made by `{command_line()}`.",
+                  measured_on=measured_on, folder=args.out_dir)
     return 0
 
 

@@ -11,7 +11,7 @@ Start-up is `bench --limit 1`, the median of five runs.
     .venv/bin/python benchmarks/whole_path.py                     # 17_clue whole, two hard sets
     .venv/bin/python benchmarks/whole_path.py --limit 5000 --solvers sat,backtrack-jit
 
-Writes results/whole-path.md (and prints it).
+The sets are found by the catalogue (or in ``--data DIR``). Writes results/whole-path.md (and prints it).
 """
 
 from __future__ import annotations
@@ -19,16 +19,13 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
-from datetime import date
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-DATA = HERE.parent.parent / "shared" / "data"
+from harness import RESULTS, Spread, command_line, dataset, load, machine, markdown_table, timer, write_results
+
 SETS = ("17_clue", "magictour_top1465", "forum_hardest_1106")
 SOLVERS = ("sat", "backtrack-jit", "backtrack-fast", "cpsat")
 SLOW = {"cpsat": 5000, "backtrack-fast": 20000}
@@ -41,9 +38,9 @@ def bench(path: Path, solver: str, limit: int | None, env: dict[str, str] | None
                "--wide"]
     if limit is not None:
         command += ["--limit", str(limit)]
-    started = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
-    wall = time.perf_counter() - started
+    with timer() as took:
+        done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    wall = took[0].wall
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command)} exited {done.returncode}: {done.stderr.strip()[-300:]}")
     # the table's columns: two spaces or more apart (report.print_table), or ruled (older tables)
@@ -59,30 +56,26 @@ def bench(path: Path, solver: str, limit: int | None, env: dict[str, str] | None
 
 
 def startup(solver: str, path: Path) -> float:
-    walls = [bench(path, solver, 1)[1] for _ in range(5)]
-    return statistics.median(walls)
+    return Spread.of([bench(path, solver, 1)[1] for _ in range(5)]).median
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--data", type=Path, help="folder of the sets (default: the catalogue's)")
     parser.add_argument("--solvers", default=",".join(SOLVERS))
     parser.add_argument("--sets", default=",".join(SETS))
     parser.add_argument("--limit", type=int, default=None, help="first K puzzles of every set")
-    parser.add_argument("--out", type=Path, default=HERE / "results" / "whole-path.md")
+    parser.add_argument("--out-dir", type=Path, default=RESULTS, help="where whole-path.md goes (default: results/)")
     args = parser.parse_args()
     solvers = args.solvers.split(",")
-    sets = [args.data / f"{name}.txt" for name in args.sets.split(",") if (args.data / f"{name}.txt").is_file()]
+    sets = [path for name in args.sets.split(",") if (path := dataset(name, args.limit, args.data)) is not None]
     if not sets:
-        print(f"no set found in {args.data}", file=sys.stderr)
+        print("whole_path.py: no set found: nothing measured", file=sys.stderr)
         return 2
-    load = os.getloadavg()[0]
-    lines = [f"# The whole path against the solve ({date.today().isoformat()})", "",
-             "Made by `benchmarks/whole_path.py`: each figure is one `sudokulab bench SET --solvers S --by-solver "
-             "--quiet` process, timed from start to exit (whole), beside the puzzles/s that the same run reports "
-             "from its solver's own per-puzzle times (solve). 2 cores, CPython "
-             f"{sys.version.split()[0]}; load average {load:.2f} at the start.", ""]
-
+    measured_on = machine()
+    lines = ["Each figure is one `sudokulab bench SET --solvers S --by-solver --quiet` process, timed from start to "
+             "exit (whole), beside the puzzles/s that the same run reports from its solver's own per-puzzle times "
+             "(solve).", ""]
     first = solvers[0]
     if "backtrack-jit" in solvers:
         with tempfile.TemporaryDirectory() as cache:
@@ -91,11 +84,10 @@ def main() -> int:
             warm = bench(sets[0], "backtrack-jit", 1, env)[1]
         lines += [f"`backtrack-jit` compile: `bench --limit 1` took {cold:.2f} s with an empty numba cache "
                   f"(NUMBA_CACHE_DIR emptied) and {warm:.2f} s the next time, from the cache.", ""]
-    lines += ["Start-up, `bench --limit 1`, median of 5:", "", "| solver | seconds |", "| --- | ---: |"]
-    for solver in solvers:
-        lines.append(f"| {solver} | {startup(solver, sets[0]):.2f} |")
-    lines += ["", "| set | solver | puzzles | whole s | whole puzzles/s | solve puzzles/s | whole / solve | "
-              f"whole / {first} whole |", "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    lines += ["Start-up, `bench --limit 1`, median of 5:", "",
+              markdown_table(["solver", "seconds"],
+                             [[solver, f"{startup(solver, sets[0]):.2f}"] for solver in solvers])]
+    rows = []
     for path in sets:
         reference = None
         for solver in solvers:
@@ -105,12 +97,16 @@ def main() -> int:
             puzzles, wall, rate = bench(path, solver, limit)
             whole = puzzles / wall
             reference = reference or whole
-            lines.append(f"| {path.stem} | {solver} | {puzzles:,} | {wall:.2f} | {whole:,.0f} | {rate:,.0f} | "
-                         f"{whole / rate:.0%} | {whole / reference:.2f} |")
-            print(lines[-1], flush=True)
-    lines += ["", f"Load average at the end: {os.getloadavg()[0]:.2f}."]
-    args.out.write_text("\n".join(lines) + "\n")
-    print("\n".join(lines))
+            rows.append([path.stem, solver, f"{puzzles:,}", f"{wall:.2f}", f"{whole:,.0f}", f"{rate:,.0f}",
+                         f"{whole / rate:.0%}", f"{whole / reference:.2f}"])
+            print(" | ".join(rows[-1]), file=sys.stderr, flush=True)
+    lines += [markdown_table(["set", "solver", "puzzles", "whole s", "whole puzzles/s", "solve puzzles/s",
+                              "whole / solve", f"whole / {first} whole"], rows),
+              f"Load average at the end: {load():.2f}."]
+    body = "\n".join(lines)
+    print(body)
+    write_results("whole-path.md", "The whole path against the solve", body, how=f"Made by `{command_line()}`.",
+                  measured_on=measured_on, folder=args.out_dir)
     return 0
 
 

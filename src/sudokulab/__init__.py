@@ -41,8 +41,6 @@ if _TYPE_CHECKING:
     from .solvers import default_solver
     from .solvers.base import Capabilities, CountResult, SolveResult, Status
 
-__version__ = "0.1.0"
-
 __all__ = [
     "Capabilities",
     "CountResult",
@@ -92,7 +90,17 @@ start-up, ``--help`` included) loads none of them until asked (benchmarks/result
 
 
 def __getattr__(name: str) -> Any:
-    """A public name (``_LAZY``), imported on first use and kept."""
+    """A public name (``_LAZY``), imported on first use and kept; ``__version__`` read from the installed
+    package's metadata, where pyproject.toml writes it (the one place the version is written)."""
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            value = version("sudokulab")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            value = "0+unknown"
+        globals()[name] = value
+        return value
     if name not in _LAZY:
         raise AttributeError(f"module 'sudokulab' has no attribute '{name}'")
     module, attribute = _LAZY[name]

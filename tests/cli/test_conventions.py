@@ -16,7 +16,7 @@ from sudokulab.cli import parser as parser_module
 from sudokulab.cli.parser import build_parser
 from sudokulab.core.grid import Shape
 from sudokulab.generation import puzzles as generate
-from tests.conftest import EXAMPLES, HANG, run_cli
+from tests.conftest import EXAMPLES, HANG, ROOT, run_cli
 
 SAMPLE = str(EXAMPLES / "boj2580-sample.txt")
 
@@ -201,3 +201,12 @@ def test_generate_output_is_whole_or_absent(capsys, tmp_path, monkeypatch):
     code, _, err = run_cli(capsys, "generate", "--size", "9", "--count", "3", "--seed", "1", "--output", str(target))
     assert code == 130
     assert not target.exists() and not list(tmp_path.iterdir()), "an interrupted run leaves no file"
+
+
+def test_the_version_is_written_once_in_pyproject():
+    """``sudokulab.__version__`` is read from the installed metadata, which pyproject.toml writes."""
+    import re
+
+    written = re.search(r'^version = "([^"]+)"$', (ROOT / "pyproject.toml").read_text("utf-8"), flags=re.M)
+    assert written and __version__ == written.group(1)
+    assert "__version__ =" not in (ROOT / "src" / "sudokulab" / "__init__.py").read_text("utf-8")

@@ -28,14 +28,21 @@ COMMANDS = [
     ["check-encoding", "--template"], ["verify", SAMPLE, ANSWER], ["encoding", "show", "--model", "--size", "9"],
     ["judge", SAMPLE, "--quiet", "--isolation", "none", "--", sys.executable, "-c", "print(open(0).read())"],
     ["--version"], ["--help"], ["solve", "--help"],
+    ["study", "--size", "4", "--given", "0.5", "--instances", "1", "--solvers", "backtrack-fast", "--output",
+     "{tmp}/study"],
 ]
-"""A command line of every command (and the top level's own answers) that prints on stdout."""
+"""A command line of every command (and the top level's own answers) that prints on stdout; ``{tmp}``
+stands for the test's own folder."""
 
 QUIET_ON_STDERR = {"solvers", "datasets", "solve", "count", "export", "bench", "rate", "propagate", "explain",
                    "solutions", "completion", "check-solver", "check-encoding", "verify", "encoding",
-                   "--version", "--help"}
+                   "--version", "--help", "study"}
 """Commands that print nothing on stderr in a good run (``compare`` tables go there, ``generate`` names
 its seed, ``judge`` warns of --isolation none), so a closed stdout leaves their stderr empty."""
+
+
+def _filled(argv: list[str], tmp_path) -> list[str]:
+    return [arg.replace("{tmp}", str(tmp_path)) for arg in argv]
 
 
 def _to_closed_pipe(argv: list[str]) -> subprocess.CompletedProcess:
@@ -50,8 +57,8 @@ def _to_closed_pipe(argv: list[str]) -> subprocess.CompletedProcess:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("argv", COMMANDS, ids=lambda argv: " ".join(argv[:2]).replace(SAMPLE, "sample"))
-def test_every_command_ends_with_141_when_its_reader_is_gone(argv):
-    done = _to_closed_pipe(argv)
+def test_every_command_ends_with_141_when_its_reader_is_gone(argv, tmp_path):
+    done = _to_closed_pipe(_filled(argv, tmp_path))
     stderr = done.stderr.decode()
     assert done.returncode == 141, (done.returncode, stderr)
     assert "Traceback" not in stderr and "Exception ignored" not in stderr and "error" not in stderr
@@ -76,7 +83,8 @@ def test_a_real_head_takes_one_line_of_more_than_a_pipe_holds(tmp_path):
 def test_output_redirected_to_a_file_has_no_trailing_spaces(argv, tmp_path):
     out = tmp_path / "out.txt"
     with open(out, "w") as stream:
-        done = subprocess.run([sys.executable, "-m", "sudokulab", *argv], stdout=stream, stderr=subprocess.PIPE,
+        done = subprocess.run([sys.executable, "-m", "sudokulab", *_filled(argv, tmp_path)], stdout=stream,
+                              stderr=subprocess.PIPE,
                               stdin=subprocess.DEVNULL, timeout=120)
     assert done.returncode in (0, 1), done.stderr.decode()
     padded = [line for line in out.read_text().splitlines() + done.stderr.decode().splitlines()

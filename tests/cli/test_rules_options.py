@@ -294,7 +294,7 @@ def refusal(solver: str, rules: Rules) -> str | None:
     """The words a solver's refusal must name (a kind, or the constraint its ``capabilities.refuses`` names:
     dlx's non-pairwise cage), or None when it honours every constraint of the rules."""
     capabilities = solvers.solver_class(solver).capabilities
-    missing = sorted(rules.kinds - capabilities.kinds)
+    missing = sorted(rules.kinds - capabilities.honoured)
     if not missing:
         refused = capabilities.refuses(rules) if capabilities.refuses else None
         return refused.split(":")[0] if refused else None

@@ -149,3 +149,29 @@ def test_the_command_runs_numpy_with_one_blas_thread_unless_the_caller_chose(cho
     assert int(young) == YOUNG_OBJECTS, "the command collects young objects at its own threshold"
     if not chosen and tasks != "0":
         assert tasks == "1", "numpy loaded with OpenBLAS threads beside the main one"
+
+
+@pytest.mark.slow
+def test_the_top_level_help_imports_no_command_module():
+    """``sudokulab --help`` is built from the command table alone: no command's module is imported."""
+    probe = ("import contextlib, io, sys\nfrom sudokulab.cli import main as cli\n"
+             "with contextlib.redirect_stdout(io.StringIO()):\n"
+             "    try:\n        cli.main(['--help'])\n    except SystemExit:\n        pass\n"
+             "print(sorted(name for name in sys.modules if name.startswith('sudokulab.cli.commands.')))\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=HANG)
+    assert done.stdout.strip() == "[]", done.stderr
+
+
+def test_the_command_table_names_every_command_module_once():
+    """Adding a command is one module and one table line (docs/design.md): the table and the folder agree,
+    and each module has what the parser calls."""
+    from pathlib import Path
+
+    from sudokulab.cli import commands
+
+    on_disk = {path.stem for path in Path(commands.__file__).parent.glob("*.py")} - {"__init__"}
+    named = [command.module for command in commands.COMMANDS.values()]
+    assert sorted(named) == sorted(on_disk) and len(set(named)) == len(named)
+    for name in commands.COMMANDS:
+        module = commands.load(name)
+        assert callable(module.configure) and callable(module.run), name

@@ -94,3 +94,16 @@ def test_rules_pickle_by_value_and_key_caches():
     assert Puzzle(NINE, (0,) * 81, rules) != Puzzle.empty(9)
     with pytest.raises(ValueError, match="rules are for"):
         Puzzle(Shape(2, 2), (0,) * 16, rules)
+
+
+def test_latin_has_rows_and_columns_only_and_combines_with_the_others():
+    latin = build(NINE, ["latin"])
+    assert [g.name.split()[0] for g in latin.groups] == ["row"] * 9 + ["column"] * 9
+    assert latin.presets == ("latin",) and not latin.is_standard
+    grid = tuple((r + c) % 9 + 1 for r in range(9) for c in range(9))  # a Latin square, not a Sudoku grid
+    assert solution_error(grid, Puzzle(NINE, (0,) * 81, latin)) is None
+    assert solution_error(grid, Puzzle.empty(NINE)) is not None
+    assert build(NINE, ["x", "latin"]).presets == ("latin", "x")
+    assert [g.name for g in build(NINE, ["x", "latin"]).groups[-2:]] == ["diagonal 1", "diagonal 2"]
+    with pytest.raises(RulesError, match="choose one"):
+        build(NINE, ["latin"], regions=[r // 3 * 3 + c // 3 for r in range(9) for c in range(9)])

@@ -296,11 +296,12 @@ def test_cli_unknown_name(capsys):
 
 # --- benchmarks/run_all.py fetches what ../shared/data lacks ------------------------------------------
 
-def _run_all():
+def _run_all(monkeypatch):
     import importlib.util
 
     from tests.conftest import ROOT
 
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))  # as `python benchmarks/run_all.py` has it: the harness
     spec = importlib.util.spec_from_file_location("run_all_under_test", ROOT / "benchmarks" / "run_all.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -308,9 +309,9 @@ def _run_all():
 
 
 @pytest.mark.slow
-def test_run_all_fetches_the_sets_it_lacks(fake_registry, tmp_path, capsys):
+def test_run_all_fetches_the_sets_it_lacks(fake_registry, tmp_path, capsys, monkeypatch):
     pytest.importorskip("matplotlib")
-    run_all = _run_all()
+    run_all = _run_all(monkeypatch)
     out = tmp_path / "results"
     code = run_all.main(["--data", str(tmp_path / "no-shared"), "--out-dir", str(out), "--csv-dir", str(out),
                          "--solvers", "backtrack-fast", "--limit", "3", "--classic-limit", "2",
@@ -326,7 +327,7 @@ def test_run_all_without_sets_or_network_measures_nothing_and_fails(monkeypatch,
     monkeypatch.setattr(catalog, "SETS", {name: PuzzleSet(name, 1, "0" * 64, url, f"data/{name}", "t")
                                           for name in ("17_clue", "magictour_top1465")})
     monkeypatch.setenv(catalog.FOLDER_ENV, str(tmp_path / "data"))
-    run_all = _run_all()
+    run_all = _run_all(monkeypatch)
     code = run_all.main(["--data", str(tmp_path / "no-shared"), "--out-dir", str(tmp_path / "r"),
                          "--csv-dir", str(tmp_path / "r")])
     err = capsys.readouterr().err

@@ -194,3 +194,66 @@ def test_every_layer_says_what_it_holds_and_what_it_may_import():
 ])
 def test_the_cycle_finder_finds_circles(edges, expected):
     assert cycles(edges) == expected
+
+
+# --- inside solvers/: a folder per paradigm ------------------------------------------------------------------
+
+PARADIGM_EXCEPTIONS = {("cpmpy", "cpsat")}
+"""(importer, imported) paradigm pairs allowed: cpmpy runs OR-Tools with the parameters cpsat tuned for Sudoku
+(``cpsat.solver.TUNED``), one table rather than two copies of it."""
+
+
+def paradigms() -> list[str]:
+    return sorted(path.parent.name for path in (PACKAGE / "solvers").glob("*/__init__.py")
+                  if path.parent.name != "propagation")
+
+
+def paradigm_of(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[2] if len(parts) > 3 and parts[1] == "solvers" and parts[2] in paradigms() else None
+
+
+def model_modules() -> set[str]:
+    """The modules docs/design.md marks ``[model]``: they build a problem and solve nothing."""
+    text = DESIGN.read_text("utf-8")
+    marked = re.findall(r"^\s*(solvers/[\w/]+)\.py\s+\[model\]", text, flags=re.M)
+    return {"sudokulab." + path.replace("/", ".") for path in marked}
+
+
+def test_every_paradigm_folder_has_a_model_or_says_why_not():
+    """Each marked model module exists; every paradigm but the two hand-written searches has one."""
+    known = modules()
+    models = model_modules()
+    assert models and models <= set(known), sorted(models - set(known))
+    with_models = {paradigm_of(name) for name in models}
+    assert set(paradigms()) - with_models == {"backtrack"}, "a paradigm whose model is not marked [model]"
+
+
+@pytest.mark.slow
+def test_a_model_module_imports_no_solver_module():
+    """Inside a paradigm, the model builds the problem and runs nothing: a lesson prints the clauses without an
+    engine. A model may import other model modules, the shared modules of solvers/ and the layers below."""
+    edges = graph()
+    models = model_modules()
+    wrong = [f"{model} -> {target}" for model in sorted(models) for target in sorted(edges[model])
+             if paradigm_of(target) is not None and target not in models and not target.endswith(".__init__")
+             and target != f"sudokulab.solvers.{paradigm_of(target)}"]
+    assert wrong == []
+
+
+@pytest.mark.slow
+def test_no_paradigm_imports_another():
+    edges = graph()
+    crossing = sorted({(paradigm_of(source), paradigm_of(target)) for source, targets in edges.items()
+                       for target in targets if paradigm_of(source) and paradigm_of(target)
+                       and paradigm_of(source) != paradigm_of(target)})
+    assert set(crossing) <= PARADIGM_EXCEPTIONS, crossing
+
+
+@pytest.mark.slow
+def test_the_shared_modules_of_solvers_import_no_paradigm():
+    edges = graph()
+    shared = [name for name in edges if name.startswith("sudokulab.solvers") and paradigm_of(name) is None]
+    wrong = [f"{source} -> {target}" for source in sorted(shared) for target in sorted(edges[source])
+             if paradigm_of(target) is not None]
+    assert wrong == []

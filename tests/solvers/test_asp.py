@@ -18,9 +18,9 @@ from sudokulab import Puzzle, Shape, Status, UsageError, is_solution, parse_puzz
 from sudokulab.core.rules import KINDS, build
 from sudokulab.errors import UnsupportedFeature
 from sudokulab.grading.contract import random_puzzle
+from sudokulab.solvers import export
 from sudokulab.solvers.asp.model import ENCODING, cell_index, cell_term, ground_size, instance, program, to_asp
 from sudokulab.solvers.asp.solver import CONFIGURATIONS, HEURISTICS, AspSolver, statistics
-from sudokulab.solvers.exports import export
 
 from ..conftest import run_cli
 from .test_cpsat import variant

@@ -8,14 +8,14 @@ import time
 
 import pytest
 
-from sudokulab import Puzzle, Shape, Status, UsageError, is_solution, parse_puzzle, solvers
+from sudokulab import Puzzle, Shape, Status, UsageError, is_solution, parse_puzzle, solution_error, solvers
 from sudokulab.core.rules import ALL_DIFFERENT, DIFFER, INCREASING, KINDS, SUM, build
 from sudokulab.errors import UnsupportedFeature
 from sudokulab.grading import contract
+from sudokulab.solvers import export
 from sudokulab.solvers.cpmpy.backends import available_backends, installed_traits
 from sudokulab.solvers.cpmpy.model import rule_model, to_cpmpy_text
 from sudokulab.solvers.cpmpy.solver import CpmpySolver
-from sudokulab.solvers.exports import export
 
 from ..conftest import FIXTURES, random_puzzle
 from .test_cpsat import variant
@@ -81,7 +81,7 @@ def test_every_backend_solves_the_boj_sample_a_killer_and_a_thermo_as_sat_does(e
     assert result.status is Status.SOLVED and "\n".join(
         " ".join(map(str, result.grid[r * 9:r * 9 + 9])) for r in range(9)) + "\n" == sample_answer
     for puzzle in (KILLER, THERMO):
-        if not puzzle.rules.kinds <= engine.capabilities.kinds:
+        if not puzzle.rules.kinds <= engine.capabilities.honoured:
             with pytest.raises(UnsupportedFeature, match="solver 'cpmpy' cannot honour"):
                 engine.solve(puzzle, time_limit=1e-9)  # refused before any work
             continue
@@ -116,7 +116,8 @@ def test_no_solution_on_every_backend(engine):
 
 KIND_PUZZLES = {ALL_DIFFERENT: "x 4x4", DIFFER: "anti-knight 6x6", SUM: "killer 6x6", INCREASING: "thermo 6x6"}
 """For each kind, the contract's small puzzle that uses it (with all-different groups beside it, as a
-Sudoku always has: CPMpy's PySAT backend once crashed on differing pairs only beside an AllDifferent)."""
+Sudoku always has: CPMpy's PySAT backend once crashed on differing pairs only beside an AllDifferent,
+a pseudo-Boolean constraint it could not post without PBLib)."""
 
 
 @pytest.fixture(scope="module")
@@ -128,14 +129,15 @@ def kind_puzzles(backtrack):
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_every_declared_kind_runs_on_every_installed_backend(backend, kind, kind_puzzles, backtrack):
-    """Each backend, each way of giving it the givens: a kind it declares is solved (the answer checked, the
-    canonical answer and the count those of ``backtrack``); a kind it does not is refused before any work."""
+    """Each backend, each way of giving it the givens: every kind, stated natively or lowered as the backend
+    declares, is solved (the answer checked, the canonical answer and the count those of ``backtrack``); a
+    kind it could take neither way would be refused before any work."""
     puzzle = kind_puzzles[KIND_PUZZLES[kind]]
     canonical, count = backtrack.solve(puzzle, canonical=True).grid, backtrack.count(puzzle, limit=3).count
     ways = ("post", "assume") if installed_traits(backend).assumptions else ("post",)
     for givens in ways:
         with CpmpySolver(backend=backend, givens=givens) as solver:
-            if kind not in solver.capabilities.kinds:
+            if solver.capabilities.unsupported(puzzle.rules) is not None:
                 contract.check_refused(solver, puzzle)
                 continue
             result = solver.solve(puzzle, time_limit=120)
@@ -183,13 +185,22 @@ def test_a_backend_that_fails_at_run_time_is_exit_2_in_one_line(tmp_path, capsys
         assert err == "sudokulab: error: solver 'cpmpy': CPMpy backend 'ortools' failed: RuntimeError: native failure\n"
 
 
-def test_pysat_refuses_sums_and_thermometers_without_pblib():
+@pytest.mark.slow
+def test_pysat_takes_pairs_sums_and_thermometers_through_the_lowering_without_pblib(sat):
+    """Without PBLib, CPMpy's PySAT backend cannot post ``!=`` between cells, sums or ``<`` (each needs a
+    pseudo-Boolean constraint): it states groups natively and the rest in the lowering's forms, clauses
+    it does take. Each answer is checked by the checker, each count against ``sat``."""
     solver = CpmpySolver(backend="pysat")
     if solver.capabilities.kinds == frozenset(KINDS):
-        pytest.skip("PBLib is installed here: PySAT takes every kind")
-    assert solver.capabilities.kinds == {ALL_DIFFERENT, DIFFER}
-    with pytest.raises(UnsupportedFeature, match="cannot honour sum constraints .*PBLib"):
-        solver.solve(KILLER)
+        pytest.skip("PBLib is installed here: PySAT takes every kind natively")
+    assert solver.capabilities.kinds == {ALL_DIFFERENT}
+    assert {DIFFER, SUM, INCREASING} <= solver.capabilities.lowered
+    for puzzle in (KILLER, THERMO):
+        result = solver.solve(puzzle)
+        assert result.status is Status.SOLVED and is_solution(result.grid, puzzle), solution_error(result.grid, puzzle)
+    for preset in ("anti-knight", "killer", "thermo"):
+        puzzle = Puzzle.empty(Shape(2, 2)).with_rules(variant(Shape(2, 2), preset))
+        assert solver.count(puzzle, limit=50).count == sat.count(puzzle, limit=50).count
 
 
 # --- the default backend (OR-Tools) --------------------------------------------------------------

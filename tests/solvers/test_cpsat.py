@@ -531,7 +531,7 @@ def test_a_grid_that_breaks_a_variant_rule_is_never_an_answer(cpsat, booleans):
 def test_every_entry_point_checks_the_kinds_first(sample):
     class AllDifferentOnly(CpSatSolver):
         capabilities = dataclasses.replace(CpSatSolver.capabilities, kinds=frozenset({"all-different"}),
-                                           kinds_why="a test")
+                                           forms=frozenset(), kinds_why="a test")
 
     killer = Puzzle.empty(9).with_rules(variant(SHAPES[9], "killer"))
     import numpy as np

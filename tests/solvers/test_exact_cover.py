@@ -303,8 +303,11 @@ def test_the_brute_force_knows_standard_sudoku():
 
 
 def test_it_declares_the_kinds_exact_cover_can_say():
+    """Groups and differing pairs are columns of their own; sums and thermometers come through the lowering."""
     solver = solvers.get("dlx")
-    assert solver.capabilities.kinds == {"all-different", "differ", "sum", "increasing"}
+    assert solver.capabilities.kinds == {"all-different", "differ"}
+    assert {"sum", "increasing"} <= solver.capabilities.lowered
+    assert {"all-different", "differ", "sum", "increasing"} <= solver.capabilities.honoured
     assert "exactly once" in solver.capabilities.kinds_why and solver.capabilities.refuses is not None
 
 

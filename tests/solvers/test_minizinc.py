@@ -21,7 +21,7 @@ import pytest
 
 from sudokulab import Puzzle, Shape, Status, UsageError, is_solution, parse_puzzle, solvers
 from sudokulab.core.rules import KINDS, build
-from sudokulab.solvers.exports import export
+from sudokulab.solvers import export
 from sudokulab.solvers.minizinc import solver as mzn
 from sudokulab.solvers.minizinc.model import PROPAGATIONS, SEARCHES, data, model
 from sudokulab.solvers.minizinc.solver import MiniZincSolver

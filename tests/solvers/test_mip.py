@@ -18,7 +18,7 @@ from sudokulab import Puzzle, Shape, Status, UsageError, first_conflict, is_solu
 from sudokulab.core.rules import KINDS
 from sudokulab.errors import UnsupportedFeature
 from sudokulab.generation.puzzles import generate
-from sudokulab.solvers.exports import export
+from sudokulab.solvers import export
 from sudokulab.solvers.mip.model import build_model, model_size, rules, to_lp, to_mps, var_index, var_name
 from sudokulab.solvers.mip.solver import MipSolver
 
@@ -317,7 +317,7 @@ def test_backend_imports_beside_ortools_and_pysat(imports):
 
 
 def test_import_sudokulab_stays_light():
-    code = "import sys, sudokulab, sudokulab.solvers.exports; print('ortools.linear_solver' in sys.modules)"
+    code = "import sys, sudokulab, sudokulab.solvers; print('ortools.linear_solver' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "False", done.stderr[-2000:]
 
@@ -409,7 +409,8 @@ def test_mps_of_a_variant_solves_under_its_rules(preset):
 
 def test_every_entry_point_checks_the_kinds_first(sample):
     class AllDifferentOnly(MipSolver):
-        capabilities = dataclasses.replace(MipSolver.capabilities, kinds=frozenset({"all-different"}))
+        capabilities = dataclasses.replace(MipSolver.capabilities, kinds=frozenset({"all-different"}),
+                                           forms=frozenset())
 
     thermo = Puzzle.empty(9).with_rules(variant(BOARDS[9], "thermo"))
     with AllDifferentOnly() as narrow:

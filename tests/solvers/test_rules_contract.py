@@ -1,7 +1,7 @@
 """The rules contract: every registered solver x every preset, on 16x16, 9x9, 6x6 and 4x4 boards.
 
 For each solver and each rule set, exactly one of two things happens, and which one is decided by
-the solver's ``capabilities.kinds`` alone:
+the solver's capabilities alone (the kinds it honours, natively or through the lowering):
 
 - the rules use only kinds it declares: it solves, its answer passes ``is_solution`` (the
   independent checker, which reads the rules), its canonical answer is the row-major smallest
@@ -32,7 +32,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from sudokulab import Puzzle, Shape, Status, UnsupportedFeature, is_solution, solution_error, solvers
-from sudokulab.core.rules import Cage, Rules, build
+from sudokulab.core.rules import Cage, Rules, Thermo, build
 from sudokulab.grading import contract
 
 from ..conftest import FIXTURES
@@ -81,10 +81,17 @@ def every_solver():
 # --- The reference: a plain search over the rules, independent of every solver. --------------------
 
 def _fits(rules: Rules, grid: list[int], cell: int, digit: int, extra: list[list]) -> bool:
-    """Whether ``digit`` in ``cell`` leaves every cage and thermometer through the cell completable."""
+    """Whether ``digit`` in ``cell`` leaves every cage and thermometer through the cell completable, and
+    breaks no constraint of another kind through it (by that constraint's own ``broken``)."""
     n = rules.n
     for constraint in extra[cell]:
-        if isinstance(constraint, Cage):
+        if not isinstance(constraint, (Cage, Thermo)):
+            grid[cell] = digit
+            broken = constraint.broken(grid, n)
+            grid[cell] = 0
+            if broken is not None:
+                return False
+        elif isinstance(constraint, Cage):
             placed = [grid[c] for c in constraint.cells if grid[c]]
             k = len(constraint.cells) - len(placed) - 1  # blanks left after this one
             rest = constraint.total - sum(placed) - digit
@@ -110,15 +117,16 @@ def reference_solutions(puzzle: Puzzle, limit: int, rng: random.Random | None = 
     """Up to ``limit`` solutions of the puzzle under its rules, by a fewest-candidates search.
 
     Peers come from ``Rules.peers`` (groups and differing pairs); cages and thermometers are checked
-    as digits go in. Every grid returned passes ``Rules.first_conflict``. ``rng`` shuffles the
-    digit order (a random solution); without it the search is deterministic. Past ``most_nodes``
+    as digits go in, and constraints of other kinds (``Rules.constraints``) by their own ``broken``.
+    Every grid returned passes ``Rules.first_conflict``. ``rng`` shuffles the digit order (a random
+    solution); without it the search is deterministic. Past ``most_nodes``
     digits tried it raises ``OutOfNodes``: an empty 6x6 board under rules that leave it no solution
     can keep this plain search busy for minutes (one random rule set did, in one run of the suite).
     """
     nodes = 0
     rules = puzzle.rules
     extra: list[list] = [[] for _ in range(rules.shape.cells)]
-    for constraint in (*rules.cages, *rules.thermos):
+    for constraint in (*rules.cages, *rules.thermos, *rules.constraints):
         for cell in constraint.cells:
             extra[cell].append(constraint)
     grid = list(puzzle.givens)
@@ -343,6 +351,12 @@ def assert_refused(solver, puzzle: Puzzle) -> None:
 def test_solves_or_refuses_as_its_capabilities_say(solver, preset, size):
     puzzle, truth = contract_case(preset, size)
     assert puzzle.rules.kinds <= {"all-different", "differ", "sum", "increasing"}
+    solves_or_refuses(solver, puzzle, truth)
+
+
+def solves_or_refuses(solver, puzzle: Puzzle, truth: tuple[tuple[int, ...], ...]) -> None:
+    """The rules contract for one solver and one puzzle whose solutions (up to LIMIT + 1) are ``truth``:
+    refused as the capabilities say, or solved, checked, canonical as the smallest solution."""
     if not declares(solver, puzzle.rules):
         assert_refused(solver, puzzle)
         return

@@ -16,7 +16,7 @@ import pytest
 
 from sudokulab import Puzzle, Shape, Status, UsageError, is_solution, parse_puzzle, solvers
 from sudokulab.core.rules import KINDS, build
-from sudokulab.solvers.exports import export
+from sudokulab.solvers import export
 from sudokulab.solvers.smt.model import model_size, rules, to_smtlib
 from sudokulab.solvers.smt.solver import NEEDS, TACTICS, SmtSolver
 

@@ -213,7 +213,8 @@ def test_oracle_asks_a_solver_that_honours_the_puzzles_rules(monkeypatch):
 
     shape = Puzzle.empty(4).shape
     killer = Puzzle.empty(shape).with_rules(build(shape, cages=[((0, 1), 3), ((2, 3), 7)]))
-    lacking = dataclasses.replace(SatSolver.capabilities, kinds=frozenset({"all-different", "differ"}))
+    lacking = dataclasses.replace(SatSolver.capabilities, kinds=frozenset({"all-different", "differ"}),
+                                  forms=frozenset())
     monkeypatch.setattr(SatSolver, "capabilities", lacking)
     oracles._oracle_for_kinds.cache_clear()
     try:

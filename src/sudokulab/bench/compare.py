@@ -25,6 +25,14 @@ document on stdout instead (``Comparison.to_json``, printed by ``documents``).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from ..ui.console import as_text
+from ..ui.tables import Column, effort, format_seconds, print_table
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
 import enum
 import time
 from collections.abc import Mapping, Sequence
@@ -364,3 +372,30 @@ def format_answers(comparison: Comparison) -> str:
         wrong = f" (wrong: {problems[answer]})" if problems[answer] else ""
         blocks.append(f"# {', '.join(names)}{wrong}\n{answer}")
     return "\n".join(blocks)
+
+
+def _before_colon(text: str) -> str:
+    """A verdict without its reason ("skipped: cannot honour ..." is "skipped"), the short form of a cell."""
+    return text.split(":")[0]
+
+
+def render_comparison(comparison: Comparison, out: Console, *, wide: bool = False) -> None:
+    """The comparison as a table (fitted by ``print_table``), then the verdict line. *set-up* is building
+    the solver and its model for the board (``compare.run_solver``), *solve* the puzzle's own call."""
+    columns = [Column("solver"), Column("status"), Column("set-up", "right", least=7),
+               Column("solve", "right", least=7), Column("effort", wrap=True, drop=1),
+               Column("valid", wrap=True, short=_before_colon),
+               Column("agrees", wrap=True, short=_before_colon)]
+    rows, styles = [], []
+    for run in comparison.runs:
+        valid = {None: "—", True: "yes"}.get(run.valid, f"no: {run.problem}")  # type: ignore[arg-type]
+        agrees = {None: "not counted", True: "yes", False: "no"}[run.agrees]
+        if run.skipped:
+            agrees = f"skipped: {run.skipped}"
+        styles.append("red" if run.agrees is False else ("dim" if run.agrees is None else None))
+        status = "skipped" if run.skipped else run.result.status.value
+        setup = format_seconds(run.setup_seconds) if run.setup_seconds is not None else "-"
+        rows.append([run.solver, status, setup, format_seconds(run.result.seconds) if not run.skipped else "-",
+                     effort(run.result.stats), valid, agrees])
+    print_table(out, columns, rows, title=f"compare on a {comparison.puzzle.shape}", styles=styles, wide=wide)
+    out.print(as_text(f"{comparison.agreement.value}: {comparison.reason}", "green" if comparison.agreed else "red"))

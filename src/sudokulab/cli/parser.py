@@ -14,16 +14,12 @@ import os
 import sys
 
 from ..errors import ExitCode, UsageError
-from .commands import ALL
+from .commands import COMMANDS, load
 
 TYPE_CHECKING = False  # typing itself costs start-up: imported for the type checker only
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Any
-
-COMMANDS = {module.NAME: module.HELP for module in ALL}
-"""Every command and its line in ``sudokulab --help``: the top-level help is built from this alone
-(``top_level_parser``), so it imports none of what the commands use."""
 
 DESCRIPTION = "Solve Sudoku (BOJ 2580) by several paradigms and compare them."
 
@@ -133,8 +129,8 @@ def top_level_parser() -> argparse.ArgumentParser:
     the commands and their lines only, from ``COMMANDS``, so it imports nothing the commands use."""
     parser = _Parser(prog="sudokulab", description=DESCRIPTION, epilog=exit_codes())
     commands = _top(parser)
-    for name, text in COMMANDS.items():  # the help's lines only, not a parser per command
-        commands._choices_actions.append(commands._ChoicesPseudoAction(name, (), text))
+    for name, command in COMMANDS.items():  # the help's lines only, not a parser per command
+        commands._choices_actions.append(commands._ChoicesPseudoAction(name, (), command.help))
         commands.choices[name] = parser  # never parsed with: this parser sees no command word
     return parser
 
@@ -164,16 +160,17 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser = _Parser(prog="sudokulab", description=DESCRIPTION, epilog=exit_codes())
     parser.set_defaults(whole_parser=build_parser)
     commands = _top(parser)
-    for module in ALL:
-        if only is None or only == module.NAME:
-            sub = commands.add_parser(module.NAME, help=module.HELP, description=getattr(module, "DESCRIPTION", None),
+    for name, command in COMMANDS.items():
+        if only is None or only == name:
+            module = load(name)
+            sub = commands.add_parser(name, help=command.help, description=getattr(module, "DESCRIPTION", None),
                                       usage=getattr(module, "USAGE", None))
             module.configure(sub)
             sub.set_defaults(run=module.run)
     unbuilt = _Parser(prog="sudokulab", add_help=False)  # never parsed with: the command line names another
-    for name, text in COMMANDS.items():  # the others by name: a help or a wrong word still lists them all
+    for name, command in COMMANDS.items():  # the others by name: a help or a wrong word still lists them all
         if name not in commands.choices:
-            commands._choices_actions.append(commands._ChoicesPseudoAction(name, (), text))
+            commands._choices_actions.append(commands._ChoicesPseudoAction(name, (), command.help))
             commands.choices[name] = unbuilt
     order = {name: i for i, name in enumerate(COMMANDS)}  # as the whole parser lists them
     commands.choices = dict(sorted(commands.choices.items(), key=lambda item: order.get(item[0], len(order))))

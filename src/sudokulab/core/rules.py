@@ -1,9 +1,11 @@
-"""The rules of a puzzle as a value: the board shape plus named constraints of a small closed set of kinds.
+"""The rules of a puzzle as a value: the board shape plus named constraints of a small set of kinds.
 
-Every paradigm reads the rules from here, so a variant is declared once and honoured everywhere (or
-refused: a solver declares the kinds it can express in ``Capabilities.kinds``).
+Every paradigm reads the rules from here, so a variant is declared once and honoured everywhere:
+a solver states some kinds natively (``Capabilities.kinds``) and the others through the shared
+lowering (``solvers.lowering``), or refuses them before any work.
 
-- **Kinds** (``KINDS``), the closed set a solver declares support for:
+- **Kinds** (``kind_table``: each a ``Kind``, its name, its letter in the ``solvers`` matrix and its
+  words): the four built in (``KINDS``), and any added by ``register_kind``:
 
   - ``all-different``: a ``Group`` of cells holds no digit twice. A *complete* group has n cells
     and so holds every digit once (rows, columns, boxes, jigsaw regions, the diagonals); a partial
@@ -15,26 +17,28 @@ refused: a solver declares the kinds it can express in ``Capabilities.kinds``).
     gets the "differ" half from ``groups`` like any other group.
   - ``increasing``: a ``Thermo``'s digits strictly increase from the bulb (its first cell).
 
+  A kind added later keeps its constraints in ``Rules.constraints``: each is a ``Constraint``,
+  which names its kind and checks itself (``broken``), so the rules, the checker and the refusals
+  need no new field.
+
 - **Presets** (``PRESETS``) combine: ``standard`` (rows, columns, boxes: the default everywhere),
   ``x`` (the two diagonals), ``windoku`` (extra boxes, one row and column in from the edges),
   ``anti-knight``, ``anti-king``, ``jigsaw`` (regions replace boxes), ``killer`` (cages),
   ``thermo`` (thermometers). The last three need their data (regions, cages, thermometers).
+  ``latin`` drops the boxes: rows and columns alone make a Latin square, and a Latin square with
+  cells left blank is the quasigroup-with-holes problem of the solver literature
+  (``generation.quasigroups``); the other presets combine with it as with ``standard``.
 
 - **Names** are a person's words, 1-based: "row 4", "box 2", "diagonal 1", "window 3",
   "region 4", "cage 7 (sum 15)", "thermometer 2", "anti-knight".
 
-Adding a kind: one dataclass and one field here, its check in ``Rules.first_conflict``, its
-encoding in each model that can express it, and its name in those solvers' ``Capabilities.kinds``.
+Adding a kind: docs/rules.md, "Adding a rule kind" (its ``Kind`` and constraint class here, its
+lowering in ``solvers/lowering.py``, a native encoding only where a paradigm wants one).
 
 Roads not taken: constraints as one list of objects with a polymorphic ``encode`` method (each
 model would then live inside the rules module, and a model could not be read in one place); and
-rules keyed by shape alone (every variant would then be an edit of many files).
-
-One module: the rule kinds, their checks and the presets form one value type that every layer reads.
-The presets (``build``, ``standard``, the windows and the knight's and king's moves) are the part
-that could stand alone, but ``Rules.is_standard`` compares with ``standard`` and about sixty
-places import ``build`` or ``standard`` from here: moving them means a lazy import back into this
-module (an import circle by another name) or an ``is_standard`` of its own.
+rules keyed by shape alone (every variant would then be an edit of many files). The presets stay
+here because ``Rules.is_standard`` compares with ``standard``.
 """
 
 from __future__ import annotations
@@ -42,16 +46,19 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
+from typing import Protocol, runtime_checkable
 
 from .cells import cell_words
 from .grid import Grid, Shape
 
 ALL_DIFFERENT, DIFFER, SUM, INCREASING = "all-different", "differ", "sum", "increasing"
 KINDS = (ALL_DIFFERENT, DIFFER, SUM, INCREASING)
-"""Every constraint kind, in the order the ``solvers`` matrix shows them."""
+"""The built-in constraint kinds, in the order the ``solvers`` matrix shows them (``kind_table`` adds the
+registered ones after them)."""
 
-PRESETS = ("standard", "x", "windoku", "anti-knight", "anti-king", "jigsaw", "killer", "thermo")
-"""Named rule sets that combine (``standard`` is implied by all but ``jigsaw``, which replaces boxes)."""
+PRESETS = ("standard", "x", "windoku", "anti-knight", "anti-king", "jigsaw", "killer", "thermo", "latin")
+"""Named rule sets that combine (``standard`` is implied by all but ``jigsaw``, which replaces boxes,
+and ``latin``, which drops them)."""
 
 NEEDS_DATA = {"jigsaw": "--regions FILE", "killer": "--cages FILE", "thermo": "--thermos FILE"}
 """Presets that are only names for data the puzzle must bring, and the option that brings it."""
@@ -59,6 +66,88 @@ NEEDS_DATA = {"jigsaw": "--regions FILE", "killer": "--cages FILE", "thermo": "-
 
 class RulesError(ValueError):
     """Rules that do not make sense for the board (an unknown preset, a region of the wrong size, ...)."""
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A constraint kind as people and tables see it.
+
+    ``letter`` names it in the ``solvers`` matrix (upper case where a solver states it natively,
+    lower case where through the lowering) and ``legend`` says it under the matrix; ``words`` say it
+    in a refusal ("solver 'x' cannot honour <words> (<the constraint's name>)"). A kind with no
+    letter is not shown there (the lowering's own forms, ``solvers.lowering.Forms``).
+    """
+
+    name: str
+    letter: str
+    words: str
+    legend: str = ""
+
+
+BUILT_IN = (
+    Kind(ALL_DIFFERENT, "A", "all-different groups",
+         "all-different groups (rows, columns, boxes, regions, diagonals, windows, cages' cells)"),
+    Kind(DIFFER, "D", "differing pairs", "differing pairs (anti-knight, anti-king)"),
+    Kind(SUM, "S", "sum constraints", "sums (killer cages)"),
+    Kind(INCREASING, "I", "increasing thermometers", "increasing (thermometers)"),
+)
+"""The four kinds every rule file and preset makes, in ``KINDS`` order."""
+
+_KINDS: dict[str, Kind] = {kind.name: kind for kind in BUILT_IN}
+
+
+def kind_table() -> tuple[Kind, ...]:
+    """Every kind known now: the built-in ones, then those registered, in the order registered."""
+    return tuple(_KINDS.values())
+
+
+def kind_named(name: str) -> Kind:
+    """The kind of this name; an unknown one is a ``RulesError`` naming the known ones."""
+    try:
+        return _KINDS[name]
+    except KeyError:
+        raise RulesError(f"unknown constraint kind '{name}'; known: {', '.join(_KINDS)}") from None
+
+
+def register_kind(kind: Kind) -> None:
+    """Add a kind (its constraints then go in ``Rules.constraints``); a name or a shown letter taken is refused.
+
+    The lowering that every paradigm without a native encoding needs is registered beside it
+    (``solvers.lowering.register``, which calls this)."""
+    if kind.name in _KINDS:
+        raise RulesError(f"a constraint kind named '{kind.name}' exists already")
+    if kind.letter and any(other.letter == kind.letter for other in _KINDS.values()):
+        raise RulesError(f"the letter '{kind.letter}' names another kind already")
+    _KINDS[kind.name] = kind
+
+
+def unregister_kind(name: str) -> None:
+    """Remove a registered kind (the built-in ones stay)."""
+    if any(kind.name == name for kind in BUILT_IN):
+        raise RulesError(f"'{name}' is a built-in kind")
+    _KINDS.pop(name, None)
+
+
+@runtime_checkable
+class Constraint(Protocol):
+    """A constraint of a kind kept in ``Rules.constraints``: frozen, hashable, picklable data.
+
+    ``kind`` is its ``Kind``'s name, ``name`` what messages call it ("whisper 2"), ``cells`` the
+    cells it reads. ``broken`` is its part of the one checker: what it breaks in a grid where 0 is
+    blank, in 1-based words, or None; blanks break nothing, and it must refuse a full grid it does
+    not hold.
+    """
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def cells(self) -> tuple[int, ...]: ...
+
+    def broken(self, grid: Grid, n: int) -> str | None: ...
 
 
 @dataclass(frozen=True)
@@ -104,8 +193,9 @@ class Rules:
     """The whole rule set of a puzzle: every paradigm builds its model or tables from this alone.
 
     ``groups`` lists the all-different groups, complete ones first in the order rows, columns,
-    boxes (or regions), then the preset's extra groups, then cage groups. ``presets`` records the
-    names it was built from, for display and for JSON output.
+    boxes (or regions), then the preset's extra groups, then cage groups. ``constraints`` holds the
+    constraints of kinds beyond the built-in four (``Constraint``). ``presets`` records the names it
+    was built from, for display and for JSON output.
     """
 
     shape: Shape
@@ -114,17 +204,20 @@ class Rules:
     cages: tuple[Cage, ...] = ()
     thermos: tuple[Thermo, ...] = ()
     presets: tuple[str, ...] = ("standard",)
+    constraints: tuple[Constraint, ...] = ()
     _hash: int = field(default=0, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_hash", hash((self.shape, self.groups, self.differ, self.cages, self.thermos)))
+        object.__setattr__(self, "_hash", hash((self.shape, self.groups, self.differ, self.cages, self.thermos,
+                                                self.constraints)))
 
     def __hash__(self) -> int:  # cached: rules key the caches of every model
         return self._hash
 
     def __reduce__(self) -> tuple:
         """Pickled by value, so another process (a pool or cluster worker) recomputes the hash."""
-        return Rules, (self.shape, self.groups, self.differ, self.cages, self.thermos, self.presets)
+        return Rules, (self.shape, self.groups, self.differ, self.cages, self.thermos, self.presets,
+                       self.constraints)
 
     @property
     def n(self) -> int:
@@ -140,7 +233,23 @@ class Rules:
             used.add(SUM)
         if self.thermos:
             used.add(INCREASING)
+        used.update(constraint.kind for constraint in self.constraints)
         return frozenset(used)
+
+    def with_constraints(self, *constraints: Constraint) -> Rules:
+        """The same rules with more constraints of registered kinds (each kind must be known).
+
+        >>> r = standard(Shape(2, 2))
+        >>> r.with_constraints() == r
+        True
+        """
+        for constraint in constraints:
+            kind_named(constraint.kind)
+            for cell in constraint.cells:
+                if not 0 <= cell < self.shape.cells:
+                    raise RulesError(f"{constraint.name}: cell {cell} is off the {self.n}x{self.n} board")
+        return Rules(self.shape, self.groups, self.differ, self.cages, self.thermos, self.presets,
+                     self.constraints + tuple(constraints))
 
     @cached_property
     def is_standard(self) -> bool:
@@ -192,7 +301,8 @@ class Rules:
 
         Blanks (0) break nothing. Groups come first (rows, columns, boxes, then the others), then
         differing pairs, cage sums (a full cage must reach its total, a partial one must not pass
-        it) and thermometers (digits ``i`` places apart along one must differ by at least ``i``).
+        it), thermometers (digits ``i`` places apart along one must differ by at least ``i``), and
+        last the ``constraints`` of other kinds, each by its own ``broken``.
         """
         n = self.n
         for group in self.groups:
@@ -226,6 +336,10 @@ class Rules:
                 if digit < i + 1 or digit > n - (len(thermo.cells) - 1 - i):
                     place = f"place {i + 1} of {len(thermo.cells)}"
                     return f"{thermo.name} cannot hold {digit} at {cell_words(cell, n)} ({place})"
+        for constraint in self.constraints:
+            broken = constraint.broken(grid, n)
+            if broken is not None:
+                return broken
         return None
 
 
@@ -269,7 +383,7 @@ def windows(shape: Shape) -> list[Group]:
     n, h, w = shape.n, shape.box_rows, shape.box_cols
     tops = range(1, n - h + 1, h + 1)
     lefts = range(1, n - w + 1, w + 1)
-    found = []
+    found: list[Group] = []
     for top in tops:
         for left in lefts:
             cells = tuple((top + i) * n + left + j for i in range(h) for j in range(w))
@@ -329,13 +443,17 @@ def build(
 
     ``regions`` (one label per cell) replaces the boxes and implies ``jigsaw``; ``cages`` (cells,
     total) implies ``killer``; ``thermos`` (cells from the bulb) implies ``thermo``;
-    ``extra_groups`` adds all-different groups named "group 1", ... Data and presets are checked:
+    ``extra_groups`` adds all-different groups named "group 1", ...; ``latin`` leaves the boxes out
+    (a Latin square), and cannot be combined with regions. Data and presets are checked:
     cells on the board, cages and thermometers no longer than n, totals reachable, no cell in two
     cages, a preset that needs data has it.
 
     >>> r = build(Shape(3, 3), ["x"])
     >>> r.presets, len(r.groups), r.groups[-1].name, r.kinds == {"all-different"}
     (('standard', 'x'), 29, 'diagonal 2', True)
+    >>> latin = build(Shape(1, 5), ["latin"])
+    >>> latin.presets, len(latin.groups), latin.groups[-1].name
+    (('latin',), 10, 'column 5')
     """
     n, size = shape.n, shape.cells
     names = parse_presets([*presets])
@@ -350,8 +468,13 @@ def build(
         if name in names and not data[name]:
             raise RulesError(f"rules '{name}' need their data: {what}, or a JSON puzzle file")
     ordered = tuple(p for p in PRESETS if p in names and p != "standard")
+    if "latin" in ordered and "jigsaw" in ordered:
+        raise RulesError("rules 'latin' have no boxes and 'jigsaw' replaces them with regions: choose one")
     groups = _rows(n) + _columns(n)
-    groups += regions_from_labels(regions, shape) if regions is not None else _boxes(shape)
+    if regions is not None:
+        groups += regions_from_labels(regions, shape)
+    elif "latin" not in ordered:
+        groups += _boxes(shape)
     if "x" in ordered:
         groups += diagonals(n)
     if "windoku" in ordered:
@@ -384,7 +507,10 @@ def build(
                                     for i, a in enumerate(g.cells) for b in g.cells[i + 1:]}
             pairs = tuple(p for p in _moves(n, steps) if frozenset(p) not in together)
             differ.append(Differ(name, pairs))
-    shown = ("standard",) + ordered if "jigsaw" not in ordered else ordered
+    if "latin" in ordered:  # named first: the rule set is a Latin square, with what the other presets add
+        shown = ("latin",) + tuple(p for p in ordered if p != "latin")
+    else:
+        shown = ("standard",) + ordered if "jigsaw" not in ordered else ordered
     return Rules(shape, tuple(groups), tuple(differ), tuple(cage_list), tuple(thermo_list), shown)
 
 
@@ -477,9 +603,10 @@ def unsupported(rules: Rules, kinds: Iterable[str]) -> str | None:
         INCREASING: lambda: rules.thermos[0].name,
         ALL_DIFFERENT: lambda: rules.groups[0].name,
     }
-    words = {DIFFER: "differing pairs", SUM: "sum constraints", INCREASING: "increasing thermometers",
-             ALL_DIFFERENT: "all-different groups"}
-    for kind in KINDS:
+    for kind in [*KINDS, *dict.fromkeys(c.kind for c in rules.constraints)]:
         if kind in rules.kinds and kind not in have:
-            return f"{words[kind]} ({examples[kind]()})"
+            example = examples[kind]() if kind in examples else next(c.name for c in rules.constraints
+                                                                      if c.kind == kind)
+            words = _KINDS[kind].words if kind in _KINDS else f"'{kind}' constraints"
+            return f"{words} ({example})"
     return None

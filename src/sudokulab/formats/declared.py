@@ -8,7 +8,7 @@ line naming the file and the place: ``puzzle.json: cages[2].cells: a list expect
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from ..errors import PuzzleFormatError
 from .rule_files import CageData, parse_cells
@@ -34,7 +34,7 @@ def no_constant(word: str) -> Any:
     raise ValueError(f"{word} is not a JSON number")
 
 
-def is_int(value: Any) -> bool:
+def is_int(value: Any) -> TypeGuard[int]:
     """A JSON whole number (``true`` is not one, though Python's bool is an int)."""
     return isinstance(value, int) and not isinstance(value, bool)
 

@@ -206,7 +206,7 @@ def schema(command: str) -> dict[str, Any]:
     import json
     from importlib.resources import files
 
-    return json.loads(files("sudokulab").joinpath("schemas", f"{command}.schema.json").read_text("utf-8"))
+    return json.loads((files("sudokulab") / "schemas" / f"{command}.schema.json").read_text("utf-8"))
 
 
 def schema_names() -> list[str]:

@@ -54,6 +54,12 @@ class OutputFile:
         self._temporary: str | None = None
         self._fd: int | None = None
 
+    def _descriptor(self) -> int:
+        """The part file's descriptor, which ``_claim`` made (or raised)."""
+        if self._fd is None:
+            raise OutputError(f"cannot write '{self.name}': its part file was not made")
+        return self._fd
+
     def _claim(self) -> None:
         """Make and lock the part file; refuse when another run holds one for this target."""
         prefix = f".{self.path.name}."
@@ -92,15 +98,16 @@ class OutputFile:
 
     def open(self) -> OutputFile:
         try:
-            text = {} if self.binary else {"encoding": "utf-8", "newline": ""}
-            mode = "wb" if self.binary else "w"
             if self.in_place:
-                self._stream = open(self.path, mode, **text)
+                target: int | Path = self.path
             else:
                 if self._fd is None:
                     self._claim()
-                fd, self._fd = self._fd, None
-                self._stream = os.fdopen(fd, mode, **text)
+                target, self._fd = self._descriptor(), None
+            if self.binary:
+                self._stream = open(target, "wb")
+            else:
+                self._stream = open(target, "w", encoding="utf-8", newline="")
         except OSError as exc:
             raise OutputError(f"cannot write '{self.name}': {exc.strerror or exc}") from None
         return self

@@ -247,7 +247,7 @@ def _from_sudokulab(doc: dict, name: str, box: tuple[int, int] | None) -> tuple[
     elif box is not None:
         if box[0] * box[1] != n:
             raise UsageError(f"box {box[0]}x{box[1]} does not fit a {n}x{n} board")
-        split = tuple(box)
+        split = (box[0], box[1])
     shape = Shape(*split)
     givens = _grid(doc["givens"], n, name, "givens")
     if "solution" in doc:

@@ -45,14 +45,14 @@ def _capabilities(data: Any) -> Capabilities:
     if not isinstance(data, dict) or not all(isinstance(data.get(k), bool) for k in ("canonical", "count",
                                                                                      "time_limit")):
         raise StudentFailure("the student's capabilities did not come back as data")
-    listed = [word for key in ("slow", "kinds") for word in (data.get(key) or []) if not isinstance(word, str)]
-    if listed or not all(isinstance(data.get(key) or [], list) for key in ("slow", "kinds")):
+    listed = [word for key in ("slow", "kinds", "forms") for word in (data.get(key) or []) if not isinstance(word, str)]
+    if listed or not all(isinstance(data.get(key) or [], list) for key in ("slow", "kinds", "forms")):
         raise StudentFailure("the student's capabilities list something other than names")
     return Capabilities(canonical=data["canonical"], count=data["count"], time_limit=data["time_limit"],
                         threads=text(data.get("threads")) or "safe", extra=data.get("extra") if isinstance(
                             data.get("extra"), str) else None, slow=tuple(data.get("slow") or ()),
                         why=text(data.get("why")), kinds=frozenset(data.get("kinds") or ()),
-                        kinds_why=text(data.get("kinds_why")))
+                        forms=frozenset(data.get("forms") or ()), kinds_why=text(data.get("kinds_why")))
 
 
 class _StudentSolver:

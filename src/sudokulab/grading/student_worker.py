@@ -118,7 +118,7 @@ class Worker:
                 "time_limit": bool(capabilities.time_limit), "threads": plain(capabilities.threads),
                 "extra": plain(capabilities.extra), "slow": plain(list(capabilities.slow)),
                 "why": plain(capabilities.why), "kinds": plain(sorted(capabilities.kinds)),
-                "kinds_why": plain(capabilities.kinds_why),
+                "forms": plain(sorted(getattr(capabilities, "forms", ()))), "kinds_why": plain(capabilities.kinds_why),
             },
         }
 

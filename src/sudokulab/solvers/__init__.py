@@ -14,12 +14,13 @@ import ``core``, ``formats`` and ``execution``; nothing above it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from ..core.grid import Shape
-from ..core.rules import KINDS, Rules
+from ..core.rules import Rules, kind_table
 from ..errors import UnsupportedFeature, UsageError
 from .base import Capabilities, CountResult, Option, Solver, SolveResult, Status, check_options
 from .search import SearchCounters, SearchSolver
@@ -29,33 +30,45 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PREFERENCE", "REGISTRY", "Capabilities", "CountResult", "Option", "SearchCounters", "SearchSolver", "SolveResult",
-    "Solver", "SolverEntry", "Status", "default_for", "default_solver", "describe", "first_honouring", "get", "names",
+    "Solver", "SolverEntry", "Status", "default_for", "default_solver", "describe", "export", "export_formats",
+    "first_honouring", "get", "names",
     "parse_options", "require", "solver_class",
 ]
 
 
 @dataclass(frozen=True)
 class SolverEntry:
-    """Where a solver's class lives ("module:Class", or the class itself) and the pip extra it needs."""
+    """Where a solver's class lives ("module:Class", or the class itself), the pip extra it needs, and the
+    export formats of its model: format -> "module:function" taking a Puzzle and keyword options, returning
+    the model's text for an outside tool (``sudokulab export``)."""
 
     target: str | type
     extra: str | None = None
+    exports: Mapping[str, str] = field(default_factory=dict)
 
 
 REGISTRY: dict[str, SolverEntry | str | type] = {
     "backtrack": SolverEntry("sudokulab.solvers.backtrack.solver:BacktrackSolver"),
     "backtrack-fast": SolverEntry("sudokulab.solvers.backtrack.solver:FastBacktrackSolver"),
     "backtrack-jit": SolverEntry("sudokulab.solvers.jit.solver:JitSolver", extra="jit"),
-    "sat": SolverEntry("sudokulab.solvers.sat.solver:SatSolver"),
-    "cpsat": SolverEntry("sudokulab.solvers.cpsat.solver:CpSatSolver"),
+    "sat": SolverEntry("sudokulab.solvers.sat.solver:SatSolver",
+                       exports={"dimacs": "sudokulab.solvers.sat.dimacs:to_dimacs"}),
+    "cpsat": SolverEntry("sudokulab.solvers.cpsat.solver:CpSatSolver",
+                         exports={"cpsat": "sudokulab.solvers.cpsat.model:to_cpsat_text"}),
     "dlx": SolverEntry("sudokulab.solvers.exact_cover.solver:DlxSolver"),
-    "mip": SolverEntry("sudokulab.solvers.mip.solver:MipSolver"),
+    "mip": SolverEntry("sudokulab.solvers.mip.solver:MipSolver",
+                       exports={"lp": "sudokulab.solvers.mip.model:to_lp",
+                                "mps": "sudokulab.solvers.mip.model:to_mps"}),
     "dimacs": SolverEntry("sudokulab.solvers.sat.external:DimacsSolver"),
-    "minizinc": SolverEntry("sudokulab.solvers.minizinc.solver:MiniZincSolver", extra="minizinc"),
-    "asp": SolverEntry("sudokulab.solvers.asp.solver:AspSolver", extra="asp"),
+    "minizinc": SolverEntry("sudokulab.solvers.minizinc.solver:MiniZincSolver", extra="minizinc",
+                            exports={"minizinc": "sudokulab.solvers.minizinc.model:to_minizinc"}),
+    "asp": SolverEntry("sudokulab.solvers.asp.solver:AspSolver", extra="asp",
+                       exports={"asp": "sudokulab.solvers.asp.model:to_asp"}),
     "local-search": SolverEntry("sudokulab.solvers.local_search.solver:LocalSearchSolver"),
-    "smt": SolverEntry("sudokulab.solvers.smt.solver:SmtSolver", extra="smt"),
-    "cpmpy": SolverEntry("sudokulab.solvers.cpmpy.solver:CpmpySolver", extra="cpmpy"),
+    "smt": SolverEntry("sudokulab.solvers.smt.solver:SmtSolver", extra="smt",
+                       exports={"smtlib": "sudokulab.solvers.smt.model:to_smtlib"}),
+    "cpmpy": SolverEntry("sudokulab.solvers.cpmpy.solver:CpmpySolver", extra="cpmpy",
+                         exports={"cpmpy": "sudokulab.solvers.cpmpy.model:to_cpmpy_text"}),
 }
 
 DEFAULT_SMALL, DEFAULT_LARGE, DEFAULT_SWITCH = "backtrack-fast", "sat", 16
@@ -86,8 +99,8 @@ def default_solver(puzzle: Puzzle) -> str:
     return first_honouring(rules) or name
 
 
-def first_honouring(kinds: frozenset[str] | Rules, preferred: tuple[str, ...] = PREFERENCE,
-                    **asked: bool) -> str | None:
+def first_honouring(kinds: frozenset[str] | Rules, preferred: tuple[str, ...] = PREFERENCE, *,
+                    canonical: bool = False, count: bool = False, time_limit: bool = False) -> str | None:
     """The first installed solver (``preferred`` ones first, then the registry's order) that honours
     every constraint kind in ``kinds`` (or every constraint of a rule set) and has the capabilities
     ``asked`` (``canonical=True``, ...)."""
@@ -96,10 +109,25 @@ def first_honouring(kinds: frozenset[str] | Rules, preferred: tuple[str, ...] = 
             continue
         capabilities = solver_class(name).capabilities
         honours = (capabilities.unsupported(kinds) is None if isinstance(kinds, Rules)
-                   else kinds <= capabilities.kinds)
-        if honours and capabilities.lacks(**asked) is None:
+                   else kinds <= capabilities.honoured)
+        if honours and capabilities.lacks(canonical=canonical, count=count, time_limit=time_limit) is None:
             return name
     return None
+
+
+def export_formats() -> dict[str, str]:
+    """Every export format and the solver whose model it writes, in registry order."""
+    return {fmt: name for name in REGISTRY for fmt in _entry(name).exports}
+
+
+def export(puzzle: Puzzle, format: str, **options: Any) -> str:  # noqa: A002 - the user's word for it
+    """The puzzle's model in an export format, as text (an unknown format lists the valid ones). The model
+    module is imported, never its solver: exporting needs no engine."""
+    formats = export_formats()
+    if format not in formats:
+        raise UsageError(f"unknown format '{format}'; choose one of: {', '.join(formats)}")
+    module, _, function = _entry(formats[format]).exports[format].partition(":")
+    return getattr(import_module(module), function)(puzzle, **options)
 
 
 def names() -> list[str]:
@@ -116,7 +144,7 @@ def _entry(name: str) -> SolverEntry:
     return entry if isinstance(entry, SolverEntry) else SolverEntry(entry)
 
 
-def solver_class(name: str) -> type:
+def solver_class(name: str) -> type[Solver]:
     """The class behind a name; an unknown name lists the valid ones, a missing backend its extra."""
     entry = _entry(name)
     if not isinstance(entry.target, str):
@@ -169,13 +197,17 @@ def require(solver: Solver, *, canonical: bool = False, count: bool = False, tim
 
 
 def describe(name: str) -> dict[str, Any]:
-    """What ``sudokulab solvers`` shows of one solver: paradigm, installed, capabilities, options."""
+    """What ``sudokulab solvers`` shows of one solver: paradigm, installed, capabilities, options.
+
+    Its rule kinds, in ``kind_table`` order: ``kinds`` those it honours, ``native`` those its own code
+    states, ``lowered`` those it honours through the shared lowering (``solvers.lowering``)."""
     entry = _entry(name)
     try:
         cls = solver_class(name)
     except UsageError as exc:
         return {"name": name, "installed": False, "why": str(exc), "extra": entry.extra}
     capabilities: Capabilities = cls.capabilities
+    shown = [kind for kind in kind_table() if kind.letter]
     why = unavailable(name)
     described: dict[str, Any] = {
         "name": name, "paradigm": cls.paradigm, "installed": why is None, "extra": entry.extra,
@@ -185,7 +217,9 @@ def describe(name: str) -> dict[str, Any]:
             "time_limit": capabilities.time_limit, "complete": capabilities.complete,
             "threads": capabilities.threads,
             "slow": list(capabilities.slow),
-            "kinds": [kind for kind in KINDS if kind in capabilities.kinds],
+            "kinds": [kind.name for kind in shown if kind.name in capabilities.honoured],
+            "native": [kind.name for kind in shown if kind.name in capabilities.kinds],
+            "lowered": [kind.name for kind in shown if kind.name in capabilities.lowered],
         },
         "options": [
             {"name": o.name, "type": o.type.__name__, "default": o.default, "help": o.help,

@@ -21,10 +21,11 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, cast, runtime_checkable
 
 from ..core.grid import Grid
 from ..core.puzzle import Puzzle
+from .lowering import lowerable
 
 if TYPE_CHECKING:
     from ..core.rules import Rules
@@ -150,21 +151,35 @@ class Capabilities:
     why: str = ""
     """Why it lacks what it lacks, for the refusal (e.g. "SAT engine 'lingeling' has no limited solve")."""
     kinds: frozenset[str] = frozenset({"all-different"})
-    """The constraint kinds of ``rules.KINDS`` it honours. ``all-different`` means any group of
-    cells (rows, columns, boxes, diagonals, jigsaw regions, windows, cages' cells), not only the
-    standard ones. A puzzle using a kind not listed is refused before solving (exit 2)."""
+    """The constraint kinds (``core.rules.kind_table``) its own code states natively. ``all-different``
+    means any group of cells (rows, columns, boxes, diagonals, jigsaw regions, windows, cages' cells),
+    not only the standard ones."""
+    forms: frozenset[str] = frozenset()
+    """The forms of the shared lowering its models state (``solvers.lowering.FORMS``): every kind whose
+    lowering needs only these it honours through the lowering (``honoured``)."""
     kinds_why: str = ""
     """Why it lacks a kind, for the refusal (e.g. "exact cover has no sums")."""
     refuses: Callable[[Rules], str | None] | None = None
-    """For a solver that declares a kind but cannot say every constraint of it (``dlx``: a killer cage
+    """For a solver that honours a kind but cannot say every constraint of it (``dlx``: a killer cage
     whose sum is not pairwise): the first such constraint of a rule set and why, in words, or None.
     Refused before any work like a missing kind; harnesses ask ``unsupported``, which asks both."""
+
+    @property
+    def honoured(self) -> frozenset[str]:
+        """Every kind it honours: natively (``kinds``) or through the lowering (``lowered``). A puzzle
+        using a kind outside these is refused before solving (exit 2)."""
+        return self.kinds | lowerable(self.forms) if self.forms else self.kinds
+
+    @property
+    def lowered(self) -> frozenset[str]:
+        """The kinds it honours through the lowering only (``sudokulab solvers`` shows them in lower case)."""
+        return self.honoured - self.kinds
 
     def unsupported(self, rules: Rules) -> str | None:
         """What of these rules it cannot honour, in words (a kind it lacks, or what ``refuses`` names), or None."""
         from ..core.rules import unsupported
 
-        missing = unsupported(rules, self.kinds)
+        missing = unsupported(rules, self.honoured)
         if missing:
             return missing + (f": {self.kinds_why}" if self.kinds_why else "")
         return self.refuses(rules) if self.refuses is not None else None
@@ -231,11 +246,12 @@ class Option:
             value = float(value)
         if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
             raise UsageError(f"{where} must be of type {kind.__name__}, not {value!r}")
-        if kind is float and not math.isfinite(value):
+        number = cast("float", value)  # only compared where kind is int or float (minimum, maximum)
+        if kind is float and not math.isfinite(number):
             raise UsageError(f"{where} must be a finite number, not {value!r}")
-        if self.minimum is not None and value < self.minimum:
+        if self.minimum is not None and number < self.minimum:
             raise UsageError(f"{where} must be at least {self.minimum}, not {value!r}")
-        if self.maximum is not None and value > self.maximum:
+        if self.maximum is not None and number > self.maximum:
             raise UsageError(f"{where} must be at most {self.maximum}, not {value!r}")
         if self.normalise is not None:
             try:
@@ -299,8 +315,8 @@ class Solver(Protocol):
 
 
 def check_kinds(solver: Solver, puzzle: Puzzle) -> None:
-    """Refuse a puzzle whose rules use a constraint kind the solver does not declare, or a constraint its
-    ``capabilities.refuses`` names, before any work.
+    """Refuse a puzzle whose rules use a constraint kind the solver does not honour (natively or through
+    the lowering), or a constraint its ``capabilities.refuses`` names, before any work.
 
     Every solver calls this first in ``solve`` and ``count``, so no caller (a library user who
     skipped ``solvers.require``) ever gets a "solved" grid that ignores a rule. Standard rules
@@ -308,7 +324,7 @@ def check_kinds(solver: Solver, puzzle: Puzzle) -> None:
     """
     capabilities = solver.capabilities
     if puzzle.rules.kinds <= capabilities.kinds and (capabilities.refuses is None or puzzle.rules.is_standard):
-        return
+        return  # native kinds only: one subset test
     from ..errors import UnsupportedFeature
 
     missing = capabilities.lacks(rules=puzzle.rules)

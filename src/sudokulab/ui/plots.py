@@ -5,6 +5,8 @@
   solved, lower is faster, and a curve that stops short ran out of time on the rest.
 - The **scaling plot**: median (or mean) solve time against board size, one line per solver.
 
+A study's pictures are in ``study_plots``, drawn with the figure, colours and file writing here.
+
 matplotlib is imported only here and only when a plot is drawn: it is an optional dependency
 (the ``bench`` extra). Figures are built with ``matplotlib.figure.Figure`` and the Agg canvas
 rather than pyplot, so drawing a file never touches a global backend or leaks open figures.
@@ -34,7 +36,7 @@ def require_matplotlib() -> None:
         raise UsageError(f"plots need matplotlib: {extra_hint('bench')}") from None
 
 
-def _figure(width: float, height: float) -> Any:
+def new_figure(width: float, height: float) -> Any:
     require_matplotlib()
     from matplotlib.figure import Figure
 
@@ -50,8 +52,9 @@ def plot_output(path: str | Path) -> OutputFile:
     return OutputFile(path, suffixes=PLOT_SUFFIXES, what="plot", binary=True)
 
 
-def _save(figure: Any, path: str | Path) -> Path:
-    """Draw to memory, then write the file whole (never half a picture, never a guessed ending)."""
+def save_figure(figure: Any, path: str | Path) -> Path:
+    """Draw to memory, then write the file whole (never half a picture, never a guessed ending); the
+    figures of ``study_plots`` are written through it too."""
     import io
 
     out = plot_output(path)
@@ -62,7 +65,7 @@ def _save(figure: Any, path: str | Path) -> Path:
     return out.path
 
 
-def _colours(names: Sequence[str]) -> dict[str, Any]:
+def colours(names: Sequence[str]) -> dict[str, Any]:
     """One colour per solver, the same in every panel."""
     from matplotlib import colormaps
 
@@ -84,7 +87,7 @@ def cactus_plot(
 
     The arguments are those of ``cactus_figure``.
     """
-    return _save(cactus_figure(series, totals=totals, time_limit=time_limit, cumulative=cumulative, counts=counts,
+    return save_figure(cactus_figure(series, totals=totals, time_limit=time_limit, cumulative=cumulative, counts=counts,
                                lines=lines), path)
 
 
@@ -110,10 +113,10 @@ def cactus_figure(
     if not datasets:
         raise UsageError("nothing to plot: no dataset was run")
     solvers = list(dict.fromkeys(s for per in series.values() for s in per))
-    colour = _colours(solvers)
+    colour = colours(solvers)
     columns = min(2, len(datasets))
     rows = math.ceil(len(datasets) / columns)
-    figure = _figure(6.0 * columns, 4.2 * rows)
+    figure = new_figure(6.0 * columns, 4.2 * rows)
     axes = figure.subplots(rows, columns, squeeze=False).ravel()
     for ax, dataset in zip(axes, datasets):
         for solver, times in series[dataset].items():
@@ -181,8 +184,8 @@ def scaling_plot(
     if not points:
         raise UsageError("nothing to plot: no scaling point")
     solvers = list(dict.fromkeys(p.solver for p in points))
-    colour = _colours(solvers)
-    figure = _figure(7.5, 4.8)
+    colour = colours(solvers)
+    figure = new_figure(7.5, 4.8)
     ax = figure.add_subplot()
     for rank, solver in enumerate(solvers):
         mine = sorted((p for p in points if p.solver == solver), key=lambda p: p.n)
@@ -207,4 +210,4 @@ def scaling_plot(
     ax.set_title(title or f"Scaling: {statistic} solve time by board size")
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(fontsize="small")
-    return _save(figure, path)
+    return save_figure(figure, path)

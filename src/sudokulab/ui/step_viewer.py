@@ -32,7 +32,7 @@ PLACEHOLDER_TITLE = "@@TITLE@@"
 
 def template() -> str:
     """The page's HTML, CSS and JavaScript (package data)."""
-    return files("sudokulab").joinpath("ui", "templates", "step_viewer.html").read_text("utf-8")
+    return (files("sudokulab") / "ui" / "templates" / "step_viewer.html").read_text("utf-8")
 
 
 def _cell(label: str, n: int) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..solvers.base import EFFORT, Stat
 from .console import as_text
@@ -160,3 +160,9 @@ def model_size(stats: Mapping[str, Stat | float]) -> str:
 def puzzles_word(count: int) -> str:
     """``1 puzzle``, ``2,000 puzzles``."""
     return f"{count:,} puzzle{'' if count == 1 else 's'}"
+
+
+def format_stats(result: Any) -> str:
+    """One line of a result's status, time and effort figures, for stderr (``--stats``)."""
+    figures = "  ".join(f"{k}: {v}" for k, v in result.stats.items())
+    return f"solver: {result.solver}  status: {result.status.value}  time: {result.seconds:.6f} s  {figures}".rstrip()

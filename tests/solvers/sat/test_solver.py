@@ -463,3 +463,22 @@ def test_repeated_solves_in_one_child_agree_with_a_child_per_engine():
         alone[name] = done.returncode == 0 and done.stdout.strip() == "True"
     assert repeated_solves(names) == alone
     assert alone["no-such-engine"] is False and any(alone.values())
+
+
+def test_restarts_off_leaves_the_answer_and_stops_the_restarts():
+    """``restarts=false`` (CaDiCaL's ``restart`` option off): the same checked answer, no restart counted,
+    where the default engine restarts on the same QWH instance; an engine PySAT cannot configure is refused."""
+    import random
+
+    from sudokulab.generation.quasigroups import quasigroup_with_holes
+
+    puzzle, _ = quasigroup_with_holes(25, 250, random.Random(2))
+    results = {}
+    for restarts in (True, False):
+        with SatSolver(restarts=restarts) as solver:
+            results[restarts] = solver.solve(puzzle)
+            assert is_solution(results[restarts].grid, puzzle)
+    assert results[True].stats["restarts"] > 0 and results[False].stats["restarts"] == 0
+    assert results[False].stats["conflicts"] > 0
+    with pytest.raises(UnsupportedFeature, match="restarts=false needs a CaDiCaL engine"):
+        SatSolver(engine="glucose4", restarts=False)

@@ -4,8 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
+from ...bench import run as bench
+from ...bench.report import render_bench, render_runs
+from ...bench.results import DEFAULT_TIME_LIMIT
 from ...errors import ExitCode, SolverBug, UnsupportedFeature, UsageError
+from ...formats.documents import emit_line
+from ...ui.console import console
+from ...ui.plots import cactus_plot, plot_output, require_matplotlib
 from ..options import (
     box,
     configurations,
@@ -22,15 +29,11 @@ from ..options import (
     where_arguments,
 )
 
-NAME = "bench"
-HELP = "run solvers over puzzle sets: summary table, per-puzzle CSV, plot"
-
 BENCH_SUFFIXES = {".csv": "csv", ".jsonl": "jsonl", ".png": "plot", ".svg": "plot", ".pdf": "plot"}
 """``bench --output FILE``: what the file's suffix makes it (per-puzzle rows as CSV or JSON Lines, the cactus plot)."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from ...bench.results import DEFAULT_TIME_LIMIT
 
     parser.add_argument("datasets", nargs="+", metavar="DATASET",
                         help="dataset files (one-line puzzles, BOJ blocks) or names of fetched sets, e.g. 17_clue")
@@ -62,15 +65,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ...bench import run as bench
-    from ...bench.report import render_bench
-    from ...ui.console import console
 
     shape = box(args)
     files = bench_outputs(args)
     plot = None
     if files.get("plot") is not None:
-        from ...ui.plots import plot_output, require_matplotlib
 
         require_matplotlib()  # before the run, not after an hour of it
         plot = plot_output(files["plot"])
@@ -80,7 +79,6 @@ def run(args: argparse.Namespace) -> int:
     def show(report: bench.BenchReport) -> None:
         """The tables (and with --json the summary rows) of a whole run, or of what finished before a signal."""
         if args.json:
-            from ...formats.documents import emit_line
 
             for summary in report.summaries:
                 emit_line(summary.document(report.jobs, report.where))
@@ -110,11 +108,9 @@ def run(args: argparse.Namespace) -> int:
         raise UnsupportedFeature(f"bench: no solver could run: {name} {why}")
     show(report)
     if args.runs > 1:
-        from ...bench.report import render_runs
 
         render_runs(reports, args.warmup, console(stderr=args.json, wide=args.wide))
     if plot is not None:
-        from ...ui.plots import cactus_plot
 
         cactus_plot(report.solved_times, plot.path, totals=report.totals, time_limit=args.time_limit,
                     counts=report.solved_counts, lines="configuration" if report.configured else "solver")
@@ -126,7 +122,6 @@ def run(args: argparse.Namespace) -> int:
 def bench_outputs(args: argparse.Namespace) -> dict[str, str]:
     """``bench``'s output files by kind ("csv", "jsonl", "plot"), from ``--output`` (the suffix says the
     format) and the deprecated spellings ``--out FILE`` (CSV) and ``--plot FILE``."""
-    from pathlib import Path
 
     files: dict[str, str] = {}
     for path in args.output or ():

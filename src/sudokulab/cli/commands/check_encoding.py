@@ -13,10 +13,12 @@ import argparse
 import sys
 
 from ...errors import ExitCode, UsageError
+from ...formats.documents import emit
+from ...grading.encoding_grader import failed_everywhere, grade, summary
+from ...grading.student_process import StudentFailure, StudentLimits, StudentProcess, student_copy
+from ...grading.templates import text
+from ..checks import check_lines, failed_checks_line
 from ..options import memory_mb, positive_float
-
-NAME = "check-encoding"
-HELP = "grade a student's SAT or CP-SAT model of Sudoku"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -44,7 +46,6 @@ def student_arguments(parser: argparse.ArgumentParser, seconds: int) -> None:
 
 def student_limits(args: argparse.Namespace):
     """The ``StudentLimits`` the options ask for; with ``--isolation none``, a warning first."""
-    from ...grading.student_process import StudentLimits
 
     if args.isolation == "none":
         print("sudokulab: warning: --isolation none: the student's file is trusted; it runs with your rights, "
@@ -59,9 +60,6 @@ def run(args: argparse.Namespace) -> int:
         return print_template(args.template, args.json)
     if not args.student:
         raise UsageError("check-encoding: give the student's FILE (or --template to print one to start from)")
-    from ...grading.encoding_grader import failed_everywhere, grade, summary
-    from ...grading.student_process import StudentFailure, StudentProcess, student_copy
-    from ..render import check_lines, failed_checks_line
 
     limits = student_limits(args)
     with student_copy(args.student) as copy, StudentProcess(
@@ -75,7 +73,6 @@ def run(args: argparse.Namespace) -> int:
     failed = any(f.status == "failed" for f in findings)
     code = ExitCode.NO_SOLUTION if failed else ExitCode.OK
     if args.json:
-        from ...formats.documents import emit
 
         emit({"student": args.student, "kind": kind, "ok": not failed, "exit": int(code),
               "checks": [{"check": f.check, "status": f.status, "reason": f.reason} for f in findings]})
@@ -91,10 +88,8 @@ def run(args: argparse.Namespace) -> int:
 def print_template(kind: str, as_json: bool) -> int:
     """A template file on stdout (``sat``, ``cp``, ``solver``); with ``--json`` inside the one document
     (``template``, ``text``). ``check-solver --template`` prints its own with it."""
-    from ...grading.templates import text
 
     if as_json:
-        from ...formats.documents import emit
 
         emit({"template": kind, "text": text(kind)})
     else:

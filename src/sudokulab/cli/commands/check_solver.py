@@ -14,10 +14,13 @@ import argparse
 import sys
 
 from ...errors import ExitCode, UsageError
+from ...formats.documents import emit
+from ...grading import contract
+from ...grading.student_code import split_target
+from ...grading.student_process import StudentFailure, StudentProcess, student_copy
+from ...grading.student_solver import student_solver
+from ..checks import check_lines, failed_checks_line
 from .check_encoding import print_template, student_arguments, student_limits
-
-NAME = "check-solver"
-HELP = "run the solver contract on a student's solver class"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -36,11 +39,6 @@ def run(args: argparse.Namespace) -> int:
         return print_template("solver", args.json)
     if not args.target:
         raise UsageError("check-solver: give FILE.py:CLASS, e.g. student.py:StudentSolver (or --template)")
-    from ...grading import contract
-    from ...grading.student_code import split_target
-    from ...grading.student_process import StudentFailure, StudentProcess, student_copy
-    from ...grading.student_solver import student_solver
-    from ..render import check_lines, failed_checks_line
 
     where, class_name, is_file = split_target(args.target)
     limits = student_limits(args)
@@ -62,7 +60,6 @@ def run(args: argparse.Namespace) -> int:
     code = ExitCode.NO_SOLUTION if failed else ExitCode.OK
     name = str(getattr(solver, "name", ""))
     if args.json:
-        from ...formats.documents import emit
 
         emit({"target": args.target, "solver": name, "ok": not failed,
               "exit": int(code), "checks": [{"check": o.check, "status": o.status, "reason": o.reason or o.summary}

@@ -5,7 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ...bench.compare import Agreement, compare, format_answers, render_comparison
 from ...errors import ExitCode, NoSolution, SolverBug, TimeLimitReached
+from ...formats import documents
+from ...grading.student_code import register_classes
+from ...ui.console import console
 from ..options import (
     certificate,
     certificate_field,
@@ -19,9 +23,6 @@ from ..options import (
     puzzle_arguments,
     solver_names,
 )
-
-NAME = "compare"
-HELP = "run every solver on a puzzle and check that they agree"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -39,13 +40,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ...bench.compare import Agreement, compare, format_answers
-    from ...formats import documents
 
     puzzle = load(args)
     names = solver_names(args.solvers)
     if args.solver_class:  # a student's class, registered for this run (docs/grading.md)
-        from ...grading.student_code import register_classes
 
         names = register_classes(args.solver_class, names)
     comparison = compare(puzzle, names, time_limit=args.time_limit, canonical=args.canonical,
@@ -59,8 +57,6 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         documents.emit({**comparison.to_json(), **certificate_field(args, made)})
     else:
-        from ...ui.console import console
-        from ..render import render_comparison
 
         render_comparison(comparison, console(stderr=True, wide=args.wide), wide=args.wide)
         sys.stdout.write(format_answers(comparison))

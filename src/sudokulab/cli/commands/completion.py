@@ -6,10 +6,8 @@ import argparse
 import sys
 
 from ...errors import ExitCode, UsageError
+from ...formats import documents
 from ..options import json_argument
-
-NAME = "completion"
-HELP = "print the shell completion script for bash or zsh"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -24,7 +22,6 @@ def run(args: argparse.Namespace) -> int:
         import shtab
     except ImportError:
         raise UsageError("completion needs the 'shtab' package: pip install shtab") from None
-    from ...formats import documents
 
     script = shtab.complete(args.whole_parser(), shell=args.shell)
     if args.json:

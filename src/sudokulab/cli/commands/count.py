@@ -5,7 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ... import solvers
 from ...errors import ExitCode, TimeLimitReached
+from ...formats import documents
+from ...solvers import default_solver
+from ...solvers.base import Status
+from ...ui.tables import format_stats
 from ..options import (
     certificate,
     certificate_field,
@@ -16,9 +21,6 @@ from ..options import (
     puzzle_arguments,
     solver_options,
 )
-
-NAME = "count"
-HELP = "count the solutions up to a limit"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -32,11 +34,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ... import solvers
-    from ...formats import documents
-    from ...solvers import default_solver
-    from ...solvers.base import Status
-    from ..render import format_stats
 
     puzzle = load(args)
     name = args.solver or default_solver(puzzle)

@@ -2,18 +2,31 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ...ui.console import as_text
+from ...ui.tables import Column, print_table
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
 import argparse
+import importlib.util
+import os
 import sys
 
+from ...datasets import catalog
+from ...datasets.catalog import FOLDER_ENV
+from ...datasets.catalog import names as set_names
 from ...errors import ExitCode
+from ...formats import documents
+from ...ui.console import console
+from ...ui.progress import download_progress
 from ..options import json_argument
-
-NAME = "datasets"
-HELP = "the published benchmark sets: list them, fetch them, find them"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from ...datasets.catalog import names as set_names
 
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION", parser_class=type(parser))
     listed = actions.add_parser("list", help="every known set: puzzles, source, and where it is stored once fetched")
@@ -30,12 +43,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ...datasets import catalog
-    from ...formats import documents
 
     if args.action == "list":
-        from ...ui.console import console
-        from ..render import render_datasets
 
         folder = catalog.data_folder() if _has_folder() else None
         rows = [(s, folder / s.filename if folder is not None and (folder / s.filename).is_file() else None)
@@ -56,7 +65,6 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(f"{where}\n")
         return ExitCode.OK
     names = catalog.names() if "all" in args.names else args.names
-    from ...ui.progress import download_progress
 
     with download_progress(enabled=not args.quiet and sys.stderr.isatty()) as bar:
         fetched = catalog.fetch(names, progress=bar)
@@ -71,9 +79,27 @@ def run(args: argparse.Namespace) -> int:
 
 def _has_folder() -> bool:
     """Whether the data folder can be named (``SUDOKULAB_DATA``, or pooch to find the cache folder)."""
-    import importlib.util
-    import os
 
-    from ...datasets.catalog import FOLDER_ENV
 
     return bool(os.environ.get(FOLDER_ENV, "").strip()) or importlib.util.find_spec("pooch") is not None
+
+
+def render_datasets(rows: Sequence[tuple[Any, Any]], folder: Any, out: Console, *, wide: bool = False) -> None:
+    """The published sets (``catalog.PuzzleSet``, stored path or None) and the folder they go to."""
+    columns = [Column("name"), Column("puzzles", "right"), Column("fetched"), Column("source", drop=1),
+               Column("what", wrap=True)]
+    archives: dict[str, None] = {}  # the URLs of archives, in order
+    cells = []
+    for puzzle_set, stored in rows:
+        if puzzle_set.member:
+            archives[puzzle_set.url] = None
+            source = puzzle_set.member
+        else:
+            source = puzzle_set.url
+        cells.append([puzzle_set.name, f"{puzzle_set.puzzles:,}", "yes" if stored else "no", source, puzzle_set.what])
+    dropped = print_table(out, columns, cells, wide=wide)
+    for url in archives if "source" not in dropped else ():
+        out.print(as_text(f"data/...: members of {url}"), soft_wrap=True)
+    where = str(folder) if folder is not None else "the user's cache folder (needs pooch)"
+    out.print(as_text(f"Fetched sets are kept in {where} (SUDOKULAB_DATA names another folder); "
+                      "get one with: sudokulab datasets fetch NAME"), soft_wrap=True)

@@ -5,17 +5,21 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ...core.puzzle import solution_error
 from ...errors import ExitCode, NoSolution, SolverBug, TimeLimitReached, UsageError
+from ...formats import documents
+from ...formats.boj import format_grid, read_text, source_name
+from ...solvers.base import Status
+from ...solvers.sat.dimacs import Exported, decode_model, parse_answer, read_header
+from ...solvers.sat.encodings import AMO_ENCODINGS, ENCODINGS
+from ...verdicts.verify import MAX_ANSWER_BYTES
 from ..options import json_argument, load, rule_options, rules_arguments
 
-NAME = "decode"
-HELP = "turn a SAT solver's answer to an exported formula into the BOJ answer"
 USAGE = ("sudokulab decode PUZZLE ANSWER [--encoding NAME] [--amo NAME]\n"
          "       sudokulab decode ANSWER --cnf FORMULA")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from ...solvers.sat.encodings import AMO_ENCODINGS, ENCODINGS
 
     parser.add_argument("first", metavar="PUZZLE", help="puzzle file (or the ANSWER with --cnf); - for stdin")
     parser.add_argument("answer", nargs="?", metavar="ANSWER",
@@ -33,12 +37,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ...core.puzzle import solution_error
-    from ...formats import documents
-    from ...formats.boj import format_grid, read_text, source_name
-    from ...solvers.base import Status
-    from ...solvers.sat.dimacs import Exported, decode_model, parse_answer, read_header
-    from ...verdicts.verify import MAX_ANSWER_BYTES
 
     if args.cnf is not None:
         if args.answer is not None:

@@ -10,14 +10,13 @@ import argparse
 import sys
 
 from ...errors import ExitCode, UsageError
+from ...formats.documents import emit
+from ...solvers.sat.encoding_lesson import model_sizes, render, render_sizes, show, sizes_json
+from ...solvers.sat.encodings import AMO_ENCODINGS
 from ..options import positive_int
-
-NAME = "encoding"
-HELP = "show the at-most-one encodings and the model sizes per encoding"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from ...solvers.sat.encodings import AMO_ENCODINGS
 
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION", parser_class=type(parser))
     show = actions.add_parser("show", help="an at-most-one encoding over K literals (--amo), or the model sizes "
@@ -33,9 +32,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ...formats.documents import emit
-    from ...solvers.sat.encoding_lesson import model_sizes, render, render_sizes, show, sizes_json
-    from ...solvers.sat.encodings import AMO_ENCODINGS
 
     if args.model:
         if args.amo is not None or args.literals is not None or args.exactly_one:

@@ -15,10 +15,17 @@ import sys
 
 from ...core.cells import cell_label
 from ...errors import ExitCode, NoSolution, SolverBug, UsageError
+from ...formats.boj import format_grid, read_text, source_name
+from ...formats.documents import emit, puzzle_fields
+from ...formats.marks import parse_marks
+from ...reasoning.conflicts import why_no_solution
+from ...reasoning.explain import ExplanationStopped, explain, level
+from ...reasoning.hint import hint
+from ...reasoning.step_check import check_step
+from ...ui.console import console, wrap_prose
+from ...ui.step_pictures import check_directory, draw_steps
+from ...ui.step_viewer import write_page
 from ..options import load, positive_float, puzzle_arguments
-
-NAME = "explain"
-HELP = "the solving path as a person's steps, each with minimal premises"
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -54,10 +61,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ...formats.boj import format_grid
-    from ...reasoning.explain import ExplanationStopped, explain, level
-    from ...reasoning.step_check import check_step
-    from ..render import step_line
 
     puzzle = load(args)
     if args.next:
@@ -66,7 +69,6 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--progress and --marks go with --next (the hint from a student's position)")
     level(args.max_level)  # a bad level is refused before any work
     if args.draw:
-        from ...ui.step_pictures import check_directory
 
         check_directory(args.draw)
     try:
@@ -80,18 +82,14 @@ def run(args: argparse.Namespace) -> int:
                 raise SolverBug(f"step {number} is not certified by SAT: {step.text}")
         certified = True
     if args.draw:
-        from ...ui.step_pictures import draw_steps
 
         draw_steps(args.draw, puzzle, explanation)  # one picture per step, premises and conclusion marked
     if args.html:
-        from ...formats.boj import source_name
-        from ...ui.step_viewer import write_page
 
         write_page(args.html, puzzle, explanation_json(puzzle, explanation, certified),
                    f"sudokulab explain {source_name(args.puzzle)}")
     n = puzzle.n
     if args.json:
-        from ...formats.documents import emit
 
         emit(explanation_json(puzzle, explanation, certified))
     else:
@@ -99,7 +97,6 @@ def run(args: argparse.Namespace) -> int:
         if certified:
             lines.append(f"every step certified by SAT: {len(explanation.steps)} steps")
         if sys.stdout.isatty():  # wrapped at the terminal's width, not broken mid-token by it; whole in a file
-            from ...ui.console import console, wrap_prose
 
             width = console().width  # the terminal's (COLUMNS when set)
             lines = [wrap_prose(line, width, indent="      ") for line in lines]
@@ -117,12 +114,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _next(args: argparse.Namespace, puzzle: Puzzle) -> int:
     """``--next``: the one next step from the student's position, or the line naming its mistakes."""
-    from ...formats.boj import read_text, source_name
-    from ...formats.marks import parse_marks
-    from ...reasoning.explain import ExplanationStopped
-    from ...reasoning.hint import hint
-    from ...reasoning.step_check import check_step
-    from ..render import step_line
 
     for flag, value in (("--draw", args.draw), ("--html", args.html), ("--max-level", args.max_level),
                         ("--time-limit", args.time_limit)):
@@ -144,7 +135,6 @@ def _next(args: argparse.Namespace, puzzle: Puzzle) -> int:
         certified = True
     mistakes = "; ".join(m.text(n) for m in found.mistakes)
     if args.json:
-        from ...formats.documents import emit, puzzle_fields
 
         emit({**puzzle_fields(puzzle),
               "next": None if found.step is None else step_json(1, found.step, n),
@@ -183,8 +173,6 @@ def step_json(number: int, step: Any, n: int) -> dict[str, Any]:
 
 def explanation_json(puzzle: Puzzle, explanation: Any, certified: bool | None) -> dict[str, Any]:
     """The ``explain --json`` document (``schemas/explain.schema.json``)."""
-    from ...formats.boj import format_grid
-    from ...formats.documents import puzzle_fields
 
     n = puzzle.n
     grid = explanation.grid
@@ -203,13 +191,17 @@ def explanation_json(puzzle: Puzzle, explanation: Any, certified: bool | None) -
 def _no_solution(puzzle: Puzzle, as_json: bool) -> NoSolution:
     """The no-solution line naming a smallest set of conflicting givens, the rules that forbid them
     and the givens to remove (``conflicts``); with ``--json`` the document says it too (``conflict``)."""
-    from ...reasoning.conflicts import why_no_solution
 
     conflict = why_no_solution(puzzle)
     message = f"no solution: {conflict.text()}"
     if as_json:
-        from ...formats.documents import emit, puzzle_fields
 
         emit({**puzzle_fields(puzzle), "steps": [], "hardest": None, "stopped": message, "certified": None,
               "grid": None, "answer": None, "conflict": conflict.document()})
     return NoSolution(message)
+
+
+def step_line(number: int, step: Any, n: int) -> str:
+    """``  3. r3c3 = 9: hidden single in box 1 (...)  [from r1c1=1 r1c2=3 ...; box 1]``."""
+    premises = " ".join(fact.label(n) for fact in step.premises)
+    return f"{number:3d}. {step.text}  [from {premises or 'nothing'}; {', '.join(step.groups) or 'no rule'}]"

@@ -5,15 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ... import solvers
 from ...errors import ExitCode, UnsupportedFeature
+from ...formats import documents
+from ...formats.outputs import OutputFile
 from ..options import json_argument, load, puzzle_arguments, solver_options
-
-NAME = "export"
-HELP = "write the puzzle's model for an external solver"
-
-EXPORTED_BY = {"dimacs": "sat", "cpsat": "cpsat", "lp": "mip", "mps": "mip", "minizinc": "minizinc", "asp": "asp",
-               "smtlib": "smt", "cpmpy": "cpmpy"}
-"""Export format -> the solver whose model it writes: a format honours the rules that solver honours."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -29,14 +25,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ... import solvers
-    from ...formats import documents
-    from ...formats.outputs import OutputFile
-    from ...solvers.exports import export
 
     target = OutputFile(args.output) if args.output not in (None, "-") else None  # checked before the work
     puzzle = load(args)
-    solver = EXPORTED_BY.get(args.format)
+    solver = solvers.export_formats().get(args.format)  # a format honours the rules its solver honours
     if solver is not None and not puzzle.rules.is_standard:
         missing = solvers.solver_class(solver).capabilities.lacks(rules=puzzle.rules)
         if missing:
@@ -44,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     options = {key: _export_value(value) for key, value in solver_options(args.option).items()}
     if args.encoding:
         options["encoding"] = args.encoding
-    text = export(puzzle, args.format, **options)
+    text = solvers.export(puzzle, args.format, **options)
     if target is not None:
         with target:
             target.write(text)

@@ -3,9 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import random
 import sys
+from contextlib import nullcontext
 
+from ...core.grid import Shape
 from ...errors import ExitCode, UsageError
+from ...execution.cluster import connect
+from ...formats import documents
+from ...formats.boj import MAX_SIZE, parse_box
+from ...formats.outputs import OutputFile
+from ...generation import puzzles as gen
+from ...ui.progress import progress
 from ..options import (
     cluster_argument,
     dataset_rules,
@@ -17,8 +26,6 @@ from ..options import (
     seed_int,
 )
 
-NAME = "generate"
-HELP = "random puzzles of any size, in the dataset format"
 DESCRIPTION = ("Random puzzles of any size, one a line (BOJ blocks above 9x9). With variant rules "
                "(--rules, --regions, --cages, --thermos) the puzzles are made under them, but the output holds "
                "only the givens: solve them with the same options.")
@@ -50,15 +57,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import random
-    from contextlib import nullcontext
 
-    from ...core.grid import Shape
-    from ...formats import documents
-    from ...formats.boj import MAX_SIZE, parse_box
-    from ...formats.outputs import OutputFile
-    from ...generation import puzzles as gen
-    from ...ui.progress import progress
 
     if args.size > MAX_SIZE:
         raise UsageError(f"a {args.size}x{args.size} board is larger than the {MAX_SIZE}x{MAX_SIZE} supported")
@@ -74,7 +73,6 @@ def run(args: argparse.Namespace) -> int:
     output = OutputFile(args.output) if args.output not in (None, "-") else None  # checked before the work
     seed = args.seed
     if args.cluster:
-        from ...execution.cluster import connect
 
         cluster = connect(args.cluster)  # before any output: a bad address is refused with nothing written
     else:

@@ -10,11 +10,22 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
+from pathlib import Path
 
-from ..options import json_argument, memory_mb, positive_float, where_arguments
+from ...datasets.reading import read_dataset
+from ...errors import ExitCode, UsageError
+from ...execution.isolation import check
+from ...formats.boj import format_puzzle, source_name
+from ...formats.documents import emit
+from ...grading import gradebook
+from ...grading.contract import BOJ_SAMPLE
+from ...grading.gradebook import row_of
+from ...grading.grader import GradeOptions
+from ...grading.templates.solver_template import StudentSolver
+from ...ui.progress import progress
+from ..options import dataset_file, json_argument, memory_mb, positive_float, where_arguments
 
-NAME = "grade"
-HELP = "grade a whole class: every student's submission, a gradebook and a report each"
 USAGE = "sudokulab grade SUBMISSIONS/ --task judge|solver|encoding [options]"
 
 
@@ -48,12 +59,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
 
-    from ...errors import ExitCode, UsageError
-    from ...formats.documents import emit
-    from ...grading import gradebook
-    from ...ui.progress import progress
 
     if args.jobs > 1 and args.cluster:
         raise UsageError("grade: --jobs grades on this machine, --cluster on the cluster's workers: give one")
@@ -64,7 +70,6 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else folder.resolve().parent / f"{folder.resolve().name}-gradebook"
     options = _options(args)
     if args.task == "judge" and args.isolation == "bwrap" and not args.cluster:
-        from ...execution.isolation import check
 
         check("bwrap")  # before any student: where bubblewrap cannot run, one line and exit 2
     submissions = gradebook.find_submissions(folder, skip=out)
@@ -95,13 +100,11 @@ def run(args: argparse.Namespace) -> int:
 
 def _options(args: argparse.Namespace):  # noqa: ANN202 - grading.grader.GradeOptions, imported when run
     """The task's options, the dataset read (judge) and the class named (solver)."""
-    from ...grading.grader import GradeOptions
 
     fields = {"task": args.task, "time_limit": args.time_limit, "memory_limit": args.memory_limit or 0,
               "isolation": args.isolation, "compile_timeout": args.compile_timeout,
               "student_timeout": args.student_timeout}
     if args.task == "solver":
-        from ...grading.templates.solver_template import StudentSolver
 
         fields["class_name"] = args.class_name or StudentSolver.__name__
     if args.task == "judge":
@@ -111,16 +114,9 @@ def _options(args: argparse.Namespace):  # noqa: ANN202 - grading.grader.GradeOp
 
 def _dataset(argument: str | None) -> dict:
     """judge's dataset: its text, its name, how many entries and puzzles it holds."""
-    import tempfile
-    from pathlib import Path
 
-    from ...datasets.reading import read_dataset
-    from ...errors import UsageError
-    from ...formats.boj import format_puzzle, source_name
-    from ..options import dataset_file
 
     if argument is None:
-        from ...grading.contract import BOJ_SAMPLE
 
         data, name = format_puzzle(BOJ_SAMPLE).encode(), "the BOJ 2580 sample"
     else:
@@ -145,7 +141,6 @@ def _dataset(argument: str | None) -> dict:
 
 def _document(ran, options, folder, out) -> dict:  # noqa: ANN001 - grading.gradebook types, imported when run
     """The gradebook document (gradebook.json, and stdout with --json)."""
-    from ...grading.gradebook import row_of
 
     rows = [row_of(result) for result in ran.results]
     return {

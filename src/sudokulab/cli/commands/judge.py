@@ -4,8 +4,22 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from statistics import fmean, median
 
+from ...datasets.reading import read_dataset
 from ...errors import ExitCode, UsageError, WrongAnswer
+from ...execution.isolation import check
+from ...execution.sandbox import Limits
+from ...formats import documents
+from ...formats.boj import format_puzzle, printable, source_name
+from ...judge import run as judging
+from ...judge.run import Outcome
+from ...ui.console import as_text, console
+from ...ui.progress import progress
+from ...ui.tables import Column, print_table
+from ...verdicts.oracle import Oracle
 from ..options import (
     dataset_file,
     dataset_rules,
@@ -18,13 +32,16 @@ from ..options import (
     where_arguments,
 )
 
-NAME = "judge"
-HELP = "run a program on every puzzle of a dataset and judge it as an online judge does"
 USAGE = "sudokulab judge DATASET [options] -- COMMAND [ARG ...]"
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+    from rich.console import Console
+
+    from ...execution.sandbox import Limits
+    from ...judge.run import Case, Failure, JudgeSummary
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -54,13 +71,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ...datasets.reading import read_dataset
-    from ...execution.sandbox import Limits
-    from ...formats.boj import source_name
-    from ...judge import run as judging
-    from ...ui.console import console
-    from ...verdicts.oracle import Oracle
-    from ..render import judge_progress, render_failures, render_judge_summary
 
     if not args.program:
         raise UsageError("judge: name the program after --, e.g. sudokulab judge set.txt -- python3 solution.py")
@@ -72,7 +82,6 @@ def run(args: argparse.Namespace) -> int:
         print("sudokulab: warning: --isolation none: the program is trusted; it runs with your rights, "
               "sees your files and the network", file=sys.stderr)
     elif not args.cluster:
-        from ...execution.isolation import check
 
         check(args.isolation)  # before any output: where bubblewrap cannot run, one line and exit 2
     show = not args.quiet and sys.stderr.isatty()
@@ -111,7 +120,6 @@ def _note(text: str) -> None:
 
 def _also_json_lines(on_case: Any, row_of: Any) -> Any:
     """``on_case`` (the progress bar's) that also prints each case as a JSON Lines row on stdout."""
-    from ...formats import documents
 
     def both(case: Any) -> None:
         documents.emit_line(row_of(case))
@@ -119,3 +127,81 @@ def _also_json_lines(on_case: Any, row_of: Any) -> Any:
         on_case(case)
 
     return both
+
+
+@contextmanager
+def judge_progress(total: int | None, dataset: str, *, enabled: bool = True) -> Iterator[Callable[[Case], None]]:
+    """A progress bar while judging; yields the ``on_case`` hook for ``judge.judge_dataset``.
+
+    Invalid dataset entries are reported above the bar as they come, with their line numbers.
+    """
+
+    with progress(total, enabled=enabled, label="judging") as bar:
+        task = bar.task_ids[0]
+        accepted = 0
+
+        def on_case(case: Case) -> None:
+            nonlocal accepted
+            accepted += case.accepted
+            bar.update(task, advance=1, tally=f"{accepted} accepted")
+            if case.outcome is Outcome.INVALID_ENTRY:
+                bar.console.print(as_text(f"sudokulab: {dataset}: {case.detail}"), soft_wrap=True)
+
+        yield on_case
+
+
+def render_judge_summary(summary: JudgeSummary, limits: Limits, out: Console) -> None:
+    """The verdict counts and time figures as a table."""
+
+    shown = [(outcome, count) for outcome, count in summary.counts.items()
+             if count or outcome is not Outcome.INVALID_ENTRY]
+    print_table(out, [Column("verdict"), Column("count", "right")],
+                [[outcome.value, str(count)] for outcome, count in shown], title="judge summary",
+                styles=["green" if outcome is Outcome.ACCEPTED else ("red" if count else "dim")
+                        for outcome, count in shown])
+    if summary.seconds:
+
+        times = summary.seconds
+        memory = f"{limits.memory_mb} MB" if limits.memory_mb else "none"
+        out.print(as_text(
+            f"runs: {len(times)}; time per run: min {min(times):.3f} s, median {median(times):.3f} s, "
+            f"mean {fmean(times):.3f} s, max {max(times):.3f} s; total {sum(times):.2f} s "
+            f"(limit {limits.seconds:g} s)\npeak memory: {summary.peak_rss_kb / 1024:.1f} MB (limit {memory})"
+        ))
+
+
+def render_failures(failures: Sequence[Failure], oracle_name: str, out: Console) -> None:
+    """Each failure: the puzzle, the program's output and the oracle's answer side by side."""
+    for failure in failures:
+        case = failure.case
+        if case.puzzle is None:
+            continue
+        n = case.puzzle.n
+        # the detail quotes the program: escaped where it is made, and again here
+        out.print(as_text(f"puzzle {case.index + 1} (dataset line {case.line}): {printable(str(case))}"))
+        output = clip_output(case.run.stdout if case.run else b"", n, cut=bool(case.run and case.run.output_overflow))
+        print_table(out, [Column("puzzle"), Column("program output"), Column(f"oracle ({oracle_name})")],
+                    [[format_puzzle(case.puzzle).rstrip("\n"), output, failure.oracle_answer.rstrip("\n")]])
+
+
+def clip_output(data: bytes, n: int, *, cut: bool = False) -> str:
+    """A program's output for display: at most n + 2 lines of at most 3n characters, control characters
+    shown, then how many lines were left out, counted over all of ``data`` ("at least" when ``cut``:
+    the output passed the output limit and was read no further).
+
+    >>> clip_output(b"1 2\\x1b[31m\\n", 9)
+    '1 2\\\\x1b[31m'
+    >>> clip_output(b"7\\n" * 1000, 1)
+    '7\\n7\\n7\\n… (997 more lines)'
+    """
+    text = data[: 64 * 1024].decode("utf-8", "replace").replace("\r", "")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    shown = [printable(line if len(line) <= 3 * n else line[: 3 * n - 1] + "…") for line in lines[: n + 2]]
+    total = data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)  # all of them, not the first 64 KB's
+    if cut:
+        shown.append(f"… (at least {max(total - len(shown), 0)} more lines)")  # read no further than the limit
+    elif total > len(shown):
+        shown.append(f"… ({total - len(shown)} more lines)")
+    return "\n".join(shown) if shown else "(no output)"

@@ -9,13 +9,27 @@ the workers of ``--jobs N`` or ``--cluster``); this command reads the input, run
 from __future__ import annotations
 
 import argparse
+import io
 import sys
+from collections.abc import Sequence
 
+from ...core.puzzle import first_conflict
+from ...datasets.catalog import resolve
+from ...datasets.reading import Dataset, read_dataset
 from ...errors import ExitCode, NoSolution, PuzzleFormatError, UsageError
+from ...execution.cluster import check_where, open_executor
+from ...formats.boj import format_grid, parse_box, source_name
+from ...formats.documents import emit, rules_fields
+from ...formats.outputs import OutputFile
+from ...reasoning.candidates import Candidates
+from ...reasoning.ladder import summarize
+from ...reasoning.levels import DEFAULT_LEVEL, LEVELS, check_level, settle_why
+from ...ui.drawing import draw_candidates
+from ...ui.plots import PLOT_SUFFIXES, require_matplotlib
+from ...ui.progress import progress
+from ...ui.tables import puzzles_word
 from ..options import dataset_rules, load, positive_int, rules_arguments, where_arguments
 
-NAME = "propagate"
-HELP = "pencil marks after a level of reasoning, or a dataset's propagation ladder"
 DESCRIPTION = ("The candidates left in every cell after a level of reasoning, each level including the ones "
                "before it. With --summary, PUZZLE is a dataset: one row per level, the puzzles it settles without "
                "search.")
@@ -25,10 +39,10 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ...reasoning.candidates import Candidates
+    from ...reasoning.ladder import LevelSummary
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from ...reasoning.levels import DEFAULT_LEVEL, LEVELS
 
     parser.add_argument("puzzle", nargs="?", default="-",
                         help="puzzle file (with --summary: dataset file or fetched set's name), or - for stdin")
@@ -51,10 +65,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _one(args: argparse.Namespace) -> int:
-    from ...core.puzzle import first_conflict
-    from ...formats.boj import format_grid
-    from ...reasoning.candidates import Candidates
-    from ...reasoning.levels import DEFAULT_LEVEL, check_level, settle_why
 
     if args.limit is not None or args.quiet or args.jobs != 1 or args.cluster is not None:
         raise UsageError("propagate: --limit, --quiet, --jobs and --cluster go with --summary")
@@ -71,7 +81,6 @@ def _one(args: argparse.Namespace) -> int:
     if drawing is not None and why is None:
         _draw(marks, drawing, f"{level}: {status}")
     if args.json:
-        from ...formats.documents import emit, rules_fields
 
         n = puzzle.n
         emit({"size": n, "box": [puzzle.shape.box_rows, puzzle.shape.box_cols], **rules_fields(puzzle.rules),
@@ -92,8 +101,6 @@ def _one(args: argparse.Namespace) -> int:
 def _draw_target(path: str | None) -> Any:
     if path is None:
         return None
-    from ...formats.outputs import OutputFile
-    from ...ui.plots import PLOT_SUFFIXES, require_matplotlib
 
     require_matplotlib()
     return OutputFile(path, suffixes=PLOT_SUFFIXES, what="picture", binary=True)
@@ -101,11 +108,9 @@ def _draw_target(path: str | None) -> Any:
 
 def _draw(marks: Candidates, output: Any, title: str) -> None:
     """The pencil-mark picture, written whole (``outputs.OutputFile``)."""
-    import io
 
     from matplotlib.figure import Figure
 
-    from ...ui.drawing import draw_candidates
 
     n = marks.n
     figure = Figure(figsize=(0.62 * n + 0.6, 0.62 * n + 0.9), layout="constrained")
@@ -117,14 +122,6 @@ def _draw(marks: Candidates, output: Any, title: str) -> None:
 
 
 def _summary(args: argparse.Namespace) -> int:
-    from ...datasets.catalog import resolve
-    from ...datasets.reading import Dataset, read_dataset
-    from ...execution.cluster import check_where, open_executor
-    from ...formats.boj import parse_box, source_name
-    from ...reasoning.ladder import summarize
-    from ...reasoning.levels import LEVELS, check_level
-    from ...ui.progress import progress
-    from ..render import render_ladder
 
     if args.draw is not None:
         raise UsageError("propagate: --draw shows one puzzle; drop it with --summary")
@@ -156,9 +153,19 @@ def _summary(args: argparse.Namespace) -> int:
     if not rows or not rows[0].puzzles:
         raise UsageError(f"propagate: no puzzles in '{name}'")
     if args.json:
-        from ...formats.documents import emit
 
         emit({"dataset": name, "puzzles": rows[0].puzzles, "levels": [row.to_json() for row in rows]})
     else:
         sys.stdout.write(render_ladder(rows, name))
     return ExitCode.OK
+
+
+def render_ladder(rows: Sequence[LevelSummary], name: str) -> str:
+    """The ladder table of ``propagate --summary`` as text."""
+    lines = [f"propagation ladder of {name}: {puzzles_word(rows[0].puzzles if rows else 0)}",
+             f"{'level':15} {'settled':>8} {'share':>7} {'contradictions':>15} {'candidates left (mean)':>23}"]
+    for row in rows:
+        share = f"{100 * row.settled / row.puzzles:.1f}%" if row.puzzles else "-"
+        lines.append(f"{row.level:15} {row.settled:>8} {share:>7} {row.contradictions:>15} "
+                     f"{row.candidates_mean:>23.1f}")
+    return "\n".join(lines) + "\n"

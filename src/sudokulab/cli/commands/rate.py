@@ -8,9 +8,29 @@ reproducible ``--sample``), rates them under a progress bar (here, on ``--jobs N
 
 from __future__ import annotations
 
-import argparse
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
 
+from ...ui.console import as_text
+from ...ui.tables import Column, print_table, puzzles_word
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from ...reasoning.rating import Distribution, Rated
+
+import argparse
+import io
+
+from ...datasets.reading import Dataset
 from ...errors import ExitCode, UsageError
+from ...execution.cluster import check_where, open_executor
+from ...formats import documents
+from ...reasoning.rating import Distribution, chosen_entries, rate_entries
+from ...ui.console import console
+from ...ui.plots import plot_output, require_matplotlib
+from ...ui.progress import progress
 from ..options import (
     box,
     dataset_file,
@@ -21,10 +41,6 @@ from ..options import (
     seed_int,
     where_arguments,
 )
-
-NAME = "rate"
-HELP = ("difficulty of puzzle sets: the hardest step each puzzle needs, its rating, the distribution per set "
-        "(docs/rating.md)")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -47,20 +63,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ...datasets.reading import Dataset
-    from ...execution.cluster import check_where, open_executor
-    from ...formats import documents
-    from ...reasoning.rating import Distribution, Rated, chosen_entries, rate_entries
-    from ...ui.console import console
-    from ...ui.progress import progress
-    from ..render import rated_row, ratings_histogram, render_ratings
 
     if args.seed is not None and args.sample is None:
         raise UsageError("--seed needs --sample N")
     check_where(args.jobs, args.cluster)
     plot = None
     if args.plot is not None:
-        from ...ui.plots import plot_output, require_matplotlib
 
         require_matplotlib()  # before the work, not after it
         plot = plot_output(args.plot)
@@ -95,3 +103,56 @@ def run(args: argparse.Namespace) -> int:
         ratings_histogram({name: [r.rating.rating for r in rows if r.rating] for name, rows in rows_of.items()},
                           plot.path)
     return ExitCode.OK
+
+
+def render_ratings(distributions: Sequence[Distribution], out: Console) -> None:
+    """One table per dataset: puzzles per hardest technique, then the rating's quartiles."""
+
+    for dist in distributions:
+        extra = (f", {dist.failed} not rated" if dist.failed else "") + (
+            f", {dist.stopped} stopped short (lower bounds)" if dist.stopped else "")
+        title = f"{dist.dataset}: {puzzles_word(dist.rated)} rated{extra}"
+        if not dist.rated:
+            out.print(as_text(title))
+            continue
+        print_table(out, [Column("hardest technique"), Column("difficulty", "right"), Column("puzzles", "right"),
+                          Column("share", "right")],
+                    [[name, f"{difficulty:.1f}", str(count), f"{count / dist.rated:.0%}"]
+                     for name, difficulty, count in dist.techniques], title=title)
+        out.print(as_text(f"rating: median {dist.median:.2f}, quartiles {dist.q1:.2f} .. {dist.q3:.2f}, "
+                          f"max {dist.max:.2f}; {dist.per_second:,.1f} puzzles rated per second"))
+
+
+def rated_row(rated: Rated) -> str:
+    """One per-puzzle row of ``rate --rows``: where it is, then its rating and hardest technique."""
+    where = f"{rated.dataset}:{rated.line}"
+    if rated.rating is None:
+        return f"{where}\t-\t{rated.error}"
+    r = rated.rating
+    bound = " (stopped: at least)" if r.stopped else ""
+    return f"{where}\t{r.rating:.2f}\t{r.technique or 'givens only'}{bound}\t{r.steps} steps"
+
+
+def ratings_histogram(ratings: dict[str, list[float]], path: str | Path) -> None:
+    """The ratings of each dataset as one histogram picture, one colour per dataset."""
+
+    from matplotlib import colormaps
+    from matplotlib.figure import Figure
+
+
+    figure = Figure(figsize=(8, 4.5), layout="constrained")
+    axes = figure.add_subplot()
+    values = [v for vs in ratings.values() for v in vs]
+    low, high = (min(values), max(values)) if values else (0.0, 1.0)
+    bins = [low + (high - low + 0.2) * i / 40 for i in range(41)]
+    palette = colormaps["tab10"]
+    for i, (name, vs) in enumerate(ratings.items()):
+        axes.hist(vs, bins=bins, alpha=0.55, color=palette(i % 10), label=f"{name} ({len(vs)})")
+    axes.set_xlabel("rating (hardest step's difficulty)")
+    axes.set_ylabel("puzzles")
+    axes.legend()
+    out = plot_output(path)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, dpi=120, format=out.path.suffix.lstrip(".").lower())
+    with out:
+        out.write(buffer.getvalue())

@@ -9,11 +9,18 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ... import solvers
+from ...core.puzzle import first_conflict
 from ...errors import ExitCode, NoSolution, TimeLimitReached
+from ...formats import documents
+from ...formats.boj import format_grid
+from ...formats.documents import emit
+from ...solvers import default_solver
+from ...solvers.base import Status
+from ...ui.tables import format_stats
+from ...verdicts.listing import list_solutions
 from ..options import json_argument, load, positive_int, puzzle_arguments, solver_options
 
-NAME = "solutions"
-HELP = "list the solutions of a puzzle in BOJ form, up to a limit"
 DESCRIPTION = ("The solutions of a puzzle in BOJ form, separated by a blank line; exit 1 when there is none. "
                "Solvers that list: backtrack, backtrack-fast and dlx (in canonical order: row-major lexicographic), "
                "sat (in its own order; sorted when the list is complete). Stderr says when there are more than "
@@ -35,14 +42,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ... import solvers
-    from ...core.puzzle import first_conflict
-    from ...formats.boj import format_grid
-    from ...formats.documents import emit
-    from ...solvers import default_solver
-    from ...solvers.base import Status
-    from ...verdicts.listing import list_solutions
-    from ..render import format_stats
 
     puzzle = load(args)
     conflict = first_conflict(puzzle.givens, puzzle.rules)
@@ -72,8 +71,6 @@ def run(args: argparse.Namespace) -> int:
 
 def to_json(puzzle: Puzzle, listed: SolutionList) -> dict[str, Any]:
     """The ``solutions --json`` document (``schemas/solutions.schema.json``)."""
-    from ...formats import documents
-    from ...formats.boj import format_grid
 
     n = puzzle.n
     return {**documents.puzzle_fields(puzzle), "solver": listed.solver, "status": listed.status.value,

@@ -9,13 +9,19 @@ clearly a dataset given without ``--all`` is refused with one line naming ``solv
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 
+from ... import solvers
+from ...core.puzzle import first_conflict
 from ...errors import ExitCode, NoSolution, PuzzleFormatError, SolverBug, TimeLimitReached, UsageError
-from ..options import load, puzzle_arguments, solver_options, where_arguments
-
-NAME = "solve"
-HELP = "solve one puzzle and print the BOJ answer (--all: every puzzle of datasets)"
+from ...formats import documents
+from ...formats.boj import format_grid, read_text
+from ...solvers import default_solver
+from ...solvers.base import Status
+from ...ui.tables import format_stats
+from ...verdicts.checking import check_result
+from ..options import box, dataset_file, dataset_rules, load, puzzle_arguments, solver_options, where_arguments
 
 FORMATS = ("boj", "compact", "line", "json")
 
@@ -52,14 +58,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_one(args: argparse.Namespace, source: str) -> int:
-    from ... import solvers
-    from ...core.puzzle import first_conflict
-    from ...formats import documents
-    from ...formats.boj import format_grid
-    from ...solvers import default_solver
-    from ...solvers.base import Status
-    from ...verdicts.checking import check_result
-    from ..render import format_stats
 
     puzzle = read_one(args, source)
     if args.format == "compact" and puzzle.n > 9:
@@ -105,7 +103,6 @@ def run_one(args: argparse.Namespace, source: str) -> int:
 
 def read_one(args: argparse.Namespace, source: str):
     """The one puzzle, read once; input that is clearly a dataset is refused naming ``solve --all``."""
-    from ...formats.boj import read_text
 
     try:
         text = read_text(source)
@@ -117,15 +114,14 @@ def read_one(args: argparse.Namespace, source: str):
 
 
 def _all_hint(source: str) -> str:
-    import shlex
 
     return f"solve each puzzle with 'sudokulab solve --all {shlex.quote(source)}'"
 
 
 def run_all(args: argparse.Namespace) -> int:
+    # here, not at the top: --all runs on bench's worker, which loads numpy; one puzzle needs none of it
     from ...bench.answers import BAD, NO_SOLUTION, TIME_LIMIT, WRONG, input_form, solve_all
     from ...bench.run import Dataset
-    from ..options import box, dataset_file, dataset_rules
 
     if args.canonical:
         raise UsageError("--canonical is for one puzzle; solve --all gives the answer each solver finds first")

@@ -6,6 +6,10 @@ import argparse
 import sys
 
 from ...errors import ExitCode, UnsupportedFeature, UsageError, WrongAnswer
+from ...formats import documents
+from ...formats.boj import read_bytes
+from ...verdicts.oracle import DEFAULT_SOLVER, Oracle
+from ...verdicts.verify import MAX_ANSWER_BYTES, verify
 from ..options import (
     certificate,
     certificate_field,
@@ -16,9 +20,6 @@ from ..options import (
     positive_float,
     rules_arguments,
 )
-
-NAME = "verify"
-HELP = "judge an answer as BOJ's special judge does, with SAT as oracle"
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -42,9 +43,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ...formats import documents
-    from ...formats.boj import read_bytes
-    from ...verdicts.verify import MAX_ANSWER_BYTES, verify
 
     if args.puzzle == "-" and args.answer == "-":
         raise UsageError("verify: the puzzle and the answer cannot both come from standard input")
@@ -56,7 +54,6 @@ def run(args: argparse.Namespace) -> int:
     consulted: dict[str, Any] | None = None
     made = report = None
     if not args.no_oracle:
-        from ...verdicts.oracle import DEFAULT_SOLVER, Oracle
 
         try:
             with Oracle(args.oracle or DEFAULT_SOLVER, time_limit=args.time_limit) as oracle:

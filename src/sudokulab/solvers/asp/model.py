@@ -1,6 +1,6 @@
 """The answer set program of a puzzle, in two parts as ASP is taught: a problem encoding and instance facts.
 
-``ENCODING`` states Sudoku under any rule set of ``rules.KINDS`` and never changes; ``instance``
+``ENCODING`` states Sudoku under any rule set of the built-in kinds and never changes; ``instance``
 writes a rule set as facts (the cells, which cells make each group, the differing pairs, cage
 totals, thermometer steps) and ``given_facts`` a puzzle's givens. Cells are ``(row, column)``
 terms, 1-based, so ``v((4,5),7)`` reads "row 4, column 5 holds 7"; groups are named as a person
@@ -28,6 +28,12 @@ How each rule is said, and why that way (measured: benchmarks/results/asp.md):
 
 Whether a group is complete is derived by the encoding (``#count`` over its cells at grounding
 time), so the facts say only which cells a group has, as ``Rules.groups`` does.
+
+Those are the kinds the encoding states natively (``NATIVE``). Any other comes in the forms of the
+shared lowering (``solvers.lowering``), whose rules (``LOWERED``) and facts join the program only
+when a rule set has some: ``out(C,D)`` per ruled-out placement, ``pair(A,X,B,Y)`` per forbidden pair,
+and per allowed sets ``set_cell(K,C)`` and ``allowed(K,S,D)``, one set chosen per constraint and
+each of its digits held by one of its cells (k digits in k cells: exactly the set).
 """
 
 from __future__ import annotations
@@ -37,8 +43,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from ...core.puzzle import Puzzle
-from ...core.rules import Rules
+from ...core.rules import KINDS, Rules
 from ...errors import UsageError
+from ..lowering import lower
 
 ENCODING = """\
 % The problem: Sudoku under any rule set, the same for every puzzle (the instance facts below it
@@ -68,6 +75,21 @@ complete(G) :- group(G), size(N), #count{ C : in(G,C) } = N.
 #show v/2.
 """
 """The problem encoding: independent of the puzzle and of its rule set."""
+
+NATIVE = frozenset(KINDS)
+"""The rule kinds ``ENCODING`` states natively; any other comes in the lowering's forms (``LOWERED``)."""
+
+LOWERED = """\
+% The forms of the shared lowering (sudokulab.solvers.lowering): ruled-out placements, forbidden
+% pairs of placements, and allowed sets (one set chosen, each of its digits held by a cell).
+:- out(C,D), v(C,D).
+:- pair(A,X,B,Y), v(A,X), v(B,Y).
+{ chosen(K,S) : allowed(K,S,_) } = 1 :- set_cell(K,_).
+:- chosen(K,S), allowed(K,S,D), not #count{ C : set_cell(K,C), v(C,D) } = 1.
+
+#defined out/2. #defined pair/4. #defined set_cell/2. #defined allowed/3.
+"""
+"""The encoding's part for the kinds stated through the lowering, added with their facts (``lowered_facts``)."""
 
 _NAME = re.compile(r"([a-z][a-z_]*) ([1-9][0-9]*)\b")
 
@@ -207,9 +229,28 @@ def given_facts(puzzle: Puzzle) -> str:
     return "\n".join(lines) + ("\n" if lines else "")
 
 
+def lowered_facts(rules: Rules) -> str:
+    """The lowering's forms of a rule set as facts (``LOWERED`` reads them), or nothing when it has none."""
+    forms = lower(rules, NATIVE)
+    if not forms:
+        return ""
+    n = rules.n
+    lines = ["% the forms of the shared lowering"]
+    lines += _wrapped(f"out({cell_term(cell, n)},{digit})." for cell, digit in forms.ruled_out)
+    lines += _wrapped(f"pair({cell_term(a, n)},{x},{cell_term(b, n)},{y})." for _, (a, x), (b, y) in forms.pairs)
+    for k, allowed in enumerate(forms.sets, 1):
+        lines.append(f"% {allowed.name}")
+        lines += _wrapped(f"set_cell({k},{cell_term(cell, n)})." for cell in allowed.cells)
+        lines += _wrapped(f"allowed({k},{i},{d})." for i, digits in enumerate(allowed.sets, 1) for d in digits)
+    return "\n".join(lines) + "\n"
+
+
 def program(rules: Rules) -> str:
-    """The encoding and a rule set's facts: the ground program the solver keeps per rule set."""
-    return ENCODING + "\n% The instance: " + _about(rules) + "\n" + instance(rules)
+    """The encoding and a rule set's facts: the ground program the solver keeps per rule set (with the
+    lowering's rules and facts when the rule set has kinds stated through it)."""
+    facts = lowered_facts(rules)
+    return (ENCODING + (LOWERED if facts else "") + "\n% The instance: " + _about(rules) + "\n" + instance(rules)
+            + facts)
 
 
 def _about(rules: Rules) -> str:

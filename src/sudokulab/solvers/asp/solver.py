@@ -1,7 +1,8 @@
 """Answer set programming: clingo grounds ``sudokulab.solvers.asp.model`` once per rule set and solves it.
 
-Every rule kind is honoured (``rules.KINDS``): the encoding states groups with ``#count``, pairs
-and thermometer steps as integrity constraints, cages with ``#sum`` (``solvers.asp.model``).
+Every rule kind is honoured: the encoding states groups with ``#count``, pairs and thermometer
+steps as integrity constraints, cages with ``#sum``, any other kind in the forms of the shared
+lowering (``solvers.asp.model``).
 
 Ground once, assume the givens. One ``AspSolver`` keeps, per rule set (a ``Rules`` value), one
 ``clingo.Control`` holding the grounded encoding and instance, and passes each puzzle's givens as
@@ -46,7 +47,7 @@ import clingo
 
 from ...core.grid import Grid
 from ...core.puzzle import Puzzle
-from ...core.rules import KINDS, Rules
+from ...core.rules import Rules
 from .. import stoppable
 from ..base import (
     Capabilities,
@@ -64,8 +65,9 @@ from ..base import (
     list_found,
 )
 from ..canonical import smallest_solution
+from ..lowering import FORMS
 from ..native import interruptible
-from .model import cell_index, program
+from .model import NATIVE, cell_index, program
 
 CONFIGURATIONS = ("auto", "frumpy", "jumpy", "tweety", "handy", "crafty", "trendy", "many")
 """clingo's ``--configuration`` presets (``auto`` picks ``tweety`` for a program like this one)."""
@@ -223,7 +225,7 @@ class AspSolver(SolverBase):
 
     name = "asp"
     paradigm: ClassVar[str] = "answer set programming (clingo)"
-    capabilities: ClassVar[Capabilities] = Capabilities(threads="serialised", kinds=frozenset(KINDS))
+    capabilities: ClassVar[Capabilities] = Capabilities(threads="serialised", kinds=NATIVE, forms=FORMS)
     options: ClassVar[tuple[Option, ...]] = (
         Option("configuration", str, "auto", "clingo's --configuration preset", CONFIGURATIONS,
                normalise=lambda value: value.strip().lower()),

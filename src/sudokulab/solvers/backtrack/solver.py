@@ -13,11 +13,16 @@ from ...core.grid import Grid
 from ...core.puzzle import Puzzle
 from ...core.rules import KINDS
 from ..base import Capabilities, Deadline
+from ..lowering import FORMS, lower
 from ..propagation import propagator
 from ..propagation.tables import SETTLED
 from ..search import SearchCounters, SearchSolver
 
 _CHECK_EVERY = 1024  # nodes between two looks at the clock: cheap, and soon enough past a deadline
+
+NATIVE = frozenset(KINDS)
+"""The rule kinds both searches state natively (the classic one's checks, the fast one's propagation,
+``propagation.NATIVE``); any other comes in the forms of the shared lowering."""
 
 
 def classic_search(
@@ -36,7 +41,7 @@ def classic_search(
     hence the two paths.
     """
     rules = puzzle.rules
-    if rules.partial_groups or rules.pairs or rules.cages or rules.thermos or any(
+    if rules.partial_groups or rules.pairs or rules.cages or rules.thermos or rules.constraints or any(
             len(groups) != 3 for groups in rules.cell_groups):
         yield from _classic_any(puzzle, deadline, counters)
         return
@@ -88,6 +93,9 @@ def _classic_any(puzzle: Puzzle, deadline: Deadline, counters: SearchCounters) -
     partial sum plus the least and the most the cage's remaining blanks can add with distinct
     unused digits must bracket the total) and keeps each thermometer it is on in order (digits
     ``i`` places apart differ by at least ``i``; place ``i`` of ``k`` holds ``i+1 .. n-(k-1-i)``).
+    Any other kind comes in the lowering's forms (``solvers.lowering``): the digit is not ruled out
+    there, no placed cell holds a digit it forms a forbidden pair with, and each allowed-sets
+    constraint through the cell still has a set holding its placed digits and this one.
     """
     rules = puzzle.rules
     n = puzzle.n
@@ -121,9 +129,39 @@ def _classic_any(puzzle: Puzzle, deadline: Deadline, counters: SearchCounters) -
         k = len(thermo.cells)
         for place, cell in enumerate(thermo.cells):
             cell_thermos[cell].append((thermo.cells, place, place + 1, n - (k - 1 - place)))
+    forms = lower(rules, NATIVE)
+    ruled = [0] * len(grid)  # per cell, the digits ruled out there as bits (bit d for digit d)
+    for cell, digit in forms.ruled_out:
+        ruled[cell] |= 1 << digit
+    forbidden: list[dict[int, list[tuple[int, int]]]] = [{} for _ in grid]  # per cell and digit: (cell, digit)
+    for _, (a, x), (b, y) in forms.pairs:
+        forbidden[a].setdefault(x, []).append((b, y))
+        forbidden[b].setdefault(y, []).append((a, x))
+    set_masks = [[sum(1 << d for d in digits) for digits in s.sets] for s in forms.sets]
+    set_used = [0] * len(forms.sets)  # the placed digits of each allowed-sets constraint as bits
+    cell_sets: list[list[int]] = [[] for _ in grid]
+    for index, allowed in enumerate(forms.sets):
+        for cell in allowed.cells:
+            cell_sets[cell].append(index)
+            if grid[cell]:
+                set_used[index] |= 1 << grid[cell]
+    if forms and not _givens_keep(grid, ruled, forbidden, set_used, set_masks, forms.sets):
+        return  # the givens break a form of the lowering (a ruled-out digit the checker cannot see yet)
     blanks = [(cell, [used[g] for g in rules.cell_groups[cell]], partners[cell], cell_cages[cell],
-               cell_thermos[cell]) for cell, digit in enumerate(grid) if not digit]
+               cell_thermos[cell], ruled[cell], forbidden[cell], cell_sets[cell])
+              for cell, digit in enumerate(grid) if not digit]
     digits = range(1, n + 1)
+
+    def lowered_fits(digit: int, pairs: dict[int, list[tuple[int, int]]], sets: list[int]) -> bool:
+        for other, value in pairs.get(digit, ()):
+            if grid[other] == value:
+                return False
+        bit = 1 << digit
+        for index in sets:
+            placed = set_used[index]
+            if placed & bit or not any(not (placed | bit) & ~mask for mask in set_masks[index]):
+                return False
+        return True
 
     def fits(digit: int, cages: list[int], thermos: list[tuple[tuple[int, ...], int, int, int]]) -> bool:
         for index in cages:
@@ -150,7 +188,7 @@ def _classic_any(puzzle: Puzzle, deadline: Deadline, counters: SearchCounters) -
             yield tuple(grid)
             i -= 1
             continue
-        cell, tables, mates, cages, thermos = blanks[i]
+        cell, tables, mates, cages, thermos, out, pairs, sets = blanks[i]
         digit = tried[i]
         if digit:
             for table in tables:
@@ -159,9 +197,12 @@ def _classic_any(puzzle: Puzzle, deadline: Deadline, counters: SearchCounters) -
                 cage_sum[index] -= digit
                 cage_open[index] += 1
                 cage_used[index] ^= 1 << digit
+            for index in sets:
+                set_used[index] ^= 1 << digit
             grid[cell] = 0
         digit += 1
         checked = bool(cages or thermos)
+        lowered_checks = bool(out or pairs or sets)
         while digit <= n:  # the first digit that passes every check (for-else: no check refused it)
             for table in tables:
                 if table[digit]:
@@ -171,7 +212,8 @@ def _classic_any(puzzle: Puzzle, deadline: Deadline, counters: SearchCounters) -
                     if grid[mate] == digit:
                         break
                 else:
-                    if not checked or fits(digit, cages, thermos):
+                    if (not checked or fits(digit, cages, thermos)) and (
+                            not lowered_checks or (not out >> digit & 1 and lowered_fits(digit, pairs, sets))):
                         break
             digit += 1
         if digit > n:
@@ -185,6 +227,8 @@ def _classic_any(puzzle: Puzzle, deadline: Deadline, counters: SearchCounters) -
             cage_sum[index] += digit
             cage_open[index] -= 1
             cage_used[index] |= 1 << digit
+        for index in sets:
+            set_used[index] |= 1 << digit
         tried[i] = grid[cell] = digit
         counters.nodes += 1
         if not counters.nodes % _CHECK_EVERY:
@@ -192,12 +236,26 @@ def _classic_any(puzzle: Puzzle, deadline: Deadline, counters: SearchCounters) -
         i += 1
 
 
+def _givens_keep(grid: list[int], ruled: list[int], forbidden: list[dict[int, list[tuple[int, int]]]],
+                 set_used: list[int], set_masks: list[list[int]], sets: tuple) -> bool:
+    """Whether the givens keep the lowering's forms: no ruled-out digit, no forbidden pair, each
+    allowed-sets constraint's given digits distinct and inside one of its sets."""
+    for cell, digit in enumerate(grid):
+        if digit and (ruled[cell] >> digit & 1 or any(grid[o] == v for o, v in forbidden[cell].get(digit, ()))):
+            return False
+    for index, allowed in enumerate(sets):
+        placed = [grid[cell] for cell in allowed.cells if grid[cell]]
+        if len(set(placed)) < len(placed) or not any(not set_used[index] & ~mask for mask in set_masks[index]):
+            return False
+    return True
+
+
 class BacktrackSolver(SearchSolver):
     """``backtrack``: the baseline, exactly the classic published BOJ 2580 solution, iterative."""
 
     name = "backtrack"
     paradigm = "hand-written search (classic)"
-    capabilities = Capabilities(kinds=frozenset(KINDS))
+    capabilities = Capabilities(kinds=NATIVE, forms=FORMS)
     search = staticmethod(classic_search)
     in_order = True  # cells in row-major order, digits upward: solutions come in canonical order
 
@@ -310,6 +368,6 @@ class FastBacktrackSolver(SearchSolver):
     """``backtrack-fast``: the optimised hand-written search (see ``fast_search``)."""
 
     name = "backtrack-fast"
-    capabilities = Capabilities(kinds=frozenset(KINDS))
+    capabilities = Capabilities(kinds=NATIVE, forms=FORMS)
     search = staticmethod(fast_search)
     in_order = True  # with canonical: first open cell, smallest digit first (see fast_search)

@@ -15,8 +15,9 @@ from typing import Any
 
 from cpmpy import SolverLookup
 
-from ...core.rules import ALL_DIFFERENT, DIFFER, KINDS
+from ...core.rules import ALL_DIFFERENT
 from ...errors import UsageError
+from .model import NATIVE
 
 CHUNK = 64
 """Constraints posted per call by default: each ``+=`` runs CPMpy's transformation pipeline, and the
@@ -55,7 +56,8 @@ class Traits:
     """The cheaper way to give it a puzzle's givens (``auto`` resolves to this)."""
     assumptions: bool = False
     """It takes ``solve(assumptions=...)``, so ``givens="assume"`` is possible."""
-    kinds: frozenset[str] = frozenset(KINDS)
+    kinds: frozenset[str] = NATIVE
+    """The rule kinds the model states natively on this backend; the others come in the lowering's forms."""
     kinds_why: str = ""
     stop: Callable[[Any], None] | None = None
     """Tells a running solve to stop (Ctrl-C); None when CPMpy exposes no way."""
@@ -73,8 +75,6 @@ class Traits:
     ``CpmpySolver`` gives it ``NO_LIMIT`` when the run has none."""
     chunk: int = CHUNK
     """Constraints posted per ``+=`` call, the clock looked at between calls."""
-    pairs_as_groups: bool = False
-    """Differing pairs are posted as two-cell ``AllDifferent`` constraints (``model.rule_model``)."""
 
 
 TRAITS: dict[str, Traits] = {
@@ -83,11 +83,8 @@ TRAITS: dict[str, Traits] = {
     "ortools": Traits(givens="post", assumptions=True, stop=lambda s: s.ort_solver.stop_search(),
                       settings={"num_workers": 1, "catch_sigint_signal": False}, counters=_counters_ortools,
                       took_ctrl_c=lambda s: False),
-    # CPMpy's PySAT backend writes ``x != y`` as a pseudo-Boolean constraint (PBLib) once an AllDifferent
-    # has given x its direct encoding; a two-cell AllDifferent is the same pair in clauses it can write.
     "pysat": Traits(givens="assume", assumptions=True, stop=lambda s: s.pysat_solver.interrupt(),
-                    counters=_counters_pysat, cumulative=True, needs_limit=True, took_ctrl_c=lambda s: False,
-                    pairs_as_groups=True),
+                    counters=_counters_pysat, cumulative=True, needs_limit=True, took_ctrl_c=lambda s: False),
     "z3": Traits(givens="assume", assumptions=True, stop=lambda s: s.z3_solver.ctx.interrupt(), counters=_counters_z3,
                  took_ctrl_c=lambda s: s.z3_solver.reason_unknown() == "interrupted from keyboard"),
     # Exact pays some 80 ms per ``+=`` call whatever it holds: everything is posted in one call.
@@ -106,7 +103,8 @@ PB_WHY = ("CPMpy's PySAT backend writes sums and comparisons as pseudo-Boolean c
 
 def installed_traits(backend: str) -> Traits:
     """A backend's traits as installed here: CP-SAT gets the ``cpsat`` solver's tuned settings (so the two
-    compare like for like; loaded only for it), PySAT loses sums and comparisons without PBLib."""
+    compare like for like; loaded only for it), PySAT states sums and thermometers through the lowering
+    without PBLib (its sums and comparisons would need pseudo-Boolean constraints)."""
     from dataclasses import replace
 
     traits = TRAITS.get(backend, Traits())
@@ -115,7 +113,7 @@ def installed_traits(backend: str) -> Traits:
 
         traits = replace(traits, settings={**traits.settings, **TUNED})
     if backend == "pysat" and not _has_pblib():
-        traits = replace(traits, kinds=frozenset({ALL_DIFFERENT, DIFFER}), kinds_why=PB_WHY)
+        traits = replace(traits, kinds=frozenset({ALL_DIFFERENT}), kinds_why=PB_WHY)
     return traits
 
 

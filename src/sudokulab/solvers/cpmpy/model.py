@@ -8,7 +8,11 @@ One integer per cell, ``intvar(1, n, shape=(n, n))`` named ``x``, so cell (r, c)
 - a differing pair (anti-knight, anti-king): ``x[a] != x[b]`` (or a two-cell ``AllDifferent``, for a
   backend that needs it);
 - a cage: ``sum(cells) == total`` (its digits' difference is its group);
-- a thermometer: ``x[a] < x[b]`` for each step from the bulb.
+- a thermometer: ``x[a] < x[b]`` for each step from the bulb;
+- any other kind, and any of these a backend does not take (``native``: the PySAT backend without
+  PBLib takes no sums or comparisons), in the forms of the shared lowering (``solvers.lowering``):
+  ``x[c] != d`` per ruled-out placement, ``(x[a] != x) | (x[b] != y)`` per forbidden pair, and per
+  allowed sets ``AllDifferent(cells)`` with one of its sets holding every cell (``InDomain``).
 
 Givens are kept apart from the rules: ``given_constraints`` (``x[r,c] == d``) for backends that
 have the givens posted with the rules, and ``Indicators`` (one Boolean per cell and digit, posted as
@@ -31,8 +35,9 @@ from cpmpy.transformations.get_variables import get_variables_model
 
 from ...core.grid import Grid
 from ...core.puzzle import Puzzle
-from ...core.rules import Rules
+from ...core.rules import ALL_DIFFERENT, DIFFER, INCREASING, KINDS, SUM, Rules
 from ...errors import UsageError
+from ..lowering import lower
 
 
 @dataclass(frozen=True)
@@ -71,27 +76,36 @@ def _cells(rules: Rules, grid: Any, cells: Sequence[int]) -> list[Any]:
     return [grid[c // n, c % n] for c in cells]
 
 
-def rule_model(rules: Rules, pairs_as_groups: bool = False) -> RuleModel:
-    """The CPMpy expressions of a rule set: one per group, pair, cage and thermometer step.
+NATIVE = frozenset(KINDS)
+"""The rule kinds the model states natively, where the backend takes them (``rule_model``'s ``native``)."""
 
-    ``pairs_as_groups`` writes a differing pair as ``AllDifferent([x[a], x[b]])`` instead of
-    ``x[a] != x[b]``: the same constraint, for a backend that can take the one and not the other
-    (CPMpy's PySAT backend without PBLib: ``solvers.cpmpy.backends``).
+
+def rule_model(rules: Rules, native: frozenset[str] = NATIVE) -> RuleModel:
+    """The CPMpy expressions of a rule set: one per group, pair, cage and thermometer step of the kinds in
+    ``native``, and the lowering's forms of the others (module docstring).
 
     Built afresh on each call: CPMpy keeps a solved value inside each variable object, so two solver
     instances (two threads, two backends) must never share variables; each keeps its own model.
     """
     n = rules.n
     grid = cp.intvar(1, n, shape=(n, n), name="x")
+    native = native & NATIVE
     constraints: list[Any] = [cp.AllDifferent(_cells(rules, grid, group.cells)) for group in rules.groups]
-    if pairs_as_groups:
-        constraints += [cp.AllDifferent([grid[a // n, a % n], grid[b // n, b % n]]) for a, b in rules.pairs]
-    else:
+    if DIFFER in native:
         constraints += [grid[a // n, a % n] != grid[b // n, b % n] for a, b in rules.pairs]
-    constraints += [cp.sum(_cells(rules, grid, cage.cells)) == cage.total for cage in rules.cages]
-    for thermo in rules.thermos:
-        steps = _cells(rules, grid, thermo.cells)
-        constraints += [low < high for low, high in zip(steps, steps[1:])]
+    if SUM in native:
+        constraints += [cp.sum(_cells(rules, grid, cage.cells)) == cage.total for cage in rules.cages]
+    if INCREASING in native:
+        for thermo in rules.thermos:
+            steps = _cells(rules, grid, thermo.cells)
+            constraints += [low < high for low, high in zip(steps, steps[1:])]
+    forms = lower(rules, native | {ALL_DIFFERENT})
+    constraints += [grid[c // n, c % n] != d for c, d in forms.ruled_out]
+    constraints += [(grid[a // n, a % n] != x) | (grid[b // n, b % n] != y) for _, (a, x), (b, y) in forms.pairs]
+    for allowed in forms.sets:
+        cells = _cells(rules, grid, allowed.cells)
+        constraints.append(cp.AllDifferent(cells))
+        constraints.append(cp.any([cp.all([cp.InDomain(v, list(digits)) for v in cells]) for digits in allowed.sets]))
     return RuleModel(rules, grid, tuple(constraints))
 
 

@@ -46,7 +46,7 @@ from cpmpy.solvers.solver_interface import ExitStatus
 
 from ...core.grid import Grid
 from ...core.puzzle import Puzzle
-from ...core.rules import KINDS, Rules
+from ...core.rules import Rules
 from ...errors import SudokuError, UsageError
 from .. import stoppable
 from ..base import (
@@ -64,8 +64,10 @@ from ..base import (
     check_limit,
 )
 from ..canonical import smallest_solution
+from ..lowering import FORMS
 from ..native import interruptible
 from .backends import available_backends, checked_backend, installed_traits, known_backends
+from .model import NATIVE
 
 GIVENS = ("auto", "post", "assume")
 KEPT = 8
@@ -116,7 +118,8 @@ class CpmpySolver(SolverBase):
 
     name = "cpmpy"
     paradigm: ClassVar[str] = "constraint programming (one model, many engines: CPMpy)"
-    capabilities: ClassVar[Capabilities] = Capabilities(threads="serialised", extra="cpmpy", kinds=frozenset(KINDS))
+    capabilities: ClassVar[Capabilities] = Capabilities(threads="serialised", extra="cpmpy", kinds=NATIVE,
+                                                        forms=FORMS)
     options: ClassVar[tuple[Option, ...]] = (
         Option("backend", str, "ortools", "CPMpy backend (those CPMpy supports here)", available_backends,
                checked_backend),
@@ -132,7 +135,7 @@ class CpmpySolver(SolverBase):
                              "(no assumptions, or objects bound to one thread); use givens=post")
         self.backend, self.traits = backend, traits
         self.givens = traits.givens if givens == "auto" else givens
-        self.capabilities = Capabilities(threads="serialised", extra="cpmpy", kinds=traits.kinds,
+        self.capabilities = Capabilities(threads="serialised", extra="cpmpy", kinds=traits.kinds, forms=FORMS,
                                          kinds_why=traits.kinds_why)
         self._models: dict[Rules, Any] = {}  # RuleModel per rule set
         self._kept: dict[Rules, _Kept] = {}
@@ -162,7 +165,7 @@ class CpmpySolver(SolverBase):
         if model is None:
             if len(self._models) >= KEPT:
                 self._forget(next(iter(self._models)))
-            model = self._models[rules] = rule_model(rules, self.traits.pairs_as_groups)
+            model = self._models[rules] = rule_model(rules, self.capabilities.kinds)
         return model
 
     def _forget(self, rules: Rules) -> None:

@@ -17,6 +17,12 @@ Two models of the same rules, each with one constraint per rule so their sizes f
   linear equality over ``sum of d * x[cell, d]``, and a thermometer step as the linear inequality
   ``sum of d * x[b, d] - sum of d * x[a, d] >= 1``. Size: n**3 variables and
   ``n**2 + n * (groups + pairs) + cages + thermometer steps`` constraints (4 * n**2 standard).
+- **Any other kind** comes in the forms of the shared lowering (``solvers.lowering``; both models
+  state all four kinds above natively, ``NATIVE``): AllDifferent, ``x != d`` per ruled-out
+  placement, one ``AddForbiddenAssignments`` per two cells with forbidden pairs, and per allowed
+  sets one Boolean per set, exactly one of them, an ``AllDifferent`` over the cells and ``x in set``
+  enforced by its Boolean; Booleans, a clause ``not x`` per ruled-out placement, an ``at_most_one``
+  per forbidden pair, and per allowed sets SAT's selector clauses (``solvers.sat.cnf.set_clauses``).
 - **Canonical search** (optional, AllDifferent model): a decision strategy over the cells in
   row-major order, smallest value first; the solver uses it to reproduce the classic backtracker's
   answer under any rules.
@@ -51,8 +57,9 @@ from ...core import variables
 from ...core.cells import cell_label
 from ...core.grid import Grid, Shape
 from ...core.puzzle import Puzzle
-from ...core.rules import Rules, standard
+from ...core.rules import KINDS, Rules, standard
 from ...errors import UsageError
+from ..lowering import Lowered, Pair, lower
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -62,6 +69,9 @@ INT_MIN, INT_MAX = -(2**63), 2**63 - 1
 
 CACHED = 32
 """Rule sets whose models stay built: standard shapes and the variants of a session."""
+
+NATIVE = frozenset(KINDS)
+"""The rule kinds both models state natively; any other comes in the lowering's forms."""
 
 
 def rule_set(what: Rules | Shape) -> Rules:
@@ -103,12 +113,39 @@ def thermo_steps(rules: Rules) -> Iterator[tuple[int, int, str]]:
             yield a, b, f"{thermo.name} step {step + 1}"
 
 
+def pair_tables(forms: Lowered) -> list[tuple[int, int, list[tuple[int, int]], str]]:
+    """The forbidden pairs per two cells, as one table each: (a, b, the (digit of a, digit of b) pairs,
+    a name), in the order first met; each pair written with its cells in that order."""
+    found: dict[tuple[int, int], tuple[list[tuple[int, int]], str]] = {}
+    pair: Pair
+    for pair in forms.pairs:
+        name, (a, x), (b, y) = pair
+        if (b, a) in found:
+            a, b, x, y = b, a, y, x
+        found.setdefault((a, b), ([], name))[0].append((x, y))
+    return [(a, b, sorted(values), name) for (a, b), (values, name) in found.items()]
+
+
+def _intervals(values: Sequence[int]) -> list[int]:
+    """Sorted values as the flat [start, end, start, end, ...] of a CP-SAT domain."""
+    flat: list[int] = []
+    for value in sorted(values):
+        if flat and flat[-1] == value - 1:
+            flat[-1] = value
+        else:
+            flat += [value, value]
+    return flat
+
+
 def model_size(what: Rules | Shape, booleans: bool = False) -> tuple[int, int]:
     """(variables, constraints) of a model by formula, before CP-SAT's presolve.
 
     AllDifferent: n**2 integers, one constraint per group, differing pair, cage and thermometer
     step. Booleans: n**3 variables, an exactly-one per cell, one constraint per (group, digit) and
-    (pair, digit), and one per cage and thermometer step.
+    (pair, digit), and one per cage and thermometer step. The lowering's forms: one constraint per
+    ruled-out placement; per two cells with forbidden pairs one table (AllDifferent) or one per pair
+    (Booleans); per allowed sets of k cells and m sets, m Booleans and 2 + m*k constraints
+    (AllDifferent) or 1 + m*k + k*n (Booleans).
 
     >>> model_size(Shape(3, 3)), model_size(Shape(3, 3), booleans=True)
     ((81, 27), (729, 324))
@@ -116,9 +153,14 @@ def model_size(what: Rules | Shape, booleans: bool = False) -> tuple[int, int]:
     rules = rule_set(what)
     n = rules.n
     linear = len(rules.cages) + sum(len(t.cells) - 1 for t in rules.thermos)
+    forms = lower(rules, NATIVE)
+    selectors = sum(len(s.sets) for s in forms.sets)
+    spread = sum(len(s.sets) * len(s.cells) for s in forms.sets)
     if booleans:
-        return n**3, n * n + n * (len(rules.groups) + len(rules.pairs)) + linear
-    return n * n, len(rules.groups) + len(rules.pairs) + linear
+        lowered = len(forms.ruled_out) + len(forms.pairs) + sum(1 + len(s.cells) * n for s in forms.sets) + spread
+        return n**3 + selectors, n * n + n * (len(rules.groups) + len(rules.pairs)) + linear + lowered
+    lowered = len(forms.ruled_out) + len(pair_tables(forms)) + 2 * len(forms.sets) + spread
+    return n * n + selectors, len(rules.groups) + len(rules.pairs) + linear + lowered
 
 
 @dataclass(frozen=True)
@@ -165,6 +207,20 @@ def build_model(puzzle: Puzzle | Rules | Shape, canonical: bool = False) -> CpSa
         model.add(sum(cells[cell] for cell in cage.cells) == cage.total).with_name(cage.name)
     for a, b, name in thermo_steps(rules):
         model.add(cells[a] < cells[b]).with_name(name)
+    forms = lower(rules, NATIVE)
+    for cell, digit in forms.ruled_out:
+        model.add(cells[cell] != digit).with_name(f"ruled out {cell_name(shape, cell)}={digit}")
+    for a, b, values, name in pair_tables(forms):
+        model.add_forbidden_assignments([cells[a], cells[b]], values).with_name(f"{name} {cell_name(shape, a)} "
+                                                                                 f"{cell_name(shape, b)}")
+    for allowed in forms.sets:
+        chosen = [model.new_bool_var(f"{allowed.name} set {i + 1}") for i in range(len(allowed.sets))]
+        model.add_exactly_one(chosen).with_name(allowed.name)
+        model.add_all_different([cells[cell] for cell in allowed.cells]).with_name(f"{allowed.name} digits differ")
+        for flag, digits in zip(chosen, allowed.sets):
+            domain = cp_model.Domain.from_values(digits)
+            for cell in allowed.cells:
+                model.add_linear_expression_in_domain(cells[cell], domain).only_enforce_if(flag)
     if canonical:
         model.add_decision_strategy(cells, cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE)
     return CpSatModel(rules, model, cells)
@@ -224,6 +280,38 @@ def _alldiff(rules: Rules, canonical: bool) -> cmh.CpModelProto:
         _linear(proto, cage.name, [(cell, 1) for cell in cage.cells], (cage.total, cage.total))
     for a, b, name in thermo_steps(rules):
         _linear(proto, name, ((a, 1), (b, -1)), (INT_MIN, -1))  # a - b <= -1
+    forms = lower(rules, NATIVE)
+    for cell, digit in forms.ruled_out:
+        _linear(proto, f"ruled out {cell_name(shape, cell)}={digit}", ((cell, 1),), (INT_MIN, digit - 1, digit + 1,
+                                                                                      INT_MAX))
+    for a, b, values, name in pair_tables(forms):
+        constraint = proto.constraints.add()
+        constraint.name = f"{name} {cell_name(shape, a)} {cell_name(shape, b)}"
+        table = constraint.table
+        table.values.extend(v for pair in values for v in pair)
+        table.negated = True
+        _term(table.exprs, a)
+        _term(table.exprs, b)
+    for allowed in forms.sets:
+        first = len(proto.variables)
+        for i in range(len(allowed.sets)):
+            variable = proto.variables.add()
+            variable.name = f"{allowed.name} set {i + 1}"
+            variable.domain.extend((0, 1))
+        constraint = proto.constraints.add()
+        constraint.name = allowed.name
+        constraint.exactly_one.literals.extend(range(first, first + len(allowed.sets)))
+        constraint = proto.constraints.add()
+        constraint.name = f"{allowed.name} digits differ"
+        for cell in allowed.cells:
+            _term(constraint.all_diff.exprs, cell)
+        for i, digits in enumerate(allowed.sets):
+            for cell in allowed.cells:
+                constraint = proto.constraints.add()
+                constraint.enforcement_literal.append(first + i)
+                constraint.linear.vars.append(cell)
+                constraint.linear.coeffs.append(1)
+                constraint.linear.domain.extend(_intervals(digits))
     if canonical:
         strategy = proto.search_strategy.add()
         for cell in range(shape.cells):
@@ -289,6 +377,35 @@ def _booleans(rules: Rules) -> cmh.CpModelProto:
     for a, b, name in thermo_steps(rules):
         terms = [(var(n, b, digit), digit) for digit in digits] + [(var(n, a, digit), -digit) for digit in digits]
         _linear(proto, name, terms, (1, INT_MAX))  # digit of b - digit of a >= 1
+    forms = lower(rules, NATIVE)
+    for cell, digit in forms.ruled_out:
+        constraint = proto.constraints.add()
+        constraint.name = f"ruled out {cell_name(shape, cell)}={digit}"
+        constraint.bool_or.literals.append(-var(n, cell, digit) - 1)  # not x (CP-SAT's negation: -index - 1)
+    for name, (a, x), (b, y) in forms.pairs:
+        constraint = proto.constraints.add()
+        constraint.name = f"{name} {cell_name(shape, a)}={x} {cell_name(shape, b)}={y}"
+        constraint.at_most_one.literals.extend((var(n, a, x), var(n, b, y)))
+    for allowed in forms.sets:
+        first = len(proto.variables)
+        for i in range(len(allowed.sets)):
+            variable = proto.variables.add()
+            variable.name = f"{allowed.name} set {i + 1}"
+            variable.domain.extend((0, 1))
+        constraint = proto.constraints.add()
+        constraint.name = allowed.name
+        constraint.exactly_one.literals.extend(range(first, first + len(allowed.sets)))
+        for i, chosen in enumerate(allowed.sets):  # a chosen set's digits all appear in the cells
+            for digit in chosen:
+                constraint = proto.constraints.add()
+                constraint.enforcement_literal.append(first + i)
+                constraint.bool_or.literals.extend(var(n, cell, digit) for cell in allowed.cells)
+        for cell in allowed.cells:  # and a cell's digit is in the chosen set
+            for digit in digits:
+                constraint = proto.constraints.add()
+                constraint.bool_or.literals.append(-var(n, cell, digit) - 1)
+                constraint.bool_or.literals.extend(first + i for i, chosen in enumerate(allowed.sets)
+                                                   if digit in chosen)
     return proto
 
 

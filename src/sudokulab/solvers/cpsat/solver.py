@@ -1,7 +1,8 @@
 """The CP paradigm: OR-Tools CP-SAT runs a model of ``sudokulab.solvers.cpsat.model`` (Booleans or AllDifferent).
 
-Every rule kind is honoured (``rules.KINDS``): groups as AllDifferent (or exactly-/at-most-ones),
-differing pairs as ``!=``, cage sums and thermometers as linear constraints, in both models.
+Every rule kind is honoured: the four built-in ones natively, groups as AllDifferent (or
+exactly-/at-most-ones), differing pairs as ``!=``, cage sums and thermometers as linear constraints,
+in both models; any other in the forms of the shared lowering (``solvers.cpsat.model``).
 
 Calls on one instance take turns on a lock: they share the prepared models and parameters, and a
 CpSolver running two searches at once aborted the process when tried. The search runs in a helper
@@ -65,7 +66,7 @@ from ortools.sat.python import cp_model_helper as cmh
 
 from ...core.grid import Grid, Shape
 from ...core.puzzle import Puzzle
-from ...core.rules import KINDS, Rules
+from ...core.rules import Rules
 from ...errors import UsageError
 from .. import stoppable
 from ..base import (
@@ -80,8 +81,9 @@ from ..base import (
     check_kinds,
     check_limit,
 )
+from ..lowering import FORMS
 from ..native import interruptible
-from .model import MODELS, Prepared
+from .model import MODELS, NATIVE, Prepared
 
 if TYPE_CHECKING:
     import numpy as np
@@ -175,7 +177,7 @@ class CpSatSolver(SolverBase):
 
     name = "cpsat"
     paradigm: ClassVar[str] = "constraint programming (OR-Tools CP-SAT)"
-    capabilities: ClassVar[Capabilities] = Capabilities(threads="serialised", kinds=frozenset(KINDS))
+    capabilities: ClassVar[Capabilities] = Capabilities(threads="serialised", kinds=NATIVE, forms=FORMS)
     options: ClassVar[tuple[Option, ...]] = (
         Option("workers", int, 1, "CP-SAT search workers for a plain solve", minimum=1),
         Option("seed", int, 0, "CP-SAT's random seed (32 bits)", minimum=-2**31, maximum=2**31 - 1),

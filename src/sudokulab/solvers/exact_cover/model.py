@@ -10,10 +10,10 @@ Vocabulary (n = board size, 1-based in names, 0-based in indices):
 - **Secondary column** (covered *at most* once, Knuth's generalized exact cover): each (partial
   group, digit) (``group 1 has 3 at most once``: a group of fewer than n cells only differs), then
   each (differing pair, digit) (``r1c1 and r2c3 not both 3 (anti-knight)``), in the order of
-  ``rules.partial_groups`` and ``rules.pairs``; then one per forbidden pair of placements of a
-  cage or thermometer (``r1c1=3 and r1c2=2 not both (thermometer 1)``), and last one column
-  ``ruled out`` filled by every placement a cage or thermometer rules out, pre-covered like a
-  given (``solvers.lowering``).
+  ``rules.partial_groups`` and ``rules.pairs``; then one per forbidden pair of placements of the
+  kinds stated through the lowering, cages, thermometers and any other (``r1c1=3 and r1c2=2 not
+  both (thermometer 1)``), and last one column ``ruled out`` filled by every placement they rule
+  out, pre-covered like a given (``solvers.lowering``).
 - **Exact cover**: a set of rows that fills every primary column exactly once and no secondary
   column twice, which is a solved grid.
 
@@ -72,14 +72,19 @@ from ...core import variables
 from ...core.cells import cell_label
 from ...core.grid import Shape
 from ...core.puzzle import Puzzle
-from ...core.rules import ALL_DIFFERENT, DIFFER, INCREASING, SUM, Rules, standard
+from ...core.rules import ALL_DIFFERENT, DIFFER, Rules, standard
 from .. import lowering as placement_pairs
 from ..base import Deadline
 from ..building import Kept
 
-KINDS = frozenset({ALL_DIFFERENT, DIFFER, SUM, INCREASING})
-"""The rule kinds exact cover expresses: complete groups (primary), partial groups, pairs, thermometers and
-pairwise cages (secondary); ``refusal`` names a cage it cannot say."""
+NATIVE = frozenset({ALL_DIFFERENT, DIFFER})
+"""The rule kinds the matrix states natively: complete groups (primary columns), partial groups and
+differing pairs (secondary). Every other kind comes through the lowering (``solvers.lowering``):
+ruled-out placements and forbidden pairs as columns, allowed sets as pairs where they are pairwise
+(``refusal`` names a set, such as a cage's sum, that is not)."""
+
+FORMS = placement_pairs.FORMS
+"""The lowering's forms the matrix states (sets only where pairwise: ``refusal``)."""
 
 KINDS_WHY = ("exact cover says 'exactly once' and 'at most once': a cage is said as forbidden pairs of "
              "digits, so only a cage whose pairs say its sum")
@@ -156,7 +161,7 @@ def layout(rules: Rules | Shape) -> Layout:
         for cell in pair:
             bases[cell].append(column)
         column += n
-    said = placement_pairs.placements(rules)
+    said = placement_pairs.placements(rules, NATIVE)
     extra: dict[tuple[int, int], list[int]] = {}
     for name, p, q in said.pairs:
         family(name.split(" ", 1)[0])
@@ -233,9 +238,9 @@ def column_name(rules: Rules | Shape, column: int) -> str:
         a, b = (cell_label(cell, n) for cell in rules.pairs[k])
         return f"{a} and {b} not both {d + 1} ({table.pair_names[k]})"
     if column == table.ruled_out:
-        return "ruled out by a cage or thermometer"
+        return "ruled out by a cage or thermometer" if rules.constraints == () else "ruled out through the lowering"
     first = table.primary + n * (len(rules.partial_groups) + len(rules.pairs))
-    name, p, q = placement_pairs.placements(rules).pairs[column - first]
+    name, p, q = placement_pairs.placements(rules, NATIVE).pairs[column - first]
     return placement_pairs.pair_name(n, name, p, q)
 
 

@@ -14,9 +14,10 @@ Knuth's generalized exact cover (the same paper; TAOCP 4B, 7.2.2.1, Algorithm X 
 items): a chosen row covers its secondary columns like any other, hiding every row that would
 fill one a second time, but a secondary column is never chosen to branch on and need not be
 covered at the end. Here a secondary column's size carries an offset (``algorithm_x.SECONDARY``)
-that keeps it out of ``min`` and out of the forced moves. Thermometers and killer cages are forbidden pairs of
-placements, a secondary column each (``solvers.lowering``), and the placements they rule out
-alone fill one column covered before the givens. A cage whose pairs do not say its sum is refused
+that keeps it out of ``min`` and out of the forced moves. Every other kind (thermometers, killer
+cages, any kind added later) comes through the lowering: forbidden pairs of placements, a
+secondary column each (``solvers.lowering``), and the placements they rule out alone fill one
+column covered before the givens. A cage whose pairs do not say its sum is refused
 before any work (``capabilities.refuses``, ``solvers.exact_cover.model.refusal``), naming it.
 
 Two formulations, the option ``structure``:
@@ -28,7 +29,7 @@ Two formulations, the option ``structure``:
   so the paths may differ slightly.
 
 Why ``links`` is the default: it solved more puzzles per CPU second than ``sets`` on every shared
-set, with the same nodes (``benchmarks/bench_dlx.py``, ``benchmarks/results/dlx.md``): a set's
+set, with the same nodes (``benchmarks/dlx.py``, ``benchmarks/results/dlx.md``): a set's
 remove or add is a method call and a hash per update, a link update four list stores. ``sets``
 stays as the shorter code to read; its speed does not justify deleting it.
 
@@ -54,7 +55,7 @@ from ..base import Capabilities, CountResult, Option, SolveResult, check_kinds
 from ..search import SearchSolver
 from .algorithm_x import DlxCounters
 from .links import links_search
-from .model import KINDS, KINDS_WHY, refusal
+from .model import FORMS, KINDS_WHY, NATIVE, refusal
 from .sets import sets_search
 
 STRUCTURES = ("links", "sets")
@@ -72,14 +73,16 @@ class DlxSolver(SearchSolver):
     >>> DlxSolver().count(Puzzle.empty(4), limit=1000).count, DlxSolver("sets").count(Puzzle.empty(4)).count
     (288, 2)
 
-    It takes every rule kind (``solvers.exact_cover.model.KINDS``) and refuses, before any work, a killer
-    cage whose forbidden pairs would not say its sum (``solvers.exact_cover.model.refusal``).
+    It states groups and differing pairs natively (``solvers.exact_cover.model.NATIVE``) and every other
+    kind through the lowering, and refuses, before any work, a killer cage whose forbidden pairs would
+    not say its sum (``solvers.exact_cover.model.refusal``).
     """
 
     name = "dlx"
     paradigm: ClassVar[str] = "exact cover (Algorithm X)"
     capabilities: ClassVar[Capabilities] = Capabilities(canonical=True, count=True, time_limit=True, threads="safe",
-                                                        kinds=KINDS, kinds_why=KINDS_WHY, refuses=refusal)
+                                                        kinds=NATIVE, forms=FORMS, kinds_why=KINDS_WHY,
+                                                        refuses=refusal)
     counters: ClassVar[type] = DlxCounters
     in_order: ClassVar[bool] = True  # with canonical: first open cell, digits ascending (module docstring)
     options: ClassVar[tuple[Option, ...]] = (

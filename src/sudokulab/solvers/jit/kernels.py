@@ -105,16 +105,33 @@ def _drain(cand, queue, head, queued, peers, peer_count, peer_group):
     return queued, np.int64(SETTLED)
 
 
+HEADER = 6
+"""The counts at the head of ``more`` (``numba_search._pack``): groups, cages, thermometers, ruled-out
+placements, forbidden pairs, and the length of the sets part."""
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _unpack(more):
-    """The four tables packed in ``more`` (see ``jit._pack``), as views: group_start, group_cells,
-    cages (three numbers each: group, total, digits differ) and thermos (their groups)."""
+    """The four tables packed in ``more`` (see ``numba_search._pack``), as views: group_start,
+    group_cells, cages (three numbers each: group, total, digits differ) and thermos (their groups)."""
     groups = more[0]
-    a = 3 + groups + 1
-    group_start = more[3:a]
+    a = HEADER + groups + 1
+    group_start = more[HEADER:a]
     b = a + group_start[groups]
     c = b + 3 * more[1]
     return group_start, more[a:b], more[b:c], more[c:c + more[2]]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _unpack_lowered(more):
+    """The lowering's three tables packed in ``more``, as views: ruled-out placements (cell, digit),
+    forbidden pairs (group, a, x, b, y) and the sets part (``numba_search._pack``)."""
+    groups = more[0]
+    a = HEADER + groups + 1
+    c = a + more[a - 1] + 3 * more[1] + more[2]
+    d = c + 2 * more[3]
+    e = d + 5 * more[4]
+    return more[c:d], more[d:e], more[e:e + more[5]]
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -218,6 +235,70 @@ def _sums_and_thermos(cand, queue, queued, more):
 
 
 @njit(cache=True, nogil=True)
+def _lowered_forms(cand, queue, queued, more):
+    """The lowering's forbidden pairs and allowed sets, narrowed once: (queued, narrowed, failed group).
+
+    A cell with one digit takes from the other cell of each forbidden pair the digit the pair names. An
+    allowed-sets constraint fails when a digit is placed twice in it or no set holds all its placed
+    digits; its open cells keep the digits, not placed yet, of the sets that hold them all.
+    """
+    group_start, group_cells, _, _ = _unpack(more)
+    _, pairs, sets = _unpack_lowered(more)
+    narrowed = False
+    for p in range(pairs.size // 5):
+        g = pairs[5 * p]
+        for side in range(2):
+            cell = pairs[5 * p + 1 + 2 * side]
+            other = pairs[5 * p + 3 - 2 * side]
+            bit = ONE << np.uint64(pairs[5 * p + 2 + 2 * side] - 1)
+            drop = ONE << np.uint64(pairs[5 * p + 4 - 2 * side] - 1)
+            mask = cand[other]
+            if cand[cell] == bit and mask & drop:
+                new = mask & ~drop
+                if new == ZERO:
+                    return queued, narrowed, np.int64(g)
+                narrowed = True
+                queued = _narrow(cand, queue, queued, other, mask, new)
+    i = 0
+    while i < sets.size:
+        g = sets[i]
+        m = sets[i + 1]
+        k = group_start[g + 1] - group_start[g]
+        placed = ZERO
+        count = 0
+        for j in range(group_start[g], group_start[g + 1]):
+            mask = cand[group_cells[j]]
+            if mask & (mask - ONE) == ZERO:
+                placed |= mask
+                count += 1
+        if np.int64(_popcount(placed)) < count:
+            return queued, narrowed, np.int64(g)  # a digit placed twice
+        allowed = ZERO
+        for t in range(m):
+            digits = ZERO
+            for j in range(k):
+                digits |= ONE << np.uint64(sets[i + 2 + t * k + j] - 1)
+            if placed & ~digits == ZERO:
+                allowed |= digits
+        if allowed == ZERO:
+            return queued, narrowed, np.int64(g)
+        allowed &= ~placed
+        for j in range(group_start[g], group_start[g + 1]):
+            cell = group_cells[j]
+            mask = cand[cell]
+            if mask & (mask - ONE) == ZERO:
+                continue
+            new = mask & allowed
+            if new != mask:
+                if new == ZERO:
+                    return queued, narrowed, np.int64(g)
+                narrowed = True
+                queued = _narrow(cand, queue, queued, cell, mask, new)
+        i += 2 + m * k
+    return queued, narrowed, np.int64(SETTLED)
+
+
+@njit(cache=True, nogil=True)
 def _propagate(cand, queue, queued, peers, peer_count, peer_group, units, full):
     """Settle singles from the ``queued`` cells at the head of ``queue``: SETTLED, or the group (an
     index into the ``group_start`` table) where a contradiction surfaced.
@@ -269,17 +350,21 @@ def _propagate(cand, queue, queued, peers, peer_count, peer_group, units, full):
 
 @njit(cache=True, nogil=True, inline="always")
 def _settle(cand, queue, queued, peers, peer_count, peer_group, units, more, full):
-    """Singles (``_propagate``), then, when the rules have sums or thermometers, their bounds and the
-    singles these make, in turn until neither settles anything new (on a full board too, where the
-    bounds check the sums): SETTLED or the group where a contradiction surfaced.
+    """Singles (``_propagate``), then, when the rules have sums, thermometers or the lowering's pairs and
+    sets, their bounds (``_sums_and_thermos``, ``_lowered_forms``) and the singles these make, in turn
+    until neither settles anything new (on a full board too, where the bounds check the sums, pairs
+    and sets): SETTLED or the group where a contradiction surfaced.
 
     Kept apart from ``_propagate`` so the standard search calls a function of the few tables it
     reads: with every table passed down, 17_clue ran 3-5% slower.
     """
     failed = _propagate(cand, queue, queued, peers, peer_count, peer_group, units, full)
-    if more[1] + more[2] > 0:  # cages, thermometers
+    if more[1] + more[2] + more[4] + more[5] > 0:  # cages, thermometers, the lowering's pairs and sets
         while failed == SETTLED:
             queued, narrowed, failed = _sums_and_thermos(cand, queue, 0, more)
+            if failed == SETTLED and more[4] + more[5] > 0:
+                queued, more_narrowed, failed = _lowered_forms(cand, queue, queued, more)
+                narrowed = narrowed or more_narrowed
             if failed != SETTLED or not narrowed:
                 break
             failed = _propagate(cand, queue, queued, peers, peer_count, peer_group, units, full)
@@ -297,6 +382,15 @@ def _start(givens, cand, queue, peers, peer_count, peer_group, units, more, full
         if digit or full == ONE:  # a 1x1 board's blank has one digit from the start
             queue[queued] = cell
             queued += 1
+    ruled, _, _ = _unpack_lowered(more)
+    for r in range(ruled.size // 2):  # the lowering's ruled-out placements leave the board first
+        cell = ruled[2 * r]
+        mask = cand[cell]
+        new = mask & ~(ONE << np.uint64(ruled[2 * r + 1] - 1))
+        if new == ZERO:
+            return False
+        if new != mask:
+            queued = _narrow(cand, queue, queued, cell, mask, new)
     return _settle(cand, queue, queued, peers, peer_count, peer_group, units, more, full) == SETTLED
 
 

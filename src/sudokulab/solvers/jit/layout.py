@@ -12,8 +12,13 @@ from functools import lru_cache
 from typing import ClassVar, NamedTuple
 
 from ...core.grid import Grid
-from ...core.rules import Rules
+from ...core.rules import KINDS, Rules
 from ..base import Deadline
+from ..lowering import lower
+
+NATIVE = frozenset(KINDS)
+"""The rule kinds the compiled search states natively (sums and thermometers on numba only); any other
+comes in the lowering's forms (numba only)."""
 
 SLICE_SECONDS = 0.02
 """Aimed length of one slice of compiled search: Ctrl-C and the deadline are seen at least this often."""
@@ -24,8 +29,10 @@ class Layout(NamedTuple):
 
     Groups, numbered as the search charges failures to them: the complete all-different groups
     first (group u < len(units) // n is a unit), then the partial ones, then one group per differing
-    pair, per cage whose digits may repeat and per thermometer (so a failure there is charged to its
-    cells). Each backend turns these into its own arrays once (``_search.Tables``, ``jit_numba._tables``).
+    pair, per cage whose digits may repeat, per thermometer, per two cells with forbidden pairs of the
+    lowering and per allowed-sets constraint (so a failure there is charged to its cells). Each backend
+    turns these into its own arrays once (``_search.Tables``, ``jit_numba._tables``); the lowering's
+    forms only the numba one.
     """
 
     n: int
@@ -47,6 +54,12 @@ class Layout(NamedTuple):
     """Per thermometer: its group."""
     weight0: list[int]
     """Each cell's starting weight for dom/wdeg: the number of groups it is in."""
+    ruled_out: list[tuple[int, int]] = []
+    """The lowering's ruled-out placements (``solvers.lowering``), as (cell, digit)."""
+    pairs: list[tuple[int, int, int, int, int]] = []
+    """The lowering's forbidden pairs, as (group of the two cells, a, x, b, y): not both a = x and b = y."""
+    sets: list[tuple[int, tuple[tuple[int, ...], ...]]] = []
+    """The lowering's allowed sets, as (group of the cells, the sets)."""
 
 
 @lru_cache(maxsize=64)
@@ -85,6 +98,19 @@ def layout(rules: Rules) -> Layout:
     for thermo in rules.thermos:
         thermos.append(len(members))
         members.append(thermo.cells)
+    forms = lower(rules, NATIVE)
+    pair_group: dict[tuple[int, int], int] = {}
+    pairs = []
+    for _, (a, x), (b, y) in forms.pairs:
+        key = (min(a, b), max(a, b))
+        if key not in pair_group:
+            pair_group[key] = len(members)
+            members.append(key)
+        pairs.append((pair_group[key], a, x, b, y))
+    sets = []
+    for allowed in forms.sets:
+        sets.append((len(members), allowed.sets))
+        members.append(allowed.cells)
     group_start = [0]
     for cs in members:
         group_start.append(group_start[-1] + len(cs))
@@ -94,7 +120,7 @@ def layout(rules: Rules) -> Layout:
             weight0[c] += 1
     return Layout(n, width, peers, [len(p) for p in rules.peers], peer_group,
                   [c for cs in members[:complete] for c in cs], group_start, [c for cs in members for c in cs],
-                  cages, thermos, weight0)
+                  cages, thermos, weight0, list(forms.ruled_out), pairs, sets)
 
 
 class Slices:

@@ -2,8 +2,8 @@
 
 Why a module of its own: ``jit.py`` chooses a backend without importing numpy or numba, so the C
 extension (``_search.c``) runs in a process that never loads them; this is the fallback where no
-compiler built that extension, and the path for cage sums and thermometers, which the C search
-leaves out. The search itself is described in ``jit.py``; the tables and the slice driver both
+compiler built that extension, and the path for cage sums, thermometers and the lowering's forms,
+which the C search leaves out. The search itself is described in ``jit.py``; the tables and the slice driver both
 backends share are ``jit_layout``'s.
 """
 
@@ -17,7 +17,8 @@ import numpy as np
 
 from ...core.grid import Grid, Shape
 from ...core.puzzle import Puzzle
-from ...core.rules import Rules, build, standard
+from ...core.rules import INCREASING, SUM, Rules, build, standard
+from ..lowering import lowered
 from .kernels import BACKTRACKS, DEPTH, EXHAUSTED, FOUND, GROW, MODE, NODES, SOLUTION, _batch, _digits, _search, _start
 from .layout import SLICE_SECONDS, Layout, Slices, layout
 
@@ -53,11 +54,17 @@ class _Tables(NamedTuple):
 
 
 def _pack(tables: Layout) -> np.ndarray:
-    """One int32 array: [groups, cages, thermometers], then the offsets of each group's cells (groups
-    + 1 of them), the cells of every group, three numbers per cage (its group, its total, 1 when its
-    digits differ) and one per thermometer (its group). ``jit_kernels._unpack`` reads it back as views."""
-    parts = [[len(tables.group_start) - 1, len(tables.cages), len(tables.thermos)], tables.group_start,
-             tables.group_cells, [x for cage in tables.cages for x in cage], tables.thermos]
+    """One int32 array: [groups, cages, thermometers, ruled-out placements, forbidden pairs, length of the
+    sets part], then the offsets of each group's cells (groups + 1 of them), the cells of every group,
+    three numbers per cage (its group, its total, 1 when its digits differ), one per thermometer (its
+    group), two per ruled-out placement (cell, digit), five per forbidden pair (group, a, x, b, y), and
+    per allowed-sets constraint its group, its number of sets m, then m sets of as many digits as it has
+    cells. ``jit_kernels._unpack`` and ``_unpack_lowered`` read it back as views."""
+    sets = [x for group, chosen in tables.sets for x in (group, len(chosen), *(d for digits in chosen for d in digits))]
+    parts = [[len(tables.group_start) - 1, len(tables.cages), len(tables.thermos), len(tables.ruled_out),
+              len(tables.pairs), len(sets)], tables.group_start, tables.group_cells,
+             [x for cage in tables.cages for x in cage], tables.thermos,
+             [x for placement in tables.ruled_out for x in placement], [x for pair in tables.pairs for x in pair], sets]
     return np.array([x for part in parts for x in part], dtype=np.int32)
 
 
@@ -170,6 +177,8 @@ def warm_up() -> None:
     solve_batch(np.zeros((1, 4), dtype=np.uint8), puzzle.shape, None, False, "backtrack-jit")
     SearchRun(Puzzle(puzzle.shape, (0,) * 4, build(puzzle.shape, cages=[((0, 1), 3)], thermos=[(2, 3)])),
               False, True).next(None)  # the same compiled code: only the tables differ
+    SearchRun(Puzzle(puzzle.shape, (0,) * 4, lowered(build(puzzle.shape, cages=[((0, 1), 3)], thermos=[(2, 3)]),
+                                                     {SUM, INCREASING})), False, True).next(None)
 
 
 def solve_batch(givens: np.ndarray, shape: Shape, time_limit: float | None, wdeg: bool, name: str,

@@ -73,7 +73,7 @@ from typing import ClassVar
 
 from ...core.grid import Grid, Shape
 from ...core.puzzle import Puzzle
-from ...core.rules import INCREASING, KINDS, SUM, Rules, standard
+from ...core.rules import INCREASING, SUM, Rules, standard
 from ...errors import UnsupportedFeature, UsageError
 from ..base import (
     Capabilities,
@@ -87,7 +87,8 @@ from ..base import (
     check_kinds,
     check_limit,
 )
-from .layout import SLICE_SECONDS, Slices, layout
+from ..lowering import FORMS, lower
+from .layout import NATIVE, SLICE_SECONDS, Slices, layout
 
 try:
     from . import _search  # the C extension, built at install time where a compiler exists
@@ -107,11 +108,12 @@ FOUND, EXHAUSTED = 0, 1
 
 def backend(rules: Rules) -> str:
     """The backend that runs a search under ``rules``: "c" where the extension was built and the rules
-    have no sums or thermometers, else "numba"; or as ``$SUDOKULAB_JIT_BACKEND`` says."""
+    have no sums, thermometers or kinds stated through the lowering, else "numba"; or as
+    ``$SUDOKULAB_JIT_BACKEND`` says."""
     forced = os.environ.get(BACKEND_VARIABLE, "").strip().lower()
     if forced not in ("", "c", "numba"):
         raise UsageError(f"${BACKEND_VARIABLE} must be 'c' or 'numba', not '{forced}'")
-    sums = bool(rules.cages or rules.thermos)
+    sums = bool(rules.cages or rules.thermos or lower(rules, NATIVE))
     if forced == "c" or (not forced and _search is not None and not sums):
         if _search is None:
             raise UsageError(f"${BACKEND_VARIABLE}=c, but the C extension of backtrack-jit was not built "
@@ -197,7 +199,8 @@ class JitSolver(SolverBase):
     paradigm = "hand-written search (compiled)"
     capabilities: ClassVar[Capabilities] = Capabilities(
         extra=None if _search is not None else "jit",
-        kinds=frozenset(KINDS) if find_spec("numba") is not None else frozenset(KINDS) - {SUM, INCREASING},
+        kinds=NATIVE if find_spec("numba") is not None else NATIVE - {SUM, INCREASING},
+        forms=FORMS if find_spec("numba") is not None else frozenset(),
         kinds_why="" if find_spec("numba") is not None else "its C search has no sums or thermometers without numba",
     )
     options: ClassVar[tuple[Option, ...]] = (

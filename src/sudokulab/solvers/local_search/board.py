@@ -12,12 +12,17 @@ import random
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ...core.rules import Rules
+from ...core.rules import KINDS, Rules
 from ...errors import UnsupportedFeature
 from ..base import Deadline
+from ..lowering import lower
 
 CHECK_EVERY = 1024
 """Moves between two looks at the clock."""
+
+NATIVE = frozenset(KINDS)
+"""The rule kinds the cost counts natively (groups, pairs, sums, thermometers); any other is counted in
+the lowering's forms (``Tables.lowered``)."""
 
 
 @dataclass(frozen=True)
@@ -33,10 +38,15 @@ class Tables:
     partners: tuple[tuple[int, ...], ...]
     """Per cell, the cells it must differ from by a differing pair that no group already covers."""
     extras: tuple[tuple[int, ...], ...]
-    """Per cell, the cages and thermometers through it (indices into ``sums`` + ``thermos``)."""
+    """Per cell, the cages, thermometers and lowered forms through it (indices into ``sums`` + ``thermos``
+    + ``lowered``)."""
     sums: tuple[tuple[tuple[int, ...], int], ...]
     thermos: tuple[tuple[int, ...], ...]
     group_cells: tuple[tuple[int, ...], ...]
+    lowered: tuple[tuple[str, tuple[int, ...], frozenset], ...] = ()
+    """The forms of the kinds stated through the lowering (``solvers.lowering``), each as (form, cells,
+    data): ``out``, one cell and its ruled-out digits; ``pair``, two cells and their forbidden (digit,
+    digit) pairs; ``sets``, the cells and the digit sets they may hold."""
 
 
 def _blocks(rules: Rules) -> tuple[tuple[int, ...], ...]:
@@ -74,12 +84,30 @@ def board_tables(rules: Rules) -> Tables:
             partners[b].append(a)
     sums = tuple((cage.cells, cage.total) for cage in rules.cages)
     thermos = tuple(thermo.cells for thermo in rules.thermos)
+    lowered = _lowered(rules)
     extras: list[list[int]] = [[] for _ in range(size)]
-    for index, cells in enumerate([cells for cells, _ in sums] + list(thermos)):
+    for index, cells in enumerate([cells for cells, _ in sums] + list(thermos) + [cells for _, cells, _ in lowered]):
         for cell in dict.fromkeys(cells):
             extras[cell].append(index)
     return Tables(n, blocks, tuple(map(tuple, groups)), tuple(map(frozenset, groups)),
-                   tuple(map(tuple, partners)), tuple(map(tuple, extras)), sums, thermos, tuple(kept))
+                   tuple(map(tuple, partners)), tuple(map(tuple, extras)), sums, thermos, tuple(kept), lowered)
+
+
+def _lowered(rules: Rules) -> tuple[tuple[str, tuple[int, ...], frozenset], ...]:
+    """The lowering's forms as ``Tables.lowered`` holds them: ruled-out digits per cell, forbidden digit
+    pairs per two cells, allowed sets."""
+    forms = lower(rules, NATIVE)
+    out: dict[int, set[int]] = {}
+    for cell, digit in forms.ruled_out:
+        out.setdefault(cell, set()).add(digit)
+    pairs: dict[tuple[int, int], set[tuple[int, int]]] = {}
+    for _, (a, x), (b, y) in forms.pairs:
+        if a > b:
+            a, b, x, y = b, a, y, x
+        pairs.setdefault((a, b), set()).add((x, y))
+    return (*(("out", (cell,), frozenset(digits)) for cell, digits in out.items()),
+            *(("pair", cells, frozenset(values)) for cells, values in pairs.items()),
+            *(("sets", s.cells, frozenset(map(frozenset, s.sets))) for s in forms.sets))
 
 
 def _matching(cells: list[int], digits: list[int], cand: list[int], rng: random.Random) -> dict[int, int] | None:
@@ -136,19 +164,29 @@ class Board:
         for index, cells in enumerate(t.group_cells):
             for cell in cells:
                 counts[index * width + grid[cell]] += 1
-        self.penalties = [self.penalty(k) for k in range(len(t.sums) + len(t.thermos))]
+        self.penalties = [self.penalty(k) for k in range(len(t.sums) + len(t.thermos) + len(t.lowered))]
         cost = sum(max(0, c - 1) for c in counts) + sum(self.penalties)
         cost += sum(grid[a] == grid[b] for a, partners in enumerate(t.partners) for b in partners) // 2
         self.cost = cost
 
     def penalty(self, k: int) -> int:
-        """How far cage or thermometer k is from holding: ``|sum - total|``, or the thermometer's drops."""
-        grid, sums = self.grid, self.t.sums
+        """How far cage, thermometer or lowered form k is from holding: ``|sum - total|``, the thermometer's
+        drops, 1 for a ruled-out digit or a forbidden pair held, and for allowed sets the cells whose digit
+        the nearest set lacks (a digit held twice counts too)."""
+        grid, sums, thermos = self.grid, self.t.sums, self.t.thermos
         if k < len(sums):
             cells, total = sums[k]
             return abs(sum(grid[c] for c in cells) - total)
-        line = [grid[c] for c in self.t.thermos[k - len(sums)]]
-        return sum(max(0, a - b + 1) for a, b in zip(line, line[1:]))
+        if k < len(sums) + len(thermos):
+            line = [grid[c] for c in thermos[k - len(sums)]]
+            return sum(max(0, a - b + 1) for a, b in zip(line, line[1:]))
+        form, cells, data = self.t.lowered[k - len(sums) - len(thermos)]
+        if form == "out":
+            return int(grid[cells[0]] in data)
+        if form == "pair":
+            return int((grid[cells[0]], grid[cells[1]]) in data)
+        held = {grid[c] for c in cells}
+        return len(cells) - max(len(held & digits) for digits in data)
 
     def delta(self, c1: int, c2: int) -> tuple[int, dict[int, int] | None]:
         """The cost change of swapping the digits of two cells of one block, and the new extra penalties."""

@@ -24,7 +24,9 @@ since a move swaps two open cells of one block. The cost counts what is still wr
   it holds more than once, counted with repeats (in a complete group, the digits it misses);
 - **differing pairs** (anti-knight, anti-king): the pairs holding one digit;
 - **cage sums**: ``|sum - total|`` per cage;
-- **thermometers**: per step along one, ``max(0, a - b + 1)`` for the digit a before b.
+- **thermometers**: per step along one, ``max(0, a - b + 1)`` for the digit a before b;
+- **any other kind**, in the forms of the shared lowering: 1 per ruled-out digit or forbidden pair
+  held, and per allowed-sets constraint the cells the nearest set does not cover.
 
 A grid of cost 0 is a solution. Unlike Lewis, a cell only ever holds a digit left in its candidates
 after propagation (fills are random matchings of open cells to missing digits, and swaps that would
@@ -70,7 +72,6 @@ import random
 import time
 
 from ...core.puzzle import Puzzle
-from ...core.rules import KINDS
 from ...errors import UnsupportedFeature, UsageError
 from ..base import (
     Capabilities,
@@ -84,9 +85,10 @@ from ..base import (
     TimeUp,
     check_kinds,
 )
+from ..lowering import FORMS
 from ..propagation import propagator
 from .annealing import anneal
-from .board import Board, Effort, Unsolvable, board_tables
+from .board import NATIVE, Board, Effort, Unsolvable, board_tables
 from .min_conflicts import min_conflicts
 from .repair import repair
 
@@ -118,7 +120,7 @@ class LocalSearchSolver(SolverBase):
     name = "local-search"
     paradigm = "local search (decision repair, simulated annealing, min-conflicts)"
     capabilities = Capabilities(
-        canonical=False, count=False, time_limit=True, complete=False, kinds=frozenset(KINDS),
+        canonical=False, count=False, time_limit=True, complete=False, kinds=NATIVE, forms=FORMS,
         why="local search is incomplete: it finds grids but neither enumerates nor orders them",
     )
     options = (

@@ -12,6 +12,10 @@ row-major view of ``grid``.
   the cage's group).
 - **thermometer**: ``cell[a] < cell[b]`` per step of ``thermo_steps``, bulb side first.
 - **givens**: ``grid[r, c] = givens[r, c]`` where the given is not 0; the compiler fixes them.
+- **any other kind** (the four above are ``NATIVE``), in the forms of the shared lowering
+  (``solvers.lowering``), declared and constrained only when a puzzle has some (``LOWERED``):
+  ``cell[c] != d`` per ruled-out placement, ``cell[a] != x`` or ``cell[b] != y`` per forbidden pair,
+  and per allowed sets an ``all_different_int`` over its cells and one of its sets holding them all.
 
 Why ``all_different_int`` declared in the model and not ``all_different`` from ``globals.mzn``:
 Gecode's FlatZinc interpreter has ``all_different_int`` as a native propagator, but the Gecode 6.2
@@ -41,8 +45,9 @@ from typing import Any
 
 from ...core.cells import cell_label
 from ...core.puzzle import Puzzle
-from ...core.rules import Rules
+from ...core.rules import KINDS, Rules
 from ...errors import UsageError
+from ..lowering import lower
 
 PROGRAM = "minizinc"
 """The MiniZinc program (Debian: ``apt-get install minizinc flatzinc``)."""
@@ -60,8 +65,32 @@ PROPAGATIONS = ("value", "bounds", "domain")
 EXPORT_OPTIONS = ("search", "propagation")
 
 
-def model(search: str = "input_order", propagation: str = "domain") -> str:
-    """The ``.mzn`` text, generic over the data of ``data``; ``search`` and ``propagation`` pick the annotations.
+NATIVE = frozenset(KINDS)
+"""The rule kinds the model states natively; any other comes in the lowering's forms (``LOWERED``)."""
+
+LOWERED = """
+% The forms of the shared lowering (sudokulab.solvers.lowering), for the rule kinds stated through it.
+array[int] of 1..n*n: out_cell;                   % ruled-out placements: cell out_cell[i] never holds out_digit[i]
+array[index_set(out_cell)] of 1..n: out_digit;
+array[int] of 1..n*n: pair_a;                     % forbidden pairs: not both pair_a = pair_x, pair_b = pair_y
+array[index_set(pair_a)] of 1..n: pair_x;
+array[index_set(pair_a)] of 1..n*n: pair_b;
+array[index_set(pair_a)] of 1..n: pair_y;
+array[int] of set of 1..n*n: set_cells;           % allowed sets: the digits of set_cells[k] are one of its sets
+array[int] of set of 1..n: allowed;               % every set, each tagged with its constraint
+array[index_set(allowed)] of int: allowed_for;
+
+constraint forall(i in index_set(out_cell))(cell[out_cell[i]] != out_digit[i]);
+constraint forall(i in index_set(pair_a))(cell[pair_a[i]] != pair_x[i] \\/ cell[pair_b[i]] != pair_y[i]);
+constraint forall(k in index_set(set_cells))(all_different_int([cell[i] | i in set_cells[k]])
+    /\\ exists(j in index_set(allowed) where allowed_for[j] = k)(forall(i in set_cells[k])(cell[i] in allowed[j])));
+"""
+"""What the model adds for a puzzle with kinds stated through the lowering (``lowered_data`` is its data)."""
+
+
+def model(search: str = "input_order", propagation: str = "domain", lowered: bool = False) -> str:
+    """The ``.mzn`` text, generic over the data of ``data``; ``search`` and ``propagation`` pick the annotations,
+    ``lowered`` adds the lowering's forms (``LOWERED``), for a puzzle that has some.
 
     >>> text = model(propagation="value")
     >>> "all_different_int([cell[i] | i in groups[g]]));" in text
@@ -94,6 +123,7 @@ constraint forall(p in index_set_1of2(differ))(cell[differ[p, 1]] != cell[differ
 constraint forall(k in index_set(cage_cells))(sum(i in cage_cells[k])(cell[i]) = cage_total[k]);
 constraint forall(s in index_set_1of2(thermo_steps))(cell[thermo_steps[s, 1]] < cell[thermo_steps[s, 2]]);
 
+{LOWERED if lowered else ""}
 solve :: int_search(cell, {search}, indomain_min) satisfy;
 
 output [show(grid[r, c]) ++ if c = n then "\\n" else " " endif | r, c in 1..n];
@@ -139,7 +169,36 @@ def data(puzzle: Puzzle) -> str:
         "cage_total = [" + ", ".join(str(c.total) for c in rules.cages) + "];\n",
         _assign("thermo_steps", [f"{a + 1}, {b + 1}" for a, b in steps],
                 [t.name for t in rules.thermos for _ in t.cells[1:]], pairs=True),
+        lowered_data(rules),
     ))
+
+
+def lowered_data(rules: Rules) -> str:
+    """The data of ``LOWERED``: the lowering's forms of the puzzle's rules, or nothing when it has none."""
+    forms = lower(rules, NATIVE)
+    if not forms:
+        return ""
+
+    def row(name: str, values: Sequence[object]) -> str:
+        return f"{name} = [" + ", ".join(map(str, values)) + "];\n"
+
+    owners = [k for k, s in enumerate(forms.sets, 1) for _ in s.sets]
+    return "".join((
+        "% the forms of the shared lowering\n",
+        row("out_cell", [cell + 1 for cell, _ in forms.ruled_out]),
+        row("out_digit", [digit for _, digit in forms.ruled_out]),
+        row("pair_a", [a + 1 for _, (a, _), _ in forms.pairs]), row("pair_x", [x for _, (_, x), _ in forms.pairs]),
+        row("pair_b", [b + 1 for _, _, (b, _) in forms.pairs]), row("pair_y", [y for _, _, (_, y) in forms.pairs]),
+        _assign("set_cells", [_cells(s.cells) for s in forms.sets], [s.name for s in forms.sets]),
+        _assign("allowed", ["{" + ", ".join(map(str, digits)) + "}" for s in forms.sets for digits in s.sets],
+                [f"{s.name}, set {i + 1}" for s in forms.sets for i in range(len(s.sets))]),
+        row("allowed_for", owners),
+    ))
+
+
+def has_lowered(rules: Rules) -> bool:
+    """Whether the rules use a kind the model states through the lowering (its forms then go in)."""
+    return bool(lower(rules, NATIVE))
 
 
 @dataclass(frozen=True)
@@ -188,7 +247,7 @@ def _last_error(text: str) -> str:
 def write_files(folder: str, puzzle: Puzzle, search: str = "input_order", propagation: str = "domain") -> list[str]:
     """``model.mzn`` and ``puzzle.dzn`` written in ``folder``; their paths, for the command line."""
     paths = [os.path.join(folder, "model.mzn"), os.path.join(folder, "puzzle.dzn")]
-    for path, text in zip(paths, (model(search, propagation), data(puzzle))):
+    for path, text in zip(paths, (model(search, propagation, has_lowered(puzzle.rules)), data(puzzle))):
         with open(path, "w", encoding="utf-8") as stream:
             stream.write(text)
     return paths
@@ -207,7 +266,7 @@ def to_minizinc(puzzle: Puzzle, **options: Any) -> str:
                          f"its options: {', '.join(EXPORT_OPTIONS)}")
     search = str(options.get("search", "input_order")).strip().lower()
     propagation = str(options.get("propagation", "domain")).strip().lower()
-    text = model(search, propagation)  # checks both
+    text = model(search, propagation, has_lowered(puzzle.rules))  # checks both
     rules: Rules = puzzle.rules
     about = str(puzzle.shape) if rules.is_standard else rules.describe()
     size = flat_size(puzzle, search, propagation)

@@ -47,7 +47,6 @@ from typing import Any, ClassVar
 
 from ...core.grid import Grid
 from ...core.puzzle import Puzzle
-from ...core.rules import KINDS
 from ...errors import UsageError
 from ...execution.sandbox import Limits, run_program
 from ..base import (
@@ -63,7 +62,8 @@ from ..base import (
     check_kinds,
     check_limit,
 )
-from .model import INSTALL, PROGRAM, PROPAGATIONS, SEARCHES, flat_size_of, write_files
+from ..lowering import FORMS
+from .model import INSTALL, NATIVE, PROGRAM, PROPAGATIONS, SEARCHES, flat_size_of, write_files
 
 OWN_SHARE = 0.85
 """The share of what is left of a call's time that MiniZinc's own ``--time-limit`` gets: the rest is its
@@ -115,7 +115,8 @@ class MiniZincSolver(SolverBase):
 
     name = "minizinc"
     paradigm: ClassVar[str] = "constraint programming (MiniZinc)"
-    capabilities: ClassVar[Capabilities] = Capabilities(threads="safe", kinds=frozenset(KINDS), extra="minizinc")
+    capabilities: ClassVar[Capabilities] = Capabilities(threads="safe", kinds=NATIVE, forms=FORMS,
+                                                        extra="minizinc")
     options: ClassVar[tuple[Option, ...]] = (
         Option("backend", str, "gecode", "MiniZinc backend (those found by minizinc --solvers)", _backend_names,
                normalise=lambda value: value.strip().lower()),

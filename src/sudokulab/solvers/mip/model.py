@@ -12,7 +12,13 @@
   - per differing pair (anti-knight, anti-king) and digit: ``x[a, d] + x[b, d] <= 1``
     (``differ_r1c3_r2c5_d{d}``);
   - per cage: ``sum over its cells c, digits d of d * x[c, d] = total`` (``sum{k}``);
-  - per thermometer step a -> b: ``sum_d d * x[b, d] - sum_d d * x[a, d] >= 1`` (``thermo{k}_{step}``).
+  - per thermometer step a -> b: ``sum_d d * x[b, d] - sum_d d * x[a, d] >= 1`` (``thermo{k}_{step}``);
+  - any other kind, in the forms of the shared lowering (``solvers.lowering``; the four above are
+    ``NATIVE``): ``x[c, d] = 0`` per ruled-out placement (``out_r1c1_d5``), ``x[a, x] + x[b, y] <= 1``
+    per forbidden pair (``pair_r1c1_d3_r1c2_d2``), and per allowed sets one binary per set
+    (``s{k}_{i}``), ``sum_i s{k}_{i} = 1`` (``set{k}``) and per digit d ``sum over the cells of
+    x[c, d] = sum of the s{k}_{i} whose set holds d`` (``set{k}_d{d}``): the chosen set's digits
+    appear once each, no other digit appears.
 
   For standard Sudoku that is 4 * n**2 equalities of n terms each: the same rows as the "exactly
   one" clauses of the SAT encoding, written as linear equalities; the classic formulation of e.g.
@@ -45,8 +51,9 @@ from ...core import variables
 from ...core.cells import cell_label
 from ...core.grid import Shape
 from ...core.puzzle import Puzzle
-from ...core.rules import Group, Rules, standard
+from ...core.rules import KINDS, Group, Rules, standard
 from ...errors import UsageError
+from ..lowering import lower
 
 SENSES = ("=", "<=", ">=")
 """A row's relation to its right-hand side."""
@@ -56,6 +63,9 @@ SHORT = {"column": "col", "diagonal": "diag"}
 
 CACHED = 32
 """Rule sets whose rows stay built: standard shapes and the variants of a session."""
+
+NATIVE = frozenset(KINDS)
+"""The rule kinds the program states natively; any other comes in the lowering's forms."""
 
 
 def rule_set(what: Rules | Shape) -> Rules:
@@ -85,7 +95,9 @@ def var_name(shape: Shape, index: int) -> str:
 
 def model_size(what: Rules | Shape) -> tuple[int, int]:
     """(variables, rows) by formula: n**3 binaries; n**2 cell rows, n per group and per differing
-    pair, one per cage and per thermometer step (4 * n**2 for standard Sudoku).
+    pair, one per cage and per thermometer step (4 * n**2 for standard Sudoku); and of the
+    lowering's forms, a row per ruled-out placement and per forbidden pair, and per allowed sets of
+    m sets, m binaries and n + 1 rows.
 
     >>> model_size(Shape(3, 3))
     (729, 324)
@@ -93,7 +105,10 @@ def model_size(what: Rules | Shape) -> tuple[int, int]:
     rules = rule_set(what)
     n = rules.n
     steps = sum(len(t.cells) - 1 for t in rules.thermos)
-    return n**3, n * n + n * (len(rules.groups) + len(rules.pairs)) + len(rules.cages) + steps
+    forms = lower(rules, NATIVE)
+    lowered = len(forms.ruled_out) + len(forms.pairs) + (n + 1) * len(forms.sets)
+    return (n**3 + sum(len(s.sets) for s in forms.sets),
+            n * n + n * (len(rules.groups) + len(rules.pairs)) + len(rules.cages) + steps + lowered)
 
 
 @dataclass(frozen=True)
@@ -183,6 +198,20 @@ def _program(rules: Rules) -> Program:
             terms = tuple(var(n, b, d) for d in digits) + tuple(var(n, a, d) for d in digits)
             coeffs = tuple(digits) + tuple(-d for d in digits)
             made.append(Constraint(f"thermo{index + 1}_{step + 1}", terms, ">=", 1, coeffs))
+    forms = lower(rules, NATIVE)
+    made += [Constraint(f"out_{cell_label(cell, n)}_d{d}", (var(n, cell, d),), "=", 0) for cell, d in forms.ruled_out]
+    made += [Constraint(f"pair_{cell_label(a, n)}_d{x}_{cell_label(b, n)}_d{y}", (var(n, a, x), var(n, b, y)), "<=")
+             for _, (a, x), (b, y) in forms.pairs]
+    more = []
+    for k, allowed in enumerate(forms.sets, 1):
+        first = len(names) + len(more)
+        more += [f"s{k}_{i + 1}" for i in range(len(allowed.sets))]
+        made.append(Constraint(f"set{k}", tuple(range(first, first + len(allowed.sets)))))
+        for d in digits:
+            chosen = tuple(first + i for i, held in enumerate(allowed.sets) if d in held)
+            made.append(Constraint(f"set{k}_d{d}", tuple(var(n, cell, d) for cell in allowed.cells) + chosen, "=", 0,
+                                   (1,) * len(allowed.cells) + (-1,) * len(chosen)))
+    names += tuple(more)
     if len({c.name for c in made}) != len(made):  # group names of a person's making may collide
         made = [Constraint(f"r{i + 1}_{c.name}", c.terms, c.sense, c.rhs, c.coeffs) for i, c in enumerate(made)]
     return Program(rules, names, tuple(made))

@@ -5,9 +5,10 @@ Backend: SCIP through OR-Tools' ``pywraplp``, the fastest of the four measured o
 ``highspy`` would add a wheel and a version bound for no speed where it counts. CBC stays as
 ``backend="cbc"``, for comparison.
 
-Every rule kind is honoured (``rules.KINDS``): the model's rows come from the puzzle's rules
-(``solvers.mip.model``: equalities for complete groups, ``<= 1`` rows for partial groups and differing
-pairs, a linear equality per cage sum, a linear inequality per thermometer step).
+Every rule kind is honoured: the model's rows come from the puzzle's rules (``solvers.mip.model``:
+equalities for complete groups, ``<= 1`` rows for partial groups and differing pairs, a linear
+equality per cage sum, a linear inequality per thermometer step; any other kind in the forms of
+the shared lowering).
 
 One ``MipSolver`` keeps, per rule set (a ``Rules`` value: standard Sudoku of a shape, or a
 variant), one pywraplp model of its rows and sets each puzzle's givens as lower bounds (two writes
@@ -47,7 +48,7 @@ from ortools.linear_solver import pywraplp
 from ...core import variables
 from ...core.grid import Grid
 from ...core.puzzle import Puzzle
-from ...core.rules import KINDS, Rules
+from ...core.rules import Rules
 from ...errors import UnsupportedFeature
 from .. import stoppable
 from ..base import (
@@ -65,8 +66,9 @@ from ..base import (
     check_limit,
 )
 from ..building import available_memory
+from ..lowering import FORMS
 from ..native import interruptible
-from .model import Constraint, MipModel, build_model, fixed_columns, model_size, rules
+from .model import NATIVE, Constraint, MipModel, build_model, fixed_columns, model_size, rules
 
 BACKENDS = {"scip": "SCIP", "cbc": "CBC"}
 """Our backend names -> OR-Tools' (HiGHS through pywraplp prints a banner on every solve: left out)."""
@@ -221,7 +223,7 @@ class MipSolver(SolverBase):
     name = "mip"
     paradigm = "integer programming (0-1)"
     capabilities = Capabilities(canonical=True, count=True, time_limit=True, threads="serialised",
-                                kinds=frozenset(KINDS))
+                                kinds=NATIVE, forms=FORMS)
     options = (
         Option("backend", str, "scip", "MIP backend inside OR-Tools", choices=tuple(BACKENDS),
                normalise=lambda value: value.strip().lower()),

@@ -13,7 +13,11 @@ bits of one int. Placed cells and finished group-digits hold the ``done`` sentin
 - **cage sums** bound each open cage cell's digits by the partial sum and what the cage's other
   open cells can still add (their smallest and largest candidates, and the smallest and largest
   distinct digits left), and **thermometers** bound each cell by its neighbours along the line
-  (above the smallest digit before it, below the largest after it), repeated to a fixpoint.
+  (above the smallest digit before it, below the largest after it), repeated to a fixpoint;
+- any other kind comes in the forms of the shared lowering (``solvers.lowering``): its ruled-out
+  placements are removed before the givens go in, a placed digit takes from each peer the digits
+  its forbidden pairs name, and an allowed-sets constraint keeps in its open cells only the digits
+  of the sets that hold all its placed ones (and none placed twice), in the same fixpoint.
 
 Propagation only removes digits that are in no solution of the current state, so a search that
 branches on the first open cell, smallest digit first, still meets solutions in lexicographic
@@ -44,8 +48,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
-from ...core.rules import Rules
-from .general import exclude_any, settle_any
+from ...core.rules import KINDS, Rules
+from ..lowering import lower
+from .general import exclude_any, rule_out, settle_any
 from .tables import SETTLED, UNKNOWN, AnyTables, ThreeTables, positions_table
 from .three import exclude_three, settle_three, three_tables
 
@@ -82,9 +87,16 @@ class Propagator:
         cand = [full] * (n * n)
         where = [full] * (len(self.group_cells) * n)
         queue = [(cell, 1 << (d - 1)) for cell, d in enumerate(givens) if d]
+        if not self.three and self.tables.ruled_out and rule_out(cand, where, queue, self.tables) != SETTLED:
+            return None
         if self.settle(cand, where, queue, self.tables, full, self.done) != SETTLED:
             return None
         return cand, where
+
+
+NATIVE = frozenset(KINDS)
+"""The rule kinds the propagation states natively (groups, pairs, sum and thermometer bounds); any other
+comes in the lowering's forms."""
 
 
 @cache
@@ -103,7 +115,8 @@ def build_propagator(rules: Rules, specialise: bool = True) -> Propagator:
     groups = rules.groups
     group_cells = tuple(g.cells for g in groups)
     weights = tuple(len(g) for g in rules.cell_groups)
-    three = specialise and not (rules.partial_groups or rules.pairs or rules.cages or rules.thermos) and all(
+    forms = lower(rules, NATIVE)
+    three = specialise and not (rules.partial_groups or rules.pairs or rules.cages or rules.thermos or forms) and all(
         len(g) == 3 for g in rules.cell_groups)
     if three:
         return Propagator(n, full, done, three_tables(rules), settle_three, exclude_three,
@@ -136,6 +149,11 @@ def build_propagator(rules: Rules, specialise: bool = True) -> Propagator:
             others[a].setdefault(b, UNKNOWN)
             others[b].setdefault(a, UNKNOWN)
     cage_code = {g.name: index * n for index, g in enumerate(groups)}
+    forbid: list[list[list[tuple[int, int]]]] = [[] for _ in range(size)]
+    for _, (a, x), (b, y) in forms.pairs:
+        for cell, digit, peer, other in ((a, x, b, y), (b, y, a, x)):
+            forbid[cell] = forbid[cell] or [[] for _ in range(n)]
+            forbid[cell][digit - 1].append((peer, 1 << (other - 1)))
     tables = AnyTables(
         cell_places=tuple(tuple(p) for p in places),
         via=tuple(via),
@@ -144,5 +162,8 @@ def build_propagator(rules: Rules, specialise: bool = True) -> Propagator:
         others=tuple(tuple(sorted(o.items())) for o in others),
         cages=tuple((c.cells, c.total, cage_code.get(c.name, UNKNOWN)) for c in rules.cages),
         thermos=tuple(t.cells for t in rules.thermos),
+        ruled_out=tuple((cell, 1 << (digit - 1)) for cell, digit in forms.ruled_out),
+        forbid=tuple(tuple(map(tuple, per_digit)) for per_digit in forbid),
+        sets=tuple((s.cells, tuple(sum(1 << (d - 1) for d in digits) for digits in s.sets)) for s in forms.sets),
     )
     return Propagator(n, full, done, tables, settle_any, exclude_any, group_cells, weights, False)

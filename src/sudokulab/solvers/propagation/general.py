@@ -1,4 +1,5 @@
-"""Propagation under any rule set: groups of any length, differing pairs, cage sums, thermometers.
+"""Propagation under any rule set: groups of any length, differing pairs, cage sums, thermometers, and
+the lowering's forms (ruled-out placements, forbidden pairs, allowed sets).
 
 The general path of ``propagation`` (its module docstring says what is propagated and how);
 ``propagation_three`` is the unrolled path for three complete groups per cell.
@@ -14,8 +15,8 @@ def settle_any(
     cand: list[int], where: list[int], queue: list[tuple[int, int]], tables: AnyTables, full: int, done: int
 ) -> int:
     """``settle_three`` for any groups and pairs, then sum and thermometer bounds, to a fixpoint."""
-    cell_places, via, unit_cell, positions, others, cages, thermos = tables
-    bounded = bool(cages or thermos)
+    cell_places, via, unit_cell, positions, others, cages, thermos, _, forbid, sets = tables
+    bounded = bool(cages or thermos or sets)
     pop = queue.pop
     push = queue.append
     while True:
@@ -78,6 +79,16 @@ def settle_any(
                         if not w:
                             return ka
                         push((unit_cell[ka + w.bit_length() - 1], bit))
+            if forbid[cell]:  # and what the lowering's forbidden pairs take from other cells
+                for peer, other in forbid[cell][d]:
+                    mask = cand[peer]
+                    if not mask & other:
+                        continue
+                    if mask > full:
+                        return UNKNOWN  # a placed peer holds the forbidden digit
+                    failed = _drop(cand, where, peer, other, tables, queue)
+                    if failed != SETTLED:
+                        return failed
         if not bounded:
             return SETTLED
         failed = _bounds(cand, where, queue, tables, full)
@@ -96,6 +107,16 @@ def exclude_any(
     if failed != SETTLED:
         return failed
     return settle_any(cand, where, queue, tables, full, done)
+
+
+def rule_out(cand: list[int], where: list[int], queue: list[tuple[int, int]], tables: AnyTables) -> int:
+    """Remove the lowering's ruled-out placements from a fresh board; queue what that forces."""
+    for cell, bit in tables.ruled_out:
+        if cand[cell] & bit:
+            failed = _drop(cand, where, cell, bit, tables, queue)
+            if failed != SETTLED:
+                return failed
+    return SETTLED
 
 
 def _drop(cand: list[int], where: list[int], cell: int, drop: int, tables: AnyTables,
@@ -137,14 +158,17 @@ def _extreme(mask: int, count: int, largest: bool) -> int:
 
 
 def _bounds(cand: list[int], where: list[int], queue: list[tuple[int, int]], tables: AnyTables, full: int) -> int:
-    """Narrow cage and thermometer cells to what their sums and orders still allow, to a fixpoint.
+    """Narrow cage, allowed-set and thermometer cells to what their sums, sets and orders still allow,
+    to a fixpoint.
 
     A cage's open cells must add up to ``rest`` (its total less its placed digits): a digit v of
     one open cell is kept only if ``rest - v`` lies between the least and the most the cage's
     other open cells can add (their smallest and largest candidates, and at least the sum of the
     smallest distinct digits still free in the cage, at most that of the largest). A thermometer
     cell keeps only digits above the smallest digit of the cell before it and below the largest
-    of the cell after it. Narrowings may queue singles; the caller settles them and calls again.
+    of the cell after it. An allowed-sets constraint's open cells keep only the digits, not placed
+    in it yet, of the sets that hold every digit placed in it. Narrowings may queue singles; the
+    caller settles them and calls again.
     """
     n = full.bit_length()
     changed = True
@@ -190,6 +214,31 @@ def _bounds(cand: list[int], where: list[int], queue: list[tuple[int, int]], tab
                     if drop == mask:
                         return code
                     failed = _drop(cand, where, cell, drop, tables, queue)
+                    if failed != SETTLED:
+                        return failed
+                    changed = True
+        for cells, masks in tables.sets:
+            placed = count = 0
+            for cell in cells:
+                mask = cand[cell]
+                if mask > full:
+                    placed |= mask & full
+                    count += 1
+            if placed.bit_count() < count:
+                return UNKNOWN  # a digit placed twice
+            allowed = 0
+            for digits in masks:
+                if not placed & ~digits:
+                    allowed |= digits
+            if not allowed:
+                return UNKNOWN
+            allowed &= ~placed
+            for cell in cells:
+                mask = cand[cell]
+                if mask <= full and mask & ~allowed:
+                    if not mask & allowed:
+                        return UNKNOWN
+                    failed = _drop(cand, where, cell, mask & ~allowed, tables, queue)
                     if failed != SETTLED:
                         return failed
                     changed = True

@@ -71,3 +71,10 @@ class AnyTables(NamedTuple):
     """Each cage as (cells, total, code of its group)."""
     thermos: tuple[tuple[int, ...], ...]
     """Each thermometer's cells from the bulb."""
+    ruled_out: tuple[tuple[int, int], ...]
+    """The lowering's ruled-out placements, as (cell, digit bit): removed before the givens are placed."""
+    forbid: tuple[tuple[tuple[tuple[int, int], ...], ...], ...]
+    """Per cell, empty or one entry per digit (bit position): the (peer, digit bit) a forbidden pair of the
+    lowering takes from the peer once the cell holds that digit."""
+    sets: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
+    """The lowering's allowed sets, as (cells, digit masks)."""

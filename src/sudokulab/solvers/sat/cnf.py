@@ -31,7 +31,10 @@ Vocabulary:
   ``pysat.card`` encoding of "at most one" (``seqcounter``, ``ladder``, ``bitwise``, ...), which
   adds auxiliary variables to use fewer clauses.
 
-The other constraint kinds, the same in every encoding (``cnf_size`` gives each count):
+The other constraint kinds, the same in every encoding (``cnf_size`` gives each count); these four
+are ``encodings.NATIVE``, and any other kind comes in the forms of the shared lowering
+(``solvers.lowering``): a unit clause per ruled-out placement, a binary clause per forbidden pair,
+the sum's selectors per allowed sets (``form_clauses``):
 
 - **differ** (anti-knight, anti-king): per pair (a, b) and digit d, the clause (-a_d | -b_d):
   n clauses a pair.
@@ -45,7 +48,9 @@ The other constraint kinds, the same in every encoding (``cnf_size`` gives each 
   ALO clause and an AMO, ``amo`` as elsewhere); a selector implies each of its digits appears in
   the cage (m * k clauses of k literals); a cell holding d implies a selector whose set holds d
   (k * n clauses, a unit (-x) for a digit in no set). With the cage's all-different group (a
-  partial group above), the cage holds exactly the chosen set, so it sums to T; the selectors are
+  partial group above), the cage holds exactly the chosen set, so it sums to T (k cells and k
+  digits that all appear hold exactly the set, so the same clauses state the lowering's allowed
+  sets, ``set_clauses``, with no group beside them); the selectors are
   determined by the cells (two digit sets cannot both appear in k cells), so with pairwise AMO
   models and grids correspond one to one.
   Chosen over PySAT's pseudo-Boolean encodings (``pysat.pb.PBEnc.equals`` over
@@ -88,7 +93,8 @@ from ...core.rules import Cage, Rules, Thermo, standard
 from ...errors import UsageError
 from ..base import Deadline
 from ..building import Kept
-from .encodings import Clause, amo_cost, at_most_one, check_options
+from ..lowering import Lowered, lower
+from .encodings import NATIVE, Clause, amo_cost, at_most_one, check_options
 from .literals import grid_from_model, literal_table
 from .size import cage_combinations, reduced_group_sizes
 
@@ -159,20 +165,37 @@ def thermo_clauses(n: int, thermo: Thermo) -> list[Clause]:
     return clauses
 
 
-def cage_clauses(n: int, cage: Cage, pool: _Pool, amo: str) -> list[Clause]:
-    """A cage's sum by allowed combinations (module docstring): one selector per digit set of its
-    size summing to its total, exactly one selector, a selector's digits all appear, and a cell's
-    digit belongs to the chosen set. 1 + AMO(m) + m*k + k*n clauses, m selectors (plus the AMO's)."""
+def set_clauses(n: int, cells: Sequence[int], sets: Sequence[Sequence[int]], pool: _Pool, amo: str) -> list[Clause]:
+    """The digits of ``cells`` form one of ``sets`` (module docstring, "sum"): one selector per set,
+    exactly one selector, a selector's digits all appear in the cells, and a cell's digit belongs to
+    the chosen set. k cells and k digits that all appear: the cells hold exactly the chosen set.
+    1 + AMO(m) + m*k + k*n clauses, m selectors (plus the AMO's)."""
     lit = variables.literal
-    combos = cage_combinations(n, len(cage.cells), cage.total)
-    selectors = [pool.fresh() for _ in combos]
+    selectors = [pool.fresh() for _ in sets]
     clauses: list[Clause] = [list(selectors)]
     clauses += pool.at_most_one(selectors, amo)
-    for selector, digits in zip(selectors, combos):
-        clauses += [[-selector] + [lit(n, cell, d) for cell in cage.cells] for d in digits]
-    for cell in cage.cells:
+    for selector, digits in zip(selectors, sets):
+        clauses += [[-selector] + [lit(n, cell, d) for cell in cells] for d in digits]
+    for cell in cells:
         for d in range(1, n + 1):
-            clauses.append([-lit(n, cell, d)] + [s for s, digits in zip(selectors, combos) if d in digits])
+            clauses.append([-lit(n, cell, d)] + [s for s, digits in zip(selectors, sets) if d in digits])
+    return clauses
+
+
+def cage_clauses(n: int, cage: Cage, pool: _Pool, amo: str) -> list[Clause]:
+    """A cage's sum by allowed combinations (module docstring): ``set_clauses`` over the digit sets of
+    its size summing to its total."""
+    return set_clauses(n, cage.cells, cage_combinations(n, len(cage.cells), cage.total), pool, amo)
+
+
+def form_clauses(n: int, forms: Lowered, pool: _Pool, amo: str) -> list[Clause]:
+    """The lowering's forms (``solvers.lowering``): a unit (-x) per ruled-out placement, (-a_x | -b_y)
+    per forbidden pair, ``set_clauses`` per allowed sets."""
+    lit = variables.literal
+    clauses: list[Clause] = [[-lit(n, cell, d)] for cell, d in forms.ruled_out]
+    clauses += [[-lit(n, a, x), -lit(n, b, y)] for _, (a, x), (b, y) in forms.pairs]
+    for allowed in forms.sets:
+        clauses += set_clauses(n, allowed.cells, allowed.sets, pool, amo)
     return clauses
 
 
@@ -181,7 +204,8 @@ CageEncoder = Callable[[int, Cage, _Pool, str], list[Clause]]
 
 
 def kind_clauses(rules: Rules, pool: _Pool, amo: str, cages: CageEncoder | None = None) -> list[Clause]:
-    """The clauses of the differing pairs, thermometers and cage sums of a rule set, in that order."""
+    """The clauses of the differing pairs, thermometers and cage sums of a rule set, in that order, then
+    the forms of every other kind (``form_clauses``)."""
     n = rules.n
     clauses = differ_clauses(n, rules.pairs)
     for thermo in rules.thermos:
@@ -189,6 +213,9 @@ def kind_clauses(rules: Rules, pool: _Pool, amo: str, cages: CageEncoder | None 
     encode = cages or cage_clauses
     for cage in rules.cages:
         clauses += encode(n, cage, pool, amo)
+    forms = lower(rules, NATIVE)
+    if forms:
+        clauses += form_clauses(n, forms, pool, amo)
     return clauses
 
 

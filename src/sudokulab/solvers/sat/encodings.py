@@ -1,8 +1,8 @@
 """The CNF encodings by name, checked, and the at-most-one every group of every encoding is made of.
 
 The formulas (``cnf``) and their sizes before they are built (``cnf_size``) both rest on this: which
-encodings there are, the clauses of "at most one of these literals" (``at_most_one``) and what
-they cost (``amo_cost``).
+encodings there are, which rule kinds they state natively (``NATIVE``), the clauses of "at most one
+of these literals" (``at_most_one``) and what they cost (``amo_cost``).
 """
 
 from __future__ import annotations
@@ -11,7 +11,12 @@ import itertools
 from collections.abc import Sequence
 from functools import cache
 
+from ...core.rules import KINDS
 from ...errors import UsageError
+
+NATIVE = frozenset(KINDS)
+"""The rule kinds every CNF encoding states natively: all four built-in ones (``cnf``). Any other kind
+comes in the forms of the shared lowering (``solvers.lowering``; ``cnf.form_clauses``)."""
 
 ENCODINGS = ("minimal", "efficient", "extended", "reduced")
 """Every encoding, weakest first."""

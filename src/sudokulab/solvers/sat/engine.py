@@ -287,11 +287,13 @@ class Engine:
                  "disarmed")
 
     def __init__(self, name: str, formula: cnf.Formula, units_: list[int] | None = None, sliced: bool = True,
-                 deadline: Deadline | None = None):
+                 settings: dict[str, int] | None = None, deadline: Deadline | None = None):
         self.name = name
         self.formula = formula
         self.top = formula.top
         self.solver = Solver(name=name)
+        if settings:  # the engine's own options (CaDiCaL's restart, seed), set before any clause
+            self.solver.configure(settings)
         self.sliced = sliced
         """Every solve in budget slices, PySAT's SIGINT handler kept out (the module doc). False for
         engines without a limited solve or that cannot solve twice: one call, PySAT's handler in place."""

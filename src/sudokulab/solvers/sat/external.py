@@ -32,7 +32,6 @@ from typing import Any, ClassVar
 from ...core import variables
 from ...core.grid import Grid
 from ...core.puzzle import Puzzle
-from ...core.rules import KINDS
 from ...errors import PuzzleFormatError, UsageError
 from ...execution.sandbox import Limits, run_program
 from ..base import (
@@ -48,10 +47,12 @@ from ..base import (
     check_limit,
 )
 from ..canonical import smallest_solution
+from ..lowering import FORMS
 from . import dimacs
 from . import encodings as cnf_encodings
 from . import size as cnf_size
 from .dimacs import Exported, decode_model, parse_answer
+from .encodings import NATIVE
 
 KNOWN: dict[str, tuple[str, ...]] = {
     "cadical": ("cadical", "-q", "{cnf}"),
@@ -80,7 +81,7 @@ class DimacsSolver(SolverBase):
     name = "dimacs"
     paradigm: ClassVar[str] = "SAT (any solver program, DIMACS)"
     capabilities: ClassVar[Capabilities] = Capabilities(threads="safe", slow=("canonical", "count"),
-                                                        kinds=frozenset(KINDS))
+                                                        kinds=NATIVE, forms=FORMS)
     options: ClassVar[tuple[Option, ...]] = (
         Option("command", str, "", "the SAT program and its arguments, e.g. 'cadical -q'; {cnf} and {out} stand "
                "for the formula and a result file (default: the first of cadical, kissat, minisat, picosat found)"),

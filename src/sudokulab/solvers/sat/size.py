@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING
 from ...core.puzzle import Puzzle
 from ...errors import UnsupportedFeature
 from ..base import Deadline
-from .encodings import amo_cost, check_options
+from ..lowering import lower
+from .encodings import NATIVE, amo_cost, check_options
 
 if TYPE_CHECKING:
     from ...core.rules import Rules
@@ -63,11 +64,14 @@ def cage_combinations(n: int, k: int, total: int) -> tuple[tuple[int, ...], ...]
 
 
 def kind_counts(rules: Rules, amo: str = "pairwise") -> dict[str, tuple[int, int]]:
-    """(auxiliary variables, clauses) of the differing pairs, thermometers and cage sums, per kind.
+    """(auxiliary variables, clauses) of the differing pairs, thermometers and cage sums, per kind, and
+    of the lowered forms of any other kind (``lowered``, when there are some).
 
     differ: n clauses a pair, no variables. increasing: (L-1)(n-1) + L(L-1) clauses a thermometer
     of L cells. sum: a cage of k cells whose total m digit sets reach costs m selectors plus the
     AMO's auxiliaries, and 1 + AMO(m) + m*k + k*n clauses (``solvers.sat.cnf`` says what each is).
+    lowered: a clause per ruled-out placement and per forbidden pair, and per allowed sets what a
+    cage of as many cells and sets costs.
     """
     n = rules.n
     thermo = sum((len(t.cells) - 1) * (n - 1) + len(t.cells) * (len(t.cells) - 1) for t in rules.thermos)
@@ -78,7 +82,17 @@ def kind_counts(rules: Rules, amo: str = "pairwise") -> dict[str, tuple[int, int
         amo_clauses, amo_aux = amo_cost(amo, m)
         aux += m + amo_aux
         clauses += 1 + amo_clauses + m * k + k * n
-    return {"differ": (0, n * len(rules.pairs)), "increasing": (0, thermo), "sum": (aux, clauses)}
+    counted = {"differ": (0, n * len(rules.pairs)), "increasing": (0, thermo), "sum": (aux, clauses)}
+    forms = lower(rules, NATIVE)
+    if forms:
+        aux = clauses = 0
+        for allowed in forms.sets:
+            k, m = len(allowed.cells), len(allowed.sets)
+            amo_clauses, amo_aux = amo_cost(amo, m)
+            aux += m + amo_aux
+            clauses += 1 + amo_clauses + m * k + k * n
+        counted["lowered"] = (aux, clauses + len(forms.ruled_out) + len(forms.pairs))
+    return counted
 
 
 def rules_counts(rules: Rules, encoding: str, amo: str = "pairwise") -> tuple[int, int]:

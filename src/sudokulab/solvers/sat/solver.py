@@ -1,7 +1,8 @@
 """The SAT paradigm: a CNF model from ``solvers.sat.cnf`` run by a PySAT engine.
 
-Every constraint kind of ``rules.KINDS`` is encoded (``solvers.sat.cnf``: groups, differing pairs,
-thermometers, cage sums), so the solver honours any rule set a puzzle carries.
+Every built-in constraint kind is encoded natively (``solvers.sat.cnf``: groups, differing pairs,
+thermometers, cage sums) and any other in the forms of the shared lowering, so the solver honours
+any rule set a puzzle carries.
 
 Incremental by design. The first puzzle of a rule set loads its formula into one engine kept by the
 solver instance (keyed by the ``Rules``, hashable with a cached hash, so standard Sudoku of a
@@ -80,7 +81,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...core.grid import Grid, Shape
 from ...core.puzzle import Puzzle
-from ...core.rules import KINDS, Rules, standard
+from ...core.rules import Rules, standard
 from ...errors import UnsupportedFeature
 from ..base import (
     Capabilities,
@@ -97,9 +98,11 @@ from ..base import (
     list_found,
 )
 from ..canonical import smallest_solution
+from ..lowering import FORMS
 from . import cnf
 from . import encodings as cnf_encodings
 from . import size as cnf_size
+from .encodings import NATIVE
 from .engine import COUNTERS, NO_PROPAGATE, PROPAGATED_FROM_COUNTERS, RENEW_AFTER, Engine, settled_by_propagation
 from .engines import available_engines, canonical_engine, probe_engine, repeated_solves
 
@@ -122,12 +125,17 @@ puzzles, each with its own cages, would otherwise keep an engine per puzzle)."""
 ENCODING_CHOICES = ("auto", *cnf_encodings.ENCODINGS)
 AMO_CHOICES = ("auto", *cnf_encodings.AMO_ENCODINGS)
 
+CONFIGURABLE = ("cadical153", "cadical195")
+"""The engines whose own options PySAT sets (``configure``): ``restarts=false`` needs one. (CaDiCaL's
+``seed`` is not offered: it changes nothing without random decisions, which are off by default.)"""
+
 
 class SatSolver(SolverBase):
     """``sat``: CNF (``solvers.sat.cnf``) of the puzzle's rules solved by a PySAT engine, incrementally per rule set.
 
     Options: ``engine`` (PySAT name or alias; default ``cadical195``, with CaDiCaL 1.5.3 the
-    fastest measured here), ``encoding`` (``minimal``, ``efficient``, ``extended``, ``reduced`` or
+    fastest measured here), ``restarts`` (false: CaDiCaL's own ``restart`` option off, for the
+    study of heavy tails in docs/study.md), ``encoding`` (``minimal``, ``efficient``, ``extended``, ``reduced`` or
     ``auto``) and ``amo`` (at-most-one encoding; ``auto``, the default, is ``pairwise``, the
     fastest measured, no auxiliary variables to decide, unless the formula grows too large).
     ``encoding="auto"`` is ``extended`` up to 16x16: incremental, and its extra clauses are the
@@ -142,19 +150,25 @@ class SatSolver(SolverBase):
 
     name = "sat"
     paradigm: ClassVar[str] = "SAT (CNF + PySAT)"
-    capabilities: ClassVar[Capabilities] = Capabilities(threads="serialised", kinds=frozenset(KINDS))
+    capabilities: ClassVar[Capabilities] = Capabilities(threads="serialised", kinds=NATIVE, forms=FORMS)
     options: ClassVar[tuple[Option, ...]] = (
         Option("engine", str, "cadical195", "PySAT engine, by name or alias", available_engines, canonical_engine),
         Option("encoding", str, "auto", "CNF encoding (auto: extended up to 16x16, reduced above)", ENCODING_CHOICES),
         Option("amo", str, "auto", "at-most-one encoding (auto: pairwise unless the formula gets too large)",
                AMO_CHOICES),
+        Option("restarts", bool, True, "let the engine restart its search (false: CaDiCaL engines only)"),
     )
 
-    def __init__(self, engine: str = "cadical195", encoding: str = "auto", amo: str = "auto"):
+    def __init__(self, engine: str = "cadical195", encoding: str = "auto", amo: str = "auto", restarts: bool = True):
         super().__init__()  # options checked by SolverBase (base.check_options): engine is a PySAT name here
         self.engine = engine
         self.encoding = encoding
         self.amo = amo
+        self.settings = {} if restarts else {"restart": 0}
+        """CaDiCaL's own options (``configure``), only those that differ from its defaults."""
+        if self.settings and self.engine not in CONFIGURABLE:
+            raise UnsupportedFeature(f"solver 'sat' option restarts=false needs a CaDiCaL engine "
+                                     f"({', '.join(CONFIGURABLE)}), not '{self.engine}'")
         probed = probe_engine(self.engine)
         incremental = probed["assumptions"]  # engines that ignore assumptions (kissat404) also cannot solve twice
         self.incremental, limited = incremental, probed["time_limit"]
@@ -163,7 +177,7 @@ class SatSolver(SolverBase):
                                                   else "ignores assumptions and cannot solve twice"))
         self.capabilities = Capabilities(
             canonical=incremental, count=incremental,
-            time_limit=incremental and limited, threads="serialised", why=why, kinds=frozenset(KINDS),
+            time_limit=incremental and limited, threads="serialised", why=why, kinds=NATIVE, forms=FORMS,
         )
         self._engines: dict[Rules, Engine] = {}
 
@@ -223,7 +237,8 @@ class SatSolver(SolverBase):
                     deadline: Deadline | None = None) -> Engine:
         """An engine of this solver's kind, loaded under ``deadline``; it runs in slices when the engine can
         (limited solves, more than one call), which keeps PySAT's SIGINT handler out of it (``sat_engine``)."""
-        return Engine(self.engine, formula, units, sliced=self.capabilities.time_limit, deadline=deadline)
+        return Engine(self.engine, formula, units, sliced=self.capabilities.time_limit, settings=self.settings,
+                      deadline=deadline)
 
     def _renewed(self, engine: Engine) -> Engine:
         """A fresh engine with the same rules, for one that has served ``RENEW_AFTER`` solves (closed here)."""

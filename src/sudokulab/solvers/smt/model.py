@@ -2,7 +2,7 @@
 
 One constant per cell, named by its ``cell_label`` (``r1c1`` is the top-left corner), and one
 assertion per rule, so the model's size follows a formula
-(``cells + groups + pairs + cages + thermometers``, plus one per given):
+(``cells + groups + pairs + cages + thermometers``, plus one per given and per lowered form):
 
 - **domain**: each cell holds 1..n: ``(<= 1 r1c1 9)``;
 - **all-different group** (rows, columns, boxes or jigsaw regions, diagonals, windows, a cage's
@@ -11,7 +11,11 @@ assertion per rule, so the model's size follows a formula
 - **differing pair** (anti-knight, anti-king): ``(distinct r1c1 r2c3)``, one per pair;
 - **cage sum**: ``(= (+ r1c1 r1c2) 15)``, linear arithmetic; its digits differ by its group;
 - **thermometer**: ``(< r1c1 r2c1 r3c1)``, SMT-LIB's chained comparison, bulb first;
-- **given**: ``(= r1c1 5)``.
+- **given**: ``(= r1c1 5)``;
+- **any other kind** (the four above are ``NATIVE``), in the forms of the shared lowering
+  (``solvers.lowering``): ``(not (= r1c1 5))`` per ruled-out placement, ``(not (and (= r1c1 3)
+  (= r1c2 2)))`` per forbidden pair, and per allowed sets one assertion: its cells ``distinct``
+  and, for one of its sets, each cell equal to one of the set's digits.
 
 Two theories state the same assertions. ``int`` (logic ``QF_LIA``): cells are integers, as written
 above. ``bitvector`` (logic ``QF_BV``): a cell is a bit-vector of ``n.bit_length()`` bits (4 for a
@@ -33,8 +37,9 @@ from typing import Any
 from ...core.cells import cell_label
 from ...core.grid import Shape
 from ...core.puzzle import Puzzle
-from ...core.rules import Rules, standard
+from ...core.rules import KINDS, Rules, standard
 from ...errors import UsageError
+from ..lowering import lower
 
 THEORIES = ("int", "bitvector")
 """The theories a cell's value can live in: linear integer arithmetic, or fixed-size bit-vectors."""
@@ -44,6 +49,9 @@ LOGICS = {"int": "QF_LIA", "bitvector": "QF_BV"}
 
 CACHED = 32
 """Rule sets whose assertions stay built: standard shapes and the variants of a session."""
+
+NATIVE = frozenset(KINDS)
+"""The rule kinds the model states natively; any other comes in the lowering's forms."""
 
 
 @dataclass(frozen=True)
@@ -106,7 +114,24 @@ class SmtModel:
                       for cage in rules.cages)
         thermos = tuple(f"(assert {self._increasing(t.cells)}) ; {t.name}" for t in rules.thermos)
         return (("domain", domains), ("all-different", groups), ("differ", pairs), ("sum", cages),
-                ("increasing", thermos))
+                ("increasing", thermos), ("lowered", self._lowered()))
+
+    def _lowered(self) -> tuple[str, ...]:
+        """The assertions of the lowering's forms (module docstring), each with its constraint's name."""
+        forms, names, value = lower(self.rules, NATIVE), self.names, self.value
+        out = [f"(assert (not (= {names[c]} {value(d)}))) ; ruled out" for c, d in forms.ruled_out]
+        out += [f"(assert (not (and (= {names[a]} {value(x)}) (= {names[b]} {value(y)})))) ; {name}"
+                for name, (a, x), (b, y) in forms.pairs]
+        for allowed in forms.sets:
+            def holds(cell: int, digits: tuple[int, ...]) -> str:
+                equal = [f"(= {names[cell]} {value(d)})" for d in digits]
+                return f"(or {' '.join(equal)})" if len(equal) > 1 else equal[0]
+            each = [f"(and {' '.join(holds(c, digits) for c in allowed.cells)})" if len(allowed.cells) > 1
+                    else holds(allowed.cells[0], digits) for digits in allowed.sets]
+            one = f"(or {' '.join(each)})" if len(each) > 1 else (each[0] if each else "false")
+            differ = f"(distinct {' '.join(names[c] for c in allowed.cells)}) " if len(allowed.cells) > 1 else ""
+            out.append(f"(assert (and {differ}{one})) ; {allowed.name}")
+        return tuple(out)
 
     @cached_property
     def assertions(self) -> tuple[str, ...]:
@@ -157,14 +182,17 @@ def _model(rule_set: Rules, theory: str) -> SmtModel:
 
 def model_size(what: Rules | Shape, givens: int = 0) -> tuple[int, int]:
     """(constants, assertions) by formula: cells, and one assertion per cell, group, pair, cage,
-    thermometer and given (the same in both theories).
+    thermometer, given and lowered form (the same in both theories).
 
     >>> model_size(Shape(3, 3))
     (81, 108)
     """
     r = standard(what) if isinstance(what, Shape) else what
     cells = r.shape.cells
-    return cells, cells + len(r.groups) + sum(len(d.pairs) for d in r.differ) + len(r.cages) + len(r.thermos) + givens
+    forms = lower(r, NATIVE)
+    lowered = len(forms.ruled_out) + len(forms.pairs) + len(forms.sets)
+    return cells, (cells + len(r.groups) + sum(len(d.pairs) for d in r.differ) + len(r.cages) + len(r.thermos)
+                   + lowered + givens)
 
 
 def to_smtlib(puzzle: Puzzle, **options: Any) -> str:

@@ -1,7 +1,7 @@
 """The SMT paradigm: z3 reads the SMT-LIB text of ``sudokulab.solvers.smt.model`` and decides it.
 
-Every rule kind is honoured (``rules.KINDS``): groups and differing pairs as ``distinct``, cage sums
-as linear sums, thermometers as chained ``<`` (docs/smt.md).
+Every rule kind is honoured: groups and differing pairs as ``distinct``, cage sums as linear sums,
+thermometers as chained ``<`` (docs/smt.md), any other kind in the forms of the shared lowering.
 
 - **Built once per rule set**: the model's text is parsed by z3 (``parse_smt2_string``) into one
   z3 solver per ``Rules`` value, in a z3 ``Context`` of this solver's own, and kept; a puzzle's
@@ -51,7 +51,7 @@ import z3
 
 from ...core.grid import Grid
 from ...core.puzzle import Puzzle
-from ...core.rules import KINDS, Rules
+from ...core.rules import Rules
 from ...errors import UsageError
 from .. import stoppable
 from ..base import (
@@ -69,8 +69,9 @@ from ..base import (
     check_limit,
 )
 from ..canonical import smallest_solution
+from ..lowering import FORMS
 from ..native import interruptible
-from .model import THEORIES, SmtModel, rules
+from .model import NATIVE, THEORIES, SmtModel, rules
 
 TACTICS = ("auto", "qflia", "qfbv", "qffd", "sat")
 """How z3 is asked: its default solver, ``SolverFor`` a logic, or the bit-blasting tactic."""
@@ -193,7 +194,7 @@ class SmtSolver(SolverBase):
     name = "smt"
     paradigm = "SMT (z3)"
     capabilities = Capabilities(canonical=True, count=True, time_limit=True, threads="serialised",
-                                kinds=frozenset(KINDS))
+                                kinds=NATIVE, forms=FORMS)
     options = (
         Option("theory", str, "bitvector", "cells as bit-vectors (bitvector) or integers (int)", THEORIES,
                normalise=_lower),

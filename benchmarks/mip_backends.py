@@ -8,32 +8,30 @@ bounds, one process, one model reused over a whole set; every answer is checked 
 the chosen backend through ``MipSolver``, what the ``root_integral`` stat (one GLOP solve of the
 LP relaxation) and canonical answers (probing by re-solving) cost.
 
+The sets are found by the catalogue (or in ``--data DIR``). Writes ``results/mip-backends.md``.
 ``highspy`` is looked up on the normal path; to measure it without installing it into the venv::
 
     pip install --no-deps --target /tmp/highspy114 highspy==1.14.0
-    PYTHONPATH=/tmp/highspy114 .venv/bin/python benchmarks/bench_mip_backends.py \\
-        --out benchmarks/results/mip-backends.md
+    PYTHONPATH=/tmp/highspy114 .venv/bin/python benchmarks/mip_backends.py
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
-from sudokulab import is_solution, parse_puzzle
+from harness import RESULTS, Spread, command_line, dataset, machine, markdown_table, repeat, timer, write_results
+
+from sudokulab import is_solution
 from sudokulab.core.puzzle import Puzzle
+from sudokulab.datasets.reading import load_puzzles
 from sudokulab.solvers.mip.model import build_model
 from sudokulab.solvers.mip.solver import MipSolver
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data"
-SETS = (("17_clue.txt", 200), ("forum_hardest_1106.txt", 100))
+SETS = (("17_clue", 200), ("forum_hardest_1106", 100))
 
 
 class OrTools:
@@ -145,21 +143,18 @@ import order); 1.14.0 can (checked both orders, beside `pysat` too).
 """
 
 
-def import_seconds(statement: str, repeat: int = 5) -> float:
+def import_seconds(statement: str, runs: int = 5) -> float:
     """Median wall time of a fresh interpreter running the import, less a bare interpreter's."""
-    def run(code: str) -> float:
-        started = time.perf_counter()
-        subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
-        return time.perf_counter() - started
-    bare = statistics.median(run("pass") for _ in range(repeat))
-    return statistics.median(run(statement) for _ in range(repeat)) - bare
+    def median(code: str) -> float:
+        took = repeat(lambda: subprocess.run([sys.executable, "-c", code], check=True, capture_output=True), runs)
+        return Spread.of([t.wall for t in took]).median
+    return median(statement) - median("pass")
 
 
 def solver_rows(puzzles: list[Puzzle]) -> list[str]:
     """``MipSolver`` (SCIP) with and without the root LP, and canonical answers, on one set."""
     base = MipSolver(root_lp=False)
-    rows = ["| MipSolver run | solved | mean ms | mean solves | root integral | total s |",
-            "| --- | ---: | ---: | ---: | ---: | ---: |"]
+    rows = []
     for label, solver, canonical in (("root_lp=false", base, False), ("root_lp=true (default)", MipSolver(), False),
                                      ("canonical, root_lp=false", base, True)):
         times, solves, integral, solved = [], [], 0, 0
@@ -170,56 +165,59 @@ def solver_rows(puzzles: list[Puzzle]) -> list[str]:
             integral += bool(result.stats.get("root_integral"))
             solved += is_solution(result.grid, puzzle)
         shown = integral if solver.root_lp else "-"
-        rows.append(f"| {label} | {solved} | {1000 * statistics.mean(times):.1f} | {statistics.mean(solves):.1f} | "
-                    f"{shown} | {sum(times):.2f} |")
-        print(rows[-1], flush=True)
-    return rows + [""]
+        rows.append([label, solved, f"{1000 * statistics.mean(times):.1f}", f"{statistics.mean(solves):.1f}", shown,
+                     f"{sum(times):.2f}"])
+        print(rows[-1], file=sys.stderr, flush=True)
+    return [markdown_table(["MipSolver run", "solved", "mean ms", "mean solves", "root integral", "total s"], rows)]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path)
+    parser.add_argument("--data", type=Path, help="folder of the sets (default: the catalogue's)")
+    parser.add_argument("--out-dir", type=Path, default=RESULTS, help="where mip-backends.md goes (default: results/)")
     args = parser.parse_args(argv)
-    lines = ["# MIP backends for the 0-1 model", "",
-             f"`benchmarks/bench_mip_backends.py`; Python {platform.python_version()}, {platform.machine()}, "
-             f"{os.cpu_count()} CPUs; "
-             "one thread, one model per set with the givens as bounds, whole path (parse, set bounds, solve, decode, "
+    paths = {name: dataset(name, limit, args.data) for name, limit in SETS}
+    if None in paths.values():
+        return 2
+    measured_on = machine()
+    lines = ["One thread, one model per set with the givens as bounds, whole path (parse, set bounds, solve, decode, "
              "is_solution). Times are wall seconds per puzzle.", ""]
     for name, limit in SETS:
-        puzzles = [parse_puzzle(line.strip()) for line in (DATA / name).read_text().split()[:limit]]
-        lines += [f"## {name}: first {len(puzzles)} puzzles", "",
-                  "| backend | solved | mean ms | median ms | slowest ms | mean B&B nodes | total s |",
-                  "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+        puzzles = load_puzzles(paths[name], limit)
+        lines += [f"## {name}: first {len(puzzles)} puzzles", ""]
+        rows = []
         for label, (kind, backend) in CANDIDATES.items():
             try:
                 runner = kind(backend, puzzles[0])
             except ImportError as exc:
-                lines.append(f"| {label} | not installed ({exc.name}) | | | | | |")
+                rows.append([label, f"not installed ({exc.name})", "", "", "", "", ""])
                 continue
             times, nodes, solved = [], [], 0
             for puzzle in puzzles:
-                started = time.perf_counter()
-                grid, node_count = runner.solve(puzzle)
-                times.append(time.perf_counter() - started)
+                with timer() as took:
+                    grid, node_count = runner.solve(puzzle)
+                times.append(took[0].wall)
                 nodes.append(node_count)
                 solved += is_solution(grid, puzzle)
-            lines.append(f"| {label} | {solved} | {1000 * statistics.mean(times):.1f} | "
-                         f"{1000 * statistics.median(times):.1f} | {1000 * max(times):.1f} | "
-                         f"{statistics.mean(nodes):.1f} | {sum(times):.2f} |")
-            print(lines[-1], flush=True)
-        lines.append("")
+            spread = Spread.of(times)
+            rows.append([label, solved, f"{1000 * spread.mean:.1f}", f"{1000 * spread.median:.1f}",
+                         f"{1000 * spread.high:.1f}", f"{statistics.mean(nodes):.1f}", f"{sum(times):.2f}"])
+            print(rows[-1], file=sys.stderr, flush=True)
+        lines += [markdown_table(["backend", "solved", "mean ms", "median ms", "slowest ms", "mean B&B nodes",
+                                  "total s"], rows)]
         lines += solver_rows(puzzles)
-    lines += ["## Import time (fresh interpreter, median of 5, less a bare interpreter)", "",
-              "| binding | seconds |", "| --- | ---: |"]
+    imports = []
     for statement in dict.fromkeys(IMPORTS.values()):
         try:
-            lines.append(f"| `{statement}` | {import_seconds(statement):.3f} |")
+            imports.append([f"`{statement}`", f"{import_seconds(statement):.3f}"])
         except subprocess.CalledProcessError:
-            lines.append(f"| `{statement}` | not installed |")
-    text = "\n".join(lines) + "\n\n" + NOTES
-    if args.out:
-        args.out.write_text(text)
-    print(text)
+            imports.append([f"`{statement}`", "not installed"])
+    lines += ["## Import time (fresh interpreter, median of 5, less a bare interpreter)", "",
+              markdown_table(["binding", "seconds"], imports), NOTES]
+    body = "\n".join(lines)
+    print(body)
+    write_results("mip-backends.md", "MIP backends for the 0-1 model", body, how=f"Made by `{command_line()}`.",
+                  measured_on=measured_on, folder=args.out_dir)
     return 0
 
 

@@ -15,10 +15,11 @@ process's CPU time; on a machine shared with other work the CPU figure is the st
    ``--rounds`` rounds; the median CPU rate of each and their ratio. This is how a change (rules
    as data, issue 22) shows that standard Sudoku got no slower. ``--only-before`` runs part 3 alone.
 
-Example (about two minutes)::
+The sets are found by the catalogue (or in ``--data DIR``). Writes ``results/dlx.md``. Example (about
+two minutes)::
 
-    .venv/bin/python benchmarks/bench_dlx.py --out benchmarks/results/dlx.md
-    .venv/bin/python benchmarks/bench_dlx.py --before ../main/src --only-before
+    .venv/bin/python benchmarks/dlx.py
+    .venv/bin/python benchmarks/dlx.py --before ../main/src --only-before
 """
 
 from __future__ import annotations
@@ -26,35 +27,29 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
-import statistics
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+
+from harness import RESULTS, ROOT, Spread, command_line, dataset, load, machine, markdown_table, write_results
 
 from sudokulab.bench.run import run_bench
 from sudokulab.datasets.reading import Dataset
 from sudokulab.solvers.exact_cover.solver import STRUCTURES
 
-ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_DATA = ROOT.parent / "shared" / "data"
-STRUCTURE_SETS = (("17_clue.txt", 2000), ("forum_hardest_1106.txt", None), ("magictour_top1465.txt", 500))
-HARDEST = "forum_hardest_1106.txt"
+STRUCTURE_SETS = (("17_clue", 2000), ("forum_hardest_1106", None), ("magictour_top1465", 500))
+HARDEST = "forum_hardest_1106"
+SAMPLE_SET = "17_clue"
+"""Part 3's set."""
 
 
-def table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "| --- |" + " ---: |" * (len(header) - 1)]
-    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
-    return "\n".join(lines)
-
-
-def compare_structures(data: Path, time_limit: float) -> tuple[str, int]:
+def compare_structures(paths: Mapping[str, Path], time_limit: float) -> tuple[str, int]:
     """Part 1: the markdown table of links against sets, and how many puzzles went unsolved."""
     totals: dict[tuple[str, str], list[float]] = {}  # (set, structure) -> puzzles, wall, cpu, nodes, updates
     unsolved = 0
     for structure in (*STRUCTURES, *reversed(STRUCTURES)):
-        datasets = [Dataset.from_path(data / name, limit=limit) for name, limit in STRUCTURE_SETS]
+        datasets = [Dataset.from_path(paths[name], name=name, limit=limit) for name, limit in STRUCTURE_SETS]
         report = run_bench(datasets, ["dlx"], time_limit=time_limit, options={"dlx": {"structure": structure}},
                            by_solver=True, progress=False)
         for s in report.summaries:
@@ -65,42 +60,42 @@ def compare_structures(data: Path, time_limit: float) -> tuple[str, int]:
                 sums[i] += value
     rows = []
     for name, limit in STRUCTURE_SETS:
-        dataset = Path(name).stem
         cpu = {}
         for structure in STRUCTURES:
-            puzzles, wall, cpu_seconds, nodes, updates = totals[(dataset, structure)]
+            puzzles, wall, cpu_seconds, nodes, updates = totals[(name, structure)]
             cpu[structure] = puzzles / cpu_seconds
-            rows.append([dataset, "all" if limit is None else f"first {limit}", structure, f"{int(puzzles)}",
+            rows.append([name, "all" if limit is None else f"first {limit}", structure, f"{int(puzzles)}",
                          f"{puzzles / wall:,.1f}", f"{cpu[structure]:,.1f}", f"{nodes / puzzles:,.0f}",
                          f"{updates / puzzles:,.0f}"])
         rows[-2].append("")
         rows[-1].append(f"{cpu['links'] / cpu['sets']:.2f}x")
     header = ["set", "puzzles", "structure", "runs (2 rounds)", "wall /s", "CPU /s", "nodes/puzzle",
               "updates/puzzle", "links/sets (CPU /s)"]
-    return table(header, rows), unsolved
+    return markdown_table(header, rows), unsolved
 
 
-def beside_backtrack_fast(data: Path, time_limit: float) -> tuple[str, int]:
+def beside_backtrack_fast(path: Path, time_limit: float) -> tuple[str, int]:
     """Part 2: dlx and backtrack-fast on the whole of forum_hardest_1106, one run."""
-    report = run_bench([data / HARDEST], ["backtrack-fast", "dlx"], time_limit=time_limit, by_solver=True,
-                       progress=False)
+    report = run_bench([Dataset.from_path(path, name=HARDEST)], ["backtrack-fast", "dlx"], time_limit=time_limit,
+                       by_solver=True, progress=False)
     rows = [[s.solver, s.puzzles, s.solved, s.timed_out, s.wrong, f"{s.per_second:,.1f}",
              f"{s.per_cpu_second:,.1f}", f"{s.means.get('nodes', 0):,.0f}"] for s in report.summaries]
-    text = table(["solver", "puzzles", "solved", "timed out", "wrong", "wall /s", "CPU /s", "nodes/puzzle"], rows)
+    text = markdown_table(["solver", "puzzles", "solved", "timed out", "wrong", "wall /s", "CPU /s", "nodes/puzzle"],
+                          rows)
     unsolved = sum(s.puzzles - s.solved for s in report.summaries)
-    return f"{text}\n\nMeasured: {report.how_measured()}.", unsolved
+    return f"{text}\nMeasured: {report.how_measured()}.", unsolved
 
 
-def worker(structure: str, data: Path, sample: int, time_limit: float) -> None:
+def worker(structure: str, path: Path, sample: int, time_limit: float) -> None:
     """One run of part 3, in a process of its own: prints puzzles, solved, CPU and wall seconds as JSON."""
-    report = run_bench([Dataset.from_path(data / "17_clue.txt", limit=sample)], ["dlx"], time_limit=time_limit,
+    report = run_bench([Dataset.from_path(path, limit=sample)], ["dlx"], time_limit=time_limit,
                        options={"dlx": {"structure": structure}}, by_solver=True, progress=False)
     (s,) = report.summaries
     print(json.dumps({"puzzles": s.puzzles, "solved": s.solved, "cpu": s.cpu_seconds, "wall": s.seconds,
                       "nodes": s.means.get("nodes", 0)}))
 
 
-def before_and_after(before: Path, data: Path, sample: int, rounds: int, time_limit: float) -> tuple[str, int]:
+def before_and_after(before: Path, path: Path, sample: int, rounds: int, time_limit: float) -> tuple[str, int]:
     """Part 3: dlx under another checkout's code and under this one, alternated, one process a run."""
     sources = {"before": before.resolve(), "after": ROOT / "src"}
     runs: dict[tuple[str, str], list[dict]] = {}
@@ -108,7 +103,7 @@ def before_and_after(before: Path, data: Path, sample: int, rounds: int, time_li
         for round_ in range(rounds):
             for label in ("before", "after") if round_ % 2 == 0 else ("after", "before"):
                 env = dict(os.environ, PYTHONPATH=str(sources[label]))
-                done = subprocess.run([sys.executable, __file__, "--worker", structure, "--data", str(data),
+                done = subprocess.run([sys.executable, __file__, "--worker", structure, "--data", str(path.parent),
                                        "--sample", str(sample), "--time-limit", str(time_limit)],
                                       env=env, capture_output=True, text=True, check=True)
                 runs.setdefault((structure, label), []).append(json.loads(done.stdout.splitlines()[-1]))
@@ -120,20 +115,20 @@ def before_and_after(before: Path, data: Path, sample: int, rounds: int, time_li
             got = runs[(structure, label)]
             unsolved += sum(r["puzzles"] - r["solved"] for r in got)
             rates = [r["puzzles"] / r["cpu"] for r in got]
-            median[label] = statistics.median(rates)
+            median[label] = Spread.of(rates).median
             rows.append([structure, label, str(sources[label]), len(got), f"{median[label]:,.1f}",
                          " ".join(f"{rate:,.0f}" for rate in rates), f"{got[0]['nodes']:,.1f}"])
         rows[-1].append(f"{median['after'] / median['before']:.3f}")
         rows[-2].append("")
     header = ["structure", "code", "src", "runs", "CPU /s (median)", "each run", "nodes/puzzle", "after/before"]
-    return table(header, rows), unsolved
+    return markdown_table(header, rows), unsolved
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help=f"the shared sets (default: {DEFAULT_DATA})")
+    parser.add_argument("--data", type=Path, help="folder of the sets (default: the catalogue's)")
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds a puzzle, a safety net (default: 60)")
-    parser.add_argument("--out", type=Path, help="also write the report as markdown to this file")
+    parser.add_argument("--out-dir", type=Path, default=RESULTS, help="where dlx.md goes (default: results/)")
     parser.add_argument("--before", type=Path, help="part 3: another checkout's src folder to compare against")
     parser.add_argument("--only-before", action="store_true", help="run part 3 alone")
     parser.add_argument("--sample", type=int, default=2000, help="part 3: first puzzles of 17_clue (default: 2000)")
@@ -141,41 +136,43 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--worker", choices=STRUCTURES, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        worker(args.worker, args.data, args.sample, args.time_limit)
+        worker(args.worker, args.data / f"{SAMPLE_SET}.txt", args.sample, args.time_limit)
         return 0
     if args.only_before and not args.before:
         parser.error("--only-before needs --before SRC")
-    missing = [name for name, _ in STRUCTURE_SETS if not (args.data / name).is_file()]
-    if missing:
-        print(f"missing in {args.data}: {', '.join(missing)}; nothing measured")
+    wanted = [] if args.only_before else [*STRUCTURE_SETS, (HARDEST, None)]
+    if args.before:
+        wanted.append((SAMPLE_SET, args.sample))
+    paths = {name: dataset(name, limit, args.data) for name, limit in wanted}
+    if None in paths.values():
+        print("nothing measured", file=sys.stderr)
         return 0
+    measured_on = machine()
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
-    intro = (f"Python {platform.python_version()} ({platform.python_implementation()}), {os.cpu_count()} cores, "
-             f"load average at start {os.getloadavg()[0]:.2f}, at commit {commit.stdout.strip() or '?'} "
-             "(plus uncommitted work). Whole path per puzzle (parse, solve, check), one process.")
+    intro = (f"At commit {commit.stdout.strip() or '?'} (plus uncommitted work). Whole path per puzzle (parse, "
+             "solve, check), one process.")
     print(intro, flush=True)
-    sections = ["# Exact cover (Algorithm X): `dlx`", "",
-                "`" + " ".join(["bench_dlx.py", *(sys.argv[1:] if argv is None else argv)]) + "`", "",
-                intro, ""]
+    sections = [intro, ""]
     unsolved = 0
     if not args.only_before:
-        structures, unsolved_1 = compare_structures(args.data, args.time_limit)
+        structures, unsolved_1 = compare_structures(paths, args.time_limit)
         print(structures, flush=True)
-        beside, unsolved_2 = beside_backtrack_fast(args.data, args.time_limit)
+        beside, unsolved_2 = beside_backtrack_fast(paths[HARDEST], args.time_limit)
         print(beside, flush=True)
         unsolved += unsolved_1 + unsolved_2
         sections += [
             "## The two formulations (`structure`)", "",
             "`run_bench(..., [\"dlx\"], options={\"dlx\": {\"structure\": ...}}, by_solver=True)`, in the order "
             "links, sets, sets, links; each row sums both of its rounds.", "",
-            structures, "",
-            "## `dlx` beside `backtrack-fast` on forum_hardest_1106", "",
+            structures,
+            f"## `dlx` beside `backtrack-fast` on {HARDEST}", "",
             f"`run_bench([{HARDEST}], [\"backtrack-fast\", \"dlx\"], time_limit={args.time_limit:g}, by_solver=True)`.",
             "",
             beside, "",
         ]
     if args.before:
-        compared, unsolved_3 = before_and_after(args.before, args.data, args.sample, args.rounds, args.time_limit)
+        compared, unsolved_3 = before_and_after(args.before, paths[SAMPLE_SET], args.sample, args.rounds,
+                                                args.time_limit)
         print(compared, flush=True)
         unsolved += unsolved_3
         sections += [
@@ -183,14 +180,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"`run_bench([17_clue first {args.sample}], [\"dlx\"], by_solver=True)` in a fresh process a run, "
             f"{args.rounds} runs of each code alternated (before, after, after, before, ...); CPU time of the process.",
             "",
-            compared, "",
+            compared,
         ]
-    sections.append(f"Load average at end {os.getloadavg()[0]:.2f}.")
-    report = "\n".join(sections) + "\n"
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(report)
+    sections.append(f"Load average at end {load():.2f}.")
+    write_results("dlx.md", "Exact cover (Algorithm X): `dlx`", "\n".join(sections), how=f"Made by `{command_line()}`.",
+                  measured_on=measured_on, folder=args.out_dir)
     return 1 if unsolved else 0
+
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -19,27 +19,19 @@ move budget) is ``local_search_givens.py``'s (``results/local_search_givens.md``
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import random
 import statistics
 import sys
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-sys.path.insert(0, str(ROOT / "src"))
-sys.path.insert(0, str(HERE))
+from every_paradigm import variant_file
+from harness import RESULTS, ROOT, command_line, dataset, machine, write_results
 
-from every_paradigm import variant_file  # noqa: E402
-
-from sudokulab import Puzzle, Shape, Status, is_solution, solvers  # noqa: E402
-from sudokulab.core.rules import build  # noqa: E402
-from sudokulab.datasets import catalog  # noqa: E402
-from sudokulab.datasets.reading import Dataset  # noqa: E402
-from sudokulab.generation.puzzles import generate  # noqa: E402
+from sudokulab import Puzzle, Shape, Status, is_solution, solvers
+from sudokulab.core.rules import build
+from sudokulab.datasets.reading import Dataset
+from sudokulab.generation.puzzles import generate
 
 METHODS = ("repair", "annealing", "min-conflicts")
 FIXTURES = ROOT / "tests" / "fixtures" / "variants"
@@ -71,8 +63,8 @@ def unique_variants() -> list[tuple[str, str, Puzzle]]:
 
 def hard_sample(count: int, seed: int = 47) -> list[Puzzle]:
     """``count`` puzzles of forum_hardest_1106 drawn with ``seed`` (the whole set, or its shipped slice)."""
-    path = catalog.find("forum_hardest_1106", count)
-    entries = [entry.puzzle for entry in Dataset.from_path(path).entries()]
+    path = dataset("forum_hardest_1106", count)
+    entries = [] if path is None else [entry.puzzle for entry in Dataset.from_path(path).entries()]
     return random.Random(seed).sample(entries, min(count, len(entries)))
 
 
@@ -97,18 +89,16 @@ def main() -> None:
     parser.add_argument("--hard", type=int, default=50)
     parser.add_argument("--hard-limit", type=float, default=60.0)
     parser.add_argument("--other-limit", type=float, default=10.0, help="per hard puzzle, annealing and min-conflicts")
-    parser.add_argument("--out", default=str(HERE / "results" / "local-search.md"), help="'-' for stdout")
+    parser.add_argument("--out", default="local-search.md", help="the results file's name ('-': stdout)")
+    parser.add_argument("--out-dir", type=Path, default=RESULTS, help="where it goes (default: results/)")
     args = parser.parse_args()
     methods = args.methods.split(",")
-    load = os.getloadavg()[0]
+    measured_on = machine()
     began = time.perf_counter()
     sat = solvers.get("sat")
     variants = unique_variants()
-    lines = ["# Local search: every rule kind and hard 9x9 puzzles", "",
-             f"Command: `.venv/bin/python benchmarks/local_search.py` ({' '.join(sys.argv[1:]) or 'defaults'}); "
-             f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, Python {platform.python_version()}, "
-             f"{os.cpu_count()} cores, load average {load:.1f} at the start. `local-search` defaults (seed 2580) "
-             "but the method; wall time of `solve(puzzle, time_limit=...)` on a shared machine (other work running).",
+    lines = ["`local-search` defaults (seed 2580) but the method; wall time of `solve(puzzle, time_limit=...)` on "
+             "a shared machine (other work running).",
              "`repair` is decision repair with propagation after every move, tabu and restarts (the default);",
              "`annealing` (Lewis 2007) and `min-conflicts` work on full boards of box permutations.", ""]
     lines += [f"## 1. Every rule kind: 14 unique 9x9 puzzles, {args.variant_limit:g} s each", "",
@@ -145,9 +135,10 @@ def main() -> None:
     text = "\n".join(lines)
     if args.out == "-":
         print(text)
-    else:
-        Path(args.out).write_text(text)
-        print(f"wrote {args.out}", file=sys.stderr)
+        return
+    written = write_results(args.out, "Local search: every rule kind and hard 9x9 puzzles", text,
+                            how=f"Made by `{command_line()}`.", measured_on=measured_on, folder=args.out_dir)
+    print(f"wrote {written}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -40,8 +40,6 @@ call, Gecode's ``initTime + solveTime``, z3's ``check``, CP-SAT's wall time thro
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import random
 import re
 import statistics
@@ -53,18 +51,14 @@ import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-sys.path.insert(0, str(ROOT / "src"))
+from harness import RESULTS, command_line, dataset, machine, write_results
 
-from sudokulab import Puzzle, Shape, Status, is_solution, solvers  # noqa: E402
-from sudokulab.bench.compare import warm_up_puzzle  # noqa: E402
-from sudokulab.datasets import catalog  # noqa: E402
-from sudokulab.datasets.reading import Dataset  # noqa: E402
-from sudokulab.generation.puzzles import random_grid, remove_clues  # noqa: E402
+from sudokulab import Puzzle, Shape, Status, is_solution, solvers
+from sudokulab.bench.compare import warm_up_puzzle
+from sudokulab.datasets.reading import Dataset
+from sudokulab.generation.puzzles import random_grid, remove_clues
 
 # --- The public models, from their published form -------------------------------------------------
 
@@ -477,7 +471,8 @@ RUNNERS = [
 # --- Puzzles ------------------------------------------------------------------------------------------
 
 def published(name: str, count: int, seed: int) -> list[Puzzle]:
-    entries = [entry.puzzle for entry in Dataset.from_path(catalog.find(name, None)).entries()]
+    path = dataset(name)
+    entries = [] if path is None else [entry.puzzle for entry in Dataset.from_path(path).entries()]
     return random.Random(seed).sample(entries, min(count, len(entries)))
 
 
@@ -525,11 +520,12 @@ def main() -> None:
     parser.add_argument("--large", type=int, default=4, help="puzzles per larger size and share given (default: 4)")
     parser.add_argument("--time-limit", type=float, default=10.0, help="seconds per call (default: 10)")
     parser.add_argument("--paradigms", default=None, help="comma-separated names of runners to keep")
-    parser.add_argument("--out", default=str(HERE / "results" / "paradigms-vs-public.md"), help="'-' for stdout")
+    parser.add_argument("--out", default="paradigms-vs-public.md", help="the results file's name ('-': stdout)")
+    parser.add_argument("--out-dir", type=Path, default=RESULTS, help="where it goes (default: results/)")
     args = parser.parse_args()
     args.size_list = [int(s) for s in args.sizes.split(",") if s]
     runners = [r for r in RUNNERS if args.paradigms is None or r.name in args.paradigms.split(",")]
-    load = os.getloadavg()[0]
+    measured_on = machine()
     began = time.perf_counter()
     table: dict[tuple[str, str], list[Call]] = {}
     puzzle_groups = groups(args)
@@ -545,11 +541,7 @@ def main() -> None:
             done = [c for c in calls if c.status == "solved"]
             print(f"{group:34s} {runner.name:14s} solved {len(done)}/{len(calls)} "
                   f"solving {seconds(median([c.solving for c in done]))}", file=sys.stderr, flush=True)
-    lines = ["# Each paradigm against its public models, on the same engines", "",
-             f"Command: `.venv/bin/python benchmarks/paradigms_vs_public.py` ({' '.join(sys.argv[1:]) or 'defaults'}); "
-             f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, Python {platform.python_version()}, "
-             f"{os.cpu_count()} cores, load average {load:.1f} at the start, "
-             f"{time.perf_counter() - began:.0f} s in all; {args.time_limit:g} s per call. "
+    lines = [f"{time.perf_counter() - began:.0f} s in all; {args.time_limit:g} s per call. "
              "Wall time on a shared machine (other work running).", "",
              "The models (sources in `benchmarks/paradigms_vs_public.py`):", ""]
     lines += [f"- **{r.paradigm}**, {r.name}: {r.source}" for r in runners]
@@ -592,9 +584,10 @@ def main() -> None:
     text = "\n".join(lines)
     if args.out == "-":
         print(text)
-    else:
-        Path(args.out).write_text(text)
-        print(f"wrote {args.out}", file=sys.stderr)
+        return
+    written = write_results(args.out, "Each paradigm against its public models, on the same engines", text,
+                            how=f"Made by `{command_line()}`.", measured_on=measured_on, folder=args.out_dir)
+    print(f"wrote {written}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -18,29 +18,24 @@ on that board at 2 s, a fresh process each).
 
     .venv/bin/python benchmarks/time_limits.py                       # writes results/time-limits.md
     .venv/bin/python benchmarks/time_limits.py --sizes 16,64 --limits 1 --parts 1 --out -   # a quick look
-    .venv/bin/python benchmarks/time_limits.py --parts 3 --out benchmarks/results/time-limits-capacity.md
+    .venv/bin/python benchmarks/time_limits.py --parts 3 --out time-limits-capacity.md
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import resource
 import subprocess
 import sys
 import tempfile
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-sys.path.insert(0, str(ROOT / "src"))
+from harness import RESULTS, command_line, machine, write_results
 
-from sudokulab import Puzzle, solvers  # noqa: E402
-from sudokulab.formats.boj import format_puzzle  # noqa: E402
+from sudokulab import Puzzle, solvers
+from sudokulab.formats.boj import format_puzzle
 
 ONE_RUN = """
 import json, sys, time
@@ -99,12 +94,13 @@ def main() -> None:
     parser.add_argument("--solvers", default=None, help="comma-separated (default: every installed solver)")
     parser.add_argument("--parts", default="1,2", help="parts to run: 1 (every solver), 2 (compare), 3 (capacity)")
     parser.add_argument("--capacity-limit", type=float, default=120.0)
-    parser.add_argument("--out", default=str(HERE / "results" / "time-limits.md"), help="'-' for stdout")
+    parser.add_argument("--out", default="time-limits.md", help="the results file's name ('-': stdout)")
+    parser.add_argument("--out-dir", type=Path, default=RESULTS, help="where it goes (default: results/)")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     limits = [float(s) for s in args.limits.split(",")]
     names = args.solvers.split(",") if args.solvers else [n for n in solvers.names() if solvers.installed(n)]
-    load = os.getloadavg()[0]
+    measured_on = machine()
     started = time.perf_counter()
     parts = set(args.parts.split(","))
     rows = []
@@ -117,11 +113,7 @@ def main() -> None:
                       f"call {row.get('call', float('nan')):.2f} s", file=sys.stderr)
     compared = (49, 2.0, *compare_run(49, 2.0)) if "2" in parts else None
     lines = [
-        "# Time limits: every solver on empty boards, the whole call held to the limit",
-        "",
-        f"Command: `.venv/bin/python benchmarks/time_limits.py` ({' '.join(sys.argv[1:]) or 'defaults'}); "
-        f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, Python {platform.python_version()}, "
-        f"{os.cpu_count()} cores, load average {load:.1f} at the start, {time.perf_counter() - started:.0f} s in all.",
+        f"{time.perf_counter() - started:.0f} s in all.",
         "",
         "Each run is a fresh process: start-up (imports, building the solver) is timed apart; **call** is",
         "`solver.solve(empty board, time_limit=T)`, from model building to answer. Within: call <= 1.1 T + 0.5 s",
@@ -184,9 +176,10 @@ def main() -> None:
     text = "\n".join(lines)
     if args.out == "-":
         print(text)
-    else:
-        Path(args.out).write_text(text)
-        print(f"wrote {args.out}", file=sys.stderr)
+        return
+    written = write_results(args.out, "Time limits: every solver on empty boards, the whole call held to the limit",
+                            text, how=f"Made by `{command_line()}`.", measured_on=measured_on, folder=args.out_dir)
+    print(f"wrote {written}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -83,6 +83,7 @@ from ...core.grid import Grid, Shape
 from ...core.puzzle import Puzzle
 from ...core.rules import Rules, standard
 from ...errors import UnsupportedFeature
+from .. import stoppable
 from ..base import (
     Capabilities,
     CountResult,
@@ -117,6 +118,10 @@ PAIRWISE_CLAUSES = 400_000
 
 AUTO_REDUCED_ABOVE = 16
 """With ``encoding="auto"``, boards larger than this get ``reduced``, smaller ones ``extended``."""
+
+CHILD_ABOVE = 25
+"""Boards larger than this, under a time limit and the ``reduced`` encoding, are solved in a child process
+(``SatSolver._in_child``)."""
 
 KEEP_ENGINES = 8
 """Shared engines kept at once, one per rule set; a new one closes the oldest (a stream of killer
@@ -246,6 +251,12 @@ class SatSolver(SolverBase):
         engine.close()
         return fresh
 
+    def _in_child(self, puzzle: Puzzle, deadline: Deadline) -> bool:
+        """Whether a call runs in a child process the deadline ends (``solvers.stoppable``): a large board's
+        per-puzzle formula (``reduced``, never kept) takes seconds to build, and as long to free when the
+        deadline cuts it short; a child is ended at once, and loses nothing a later puzzle would reuse."""
+        return stoppable.wanted(puzzle.n > CHILD_ABOVE and self.encoding_for(puzzle.n) == "reduced", deadline)
+
     def shares_engine(self, shape: Shape) -> bool:
         """Whether puzzles of this shape share one engine (givens as assumptions): the batch fast path."""
         return self.incremental and self.encoding_for(shape.n) != "reduced"
@@ -305,6 +316,8 @@ class SatSolver(SolverBase):
         if canonical or time_limit is not None:
             self._refuse(canonical, False, time_limit)
         deadline = Deadline(time_limit) if time_limit is not None else None
+        if deadline is not None and self._in_child(puzzle, deadline):
+            return stoppable.solve(self, puzzle, deadline, started, canonical)
         with self._session(puzzle, deadline) as opened:
             if opened is None:  # the time ran out while the formula was built or loaded
                 return SolveResult(self.name, Status.TIME_LIMIT, None, time.perf_counter() - started, {"calls": 0})
@@ -332,6 +345,12 @@ class SatSolver(SolverBase):
         self, puzzle: Puzzle, *, limit: int = 2, time_limit: float | None = None
     ) -> CountResult:
         """Count by blocking each model's blank cells behind an activation literal retired after."""
+        if time_limit is not None:
+            check_kinds(self, puzzle)
+            self._refuse(False, True, time_limit)
+            deadline = Deadline(time_limit)
+            if self._in_child(puzzle, deadline):
+                return stoppable.count(self, puzzle, deadline, time.perf_counter(), check_limit(limit))
         found, status, seconds, stats = self._enumerate(puzzle, check_limit(limit), time_limit)
         return CountResult(self.name, found, limit, status, seconds, stats)
 

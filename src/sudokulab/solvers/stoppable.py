@@ -10,6 +10,8 @@ go on as they came). The whole call, set-up included, is then held to the limit.
 The child is a copy of this process, so the call sees the solver and the puzzle as they are, but what
 it builds there (a kept model, learnt clauses) dies with it: a solver does this only where the set-up
 it cannot interrupt is the larger cost (large boards, ``wanted``), never on the small boards of a batch.
+A solver whose calls take turns on a lock forks holding it: the child's call, on the same thread,
+takes it again, where a lock another thread held at the fork would never be released there.
 
 Roads not taken: a thread (the native phase holds on behind the answer, eating the next call's
 time); multiprocessing's spawn (a fresh interpreter imports every engine again, seconds on its own).

@@ -317,7 +317,8 @@ class SatSolver(SolverBase):
             self._refuse(canonical, False, time_limit)
         deadline = Deadline(time_limit) if time_limit is not None else None
         if deadline is not None and self._in_child(puzzle, deadline):
-            return stoppable.solve(self, puzzle, deadline, started, canonical)
+            with self._lock:  # held across the fork: the child's call takes it again, never waits on it
+                return stoppable.solve(self, puzzle, deadline, started, canonical)
         with self._session(puzzle, deadline) as opened:
             if opened is None:  # the time ran out while the formula was built or loaded
                 return SolveResult(self.name, Status.TIME_LIMIT, None, time.perf_counter() - started, {"calls": 0})
@@ -350,7 +351,8 @@ class SatSolver(SolverBase):
             self._refuse(False, True, time_limit)
             deadline = Deadline(time_limit)
             if self._in_child(puzzle, deadline):
-                return stoppable.count(self, puzzle, deadline, time.perf_counter(), check_limit(limit))
+                with self._lock:  # held across the fork, as in solve
+                    return stoppable.count(self, puzzle, deadline, time.perf_counter(), check_limit(limit))
         found, status, seconds, stats = self._enumerate(puzzle, check_limit(limit), time_limit)
         return CountResult(self.name, found, limit, status, seconds, stats)
 

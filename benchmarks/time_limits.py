@@ -112,7 +112,7 @@ def main() -> None:
                 print(f"{name:15s} {n}x{n} {limit:g} s: {row['status']:20s} "
                       f"call {row.get('call', float('nan')):.2f} s", file=sys.stderr)
     compared = (49, 2.0, *compare_run(49, 2.0)) if "2" in parts else None
-    lines = [
+    lines = [] if not rows else [
         f"{time.perf_counter() - started:.0f} s in all.",
         "",
         "Each run is a fresh process: start-up (imports, building the solver) is timed apart; **call** is",
@@ -160,7 +160,7 @@ def main() -> None:
                   f"{'within' if took <= count * limit + budget + 1 else 'over'} ({count * limit + budget:.1f} s).",
                   ""]
     if "3" in parts:
-        lines += ["## The largest boards given time: sat and mip", "",
+        lines += ([] if not rows else ["## The largest boards given time: sat and mip", ""]) + [
                   f"Empty boards under a {args.capacity_limit:g} s limit, a fresh process each; peak memory is the "
                   "largest resident set of the run's processes (the call's child included; '-' where it stayed "
                   "below an earlier run's, which this measure cannot tell apart).", "",
@@ -177,8 +177,10 @@ def main() -> None:
     if args.out == "-":
         print(text)
         return
-    written = write_results(args.out, "Time limits: every solver on empty boards, the whole call held to the limit",
-                            text, how=f"Made by `{command_line()}`.", measured_on=measured_on, folder=args.out_dir)
+    title = ("Time limits: every solver on empty boards, the whole call held to the limit" if rows
+             else "The largest boards given time: sat and mip")
+    written = write_results(args.out, title, text, how=f"Made by `{command_line()}`.", measured_on=measured_on,
+                            folder=args.out_dir)
     print(f"wrote {written}", file=sys.stderr)
 
 

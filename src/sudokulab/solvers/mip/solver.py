@@ -100,7 +100,7 @@ CHILD_ABOVE = 25
 """Boards larger than this take seconds to build and for SCIP to read, before its clock runs: a call with
 a time limit runs in a child process the deadline ends (``solvers.stoppable``)."""
 
-BYTES_PER_BINARY = 12_000
+BYTES_PER_BINARY = 14_000
 """Peak memory per binary of the model, about (measured: docs/solvers.md, "The largest boards"); a board
 whose estimate is more than the memory this machine has available is refused before any work."""
 

@@ -11,6 +11,7 @@ no mount or cgroup made, no process left, ``vm.stat_interval`` as it was.
 from __future__ import annotations
 
 import base64
+import contextlib
 import errno
 import glob
 import json
@@ -22,6 +23,7 @@ import sys
 import sysconfig
 import tempfile
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -118,6 +120,31 @@ found["written_mb"] = written
 found["dev"] = sorted(os.listdir("/dev"))
 attempt("create in /dev", lambda: open("/dev/" + MARKER, "w").close())
 """,
+    "root_write": """
+written = 0
+for target in ("/fill", "/proc/fill", "/dev/fill", "/newdir/fill"):
+    attempt("mkdir " + target, lambda: os.mkdir(os.path.dirname(target) or "/"))
+    try:  # 200 MB outside /tmp: the sandbox's own root, which bubblewrap builds as a tmpfs
+        with open(target, "wb") as stream:
+            for _ in range(200):
+                stream.write(b"x" * (1 << 20))
+                stream.flush()
+                written += 1
+    except OSError as exc:
+        found["write " + target] = exc.errno
+found["written_mb"] = written
+""",
+    "sockets": """
+import socket
+for name, family in (("unix", 1), ("inet", 2), ("netlink", 16), ("packet", 17), ("bluetooth", 31), ("alg", 38),
+                     ("vsock", 40), ("unknown", 99)):
+    found["socket " + name] = call("socket", family, socket.SOCK_DGRAM if family == 17 else socket.SOCK_STREAM, 0)
+found["socket high bits"] = call("syscall", 41, ctypes.c_long((1 << 32) | 40), 1, 0)  # vsock, upper bits set
+pair = (ctypes.c_int * 2)()
+for name, family in (("unix", 1), ("inet", 2), ("vsock", 40)):
+    found["socketpair " + name] = call("socketpair", family, socket.SOCK_STREAM, 0, pair)
+found["memfd_secret"] = call("syscall", 447, 0)
+""",
     "namespaces": """
 import threading
 CLONE_NEWUSER, CLONE_NEWNS, SIGCHLD = 0x10000000, 0x20000, 17
@@ -165,6 +192,17 @@ def expect_contained(name: str, found: dict) -> None:
         assert found["error"] == errno.ENOSPC and 40 <= found["written_mb"] <= 64, found
         assert found["dev"] == sorted([*isolation.DEVICES, *(link for link, _ in isolation.DEVICE_LINKS)])
         assert found["create in /dev"] in refused
+    elif name == "root_write":
+        assert found["written_mb"] == 0 and {found[f"write {t}"] for t in ("/fill", "/newdir/fill")} <= {
+            errno.EROFS, errno.ENOENT}, found
+        assert found["write /fill"] == errno.EROFS and found["mkdir /newdir/fill"] == errno.EROFS, found
+        assert found["write /proc/fill"] in refused + (errno.ENOENT,) and found["write /dev/fill"] in refused, found
+    elif name == "sockets":
+        assert found["socket unix"] == found["socket inet"] == found["socketpair unix"] == 0, found
+        for key in ("socket netlink", "socket packet", "socket bluetooth", "socket alg", "socket vsock",
+                    "socket unknown", "socket high bits", "socketpair inet", "socketpair vsock"):
+            assert found[key] == errno.EAFNOSUPPORT, (key, found)
+        assert found["memfd_secret"] == errno.EPERM, found
     elif name == "namespaces":
         for call in ("unshare user", "unshare mount", "clone newuser", "setns", "ptrace traceme", "ptrace attach",
                      "process_vm_readv"):
@@ -333,7 +371,8 @@ for name, program in json.loads(sys.argv[2]).items():
     run = run_program([sys.executable, program, "hostile-" + name, folder], b"", limits)
     results[name] = dict(stdout=base64.b64encode(run.stdout).decode(), stderr=base64.b64encode(run.stderr).decode(),
                          exit_code=run.exit_code, signal=run.signal, seconds=run.seconds, peak_rss_kb=run.peak_rss_kb,
-                         timed_out=run.timed_out, output_overflow=run.output_overflow)
+                         timed_out=run.timed_out, output_overflow=run.output_overflow,
+                         memory_exceeded=run.memory_exceeded)
 print(json.dumps(results))
 """
 
@@ -347,44 +386,88 @@ def demoted_setup_problem() -> str | None:
     return None
 
 
-def test_each_attack_is_refused_when_an_ordinary_user_runs_the_judge(stat_interval):
+@contextlib.contextmanager
+def judged_by_an_ordinary_user(sources: dict[str, str]) -> Iterator[tuple[dict[str, Run], Path]]:
+    """Each program run by a judge demoted to uid 65534 (no memory or pids group: it may make none),
+    with a marker and a read-only folder on its command line: name -> its run, and that folder (kept
+    until the ``with`` ends, for the host's checks). Skips where that cannot be tried."""
     why = demoted_setup_problem()
     if why:
         pytest.skip(why)
     import pyseccomp
 
-    with tempfile.TemporaryDirectory(prefix="sudokulab-demoted-") as top:
-        top_path = Path(top)
-        os.chmod(top_path, 0o755)
-        shutil.copytree(Path(isolation.__file__).parents[1], top_path / "sudokulab",
+    with tempfile.TemporaryDirectory(prefix="sudokulab-demoted-") as named:
+        top = Path(named)
+        os.chmod(top, 0o755)
+        shutil.copytree(Path(isolation.__file__).parents[1], top / "sudokulab",
                         ignore=shutil.ignore_patterns("__pycache__"))
-        shutil.copy(pyseccomp.__file__, top_path)
-        folder = top_path / "data"
+        shutil.copy(pyseccomp.__file__, top)
+        folder = top / "data"
         folder.mkdir()
         programs = {}
-        for name in ATTACKS:
-            path = top_path / f"{name}.py"
-            path.write_text(program_text(name))
+        for name, source in sources.items():
+            path = top / f"{name}.py"
+            path.write_text(source)
             programs[name] = str(path)
-        for path in top_path.rglob("*"):
+        for path in top.rglob("*"):
             os.chmod(path, 0o755 if path.is_dir() else 0o644)
-        env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": top, "HOME": top, "LANG": "C.UTF-8"}
+        env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(top), "HOME": str(top), "LANG": "C.UTF-8"}
         done = subprocess.run(["/usr/bin/python3", "-c", DEMOTED_JUDGE, str(folder), json.dumps(programs)],
                               capture_output=True, text=True, env=env, cwd=top, timeout=300,
                               user=65534, group=65534, extra_groups=[])
         if done.returncode != 0 and "bubblewrap" in done.stderr:
             pytest.skip(f"bubblewrap cannot run for an ordinary user here: {done.stderr.strip().splitlines()[-1]}")
         assert done.returncode == 0, done.stderr[-2000:]
-        puzzle = parse_puzzle(SAMPLE.read_text())
-        for name, fields in json.loads(done.stdout).items():
-            run = Run(**{**fields, "stdout": base64.b64decode(fields["stdout"]),
-                         "stderr": base64.b64decode(fields["stderr"])})
+        yield {name: Run(**{**fields, "stdout": base64.b64decode(fields["stdout"]),
+                            "stderr": base64.b64decode(fields["stderr"])})
+               for name, fields in json.loads(done.stdout).items()}, folder
+
+
+def test_each_attack_is_refused_when_an_ordinary_user_runs_the_judge(stat_interval):
+    puzzle = parse_puzzle(SAMPLE.read_text())
+    with judged_by_an_ordinary_user({name: program_text(name) for name in ATTACKS}) as (runs, folder):
+        for name, run in runs.items():
             outcome, detail = judge_run(puzzle, run, LIMITS)
             assert outcome is Outcome.ACCEPTED, (name, detail, run.stderr[-800:])
             found = findings(run)
             expect_contained(name, found)
             host_untouched(f"hostile-{name}", folder, found)
     assert STAT_INTERVAL.read_text() == stat_interval
+
+
+EIGHT_CHILDREN = PRELUDE + """
+import time
+children = []
+for _ in range(8):
+    child = os.fork()
+    if child == 0:  # 150 MB each, held together: 1.2 GB in all, no process over 256 MB
+        held = bytearray(150 << 20)
+        for offset in range(0, len(held), 4096):
+            held[offset] = 1
+        time.sleep(3)
+        os._exit(0)
+    children.append(child)
+for child in children:
+    os.waitpid(child, 0)
+""" + EPILOGUE
+"""Eight processes of 150 MB each: under 256 MB one by one, 1.2 GB together."""
+
+
+def test_eight_children_of_150_mb_are_over_256_mb_with_a_memory_group(tmp_path):
+    case, marker, folder = judge_source(tmp_path, EIGHT_CHILDREN)
+    assert case.outcome is Outcome.MEMORY_LIMIT, case.detail
+    assert "limit 256 MB, reached by its processes together" in case.detail
+    host_untouched(marker, folder, {})
+
+
+def test_eight_children_of_150_mb_are_over_256_mb_without_a_memory_group():
+    """The judge an ordinary user starts can make no memory group: its launcher sums the tree's memory."""
+    with judged_by_an_ordinary_user({"eight": EIGHT_CHILDREN}) as (runs, folder):
+        run = runs["eight"]
+        outcome, detail = judge_run(parse_puzzle(SAMPLE.read_text()), run, LIMITS)
+        assert outcome is Outcome.MEMORY_LIMIT and run.memory_exceeded, (detail, run.stderr[-800:])
+        assert run.peak_rss_kb > 256 * 1024 and "reached by its processes together" in detail
+        host_untouched("hostile-eight", folder, {})
 
 
 def test_judge_refuses_without_the_seccomp_bindings(tmp_path):

@@ -244,7 +244,9 @@ def test_command_keeps_a_double_dash_of_the_program(capsys):
         (["judge", "/nonexistent/set.txt", "--", "true"], "cannot read '/nonexistent/set.txt'"),
         (["judge", SAMPLE, "--", "/nonexistent/program"], "cannot run '/nonexistent/program'"),
         (["judge", SAMPLE, "--time-limit", "0", "--", "true"], "not a positive number of seconds"),
-        (["judge", SAMPLE, "--memory-limit", "-1", "--", "true"], "is not between 0 (no limit)"),
+        (["judge", SAMPLE, "--memory-limit", "-1", "--", "true"], "is not between 1 and 2**40"),
+        (["judge", SAMPLE, "--memory-limit", "0", "--", "true"], "'0' is not between 1 and 2**40 (memory is always "
+                                                                 "measured, so there is no 0 for none)"),
     ],
 )
 def test_command_bad_arguments_exit_2(capsys, argv, message):

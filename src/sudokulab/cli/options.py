@@ -47,8 +47,8 @@ positive_float = number_type(float, lambda v: v > 0 and _finite(v), "a number of
                              "is not a positive number of seconds")
 positive_int = number_type(int, lambda v: v >= 1, "a whole number", "is not a positive whole number")
 non_negative_int = number_type(int, lambda v: v >= 0, "a whole number", "is negative")
-memory_mb = number_type(int, lambda v: 0 <= v <= 1 << 40, "a whole number of megabytes",
-                        "is not between 0 (no limit) and 2**40")
+memory_mb = number_type(int, lambda v: 1 <= v <= 1 << 40, "a whole number of megabytes",
+                        "is not between 1 and 2**40 (memory is always measured, so there is no 0 for none)")
 fraction = number_type(float, lambda v: 0 <= v <= 1, "a number", "is not a fraction between 0 and 1")
 seed_int = number_type(int, lambda v: 0 <= v < 1 << 64, "a whole number", "is not between 0 and 2**64 - 1")
 
@@ -139,10 +139,24 @@ def cluster_argument(parser: argparse.ArgumentParser, what: str) -> None:
                         "worker processes here (needs the dask extra: pip install 'sudokulab[dask]')")
 
 
+def jobs_count(text: str) -> int:
+    """An argparse type for ``--jobs``: a positive whole number, cut to what this machine runs at once
+    (``executors.max_jobs``) with one note on stderr."""
+    from ..execution.executors import JOBS_PER_CPU, max_jobs
+
+    value = positive_int(text)
+    if value > max_jobs():
+        print(f"sudokulab: note: --jobs {value} cut to {max_jobs()}, {JOBS_PER_CPU} per CPU of this machine",
+              file=sys.stderr, flush=True)
+        return max_jobs()
+    return value
+
+
 def where_arguments(parser: argparse.ArgumentParser, what: str, jobs: str = "processes (default: 1)") -> None:
     """``--jobs N`` and ``--cluster ADDRESS``: where a command's work over many puzzles runs, declared
     once for every such command (``execution.cluster.open_executor`` takes the two back)."""
-    parser.add_argument("--jobs", type=positive_int, default=1, metavar="N", help=jobs)
+    parser.add_argument("--jobs", type=jobs_count, default=1, metavar="N",
+                        help=f"{jobs}; at most 4 per CPU")
     cluster_argument(parser, what)
 
 

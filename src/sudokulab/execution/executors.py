@@ -26,6 +26,22 @@ Item = TypeVar("Item")
 Result = TypeVar("Result")
 
 
+JOBS_PER_CPU = 4
+"""Processes (or sandboxed runs) at once per CPU this process may use, at most: ``--jobs`` above
+that is cut to it. Past a few per CPU more jobs only share the same cores, and a pool's workers all
+start before the first item (Ctrl-C is held while they do): ``--jobs 100000`` once started 1,700
+processes before it could be stopped."""
+
+
+def max_jobs() -> int:
+    """The most jobs at once on this machine: ``JOBS_PER_CPU`` per CPU this process may run on."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    return JOBS_PER_CPU * max(cpus, 1)
+
+
 class Executor(Protocol):
     """Runs ``fn(item)`` for each item somewhere; ``fn`` must be a module-level function."""
 
@@ -298,8 +314,8 @@ def _stop_now(pool: Any) -> None:
 
 
 def local(jobs: int = 1) -> Executor:
-    """The executor for ``--jobs N`` (this process when N is 1)."""
-    return InProcess() if jobs <= 1 else ProcessPool(jobs)
+    """The executor for ``--jobs N`` (this process when N is 1), at most ``max_jobs()`` processes."""
+    return InProcess() if jobs <= 1 else ProcessPool(min(jobs, max_jobs()))
 
 
 def batch_size(preferred: int, total: int | None, workers: int) -> int:

@@ -21,7 +21,9 @@ included (CI runs as root):
   host, root's when root starts it, and the kernel lets uid 0 write sysctls and
   ``/proc/sysrq-trigger`` by their file modes alone);
 - one private writable tmpfs of ``Limits.files_mb`` as its working directory and ``/tmp``, with
-  ``/dev/shm`` a link into it (so shared memory files count against the same bound), gone after the run;
+  ``/dev/shm`` a link into it (so shared memory files count against the same bound), gone after the
+  run; the root folder bubblewrap builds the view in is remounted read-only once the view is made,
+  so ``/tmp`` is the only place the program can write;
 - a ``/dev`` of its own, read-only, holding only null, zero, full, random and urandom and the
   fd, stdin, stdout and stderr links (no terminal, no pts);
 - a cleared environment (``PATH``, ``HOME=/tmp``, ``LANG``), a new session (no terminal to inject
@@ -175,9 +177,11 @@ def read_status(fd: int) -> int | None:
     return int(text) if text.isdigit() else None
 
 
-def bwrap_arguments(command: Sequence[str], *, files_mb: int, channels: Channels) -> list[str]:
+def bwrap_arguments(command: Sequence[str], *, files_mb: int, channels: Channels,
+                    hidden: Sequence[str] = ()) -> list[str]:
     """The bwrap command line that runs ``command`` in the sandbox described in the module docstring,
-    with the filter, INIT's report and the memory group's slot on the descriptors of ``channels``."""
+    with the filter, INIT's report and the memory group's slot on the descriptors of ``channels``;
+    each folder of ``hidden`` (inside a bound one) shows empty."""
     arguments = ["bwrap", "--unshare-all", "--unshare-user", "--uid", str(NOBODY), "--gid", str(NOBODY),
                  "--cap-drop", "ALL", "--seccomp", str(channels.seccomp), "--as-pid-1", "--die-with-parent",
                  "--new-session", "--hostname", "sandbox",
@@ -199,7 +203,9 @@ def bwrap_arguments(command: Sequence[str], *, files_mb: int, channels: Channels
                   "--size", str(max(files_mb, 1) << 20), "--tmpfs", "/tmp", "--dir", "/tmp/.shm"]
     for source, target in _outermost(chain(program_mounts(command), _with_installation(sys.executable))):
         arguments += ["--ro-bind", source, target]
-    arguments += ["--chdir", "/tmp", "--", sys.executable, "-I", "-S", "-c", INIT,
+    for path in hidden:
+        arguments += ["--size", "4096", "--tmpfs", path, "--remount-ro", path]
+    arguments += ["--remount-ro", "/", "--chdir", "/tmp", "--", sys.executable, "-I", "-S", "-c", INIT,
                   str(channels.status_write), str(channels.memory), *command]
     return arguments
 

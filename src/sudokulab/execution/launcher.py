@@ -14,20 +14,36 @@ on the way, even one that left the process group with setsid() or double-forked,
 child, so when the program ends, or the judge sends SIGTERM at the limit, it kills and reaps
 every descendant, by pid, until none is left. No root, no container.
 
+Memory is judged for the whole process tree, whoever starts the judge. Where the launcher can make
+a memory control group (root, cgroup v1), the group holds every process of the program to the
+limit, its peak is the group's, and a run that reached the limit (or whose process the group's OOM
+killer ended) is reported as over it. Where it cannot (an ordinary user, or no memory hierarchy), it
+samples the tree every ``SAMPLE_SECONDS``: the proportional set size (``Pss`` of
+``/proc/PID/smaps_rollup``: a shared page counted once, split between its holders) summed over every
+process of the program (inside bubblewrap: every process under the sandbox's INIT, found through the
+``children`` files, so one that left its session or was orphaned is still counted), and kills the
+whole tree the moment the sum passes the limit. What sampling misses: a spike that comes and goes
+between two samples, and files in the sandbox's tmpfs (bounded by their own limit, not counted).
+
 Its report is written by the script and read here (``started``, ``ending``), so the format is
-stated once: "go " just before the fork, then "STATUS PEAK SECONDS SUBREAPER" when the program
-has ended by itself (the wait status, peak memory in KB, seconds, and whether it was a subreaper).
+stated once: "go " just before the fork, then "STATUS PEAK SECONDS SUBREAPER OVER" when the
+program has ended by itself (the wait status, peak memory in KB, seconds, whether it was a
+subreaper, and whether its memory reached the limit).
 """
 
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 
 GRACE = 5.0
 """Seconds the launcher may take to start before the time limit runs anyway."""
 
+SAMPLE_SECONDS = 0.02
+"""How often the launcher sums the memory of the program's processes where no memory group holds them."""
+
 SCRIPT = r"""
-import ctypes, json, os, resource, signal, sys, time
+import ctypes, json, math, os, resource, select, signal, sys, time
 report, settings, command = int(sys.argv[1]), json.loads(sys.argv[2]), sys.argv[3:]
 # Inside bubblewrap: where INIT reports the program's true wait status, and the descriptors only
 # bubblewrap needs (the filter's pipe, INIT's end of the report), which this process lets go of.
@@ -72,12 +88,32 @@ def own_group(controller):
         pass
     return None
 
+def sweep(parent):
+    # Groups left by launchers killed before they could remove theirs (SIGKILL): empty, and older than
+    # any run's start (a group is empty only between its making and its program's start, and at the end).
+    try:
+        names = os.listdir(parent)
+    except OSError:
+        return
+    for name in names:
+        path = parent + "/" + name
+        try:
+            if not name.startswith("sudokulab-run-") or time.time() - os.stat(path).st_mtime < 600:
+                continue
+            with open(path + "/cgroup.procs") as f:
+                if f.read().strip():
+                    continue
+            os.rmdir(path)
+        except OSError:
+            pass
+
 def make_group(controller, limits):
     # A control group of the run's own under ours, with its limits written; None where it cannot be made.
     parent = own_group(controller)
     if parent is None:
         return None
-    path = "%s/sudokulab-run-%d" % (parent, me)
+    sweep(parent)
+    path = "%s/sudokulab-run-%d-%s" % (parent, me, os.urandom(6).hex())  # pids repeat across namespaces
     try:
         os.mkdir(path)
     except OSError:
@@ -101,12 +137,96 @@ def release():
             pass
     del groups[:]
 
-def peak_kb(path):
+def group_value(path, name, key=None):
+    # A number from one of the memory group's files (a "key value" line of it when key is given), or 0.
     try:
-        with open(path + "/memory.max_usage_in_bytes") as f:
-            return int(f.read()) >> 10
-    except (OSError, ValueError, TypeError):
-        return 0
+        with open(path + "/" + name) as f:
+            for line in f:
+                words = line.split()
+                if key is None or (len(words) == 2 and words[0] == key):
+                    return int(words[-1])
+    except (OSError, ValueError, TypeError, IndexError):
+        pass
+    return 0
+
+def tree(root):
+    # root and every descendant, through each thread's children (an orphan's new parent is in the tree)
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        try:
+            threads = os.listdir("/proc/%d/task" % pid)
+        except OSError:
+            continue
+        for tid in threads:
+            try:
+                with open("/proc/%d/task/%s/children" % (pid, tid)) as f:
+                    todo.extend(int(p) for p in f.read().split())
+            except (OSError, ValueError):
+                pass
+    return found
+
+def first_of_namespace(pid):
+    # whether pid is the first process of a PID namespace below ours (the sandbox's INIT)
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("NSpid:"):
+                    ids = line.split()[1:]
+                    return len(ids) > 1 and ids[-1] == "1"
+    except OSError:
+        pass
+    return False
+
+sandbox_init = []
+def program_processes(child):
+    # The processes whose memory is the program's: in a sandbox, every one under INIT (not INIT nor
+    # bubblewrap, as the memory group holds it); else the child and every descendant.
+    if status_fd is None:
+        return tree(child)
+    if not sandbox_init:
+        sandbox_init.extend(p for p in tree(child) if first_of_namespace(p))
+    return [p for p in tree(sandbox_init[0])[1:]] if sandbox_init else []
+
+def pss_kb(pid):
+    try:
+        with open("/proc/%d/smaps_rollup" % pid) as f:
+            for line in f:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+def watch(child, limit_kb):
+    # Until the child ends: the program's processes' memory summed every SAMPLE seconds, and the whole
+    # tree killed when the sum passes the limit. Returns (the largest sum in KB, whether it passed).
+    try:
+        ended = os.pidfd_open(child)
+    except (AttributeError, OSError):
+        ended = None
+    peak = 0
+    while True:
+        if ended is not None:
+            if select.select([ended], [], [], SAMPLE)[0]:
+                break
+        elif os.waitid(os.P_PID, child, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+            break
+        else:
+            time.sleep(SAMPLE)
+        used = sum(pss_kb(p) for p in program_processes(child))
+        peak = max(peak, used)
+        if used > limit_kb:
+            for p in tree(child):
+                try:
+                    os.kill(p, signal.SIGKILL)
+                except OSError:
+                    pass
+            break
+    if ended is not None:
+        os.close(ended)
+    return peak, peak > limit_kb
 
 def stop(signum, frame):
     kill_all()
@@ -114,7 +234,17 @@ def stop(signum, frame):
     os._exit(128 + signum)
 
 signal.signal(signal.SIGTERM, stop)
+# SIGTERM (so the program goes too) when the judge's thread that started us dies, even by SIGKILL
+PR_SET_PDEATHSIG = 1
+try:
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+except (OSError, AttributeError):
+    pass
+if settings.get("parent") and os.getppid() != settings["parent"]:  # gone before we asked
+    stop(signal.SIGTERM, None)
 resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+SAMPLE = settings.get("sample_seconds") or 0.02
 
 def cap(kind, value):
     hard = resource.getrlimit(kind)[1]
@@ -141,6 +271,8 @@ if not pid:
         signal.signal(number, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_SETMASK, ())
     try:
+        if settings.get("cpu_seconds"):
+            cap(resource.RLIMIT_CPU, math.ceil(settings["cpu_seconds"]))
         for path in groups:
             if path == mem and memory_slot is not None:  # INIT moves the program in, without itself
                 os.dup2(os.open(path + "/cgroup.procs", os.O_WRONLY), memory_slot)
@@ -155,6 +287,7 @@ if not pid:
     os._exit(127)
 for fd in sandbox_fds:
     os.close(fd)
+sampled, over = watch(pid, memory >> 10) if memory and mem is None else (0, False)
 _, status, usage = os.wait4(pid, 0)
 seconds = time.perf_counter() - started
 if status_fd is not None:  # INIT's report, written before it exited: the program's status, not bubblewrap's
@@ -166,9 +299,13 @@ if status_fd is not None:  # INIT's report, written before it exited: the progra
     status = int(told) if told.isdigit() else status
 signal.signal(signal.SIGTERM, signal.SIG_IGN)
 kill_all()
-peak = max(usage.ru_maxrss, peak_kb(mem))
+if mem is not None:
+    over = group_value(mem, "memory.oom_control", "oom_kill") > 0 or \
+        group_value(mem, "memory.max_usage_in_bytes") >= memory
+    sampled = group_value(mem, "memory.max_usage_in_bytes") >> 10
+peak = max(usage.ru_maxrss, sampled)
 release()
-os.write(report, b"%d %d %.6f %d" % (status, peak, seconds, subreaper))
+os.write(report, b"%d %d %.6f %d %d" % (status, peak, seconds, subreaper, over))
 os._exit(0)
 """
 
@@ -183,10 +320,24 @@ def started(report: bytes | bytearray) -> bool:
     return report.startswith(b"go ")
 
 
-def ending(report: bytes | bytearray) -> tuple[int, int, float] | None:
-    """(wait status, peak KB, seconds) from a whole report, or None when the program did not end by
-    itself (killed at the limit, or the launcher stopped first)."""
+@dataclass(frozen=True)
+class Ending:
+    """How a program ended by itself, as its launcher reported it."""
+
+    status: int
+    """The program's wait status (inside bubblewrap, as the sandbox's INIT saw it)."""
+    peak_kb: int
+    """The largest of the peaks known: the largest process's resident memory, and the whole tree's
+    (its memory group's peak, or the largest sum sampled)."""
+    seconds: float
+    over_memory: bool
+    """Whether the tree's memory reached the limit (the group's, or a sample's), whatever the exit."""
+
+
+def ending(report: bytes | bytearray) -> Ending | None:
+    """How the program ended from a whole report, or None when it did not end by itself (killed at the
+    time limit, or the launcher stopped first)."""
     fields = report.split()
-    if len(fields) != 5:
+    if len(fields) != 6:
         return None
-    return int(fields[1]), int(fields[2]), float(fields[3])
+    return Ending(int(fields[1]), int(fields[2]), float(fields[3]), fields[5] == b"1")

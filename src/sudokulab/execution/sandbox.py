@@ -16,17 +16,20 @@ time (the launcher's clock), and the exit status, which inside bubblewrap the sa
 reports on a descriptor the program does not hold (``isolation.INIT``), so an exit code 139 is
 not taken for a SIGSEGV.
 
-Memory: a program is judged on the memory it uses, not on what it reserves: its peak resident
-memory (shared maps included), or its memory control group's peak where the launcher can make one
-(that group also holds it to the limit), is compared with the limit after every run, including runs
-that exit 0. No rlimit at the limit: ``RLIMIT_DATA`` and ``RLIMIT_AS`` count memory that runtimes
+Memory: a program is judged on the memory it uses, not on what it reserves, and on its whole
+process tree: its memory control group's peak where the launcher can make one (that group also
+holds every process of it to the limit), else the largest sum of its processes' proportional set
+sizes, sampled by the launcher, which kills the tree the moment the sum passes the limit (see
+``launcher``); either way a run whose tree reached the limit is ``Run.memory_exceeded``, even when
+it exits 0. No rlimit at the limit: ``RLIMIT_DATA`` and ``RLIMIT_AS`` count memory that runtimes
 reserve and never touch (the JVM's heap and code cache, V8's code range), so at 256 MB a JVM using
 40 MB could not start. The address space is capped far above the limit, only as a backstop
 (``Limits.launcher_settings``). Inside bubblewrap the memory group holds the program alone, not
 the sandbox's INIT nor bubblewrap. Processes: a group in cgroup v1's pids hierarchy where the judge
 may make one, else ``RLIMIT_NPROC`` (which root is exempt from); the groups are cgroup v1's, made
 where the judge may (as root here): cgroup v2 delegation is not used yet.
-Files: ``RLIMIT_FSIZE`` and, inside bubblewrap, the size of its tmpfs, which /dev/shm shares.
+Files: ``RLIMIT_FSIZE`` and, inside bubblewrap, the size of its tmpfs, which /dev/shm shares (the
+rest of the sandbox is read-only). CPU: ``RLIMIT_CPU`` where ``Limits.cpu_seconds`` asks for it.
 """
 
 from __future__ import annotations
@@ -80,6 +83,9 @@ class Limits:
     processes: int = 64
     """Processes and threads the program may have at once (a pids control group, else RLIMIT_NPROC);
     0: no limit and no control group (a trusted program: the group's set-up costs every run time)."""
+    cpu_seconds: float | None = None
+    """CPU seconds each process may use (RLIMIT_CPU, then SIGXCPU), beside the wall time; None: only
+    the wall time (a judged run, whose verdict is its wall time). A compiler gets one of its own."""
 
     def __post_init__(self) -> None:
         if not (self.seconds > 0 and math.isfinite(self.seconds)):
@@ -98,7 +104,9 @@ class Limits:
         """
         memory = (self.memory_mb or 0) << 20
         return compact({"memory": memory, "address_space": 4 * memory + (4 << 30),
-                        "file_bytes": self.files_mb << 20, "processes": self.processes})
+                        "file_bytes": self.files_mb << 20, "processes": self.processes,
+                        "cpu_seconds": self.cpu_seconds or 0, "sample_seconds": launcher.SAMPLE_SECONDS,
+                        "parent": os.getpid()})
 
 
 DEFAULT_LIMITS = Limits()
@@ -121,7 +129,9 @@ class Run:
     """Peak resident memory (ru_maxrss), at least the launcher's own few MB; 0 when not known (killed)."""
     timed_out: bool = False
     output_overflow: bool = False
-
+    memory_exceeded: bool = False
+    """The whole tree's memory reached the limit (its memory group's, or the launcher's samples), whatever
+    the exit: its processes may have been killed for it, or the program may have lived on without them."""
 
 
 
@@ -136,10 +146,11 @@ class Launched:
     limits: Limits
 
 
-def launch(command: Sequence[str], limits: Limits = DEFAULT_LIMITS) -> Launched:
+def launch(command: Sequence[str], limits: Limits = DEFAULT_LIMITS, hidden: Sequence[str] = ()) -> Launched:
     """Start a command under the launcher, within the limits (in bubblewrap unless ``isolation="none"``),
-    with pipes for its standard streams. The caller talks to it, then calls ``finish``; ``stop_all``
-    stops it too. ``run_program`` is one run of this; a grader's session with a student's code another."""
+    with pipes for its standard streams; the folders of ``hidden`` show empty in the sandbox. The caller
+    talks to it, then calls ``finish``; ``stop_all`` stops it too. ``run_program`` is one run of this; a
+    grader's session with a student's code another."""
     if not command or shutil.which(command[0]) is None:
         raise UsageError(f"cannot run '{command[0] if command else ''}': no such program, or not executable")
     settings = limits.launcher_settings()
@@ -149,7 +160,7 @@ def launch(command: Sequence[str], limits: Limits = DEFAULT_LIMITS) -> Launched:
             channels = Channels.open()
         except (ImportError, RuntimeError, OSError) as exc:
             raise UsageError(f"cannot start the sandbox: {exc}") from None
-        command = bwrap_arguments(command, files_mb=limits.files_mb, channels=channels)
+        command = bwrap_arguments(command, files_mb=limits.files_mb, channels=channels, hidden=hidden)
         settings = compact({**json.loads(settings), "status_fd": channels.status_read,
                             "sandbox_fds": list(channels.sandbox_fds), "memory_slot": channels.memory})
     report_fd, report_end = os.pipe()
@@ -248,16 +259,18 @@ def run_program(command: Sequence[str], stdin: bytes, limits: Limits = DEFAULT_L
         if exit_fd is not None:
             os.close(exit_fd)
         status = finish(launched, report)
-    peak, seconds = 0, limits.seconds
+    peak, seconds, over = 0, limits.seconds, False
     ended_by_itself = None if timed_out else launcher.ending(report)
     if ended_by_itself is not None:
-        status, peak, seconds = ended_by_itself
+        status, peak, seconds, over = (ended_by_itself.status, ended_by_itself.peak_kb, ended_by_itself.seconds,
+                                       ended_by_itself.over_memory)
     code = exit_code_of(status, timed_out)
     return Run(
         stdout=bytes(out[: limits.output_bytes + 1]), stderr=bytes(err[-STDERR_KEPT:]),
         exit_code=code if code >= 0 else None, signal=-code if code < 0 else None,
         seconds=seconds, peak_rss_kb=peak,
         timed_out=timed_out, output_overflow=not timed_out and len(out) > limits.output_bytes,
+        memory_exceeded=over,
     )
 
 

@@ -8,7 +8,9 @@ io_uring). It is a list of refusals, not an allow-list: an allow-list (Docker's 
 DMOJ's per-language tables) must follow every runtime's needs (the JVM's, V8's, a new glibc's),
 and a judge that refuses a correct program is wrong too. Each name comes from what Docker's
 default profile, nsjail's examples and DMOJ refuse, kept where it fits a program that reads
-stdin and writes stdout; ``docs/judge.md`` compares.
+stdin and writes stdout; ``docs/judge.md`` compares. Socket families are the one allow-list
+(``SOCKET_FAMILIES``): every runtime opens at most a Unix or an inet socket, and the others reach
+kernel code (netlink, vsock, bluetooth, alg) no judged program needs.
 
 Built with libseccomp through its Python bindings (PyPI ``pyseccomp``: ctypes, the API of
 libseccomp's own ``seccomp`` module), never hand-written BPF: libseccomp checks the architecture
@@ -43,6 +45,11 @@ REFUSED = (
     "io_uring_setup", "io_uring_enter", "io_uring_register",
     # the machine's clock, its I/O ports, its terminals
     "settimeofday", "clock_settime", "clock_adjtime", "adjtimex", "iopl", "ioperm", "vhangup",
+    # memory the kernel itself cannot read (a place to hide from every check), watching the filesystem
+    "memfd_secret", "fanotify_init",
+    # calls kept for old binaries only (Docker's default profile refuses them too)
+    "uselib", "ustat", "sysfs", "_sysctl", "nfsservctl", "create_module", "get_kernel_syms", "query_module",
+    "afs_syscall", "quotactl_fd",
 )
 """Calls refused with EPERM whatever their arguments (a name this libseccomp does not know is skipped)."""
 
@@ -57,6 +64,17 @@ CLONE_NAMESPACES = {
 TERMINAL_IOCTLS = {"TIOCSTI": 0x5412, "TIOCLINUX": 0x541C}
 """``ioctl`` requests that type into a terminal or drive the console: refused (there is no terminal
 in the sandbox; this keeps it so should one leak in)."""
+
+SOCKET_FAMILIES = {"AF_UNIX": 1, "AF_INET": 2, "AF_INET6": 10}
+"""The socket families a program may open (``socket``; ``socketpair`` takes AF_UNIX alone): the
+ones a runtime uses inside the run's own network namespace, whose loopback is down and which has no
+route out. Every other family (netlink, packet, vsock, bluetooth, alg, ...) is refused with
+EAFNOSUPPORT, as a kernel built without it would answer."""
+
+LAST_FAMILY = 63
+"""Families are numbered from 0 to 45 today (AF_MCTP); every number up to this one that is not
+allowed is refused by name, and anything above it by one comparison, so a family added to the
+kernel later is refused too."""
 
 INSTALL_HINT = ("install libseccomp's Python bindings (pip install pyseccomp) and libseccomp itself "
                 "(Debian/Ubuntu: apt-get install libseccomp2)")
@@ -98,6 +116,12 @@ def build() -> Any:
             kept.add_rule(refuse, name)
     for flag in CLONE_NAMESPACES.values():
         kept.add_rule(refuse, "clone", seccomp.Arg(0, seccomp.MASKED_EQ, flag, flag))
+    no_family = seccomp.ERRNO(errno.EAFNOSUPPORT)
+    for call, allowed in (("socket", set(SOCKET_FAMILIES.values())), ("socketpair", {SOCKET_FAMILIES["AF_UNIX"]})):
+        for family in range(LAST_FAMILY + 1):
+            if family not in allowed:
+                kept.add_rule(no_family, call, seccomp.Arg(0, seccomp.EQ, family))
+        kept.add_rule(no_family, call, seccomp.Arg(0, seccomp.GT, LAST_FAMILY))
     for request in TERMINAL_IOCTLS.values():
         kept.add_rule(refuse, "ioctl", seccomp.Arg(1, seccomp.MASKED_EQ, 0xFFFFFFFF, request))
     if _known(seccomp, "clone3"):

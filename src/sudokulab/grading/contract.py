@@ -436,9 +436,11 @@ class Outcome:
     summary: str = ""
 
 
-def run(solver: Solver, baseline: Solver | None = None) -> list[Outcome]:
+def run(solver: Solver, baseline: Solver | None = None,
+        starting: Callable[[str], None] | None = None) -> list[Outcome]:
     """Every check on one solver; an exception other than a refusal asked for is a failure too, and so
-    is a call that failed the student's process (``StudentFailure``: it ended, hung, or broke the channel)."""
+    is a call that failed the student's process (``StudentFailure``: it ended, hung, broke the channel,
+    or passed the check's time limit). ``starting`` hears each check's name before it runs."""
     from .. import solvers
     from .student_process import StudentFailure
 
@@ -449,6 +451,8 @@ def run(solver: Solver, baseline: Solver | None = None) -> list[Outcome]:
         if why:
             outcomes.append(Outcome(check.name, "skipped", why, check.summary))
             continue
+        if starting is not None:
+            starting(check.name)
         try:
             check.run(solver, baseline)
         except (ContractFailure, StudentFailure) as failure:

@@ -20,20 +20,22 @@ CHECK_STATUSES = ("passed", "failed", "skipped")
 
 
 
-SOLVER_KEYS = {"target", "solver", "ok", "exit", "checks"}
-ENCODING_KEYS = {"student", "kind", "ok", "exit", "checks"}
+SOLVER_KEYS = {"target", "solver", "ok", "exit", "checks", "library_solvers"}
+ENCODING_KEYS = {"student", "kind", "ok", "exit", "checks", "library_solvers"}
 
 
-def check_document(ended: Ended, keys: set[str]) -> tuple[dict[str, Any] | None, str]:
+def check_document(ended: Ended, keys: set[str], shown_from: str = "") -> tuple[dict[str, Any] | None, str]:
     """The one document of a check-* grader, or None and why not: exactly one JSON object with exactly
-    the fields of its schema, its exit as the process's; or the error document with exit 2."""
+    the fields of its schema, its exit as the process's; or the error document with exit 2.
+    ``shown_from``, the folder the grader was given the file from, is left out of every text."""
     if ended.timed_out or ended.overflow or ended.returncode not in (0, 1, 2):
         return None, ""
     try:
-        document, end = json.JSONDecoder().raw_decode(ended.stdout.decode("utf-8"))
+        text = ended.stdout.decode("utf-8").replace(shown_from, "") if shown_from else ended.stdout.decode("utf-8")
+        document, end = json.JSONDecoder().raw_decode(text)
     except (UnicodeDecodeError, json.JSONDecodeError):
         return None, ""
-    if ended.stdout.decode("utf-8")[end:].strip() or not isinstance(document, dict):
+    if text[end:].strip() or not isinstance(document, dict):
         return None, ""
     if ended.returncode == 2:
         ok = set(document) == {"error", "exit"} and isinstance(document["error"], str) and document["exit"] == 2
@@ -41,6 +43,9 @@ def check_document(ended: Ended, keys: set[str]) -> tuple[dict[str, Any] | None,
     checks = document.get("checks")
     if (set(document) != keys or document["exit"] != ended.returncode or document["ok"] is not (ended.returncode == 0)
             or not isinstance(checks, list) or not checks):
+        return None, ""
+    imports = document["library_solvers"]
+    if not isinstance(imports, list) or not all(isinstance(name, str) for name in imports):
         return None, ""
     for check in checks:
         if (not isinstance(check, dict) or set(check) != {"check", "status", "reason"}

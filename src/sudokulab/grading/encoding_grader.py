@@ -21,11 +21,15 @@ itself. Its checks, each passed or failed with its reason in Sudoku words:
 
 The student's code runs in a sandboxed process of its own (``student_process``): ``SatModel`` and
 ``CpModel`` here are proxies that send it puzzles and get clauses, models and grids back as data,
-so the checks below run in the grader's process on values it validates.
+so the checks below run in the grader's process on values it validates. The student's formula is
+solved by the grader's own engines, in a second sandboxed process (``formula_worker``, reached
+through ``Solving``), each solve under the time limit of a call: a formula that keeps an engine
+busy fails its check at the limit, and the process goes with a SIGTERM or Ctrl-C to the grader.
 """
 
 from __future__ import annotations
 
+import contextlib
 import operator
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -36,7 +40,7 @@ from ..core.grid import Grid, Shape
 from ..core.puzzle import Puzzle
 from . import contract
 from .student_code import StudentError
-from .student_process import StudentFailure, StudentProcess, StudentRaised, puzzle_document
+from .student_process import StudentFailure, StudentLimits, StudentProcess, StudentRaised, puzzle_document
 
 LIMIT = 1000
 """Models of the empty 4x4 counted at most (the 576 Latin squares of a formula without boxes fit)."""
@@ -84,6 +88,74 @@ def _size(puzzle: Puzzle) -> str:
     return f"a {puzzle.n}x{puzzle.n} puzzle"
 
 
+class Solving:
+    """The grader's engines in a process of their own (``formula_worker``), each call under the time
+    limit of one call; a context manager (``close`` stops the process)."""
+
+    WORKER = "sudokulab.grading.formula_worker"
+
+    def __init__(self, limits: StudentLimits):
+        self.process = StudentProcess("hello", {}, "the grader's engines", limits, worker=self.WORKER,
+                                      who="the grader's solver")
+        self.limits = limits
+
+    def __enter__(self) -> Solving:
+        self.process.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.process.close()
+
+    def call(self, name: str, what: str, **arguments: Any) -> Any:
+        """One call; a failure of the process (the time limit above all) is a StudentFailure: the check fails."""
+        try:
+            return self.process.call(name, what, **arguments)
+        except StudentRaised as raised:  # not the student's: the worker refused what it was sent
+            raise StudentFailure(f"{what}: {raised.line}") from None
+
+    @contextlib.contextmanager
+    def sat(self, clauses: list[list[int]], what: str) -> Iterator[SatEngine]:
+        """A SAT engine holding ``clauses``, deleted on leaving (if its process still holds it)."""
+        handle = self.call("sat_new", what, clauses=clauses)
+        yield SatEngine(self, handle, what)
+        if self.process.launched is not None:  # not stopped meanwhile (a failed call stops the process)
+            self.call("sat_close", what, handle=handle)
+
+    def cp_solutions(self, model: str, limit: int, what: str) -> list[list[int]]:
+        found = self.call("cp_solutions", what, model=model, limit=limit, seconds=0.9 * self.limits.seconds)
+        if isinstance(found, str):
+            raise StudentFailure(f"{what}: {found}")
+        if not (isinstance(found, dict) and isinstance(found.get("solutions"), list)):
+            raise StudentFailure(f"{what}: the grader's solver answered {str(found)[:60]}")
+        if not found.get("complete"):
+            raise StudentFailure(f"{what}: still enumerating your model's solutions at the time limit of "
+                                 f"{self.limits.seconds:g} s per call (--time-limit)")
+        return found["solutions"]
+
+
+class SatEngine:
+    """One formula loaded in the grader's solving process: solve, add clauses, propagate, by handle."""
+
+    def __init__(self, solving: Solving, handle: int, what: str):
+        self.solving, self.handle, self.what = solving, handle, what
+
+    def _call(self, name: str, **arguments: Any) -> Any:
+        return self.solving.call(name, self.what, handle=self.handle, **arguments)
+
+    def solve(self, assumptions: Sequence[int] = ()) -> list[int] | None:
+        model = self._call("sat_solve", assumptions=list(assumptions))
+        if model is not None and not (isinstance(model, list) and all(isinstance(v, int) for v in model)):
+            raise StudentFailure(f"{self.what}: the grader's solver answered {str(model)[:60]}")
+        return model
+
+    def add_clause(self, clause: Sequence[int]) -> None:
+        self._call("sat_add", clause=list(clause))
+
+    def propagate(self, assumptions: Sequence[int]) -> tuple[bool, list[int]]:
+        consistent, implied = self._call("sat_propagate", assumptions=list(assumptions))
+        return bool(consistent), list(implied)
+
+
 class SatModel:
     """``encode(puzzle) -> clauses`` (or ``(clauses, variables)``) and ``decode(model[, puzzle]) -> grid``,
     called in the student's worker; the clauses and grids come back as data, checked here."""
@@ -93,8 +165,8 @@ class SatModel:
     """Set when a model had no true variable that decode reads: it was blocked whole, auxiliaries
     included, so the count is of models rather than of grids (said as "at least")."""
 
-    def __init__(self, student: StudentProcess, label: str):
-        self.student, self.label = student, label
+    def __init__(self, student: StudentProcess, label: str, solving: Solving):
+        self.student, self.label, self.solving = student, label, solving
 
     def formula(self, puzzle: Puzzle) -> tuple[list[list[int]], int]:
         """The student's clauses and their top variable, checked to be DIMACS clauses."""
@@ -145,14 +217,12 @@ class SatModel:
 
     def grids(self, puzzle: Puzzle, limit: int) -> Iterator[Grid]:
         """Decoded grids of distinct models, blocking each on the variables decode reads (up to ``limit``)."""
-        from pysat.solvers import Solver
-
         clauses, top = self.formula(puzzle)
-        with Solver(name="cadical153", bootstrap_with=clauses) as engine:
+        with self.solving.sat(clauses, f"solving your formula of {_size(puzzle)}") as engine:
             for _ in range(2 * limit):
-                if not engine.solve():
+                model = engine.solve()
+                if model is None:
                     return
-                model = engine.get_model() or []
                 model = model + [-v for v in range(len(model) + 1, top + 1)]
                 grid, read = self.decode_reading(model, puzzle)
                 yield grid
@@ -163,15 +233,15 @@ class SatModel:
 
     def settled(self, puzzle: Puzzle) -> int:
         """Cells unit propagation settles from the unit clauses (the givens), on one solution's variables."""
-        from pysat.solvers import Solver
 
         clauses, top = self.formula(puzzle)
         units = [clause[0] for clause in clauses if len(clause) == 1]
-        with Solver(name="cadical153", bootstrap_with=[c for c in clauses if len(c) > 1]) as engine:
-            consistent, implied = engine.propagate(assumptions=units)
-            if not engine.solve(assumptions=units):
+        with self.solving.sat([c for c in clauses if len(c) > 1], f"propagating your formula of {_size(puzzle)}") \
+                as engine:
+            consistent, implied = engine.propagate(units)
+            model = engine.solve(units)
+            if model is None:
                 return 0
-            model = engine.get_model() or []
         model = model + [-v for v in range(len(model) + 1, top + 1)]
         true = set(implied or ()) if consistent else set()
         return sum(1 for lit in self.decode_reading(model, puzzle)[1] if lit in true)
@@ -191,11 +261,11 @@ class CpModel:
     MODEL_BYTES = 32 << 20
     """Characters of a model's text parsed at most."""
 
-    def __init__(self, student: StudentProcess, label: str):
-        self.student, self.label = student, label
+    def __init__(self, student: StudentProcess, label: str, solving: Solving):
+        self.student, self.label, self.solving = student, label, solving
 
-    def model(self, puzzle: Puzzle) -> tuple[Any, int]:
-        """The student's model, parsed here from its text, and the worker's handle on its decode."""
+    def model(self, puzzle: Puzzle) -> tuple[Any, int, str]:
+        """The student's model, parsed here from its text, the worker's handle on its decode, and the text."""
         from ortools.sat.python import cp_model
 
         what = f"build() of {_size(puzzle)}"
@@ -210,24 +280,11 @@ class CpModel:
             parsed = False
         if not parsed:
             raise StudentFailure(f"{what}: the model that came back is no CP-SAT model")
-        return model, built["handle"]
+        return model, built["handle"], built["model"]
 
     def grids(self, puzzle: Puzzle, limit: int) -> Iterator[Grid]:
-        from ortools.sat.python import cp_model
-
-        model, handle = self.model(puzzle)
-        solutions: list[list[int]] = []
-
-        class Collector(cp_model.CpSolverSolutionCallback):
-            def on_solution_callback(self) -> None:
-                solutions.append(list(self.Response().solution))
-                if len(solutions) >= limit:
-                    self.StopSearch()
-
-        solver = cp_model.CpSolver()
-        solver.parameters.enumerate_all_solutions = True
-        solver.parameters.num_workers = 1
-        solver.Solve(model, Collector())
+        _, handle, text = self.model(puzzle)
+        solutions = self.solving.cp_solutions(text, limit, f"solving your model of {_size(puzzle)}")
         what = f"decode() of {len(solutions)} solutions of {_size(puzzle)}"
         found = _ask(self.student, "decode_values", what, handle=handle, solutions=solutions) if solutions else []
         if not isinstance(found, list) or len(found) != len(solutions):
@@ -405,13 +462,16 @@ CHECKS: tuple[tuple[str, Callable[[SatModel | CpModel], Finding]], ...] = (
 """Every check, by the name its finding carries, in the order run."""
 
 
-def grade(student: StudentProcess, kind: str, label: str) -> list[Finding]:
-    """Every check on the model the student's worker loaded (``kind``: sat or cp). A call that fails the
-    student's process fails its check, and the next check starts it again; a StudentError (the
-    student's code raised, or broke the interface) ends the grading: exit 2."""
-    model = SatModel(student, label) if kind == "sat" else CpModel(student, label)
+def grade(student: StudentProcess, kind: str, label: str, solving: Solving) -> list[Finding]:
+    """Every check on the model the student's worker loaded (``kind``: sat or cp), solved by ``solving``.
+    A call that fails the student's process (or the grader's solver: its time limit) fails its check,
+    and the next check starts it again; a StudentError (the student's code raised, or broke the
+    interface) ends the grading: exit 2."""
+    model = SatModel(student, label, solving) if kind == "sat" else CpModel(student, label, solving)
     findings = []
     for name, check in CHECKS:
+        for process in (student, solving.process):  # the check's calls share its own time limit too
+            process.limit_check(student.limits.check_seconds)
         try:
             findings.append(check(model))
         except StudentFailure as failure:

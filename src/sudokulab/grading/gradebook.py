@@ -1,9 +1,10 @@
 """A whole class graded: its submissions found, each student graded once, the gradebook written.
 
 SUBMISSIONS/ holds one file or one folder per student, named after the student (the file's stem,
-the folder's name); hidden entries are left out. Each submission is packed (a tar archive, no
-links: a link could show the grader's files to the student) and keyed by a digest of its bytes
-and of the options that decide a grade (``GradeOptions.digest_fields``).
+the folder's name); hidden entries are left out. Each submission is packed once, safely
+(``execution.safe_copy``: no link followed, no FIFO waited on, sizes bounded before reading, for a
+student may still be writing it) and keyed by a digest of its bytes and of the options that decide
+a grade (``GradeOptions.digest_fields``).
 
 The output folder keeps, per student, ``results/<student>.json`` (the result and its digest) and
 ``reports/<student>.txt``, each written atomically (a temporary file renamed over the target,
@@ -12,7 +13,9 @@ on disk always has its report. A run grades only the students without a stored r
 digest: a Ctrl-C, a ``kill -9`` or a lost Dask worker loses no finished result and grades none
 twice (a task a lost worker held is run again by the executor, and its result arrives once).
 ``gradebook.csv`` and ``gradebook.json`` are rewritten from the stored results when every student
-has one. A lock on ``.grade.lock`` keeps two runs off one folder.
+has one, every text a student controls made inert (``grader.inert``). A lock on ``.grade.lock``
+keeps two runs off one folder, and the run that holds it empties ``.work``, where the students'
+work folders live (mode 700), when it starts and when it ends.
 
 Where students are graded: ``jobs`` threads here, each waiting on its student's grader process
 (``grading.grader``), or one task per student on a Dask cluster (``execution.cluster``).
@@ -26,7 +29,6 @@ import hashlib
 import io
 import json
 import os
-import tarfile
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass
@@ -34,13 +36,15 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
+from ..execution import safe_copy
 from ..execution.capped_process import allow_graders, stop_graders
 from ..formats.outputs import write_text
 from .documents import JUDGE_OUTCOMES
-from .grader import GradeOptions, StudentJob, StudentResult, grade_student
+from .grader import GradeOptions, StudentJob, StudentResult, grade_student, inert, remove_tree
 
 MAX_SUBMISSION_BYTES = 16 << 20
-"""A submission larger than this (packed) is not graded: it is no source file, and it travels to every worker."""
+"""A submission whose files hold more than this is not graded (checked before reading): it is no
+source file, and it travels to every worker."""
 
 
 @dataclass(frozen=True)
@@ -61,7 +65,7 @@ def find_submissions(folder: Path, skip: Path | None = None) -> list[Submission]
     for entry in sorted(folder.iterdir()):
         if entry.name.startswith(".") or entry.name == "__pycache__" or (skip and entry.resolve() == skip.resolve()):
             continue
-        student = entry.stem if entry.is_file() else entry.name
+        student = entry.name if entry.is_dir() and not entry.is_symlink() else entry.stem
         if student in found:
             raise UsageError(f"grade: two submissions for '{student}': '{found[student].name}' and '{entry.name}'; "
                              "keep one file or folder per student")
@@ -72,27 +76,13 @@ def find_submissions(folder: Path, skip: Path | None = None) -> list[Submission]
 
 
 def pack(entry: Path, student: str) -> Submission:
-    """The submission as a tar archive, or why not (a link inside, too large, unreadable)."""
-    paths = [entry, *sorted(entry.rglob("*"))] if entry.is_dir() else [entry]
-    if any(path.is_symlink() for path in paths):
-        return Submission(student, entry.name, problem="not graded: the submission holds a symbolic link")
-    buffer = io.BytesIO()
+    """The submission as a tar archive (``execution.safe_copy``: no link followed, sizes bounded before
+    reading), or why not: a link, a FIFO or a device inside, too large, unreadable."""
     try:
-        with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as archive:
-            for path in paths:
-                info = archive.gettarinfo(path, arcname=path.relative_to(entry.parent).as_posix())
-                info.mtime, info.uid, info.gid, info.uname, info.gname = 0, 0, 0, "", ""  # the digest: bytes only
-                if info.isfile():
-                    with path.open("rb") as data:
-                        archive.addfile(info, data)
-                elif info.isdir():
-                    archive.addfile(info)
-            if buffer.tell() > MAX_SUBMISSION_BYTES:
-                return Submission(student, entry.name,
-                                  problem=f"not graded: more than {MAX_SUBMISSION_BYTES >> 20} MiB")
-    except OSError as exc:
-        return Submission(student, entry.name, problem=f"not graded: cannot read it: {exc.strerror or exc}")
-    return Submission(student, entry.name, buffer.getvalue())
+        packed = safe_copy.pack(entry, entry.name, safe_copy.Bounds(MAX_SUBMISSION_BYTES))
+    except safe_copy.CopyRefused as why:
+        return Submission(student, entry.name, problem=f"not graded: {why}")
+    return Submission(student, entry.name, packed)
 
 
 def digest(submission: Submission, options: GradeOptions) -> str:
@@ -109,6 +99,9 @@ class Gradebook:
 
     def __init__(self, folder: Path):
         self.folder = folder
+        self.work = folder / ".work"
+        """The students' work folders (their code unpacked, built, graded), mode 700: emptied when a run
+        takes the lock, so what a killed run left there goes with the next one, and at the end."""
         self._lock_fd: int | None = None
 
     def __enter__(self) -> Gradebook:
@@ -125,10 +118,18 @@ class Gradebook:
             raise UsageError(f"grade: another grade run is writing '{self.folder}' now; wait for it, or "
                              "give another --out") from None
         self._lock_fd = fd
+        try:
+            remove_tree(self.work)
+            self.work.mkdir(mode=0o700)
+            self.work.chmod(0o700)
+        except OSError as exc:
+            self.__exit__()
+            raise UsageError(f"grade: cannot make '{self.work}': {exc.strerror or exc}") from None
         return self
 
     def __exit__(self, *exc_info: object) -> None:
         if self._lock_fd is not None:
+            remove_tree(self.work)
             os.close(self._lock_fd)
             self._lock_fd = None
 
@@ -162,15 +163,20 @@ CSV_FIELDS = ("student", "status", "passed", "total", "seconds", "peak_memory_mb
 
 
 def csv_text(document: dict[str, Any]) -> str:
-    """The gradebook as CSV: a row per student; judge adds a column per verdict, the others ``skipped``."""
-    counted = list(JUDGE_OUTCOMES[:-1]) if document["task"] == "judge" else ["skipped"]
+    """The gradebook as CSV: a row per student; judge adds a column per verdict, the others ``skipped``
+    and the built-in solvers the student's code imports. Every text a student controls is ``inert``:
+    escaped for terminals, never a spreadsheet formula."""
+    judged = document["task"] == "judge"
+    counted = list(JUDGE_OUTCOMES[:-1]) if judged else ["skipped"]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([*CSV_FIELDS[:4], *counted, *CSV_FIELDS[4:]])
+    writer.writerow([*CSV_FIELDS[:4], *counted, *CSV_FIELDS[4:7], *([] if judged else ["library_solvers"]),
+                     CSV_FIELDS[7]])
     for row in document["students"]:
-        writer.writerow([row["student"], row["status"], row["passed"], row["total"],
+        writer.writerow([inert(row["student"]), row["status"], row["passed"], row["total"],
                          *(row["counts"].get(name, 0) for name in counted), row["seconds"],
-                         round(row["peak_kb"] / 1024, 1), row["first_failure"], row["submission"]])
+                         round(row["peak_kb"] / 1024, 1), inert(row["first_failure"]),
+                         *([] if judged else [" ".join(row["library_solvers"])]), inert(row["submission"])])
     return out.getvalue()
 
 
@@ -182,22 +188,26 @@ def row_of(result: StudentResult) -> dict[str, Any]:
 
 
 def report_text(result: StudentResult, options: GradeOptions) -> str:
-    """The short text report of one student (``reports/<student>.txt``)."""
+    """The short text report of one student (``reports/<student>.txt``), every text the student controls
+    ``inert`` (their names included)."""
     what = {"judge": f"judged on {options.dataset_name} ({options.puzzles} puzzle{'s' * (options.puzzles != 1)})",
             "solver": f"the solver contract on class {options.class_name}",
             "encoding": "the model graded by check-encoding"}[options.task]
-    lines = [f"student: {result.student} (submission: {result.submission})", f"task: {options.task}, {what}"]
+    lines = [f"student: {inert(result.student)} (submission: {inert(result.submission)})",
+             f"task: {options.task}, {what}"]
     if result.program:
-        lines.append(f"program: {result.program}")
+        lines.append(f"program: {inert(result.program)}")
     unit = "accepted" if options.task == "judge" else "checks passed"
     lines.append(f"score: {result.passed} of {result.total} {unit}" if result.status == "graded"
                  else f"score: {result.passed} of {result.total} (not graded)")
     if result.counts:
         lines.append("counts: " + ", ".join(f"{name} {n}" for name, n in result.counts.items() if n))
     lines.append(f"time: {result.seconds:.2f} s, peak memory {result.peak_kb / 1024:.1f} MB")
-    lines.append(f"first failure: {result.first_failure or 'none'}")
+    if result.library_solvers:
+        lines.append(f"imports sudokulab's own solvers: {', '.join(inert(n) for n in result.library_solvers)}")
+    lines.append(f"first failure: {inert(result.first_failure) or 'none'}")
     shown = [c for c in result.checks if options.task != "judge" or c.status != "accepted"][:20]
-    lines += [f"  {c.status:<22} {c.name}{': ' + c.reason if c.reason else ''}" for c in shown]
+    lines += [f"  {c.status:<22} {inert(c.name)}{': ' + inert(c.reason) if c.reason else ''}" for c in shown]
     return "\n".join(lines) + "\n"
 
 
@@ -230,12 +240,14 @@ def grade_class(submissions: Sequence[Submission], options: GradeOptions, book: 
         elif submission.problem:  # nothing to send anywhere: its result is known here
             known.append(StudentResult(submission.student, submission.name, key, "not graded", 0,
                                        options.puzzles if options.task == "judge" else 0,
-                                       first_failure=submission.problem))
+                                       first_failure=inert(submission.problem)))
         else:
-            pending.append(StudentJob(submission.student, submission.name, submission.packed, options, key))
+            pending.append(StudentJob(submission.student, submission.name, submission.packed, options, key,
+                                      work_root=str(book.work) if cluster is None else None))
     kept = len(done)
     if on_start:
         on_start(len(pending) + len(known))
+    jobs = max(1, min(jobs, len(pending)))  # no more graders at once than students to grade
     where, retried = f"{jobs} student{'s' * (jobs != 1)} at once on this machine", 0
 
     def take(result: StudentResult) -> None:

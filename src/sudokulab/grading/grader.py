@@ -3,16 +3,24 @@
 Why a process per student: whatever the submission does to the process that grades it (exits at
 import, loops, prints megabytes, breaks the interpreter), it does to that process alone; here it
 becomes that student's failure, in words ("the grader ended with exit code 0 and printed no
-document for this submission"), and the class goes on. The grader is ``sys.executable -m
-sudokulab judge|check-solver|check-encoding ... --json``, run capped (``capped_process``: a session
-of its own, a wall-time cap and an output cap, SIGTERM when the thread that started it dies, so a
-``kill -9`` of ``grade`` leaves no grader behind). Its document is checked field by field
-(``grader_documents``): anything else is the grader's failure, never a score.
+document for this submission"), and the class goes on. The grader is ``sudokulab judge|check-solver|
+check-encoding ... --json``, run capped (``capped_process``: a PID namespace of its own, a wall-time
+cap and an output cap, SIGTERM when the thread that started it dies, so a ``kill -9`` of ``grade``
+leaves no grader behind). Its document is checked field by field (``grader_documents``): anything
+else is the grader's failure, never a score.
+
+The grader never imports from the student's folder: it starts isolated (``python -I``, the package's
+own folder put back on its path and nothing else), in a current folder of its own that holds
+nothing of the student's (``run/``), with ``TMPDIR`` inside the student's work folder, so a
+``json.py`` or a ``random/`` package handed in is the student's file, never the grader's module,
+and whatever the grader leaves in its temporary folder goes when the work folder goes.
 
 ``grade_student`` runs where the student is graded: a thread of ``grade --jobs N`` or a task on a
 Dask worker. The submission travels as a tar archive (``StudentJob.packed``), is unpacked into a
-temporary folder there, and, for the judge task, compiled there (the binary must run where it was
-built), with its own time limit (``submission_program``); a compile error is the student's failure.
+work folder there (``StudentJob.work_root``: inside the gradebook folder on this machine, mode 700;
+the Dask worker's own folder on a cluster), and, for the judge task, compiled there in the sandbox
+(the binary must run where it was built), with its own limits (``submission``); a compile error is
+the student's failure.
 """
 
 from __future__ import annotations
@@ -29,12 +37,19 @@ from typing import Any
 
 from ..errors import UsageError
 from ..execution.capped_process import Ended, run_capped
+from ..formats.boj import printable
 from .documents import CHECK_STATUSES, ENCODING_KEYS, JUDGE_OUTCOMES, SOLVER_KEYS, check_document, judge_rows
 from .submission import program_of, python_file
 
 TASKS = ("judge", "solver", "encoding")
 """judge: the student's program judged over a dataset; solver: the solver contract on a class;
 encoding: a SAT or CP-SAT model graded."""
+
+
+GRADING_REVISION = 2
+"""How a student is graded, as part of every result's digest: raised when that changes in a way a
+stored result must not outlive (2: compiled in the sandbox, graders isolated, texts made inert), so
+a rerun grades again what an earlier way graded."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +71,8 @@ class GradeOptions:
     compile_timeout: float = 60.0
     student_timeout: float | None = None
     """The wall-time cap of one student's grader; None: ``cap``'s default."""
+    refuse_library_solvers: bool = False
+    """solver, encoding: the student's code may not import sudokulab's own solvers (``--refuse-library-solvers``)."""
 
     @property
     def cap(self) -> float:
@@ -69,12 +86,14 @@ class GradeOptions:
         """The options that decide a grade, as one JSON-able value (the dataset by its SHA-256)."""
         import hashlib
 
-        fields = {"task": self.task, "version": _version()}
+        fields = {"task": self.task, "version": _version(), "grading": GRADING_REVISION}
         if self.task == "judge":
             fields.update(dataset=hashlib.sha256(self.dataset).hexdigest(), time_limit=self.time_limit,
                           memory_limit=self.memory_limit, isolation=self.isolation)
         if self.task == "solver":
             fields["class"] = self.class_name
+        if self.task != "judge":
+            fields["refuse_library_solvers"] = self.refuse_library_solvers
         return fields
 
 
@@ -97,6 +116,9 @@ class StudentJob:
     packed: bytes
     options: GradeOptions
     digest: str
+    work_root: str | None = None
+    """Where the student's work folder is made: the gradebook's ``.work`` here; None on a cluster
+    worker (the worker's own folder, which Dask removes with it)."""
 
 
 @dataclass(frozen=True)
@@ -130,6 +152,8 @@ class StudentResult:
     program: str = ""
     """judge: the command run, as words."""
     checks: tuple[Check, ...] = ()
+    library_solvers: tuple[str, ...] = ()
+    """solver, encoding: sudokulab's own solvers the student's code imported, as its grader reported them."""
 
     def to_json(self) -> dict[str, Any]:
         from dataclasses import asdict
@@ -141,7 +165,7 @@ class StudentResult:
         """Back from ``to_json``; ValueError for anything else (a stored result damaged by hand)."""
         try:
             checks = tuple(Check(**c) for c in data.pop("checks"))
-            result = cls(**data, checks=checks)
+            result = cls(**{**data, "library_solvers": tuple(data.get("library_solvers", ()))}, checks=checks)
         except (TypeError, AttributeError, KeyError) as exc:
             raise ValueError(f"not a stored result: {exc}") from None
         if not (isinstance(result.student, str) and isinstance(result.passed, int) and
@@ -155,31 +179,94 @@ class StudentResult:
 def grade_student(job: StudentJob) -> StudentResult:
     """Grade one student where this runs (a thread here, a Dask worker): unpack, build, grade, read."""
     try:
-        work = Path(tempfile.mkdtemp(prefix="sudokulab-grade-"))
+        work = Path(tempfile.mkdtemp(prefix="student-", dir=job.work_root or _worker_folder()))
+        for part in ("run", "tmp"):
+            (work / part).mkdir()
     except OSError as exc:
-        raise UsageError(f"grade: cannot make a temporary folder to grade '{job.student}': {exc.strerror or exc}") \
+        raise UsageError(f"grade: cannot make a work folder to grade '{job.student}': {exc.strerror or exc}") \
             from None
     try:
         with tarfile.open(fileobj=io.BytesIO(job.packed)) as archive:
             if hasattr(tarfile, "data_filter"):
                 archive.extractall(work / "submission", filter="data")
             else:
-                archive.extractall(work / "submission")  # noqa: S202 - made by gradebook.pack, no links
+                archive.extractall(work / "submission")  # noqa: S202 - made by gradebook.pack: no links
         submission = work / "submission" / job.submission
         if job.options.task == "judge":
             return _judge(job, submission, work)
         return _check(job, submission, work)
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        remove_tree(work)
+
+
+def _worker_folder() -> str | None:
+    """The Dask worker's own folder when this runs on one, else None (the system's temporary folder)."""
+    try:
+        from distributed import get_worker
+
+        return get_worker().local_directory
+    except (ImportError, ValueError, AttributeError):
+        return None
+
+
+def remove_tree(top: Path) -> None:
+    """Remove a work folder, whatever modes the grader or a build left inside it (a judge's read-only
+    copies); nothing when there is none."""
+    if not os.path.lexists(top):
+        return
+
+    def writable_again(function: Any, path: str, _: Any) -> None:
+        folder = os.path.dirname(path)
+        if not folder.startswith(str(top)):  # never a folder above the tree
+            return
+        try:
+            os.chmod(folder, 0o700)
+            function(path)
+        except OSError:
+            pass
+
+    shutil.rmtree(top, onerror=writable_again)
+
+
+SPREADSHEET_FORMULA = ("=", "+", "-", "@")
+"""What a spreadsheet reads as a formula at the start of a cell (with tab and carriage return, which
+``inert`` has already written as escapes)."""
+
+
+def inert(text: str) -> str:
+    """A student-controlled string (a file name, a compiler's error, a program's last words) made
+    inert: every character a terminal acts on written as its escape (``formats.boj.printable``:
+    ``\\x1b``, ``\\n``), and a leading ``=``, ``+``, ``-`` or ``@`` quoted with ``'`` so a
+    spreadsheet shows it as text. Applying it twice changes nothing more."""
+    text = printable(text)
+    return "'" + text if text.startswith(SPREADSHEET_FORMULA) else text
 
 
 def _result(job: StudentJob, status: str, passed: int, total: int, failure: str = "", **fields: Any) -> StudentResult:
+    """A student's result, every text in it that the student controls made ``inert`` (names aside:
+    they stay exact in the JSON, and the CSV and reports make them inert as they write them)."""
+    fields["checks"] = tuple(Check(inert(c.name), c.status, inert(c.reason)) for c in fields.get("checks", ()))
+    fields["program"] = inert(fields.get("program", ""))
     return StudentResult(job.student, job.submission, job.digest, status, passed, total,
-                         first_failure=failure, **fields)
+                         first_failure=inert(failure), **fields)
+
+
+GRADER_START = "import sys; sys.path.insert(0, sys.argv.pop(1)); from sudokulab.__main__ import run; run()"
+"""How a grader starts under ``python -I``: the folder holding this ``sudokulab`` package first on its
+path (PYTHONPATH and the current folder are not read), then the command line as ``python -m`` runs it."""
 
 
 def _sudokulab(*arguments: str) -> list[str]:
-    return [sys.executable, "-m", "sudokulab", *arguments]
+    import sudokulab
+
+    package_root = str(Path(sudokulab.__file__).resolve().parent.parent)
+    return [sys.executable, "-I", "-c", GRADER_START, package_root, *arguments]
+
+
+def _grader(argv: list[str], work: Path, cap: float) -> Ended:
+    """A grader run capped, in the empty ``run/`` folder, its temporary files in the work folder's ``tmp/``."""
+    env = {**os.environ, "TMPDIR": str(work / "tmp")}
+    return run_capped(argv, work / "run", cap, env=env)
 
 
 def _grader_failure(ended: Ended, cap: float, problem: str = "") -> str:
@@ -195,14 +282,14 @@ def _check(job: StudentJob, submission: Path, work: Path) -> StudentResult:
     if source is None:
         return _result(job, "not graded", 0, 0, why)
     options = job.options
-    here = submission.parent  # the path as the grader is given it, so no temporary folder shows in a reason
-    named = source.relative_to(here).as_posix()
+    named = f"../submission/{source.relative_to(submission.parent).as_posix()}"  # from run/: no temporary path
+    refuse = ["--refuse-library-solvers"] if options.refuse_library_solvers else []
     if options.task == "solver":
-        argv, keys = _sudokulab("check-solver", f"{named}:{options.class_name}", "--json"), SOLVER_KEYS
+        argv, keys = _sudokulab("check-solver", f"{named}:{options.class_name}", "--json", *refuse), SOLVER_KEYS
     else:
-        argv, keys = _sudokulab("check-encoding", named, "--json"), ENCODING_KEYS
-    ended = run_capped(argv, here, options.cap)
-    document, problem = check_document(ended, keys)
+        argv, keys = _sudokulab("check-encoding", named, "--json", *refuse), ENCODING_KEYS
+    ended = _grader(argv, work, options.cap)
+    document, problem = check_document(ended, keys, shown_from="../submission/")
     timing = {"seconds": round(ended.seconds, 3), "peak_kb": ended.peak_kb}
     if document is None:
         return _result(job, "not graded", 0, 0, problem or _grader_failure(ended, options.cap), **timing)
@@ -212,7 +299,8 @@ def _check(job: StudentJob, submission: Path, work: Path) -> StudentResult:
     counts = {status: sum(c.status == status for c in checks) for status in CHECK_STATUSES}
     failed = next((c for c in checks if c.status == "failed"), None)
     return _result(job, "graded", counts["passed"], counts["passed"] + counts["failed"],
-                   f"{failed.name}: {failed.reason}" if failed else "", counts=counts, checks=checks, **timing)
+                   f"{failed.name}: {failed.reason}" if failed else "", counts=counts, checks=checks,
+                   library_solvers=tuple(inert(name) for name in document["library_solvers"]), **timing)
 
 
 # --- the judge task ------------------------------------------------------------------------------
@@ -221,7 +309,7 @@ def _judge(job: StudentJob, submission: Path, work: Path) -> StudentResult:
     """judge: the program found and built, then ``judge DATASET --json -- COMMAND``."""
     options = job.options
     total = options.puzzles
-    command, problem = program_of(submission, work / "build", options)
+    command, problem = program_of(submission, work, options)
     if command is None:
         return _result(job, "not graded", 0, total, problem)
     program = " ".join(Path(a).name if os.sep in a else a for a in command)
@@ -230,7 +318,7 @@ def _judge(job: StudentJob, submission: Path, work: Path) -> StudentResult:
     argv = _sudokulab("judge", str(dataset), "--json", "--quiet", "--show-failures", "0",
                       "--time-limit", f"{options.time_limit:g}", "--memory-limit", str(options.memory_limit),
                       "--isolation", options.isolation, "--", *command)
-    ended = run_capped(argv, work, options.cap)
+    ended = _grader(argv, work, options.cap)
     rows, problem = judge_rows(ended, options.entries)
     if rows is None:
         return _result(job, "not graded", 0, total, problem or _grader_failure(ended, options.cap),

@@ -5,7 +5,8 @@ student can import, the student can patch. They run ``student_worker``, which do
 sandbox and sends back data (``student_process``). ``compare --solver-class`` does it here: a class
 raced beside the built-in solvers is the user's own, trusted as any script they run. A file that
 does not import, lacks what the interface asks for, or raises, is one line naming the file, the
-function and the line (``StudentError``, exit 2), never a traceback.
+function and the line (``StudentError``, exit 2), never a traceback. Which of ``sudokulab``'s own
+solvers a student's code imports is found here too, and refused where the teacher says so.
 """
 
 from __future__ import annotations
@@ -133,3 +134,44 @@ def register_classes(targets: list[str], names: list[str] | None) -> list[str] |
         solvers.REGISTRY[name] = cls
         added.append(name)
     return None if names is None else names + [name for name in added if name not in names]
+
+
+# --- sudokulab's own solvers in a student's code -----------------------------------------------------
+
+def library_solvers() -> dict[str, Path]:
+    """The built-in solvers' paradigm folders, by name (``sat``, ``exact_cover``, ...): each folder of
+    ``sudokulab.solvers`` a registered solver lives in. A student's class that subclasses ``DlxSolver``
+    or calls ``solvers.get("sat")`` hands in the package's work, not theirs: a teacher may want to know
+    (``imported_library_solvers``), or to refuse it (the sandbox then shows these folders empty)."""
+    from .. import solvers
+
+    folder = Path(solvers.__file__).resolve().parent
+    names = sorted({entry.target.split(":")[0].split(".")[2] for entry in solvers.REGISTRY.values()
+                    if isinstance(entry, solvers.SolverEntry) and isinstance(entry.target, str)
+                    and entry.target.startswith("sudokulab.solvers.")})
+    return {name: folder / name for name in names if (folder / name).is_dir()}
+
+
+def imported_library_solvers() -> list[str]:
+    """The paradigm folders of ``sudokulab.solvers`` this process has imported from, by name."""
+    names = library_solvers()
+    return sorted({module.split(".")[2] for module in list(sys.modules)
+                   if module.startswith("sudokulab.solvers.") and module.split(".")[2] in names})
+
+
+class RefusedSolvers:
+    """An import hook that refuses the built-in solvers' packages by name, with one line saying why
+    (``--refuse-library-solvers``): the sandbox also shows their folders empty, which no code inside
+    can undo; this is the readable half, and the whole refusal where there is no sandbox."""
+
+    def __init__(self, refused: list[str]):
+        self.refused = set(refused)
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
+        parts = name.split(".")
+        if len(parts) >= 3 and parts[:2] == ["sudokulab", "solvers"] and parts[2] in self.refused:
+            raise ModuleNotFoundError(f"sudokulab's own solvers ({parts[2]}) are refused here: the teacher "
+                                      "gave --refuse-library-solvers", name=name)
+
+    def install(self) -> None:
+        sys.meta_path.insert(0, self)

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
-from ..execution import isolation, sandbox
+from ..execution import isolation, launcher, sandbox
 from .student_code import StudentError
 
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ Python, bubblewrap and the package's imports, on a busy machine)."""
 RESTARTS = 20
 """Restarts after failures at most; past them every call fails at once."""
 
-STARTING = "starting the student's process"
+STUDENT_WORKER = "sudokulab.grading.student_worker"
 
 ERROR_KINDS = ("raised", "refused", "unusable", "memory", "exited")
 
@@ -70,8 +70,10 @@ class StudentLimits:
 
     seconds: float = 10.0
     memory_mb: int | None = 1024
-    """Megabytes (RLIMIT_DATA, as the judge sets it); None or 0 for no limit."""
+    """Megabytes for the process's whole tree (``sandbox.Limits.memory_mb``); None or 0 for no limit."""
     isolation: str = "bwrap"
+    check_seconds: float | None = None
+    """Wall time of one check, all its calls together (``StudentProcess.limit_check``); None: no such bound."""
 
 
 class StudentFailure(Exception):
@@ -135,13 +137,18 @@ class StudentProcess:
     """One student's file (or class) loaded in a sandboxed worker, called as long as the grader needs.
 
     ``load`` is the worker's loading request (``load_solver`` or ``load_model`` and its arguments),
-    ``shown`` the file as the user named it, ``file`` the copy to bind (``student_copy``). Use as a
-    context manager: ``close`` stops the worker.
+    ``shown`` the file as the user named it, ``file`` the copy to bind (``student_copy``), ``hidden``
+    folders the sandbox shows empty (``student_code.library_solvers``, when the teacher refuses them).
+    ``worker`` is the module run in the sandbox and ``who`` how a reason names it: the grader's own
+    solving of a student's formula runs the same way (``formula_worker``), as a process it can kill.
+    Use as a context manager: ``close`` stops the worker.
     """
 
     def __init__(self, load: str, arguments: dict[str, Any], shown: str, limits: StudentLimits,
-                 file: str | None = None):
+                 file: str | None = None, hidden: tuple[str, ...] = (), worker: str = STUDENT_WORKER,
+                 who: str = "the student's process"):
         self.load, self.arguments, self.shown, self.limits, self.file = load, dict(arguments), shown, limits, file
+        self.hidden, self.worker, self.who = hidden, worker, who
         self.launched: sandbox.Launched | None = None
         self.selector: selectors.BaseSelector | None = None
         self.buffer = bytearray()
@@ -152,8 +159,14 @@ class StudentProcess:
         self.restarts = 0
         self.broken: str | None = None
         self.loaded: Any = None
+        self.check_limit: tuple[float, float] | None = None
+        """(deadline, seconds) every call shares until the next ``limit_check``: one check's time limit."""
 
     # --- Starting and stopping. -----------------------------------------------------------------------
+
+    @property
+    def starting(self) -> str:
+        return f"starting {self.who}"
 
     def command(self) -> list[str]:
         """The worker's command line; the paths after it are there so the sandbox binds them read-only
@@ -164,7 +177,7 @@ class StudentProcess:
         package_root = str(Path(sudokulab.__file__).resolve().parent.parent)
         paths = dict.fromkeys(p for p in (sys.prefix, sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix,
                                           package_root, self.file) if p)
-        return [sys.executable, "-I", "-B", "-m", "sudokulab.grading.student_worker", *paths]
+        return [sys.executable, "-I", "-B", "-m", self.worker, *paths]
 
     def start(self) -> Any:
         """Start the worker and load the file: what it loaded (capabilities, the model's kind).
@@ -191,7 +204,7 @@ class StudentProcess:
     def _launch(self, first: bool) -> None:
         limits = sandbox.Limits(seconds=self.limits.seconds, memory_mb=self.limits.memory_mb or None,
                                 isolation=self.limits.isolation)
-        self.launched = sandbox.launch(self.command(), limits)
+        self.launched = sandbox.launch(self.command(), limits, hidden=self.hidden)
         process = self.launched.process
         for stream in (process.stdin, process.stdout, process.stderr):
             os.set_blocking(stream.fileno(), False)  # type: ignore[union-attr]
@@ -204,30 +217,31 @@ class StudentProcess:
         self.report = bytearray()
         self.number = 0
         try:
-            ready = self._answer(0, STARTING, START_SECONDS)
+            ready = self._answer(0, self.starting, START_SECONDS)
         except (StudentFailure, StudentRaised) as failure:
             self._stop()
             if first:
-                raise UsageError(f"cannot start the student's process: {failure}") from None
+                raise UsageError(f"cannot start {self.who}: {failure}") from None
             raise
         if ready != "ready":
             self._stop()
-            raise StudentFailure(f"starting the student's process: it said {str(ready)[:60]!r}, not 'ready'")
+            raise StudentFailure(f"{self.starting}: it said {str(ready)[:60]!r}, not 'ready'")
 
-    def _stop(self) -> tuple[int | None, int]:
+    def _stop(self) -> tuple[int | None, bool]:
         """Stop the worker (every process it started is killed and reaped): its exit code (negative: a
-        signal; None when it was still running) and peak memory in kB (0 when not known)."""
+        signal; None when it was still running), and whether its memory reached the limit."""
         if self.launched is None:
-            return None, 0
+            return None, False
         launched, self.launched = self.launched, None
         if self.selector is not None:
             self.selector.close()
             self.selector = None
         sandbox.finish(launched, self.report)
-        fields = self.report.split()
-        if len(fields) == 5:  # "go STATUS PEAK SECONDS SUBREAPER": the worker ended by itself
-            return sandbox.exit_code_of(int(fields[1]), False), int(fields[2])
-        return None, 0
+        ended = launcher.ending(self.report)
+        if ended is not None:  # the worker ended by itself
+            limit = (self.limits.memory_mb or 0) * 1024
+            return sandbox.exit_code_of(ended.status, False), ended.over_memory or 0 < limit < ended.peak_kb
+        return None, False
 
     def _take_report(self, seconds: float) -> None:
         """Read the launcher's report ("go ", then how the worker ended) for up to ``seconds``, until it
@@ -237,7 +251,7 @@ class StudentProcess:
         deadline = time.perf_counter() + seconds
         with selectors.DefaultSelector() as waiting:
             waiting.register(fd, selectors.EVENT_READ)
-            while len(self.report.split()) < 5:
+            while launcher.ending(self.report) is None:
                 remaining = deadline - time.perf_counter()
                 if remaining <= 0 or not waiting.select(remaining):
                     return
@@ -263,6 +277,28 @@ class StudentProcess:
 
     # --- Calls. ---------------------------------------------------------------------------------------
 
+    def library_solvers(self) -> list[str]:
+        """Which of ``sudokulab``'s own solvers (``student_code.library_solvers``) the student's code
+        imported, as its worker reports it: when it loaded, and now if it is still running (a worker
+        started again would only say what loading imports)."""
+        from .student_code import library_solvers
+
+        known = library_solvers()
+        said = self.loaded.get("library_solvers") if isinstance(self.loaded, dict) else None
+        said = list(said) if isinstance(said, list) else []
+        if self.launched is not None:
+            try:
+                now = self.call("library_solvers", "listing the student's imports")
+            except (StudentFailure, StudentRaised):
+                now = []
+            said += now if isinstance(now, list) else []
+        return sorted({name for name in said if isinstance(name, str) and name in known})
+
+    def limit_check(self, seconds: float | None) -> None:
+        """The calls from now until the next ``limit_check`` share ``seconds`` of wall time, besides each
+        call's own limit: a check that makes many calls ends at its own limit. None: no such bound."""
+        self.check_limit = (time.perf_counter() + seconds, seconds) if seconds else None
+
     def call(self, name: str, what: str, **arguments: Any) -> Any:
         """The worker's answer to one call: its value. ``what`` names the call in a failure's reason.
 
@@ -276,7 +312,7 @@ class StudentProcess:
 
     def _restart(self, what: str) -> None:
         if self.restarts >= RESTARTS:
-            self.broken = f"{what}: not run, the student's process failed {RESTARTS} times already"
+            self.broken = f"{what}: not run, {self.who} failed {RESTARTS} times already"
             raise StudentFailure(self.broken)
         self.restarts += 1
         try:
@@ -288,15 +324,22 @@ class StudentProcess:
             raise StudentFailure(self.broken) from None
 
     def _exchange(self, name: str, arguments: dict[str, Any], what: str) -> Any:
-        """Send one request and read its answer; any failure stops the worker."""
+        """Send one request and read its answer; any failure stops the worker, and so does anything that
+        leaves its answer unread (Ctrl-C, SIGTERM: the worker goes at once, whatever it is doing)."""
+        seconds, check = self.limits.seconds, None
+        if self.check_limit is not None and self.check_limit[0] - time.perf_counter() < seconds:
+            seconds, check = self.check_limit[0] - time.perf_counter(), self.check_limit[1]
+            if seconds <= 0:
+                raise StudentFailure(f"{what}: not run, the check passed its time limit of {check:g} s "
+                                     "(--check-time-limit)")
         self.number += 1
         request = (json.dumps({"id": self.number, "call": name, "arguments": arguments},
                               separators=(",", ":")) + "\n").encode()
         self.printed_in_call = 0
         try:
             self._send(request, what)
-            return self._answer(self.number, what, self.limits.seconds)
-        except StudentFailure:
+            return self._answer(self.number, what, seconds, check)
+        except BaseException:
             self._stop()
             raise
 
@@ -324,8 +367,9 @@ class StudentProcess:
         finally:
             self.selector.unregister(stdin)
 
-    def _answer(self, number: int, what: str, seconds: float) -> Any:
-        """Read the answer to request ``number``: its value, or the error it says (raised here)."""
+    def _answer(self, number: int, what: str, seconds: float, check: float | None = None) -> Any:
+        """Read the answer to request ``number``: its value, or the error it says (raised here). ``check``:
+        the check's time limit, when it is the one that ends in ``seconds``."""
         assert self.launched is not None and self.selector is not None
         deadline = time.perf_counter() + seconds
         while (newline := self.buffer.find(b"\n")) < 0:
@@ -333,7 +377,7 @@ class StudentProcess:
                 raise StudentFailure(f"{what}: answered more than {MESSAGE_LIMIT >> 20} MB on the grader's channel")
             remaining = deadline - time.perf_counter()
             if remaining <= 0:
-                raise self._timed_out(what, seconds)
+                raise self._timed_out(what, seconds, check)
             for key, _ in self.selector.select(remaining):
                 self._read(key.fd, what)
         line = bytes(self.buffer[:newline])
@@ -391,18 +435,21 @@ class StudentProcess:
             raise StudentFailure(f"{what}: the student's code called {said}: a grader's call must return")
         raise StudentRaised(kind, said, error.get("type", "")[:100], error.get("text", "")[:2000])
 
-    def _timed_out(self, what: str, seconds: float | None = None) -> StudentFailure:
+    def _timed_out(self, what: str, seconds: float | None = None, check: float | None = None) -> StudentFailure:
         limit = seconds if seconds is not None else self.limits.seconds
-        if what == STARTING:
+        if what == self.starting:
             return StudentFailure(f"{what}: it did not start within {START_SECONDS:g} s")
+        if check is not None:
+            return StudentFailure(f"{what}: no answer within the check's time limit of {check:g} s "
+                                  "(--check-time-limit)")
         return StudentFailure(f"{what}: no answer within the time limit of {limit:g} s per call (--time-limit)")
 
     def _ended(self, what: str) -> StudentFailure:
         """The worker closed the channel: how it ended (exit code or signal, memory), and its last words."""
         self._take_report(2.0)
-        code, peak_kb = self._stop()
+        code, over_memory = self._stop()
         limit = self.limits.memory_mb
-        if limit and peak_kb > limit * 1024:
+        if limit and over_memory:
             how = f"passed the memory limit of {limit} MB (--memory-limit)"
         elif code is None:
             how = "closed the grader's channel"
@@ -411,5 +458,5 @@ class StudentProcess:
         else:
             how = f"ended with exit code {code} (os._exit or a crash)"
         said = _printable(bytes(self.printed))
-        return StudentFailure(f"{what}: the student's process {how} without answering"
+        return StudentFailure(f"{what}: {self.who} {how} without answering"
                               + (f"; its last words: {said!r}" if said else ""))

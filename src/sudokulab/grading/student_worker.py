@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import UnsupportedFeature
-from .student_code import StudentError, load_class, load_module, raised_line
+from .student_code import RefusedSolvers, StudentError, imported_library_solvers, load_class, load_module, raised_line
 
 DEPTH = 4
 """How deep ``plain`` follows nested sequences (a list of clauses of ints is 2; rows of a grid 2)."""
@@ -94,9 +94,16 @@ class Worker:
 
     # --- check-solver: a solver class -----------------------------------------------------------------
 
-    def load_solver(self, target: str, shown: str) -> dict[str, Any]:
+    def library_solvers(self) -> list[str]:
+        """The built-in solvers' packages imported so far (``student_code.library_solvers``): reported,
+        not trusted (the student's code runs here); a teacher who refuses them has the sandbox hide them."""
+        return imported_library_solvers()
+
+    def load_solver(self, target: str, shown: str, refused: list[str] | None = None) -> dict[str, Any]:
         from .. import solvers
 
+        if refused:
+            RefusedSolvers(refused).install()
         cls = load_class(target, shown)
         self.module = sys.modules.get(cls.__module__)
         capabilities = getattr(cls, "capabilities", None)
@@ -120,6 +127,7 @@ class Worker:
                 "why": plain(capabilities.why), "kinds": plain(sorted(capabilities.kinds)),
                 "forms": plain(sorted(getattr(capabilities, "forms", ()))), "kinds_why": plain(capabilities.kinds_why),
             },
+            "library_solvers": imported_library_solvers(),
         }
 
     def result(self, name: str, found: Any, fields: tuple[str, ...]) -> dict[str, Any]:
@@ -153,16 +161,18 @@ class Worker:
 
     # --- check-encoding: a model ----------------------------------------------------------------------
 
-    def load_model(self, file: str, shown: str) -> dict[str, Any]:
+    def load_model(self, file: str, shown: str, refused: list[str] | None = None) -> dict[str, Any]:
+        if refused:
+            RefusedSolvers(refused).install()
         self.module = load_module(file, shown)
         if callable(getattr(self.module, "build", None)):
-            return {"kind": "cp"}
+            return {"kind": "cp", "library_solvers": imported_library_solvers()}
         encode, decode = (getattr(self.module, name, None) for name in ("encode", "decode"))
         missing = " and ".join(name for name, f in (("encode(puzzle)", encode), ("decode(model, puzzle)", decode))
                                if not callable(f))
         if missing:
             raise StudentError(f"{shown}: defines no {missing} (see 'sudokulab check-encoding --template')")
-        return {"kind": "sat"}
+        return {"kind": "sat", "library_solvers": imported_library_solvers()}
 
     def encode(self, puzzle: dict[str, Any]) -> Any:
         return plain(self.run("encode", self.module.encode, puzzle_of(puzzle)))
@@ -242,15 +252,16 @@ class Values:
     value, boolean_value = Value, BooleanValue
 
 
-CALLS = ("load_solver", "solve", "count", "close", "load_model", "encode", "decode", "build", "decode_values")
+CALLS = ("load_solver", "solve", "count", "close", "load_model", "encode", "decode", "build", "decode_values",
+         "library_solvers")
 
 
-def answer(worker: Worker, request: dict[str, Any]) -> dict[str, Any]:
+def answer(worker: Any, request: dict[str, Any], calls: tuple[str, ...] = CALLS) -> dict[str, Any]:
     """One request's answer: its value, or what went wrong, as data."""
     number, name = request.get("id"), request.get("call")
     arguments = request.get("arguments") or {}
     try:
-        if name not in CALLS:
+        if name not in calls:
             raise Failed("unusable", f"the worker has no call '{name}'")
         return {"id": number, "value": getattr(worker, name)(**arguments)}
     except Failed as failed:
@@ -266,10 +277,10 @@ def answer(worker: Worker, request: dict[str, Any]) -> dict[str, Any]:
         return {"id": number, "error": {"kind": "exited", "line": f"raise {type(exc).__name__}"}}
 
 
-def main() -> None:
+def serve(worker: Any, calls: tuple[str, ...] = CALLS) -> None:
+    """Answer the grader's requests, one JSON line each, until its end of the pipe closes."""
     channel = os.dup(1)
     os.dup2(2, 1)  # the student's prints, even os.write(1, ...), go to standard error, never to the channel
-    worker = Worker()
 
     def send(document: dict[str, Any]) -> None:
         try:
@@ -283,7 +294,11 @@ def main() -> None:
 
     send({"id": 0, "value": "ready"})
     for line in sys.stdin.buffer:
-        send(answer(worker, json.loads(line)))
+        send(answer(worker, json.loads(line), calls))
+
+
+def main() -> None:
+    serve(Worker())
 
 
 if __name__ == "__main__":

@@ -8,8 +8,10 @@ environment's, pyenv's). So before the first run:
 - the program and every file or folder the command names are packed (``pack_program``), unpacked
   once, read-only, into a private temporary folder, and the command rewritten to point at the copies
   (``fixed_program``, removed at the end); a Dask worker unpacks the same package into its own
-  folder (``unpack_program``). A program file in a ``bin`` folder (``.venv/bin/python``,
-  ``/opt/jdk/bin/java``) or a system folder is an installed tool, run where it is, not copied;
+  folder (``unpack_program``). The packing is ``execution.safe_copy``'s: no link is followed (a
+  link, a FIFO or a device is refused, naming it), and the 64 MB bound holds while it is read. A
+  program file in a ``bin`` folder (``.venv/bin/python``, ``/opt/jdk/bin/java``) or a system folder
+  is an installed tool, run where it is, not copied;
 - the program's name is resolved as the user's shell would: a bare name on the user's PATH, a
   version manager's shim (pyenv's ``~/.pyenv/shims/python3``, a bash script the sandbox could not
   run) to the interpreter it stands for (``pyenv which python3``, asked in the judge's folder so a
@@ -34,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import UsageError
+from ..execution import safe_copy
 
 MAX_SENT_BYTES = 64 << 20
 """The files a command names may come to this much at most (copied, or sent with each batch)."""
@@ -92,21 +95,18 @@ def pack_program(command: Sequence[str], *, shared_fs: bool = False, here: bool 
     _refuse_missing(command)
     packed = []
     total = 0
-    doing = "copy it before judging" if here else "send it to the workers"
+    doing = "copied before judging" if here else "sent to the workers"
     for position, path in _local_paths(command, here=here):
-        buffer = io.BytesIO()
         try:
-            with tarfile.open(fileobj=buffer, mode="w", dereference=True) as archive:
-                archive.add(path, arcname=_stored_name(path))
-        except OSError as exc:
-            raise UsageError(f"judge: cannot read '{path}' to {doing}: {exc.strerror or exc}") from None
-        total += buffer.tell()
-        if total > MAX_SENT_BYTES:
-            raise UsageError(
-                f"judge: the files the command names come to more than {MAX_SENT_BYTES >> 20} MB to {doing}; "
-                + ("name the files the program needs, not a large folder" if here else
-                   "put them where every worker sees them and give --shared-fs"))
-        packed.append((position, buffer.getvalue()))
+            archive = safe_copy.pack(path, _stored_name(path), safe_copy.Bounds(MAX_SENT_BYTES - total), str(path))
+        except safe_copy.CopyRefused as why:
+            hint = ""
+            if str(why).startswith("more than"):
+                hint = ("; name the files the program needs, not a large folder" if here else
+                        "; put them where every worker sees them and give --shared-fs")
+            raise UsageError(f"judge: not {doing}: {why}{hint}") from None
+        total += len(archive)
+        packed.append((position, archive))
     return Program(command, tuple(packed))
 
 

@@ -5,8 +5,9 @@ and its output judged by the special judge (``verify.verify``). Verdicts, in the
 
 - *time limit exceeded*: still running at the time limit (wall time);
 - *output limit exceeded*: more than the output limit on standard output;
-- *memory limit exceeded*: its peak memory (resident memory, shared maps included; the control
-  group's peak where the judge can make one) passed the limit, whatever its exit code; or the
+- *memory limit exceeded*: its processes together reached the limit (its memory control group's, or
+  the launcher's samples of the whole tree where no group can be made), or its peak memory (resident
+  memory, shared maps included) passed the limit, whatever its exit code; or the
   program failed (non-zero exit or signal) and there is evidence that memory ran out: its peak
   reached 90% of the limit, or its error output names an out-of-memory error (Python MemoryError,
   Java OutOfMemoryError, C++ bad_alloc, V8 "heap out of memory", "Cannot allocate memory"). A
@@ -128,6 +129,10 @@ def judge_run(puzzle: Puzzle, run: Run, limits: Limits = DEFAULT_LIMITS) -> tupl
         return Outcome.TIME_LIMIT, f"still running after {limits.seconds:g} s"
     if run.output_overflow:
         return Outcome.OUTPUT_LIMIT, f"more than {limits.output_bytes} bytes of output"
+    if limits.memory_mb and run.memory_exceeded:  # the whole tree's memory: its group's, or the launcher's samples
+        failure = f"{_failure(run)}; " if run.exit_code != 0 else ""
+        return Outcome.MEMORY_LIMIT, (f"{failure}peak memory {run.peak_rss_kb // 1024} MB, limit {limits.memory_mb} "
+                                      "MB, reached by its processes together")
     if run.exit_code == 0 and limits.memory_mb and run.peak_rss_kb > limits.memory_mb * 1024:  # shared maps count
         return Outcome.MEMORY_LIMIT, f"peak memory {run.peak_rss_kb // 1024} MB, limit {limits.memory_mb} MB"
     if run.exit_code != 0:

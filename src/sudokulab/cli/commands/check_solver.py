@@ -20,7 +20,7 @@ from ...grading.student_code import split_target
 from ...grading.student_process import StudentFailure, StudentProcess, student_copy
 from ...grading.student_solver import student_solver
 from ..checks import check_lines, failed_checks_line
-from .check_encoding import print_template, student_arguments, student_limits
+from .check_encoding import imports_line, print_template, refused_solvers, student_arguments, student_limits
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -42,16 +42,18 @@ def run(args: argparse.Namespace) -> int:
 
     where, class_name, is_file = split_target(args.target)
     limits = student_limits(args)
+    refused, hidden = refused_solvers(args)
     with student_copy(where if is_file else None) as copy, StudentProcess(
-            "load_solver", {"target": f"{copy}:{class_name}" if copy else args.target, "shown": args.target},
-            args.target, limits, file=copy) as student:
+            "load_solver", {"target": f"{copy}:{class_name}" if copy else args.target, "shown": args.target,
+                            **refused}, args.target, limits, file=copy, hidden=hidden) as student:
         try:
             solver = student_solver(student, student.start())
         except StudentFailure as failure:
-            solver, outcomes = None, contract.failed_everywhere(str(failure))
+            solver, outcomes, imports = None, contract.failed_everywhere(str(failure)), []
         else:
             try:
-                outcomes = contract.run(solver)
+                outcomes = contract.run(solver, starting=lambda _: student.limit_check(limits.check_seconds))
+                imports = student.library_solvers()
             finally:
                 close = getattr(solver, "close", None)
                 if callable(close):
@@ -63,14 +65,14 @@ def run(args: argparse.Namespace) -> int:
 
         emit({"target": args.target, "solver": name, "ok": not failed,
               "exit": int(code), "checks": [{"check": o.check, "status": o.status, "reason": o.reason or o.summary}
-                                            for o in outcomes]})
+                                            for o in outcomes], "library_solvers": imports})
         failed_checks_line(args.target, [o.status for o in outcomes])
         return code
     sys.stdout.write(f"check-solver {args.target} (solver '{name or '?'}'; {_declared(solver)})\n")
     sys.stdout.write(check_lines([(o.status, o.check, o.reason if o.status != "passed" else o.summary)
                                   for o in outcomes]))
     counts = {s: sum(1 for o in outcomes if o.status == s) for s in ("passed", "failed", "skipped")}
-    sys.stdout.write(", ".join(f"{n} {s}" for s, n in counts.items() if n) + "\n")
+    sys.stdout.write(imports_line(imports) + ", ".join(f"{n} {s}" for s, n in counts.items() if n) + "\n")
     failed_checks_line(args.target, [o.status for o in outcomes])
     return code
 

@@ -44,11 +44,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--time-limit", type=positive_float, default=1.0, metavar="SECONDS",
                         help="judge: wall time per puzzle (default: 1)")
     parser.add_argument("--memory-limit", type=memory_mb, default=256, metavar="MB",
-                        help="judge: peak memory per run (default: 256; 0: none; Java gets -Xmx of half)")
+                        help="judge: peak memory per run (default: 256; Java gets -Xmx of half)")
     parser.add_argument("--isolation", choices=("bwrap", "none"), default="bwrap",
                         help="judge: each run inside bubblewrap (default: bwrap), or trusted (none)")
     parser.add_argument("--class", dest="class_name", metavar="NAME",
                         help="solver: the class in each file (default: the template's, StudentSolver)")
+    parser.add_argument("--refuse-library-solvers", action="store_true",
+                        help="solver, encoding: a student's code may not import sudokulab's own solvers (without "
+                        "it, the gradebook says which it imports)")
     parser.add_argument("--compile-timeout", type=positive_float, default=60.0, metavar="SECONDS",
                         help="judge: time to compile one submission, where it is graded (default: 60)")
     parser.add_argument("--student-timeout", type=positive_float, metavar="SECONDS",
@@ -66,6 +69,8 @@ def run(args: argparse.Namespace) -> int:
     for flag, task in (("dataset", "judge"), ("class_name", "solver")):
         if getattr(args, flag) is not None and args.task != task:
             raise UsageError(f"grade: --{flag.replace('_name', '')} goes with --task {task}")
+    if args.refuse_library_solvers and args.task == "judge":
+        raise UsageError("grade: --refuse-library-solvers goes with --task solver or encoding")
     folder = Path(args.submissions)
     out = Path(args.out) if args.out else folder.resolve().parent / f"{folder.resolve().name}-gradebook"
     options = _options(args)
@@ -81,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
             bar.update(task, total=count)
 
         def finished(result: gradebook.StudentResult) -> None:
-            bar.update(task, advance=1, tally=result.student)
+            bar.update(task, advance=1, tally=gradebook.inert(result.student))
 
         ran = gradebook.grade_class(submissions, options, book, jobs=args.jobs, cluster=args.cluster,
                                     on_start=started, on_result=finished)
@@ -103,7 +108,7 @@ def _options(args: argparse.Namespace):  # noqa: ANN202 - grading.grader.GradeOp
 
     fields = {"task": args.task, "time_limit": args.time_limit, "memory_limit": args.memory_limit or 0,
               "isolation": args.isolation, "compile_timeout": args.compile_timeout,
-              "student_timeout": args.student_timeout}
+              "student_timeout": args.student_timeout, "refuse_library_solvers": args.refuse_library_solvers}
     if args.task == "solver":
 
         fields["class_name"] = args.class_name or StudentSolver.__name__

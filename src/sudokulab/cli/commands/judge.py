@@ -51,7 +51,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="wall time per puzzle (default: 1, as BOJ 2580)")
     parser.add_argument("--memory-limit", type=memory_mb, default=256, metavar="MB",
                         help="peak memory per run, what the program uses, not what it reserves (default: 256, "
-                        "as BOJ 2580; 0: none); java and node get heap flags sized from it unless you give "
+                        "as BOJ 2580); java and node get heap flags sized from it unless you give "
                         "your own")
     parser.add_argument("--isolation", choices=("bwrap", "none"), default="bwrap",
                         help="bwrap: each run inside bubblewrap, no network, no files but its own "

@@ -284,7 +284,7 @@ class Engine:
     """One PySAT engine loaded with one formula."""
 
     __slots__ = ("solver", "formula", "top", "name", "propagation_budget", "broken", "constant", "solves", "sliced",
-                 "disarmed")
+                 "disarmed", "seconds")
 
     def __init__(self, name: str, formula: cnf.Formula, units_: list[int] | None = None, sliced: bool = True,
                  settings: dict[str, int] | None = None, deadline: Deadline | None = None):
@@ -304,6 +304,8 @@ class Engine:
         """The stats that hold for every puzzle on this engine, once the solver has named them."""
         self.solves = 0
         """Calls to solve so far (see ``RENEW_AFTER``)."""
+        self.seconds = 0.0
+        """Wall seconds spent in solves so far: the engine's own time, apart from building the formula."""
         self.disarmed: float | None = None
         """When ``_Terminator`` last disarmed on this engine (its solver is then freed late)."""
         self.propagation_budget = True
@@ -323,18 +325,22 @@ class Engine:
         for lit in units_ or ():
             self.solver.add_clause([lit])
 
-    def counters(self) -> dict[str, int]:
-        if self.name in NO_STATS:
-            return {}
-        return self.solver.accum_stats()
+    def counters(self) -> dict[str, float]:
+        """The engine's accumulated counters (none for ``NO_STATS`` engines) and ``seconds`` spent solving."""
+        found: dict[str, float] = {} if self.name in NO_STATS else dict(self.solver.accum_stats())
+        found["seconds"] = self.seconds
+        return found
 
     def run(self, assumptions: list[int], deadline: Deadline | None) -> bool:
         """Solve under assumptions; raise TimeUp when the deadline passes first, KeyboardInterrupt on Ctrl-C."""
+        started = time.perf_counter()
         try:
             return self._run(assumptions, deadline)
         except Exception as exc:
             self.check_interrupt(exc)
             raise
+        finally:
+            self.seconds += time.perf_counter() - started
 
     def check_interrupt(self, exc: Exception) -> None:
         """Turn PySAT's report of a Ctrl-C caught inside the engine into KeyboardInterrupt (the engine is then

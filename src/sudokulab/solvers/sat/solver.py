@@ -55,7 +55,8 @@ decoding and stats are numpy over the whole batch (``sat_batch``).
 
 Stats: the engine's decisions, conflicts, propagations and restarts for this puzzle (deltas of
 its accumulated counters, since the engine is shared), the formula's variables and clauses,
-``calls`` to the engine, and ``propagated``: whether unit propagation of the givens alone settled
+``calls`` to the engine, ``solve_seconds`` (wall time inside the engine's solves, apart from building
+and loading the formula), and ``propagated``: whether unit propagation of the givens alone settled
 the puzzle. On a shared engine that propagation also uses the clauses learned on earlier puzzles
 (implied by the rules, so still no search): the share of propagated puzzles in a set can grow as
 the engine learns and differ between engines; a fresh solver gives the rules-only figure.
@@ -397,10 +398,12 @@ class SatSolver(SolverBase):
             stats = self._stats(engine, before, found + (found < limit))
         return found, status, time.perf_counter() - started, stats
 
-    def _stats(self, engine: Engine, before: dict[str, int], calls: int) -> dict[str, int | bool | str]:
+    def _stats(self, engine: Engine, before: dict[str, float], calls: int) -> dict[str, int | float | bool | str]:
         after = engine.counters()
-        stats: dict[str, int | bool | str] = {key: after[key] - before.get(key, 0) for key in COUNTERS if key in after}
+        stats: dict[str, int | float | bool | str] = {key: int(after[key] - before.get(key, 0))
+                                                      for key in COUNTERS if key in after}
         stats["calls"] = calls
+        stats["solve_seconds"] = after["seconds"] - before.get("seconds", 0.0)
         stats.update(self._constant_stats(engine))
         return stats
 

@@ -33,20 +33,19 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 
+from harness import RESULTS, ROOT, command_line, dataset, machine, write_results
+
 from sudokulab import Puzzle, Shape, is_solution, solvers
 from sudokulab.bench import compare
 from sudokulab.bench import run as bench
 from sudokulab.bench.report import bench_markdown
 from sudokulab.core.rules import build
 from sudokulab.core.versions import versions
-from sudokulab.datasets import catalog
 from sudokulab.datasets.reading import Dataset
 from sudokulab.formats.puzzle_files import puzzle_from_text, read_puzzle
 from sudokulab.generation import puzzles as generate
 from sudokulab.solvers.base import Status
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
 SETS = ("17_clue", "magictour_top1465", "forum_hardest_1106")
 VARIANT_FILES = sorted((ROOT / "tests" / "fixtures" / "variants").glob("*.json")) + [
     ROOT / "examples" / name for name in ("x.json", "thermo-6x6.json", "fpuzzles-killer.json")]
@@ -61,7 +60,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--count-limit", type=int, default=100, help="count up to this (default: 100)")
     parser.add_argument("--limit", type=int, default=20, help="puzzles per set for the rates (default: 20)")
     parser.add_argument("--time-limit", type=float, default=10.0, help="seconds per puzzle (default: 10)")
-    parser.add_argument("--out-dir", type=Path, default=HERE / "results")
+    parser.add_argument("--out-dir", type=Path, default=RESULTS, help="where it goes (default: results/)")
     parser.add_argument("--skip", default="", help="steps to leave out: agree,count,limits,rates")
     args = parser.parse_args(argv)
     args.solver_list = (args.solvers.split(",") if args.solvers else
@@ -72,7 +71,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def published(name: str, count: int) -> list[Puzzle]:
     """The first ``count`` puzzles of a published set (the whole set here, else its shipped slice)."""
-    return [entry.puzzle for entry in Dataset.from_path(catalog.find(name, count), limit=count).entries()]
+    path = dataset(name, count)
+    return [] if path is None else [entry.puzzle for entry in Dataset.from_path(path, limit=count).entries()]
 
 
 def variant_file(path: Path) -> Puzzle:
@@ -270,8 +270,8 @@ def draw(report: bench.BenchReport, path: Path) -> None:
     colours = plt.get_cmap("tab20").colors  # twelve solvers and more: the default cycle repeats after ten
     for j, name in enumerate(names):
         medians = []
-        for dataset in sets:
-            found = [s for s in report.summaries if s.dataset == dataset and s.solver == name and s.solved]
+        for label in sets:
+            found = [s for s in report.summaries if s.dataset == label and s.solver == name and s.solved]
             medians.append(found[0].median * 1000 if found else float("nan"))
         ax.bar([i + j * width for i in range(len(sets))], medians, width, label=name, color=colours[j % 20])
     ax.set_yscale("log")
@@ -295,17 +295,10 @@ def engine_versions(names: Sequence[str]) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    import os
-    import platform
-
     args = parse_args(argv)
     args.out_dir.mkdir(parents=True, exist_ok=True)
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    text = ["# Every paradigm on the same puzzles\n",
-            f"Command: `.venv/bin/python benchmarks/every_paradigm.py {' '.join(argv or sys.argv[1:])}`; "
-            f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, CPython {platform.python_version()}, "
-            f"{os.cpu_count()} cores, load average {load:.2f} at the start.\n",
-            f"Solvers: {', '.join(args.solver_list)}.\n"]
+    measured_on = machine()
+    text = [f"Solvers: {', '.join(args.solver_list)}.\n"]
     wrong = False
     if "agree" not in args.skipped:
         part = step_agreement(args)
@@ -322,8 +315,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         text.append("![median time per set and solver](every-paradigm.png)\n")
         wrong |= report.wrong > 0
     text += engine_versions(args.solver_list)
-    (args.out_dir / "every-paradigm.md").write_text("\n".join(text), encoding="utf-8")
-    print(f"wrote {args.out_dir / 'every-paradigm.md'}", file=sys.stderr)
+    written = write_results("every-paradigm.md", "Every paradigm on the same puzzles", "\n".join(text),
+                            how=f"Made by `{command_line(argv=argv)}`.", measured_on=measured_on,
+                            folder=args.out_dir)
+    print(f"wrote {written}", file=sys.stderr)
     return 4 if wrong else 0
 
 

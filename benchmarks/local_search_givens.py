@@ -7,34 +7,32 @@ there are few solutions and deep local minima. This script measures that dip for
 ``local-search``: for each number of givens (0 to 56 by default), ``--puzzles`` puzzles made by
 cutting random grids (``generation.puzzles.random_grid`` then ``remove_clues`` without uniqueness,
 seeded), each solved with the same flip budget (``max_flips``, a count of moves, so the figures
-do not depend on the machine's load), under four option sets (each method with and without the
-propagation that fixes forced cells first; without it is Lewis's own method). It reports the share
+do not depend on the machine's load), under five option sets (each method with and without the
+propagation that fixes forced cells first; without it is Lewis's own method), and the default
+method, decision repair, which propagates after every move. It reports the share
 solved, the median flips of the solved ones, the share that propagation alone solved, and seconds.
 
 It also runs a hard 25x25 case (a random grid cut to 45% givens) under a 2 s time limit and
 reports how long the solver took to come back with "time limit reached".
 
     .venv/bin/python benchmarks/local_search_givens.py            # writes results/local_search_givens.md
-    .venv/bin/python benchmarks/local_search_givens.py --puzzles 5 --out -   # a quick look
+    .venv/bin/python benchmarks/local_search_givens.py --puzzles 5 --out -   # a quick look, on stdout
 """
 
 from __future__ import annotations
 
 import argparse
-import platform
 import random
 import statistics
 import sys
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "src"))
+from harness import RESULTS, command_line, machine, write_results
 
-from sudokulab import Shape, is_solution, solvers  # noqa: E402
-from sudokulab.generation.puzzles import random_grid, remove_clues  # noqa: E402
-from sudokulab.solvers.base import Status  # noqa: E402
+from sudokulab import Shape, is_solution, solvers
+from sudokulab.generation.puzzles import random_grid, remove_clues
+from sudokulab.solvers.base import Status
 
 
 def puzzles(givens: int, count: int, seed: int) -> list:
@@ -48,6 +46,7 @@ def puzzles(givens: int, count: int, seed: int) -> list:
 
 
 CONFIGS = {
+    "repair (the default: decisions, propagation after every move, tabu, restarts)": {"method": "repair"},
     "annealing": {"method": "annealing"},
     "annealing, no propagation (Lewis's own)": {"method": "annealing", "propagate": False},
     "min-conflicts": {"method": "min-conflicts"},
@@ -89,14 +88,13 @@ def main() -> None:
     parser.add_argument("--givens", default="0,8,16,20,24,28,32,36,40,44,48,56",
                         help="numbers of givens, comma separated")
     parser.add_argument("--seed", type=int, default=2007)
-    parser.add_argument("--out", default=str(HERE / "results" / "local_search_givens.md"), help="'-' for stdout")
+    parser.add_argument("--out", default="local_search_givens.md", help="the results file's name ('-': stdout)")
+    parser.add_argument("--out-dir", type=Path, default=RESULTS, help="where it goes (default: results/)")
     args = parser.parse_args()
     counts = [int(g) for g in args.givens.split(",")]
+    measured_on = machine()
     lines = [
-        "# Local search against the number of givens (9x9)",
-        "",
-        f"Written by `benchmarks/local_search_givens.py` on {datetime.now(timezone.utc):%Y-%m-%d}, "
-        f"Python {platform.python_version()}, {platform.machine()}; {args.puzzles} puzzles per row, each a random "
+        f"{args.puzzles} puzzles per row, each a random "
         f"grid (`random_grid`) cut to the number of givens at random (`remove_clues`, no uniqueness), seed "
         f"{args.seed}; flip budget {args.flips:,} per solve; default options otherwise (seed 2580).",
         "'by propagation' counts the puzzles that propagation alone solved (no flips); 'median flips' is over",
@@ -121,9 +119,10 @@ def main() -> None:
     text = "\n".join(lines)
     if args.out == "-":
         print(text)
-    else:
-        Path(args.out).write_text(text)
-        print(f"wrote {args.out}", file=sys.stderr)
+        return
+    written = write_results(args.out, "Local search against the number of givens (9x9)", text,
+                            how=f"Made by `{command_line()}`.", measured_on=measured_on, folder=args.out_dir)
+    print(f"wrote {written}", file=sys.stderr)
 
 
 if __name__ == "__main__":

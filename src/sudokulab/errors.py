@@ -64,6 +64,12 @@ class UnsupportedFeature(UsageError):
     """A solver (or its engine) lacks what was asked of it, e.g. a time limit or incrementality."""
 
 
+class BackendFailed(UnsupportedFeature):
+    """A solver's engine failed at run time (a dependency missing, a transformation it lacks, a native
+    error): the message names the solver, the engine and the reason. Exit 2, never a verdict: the
+    puzzle's answer is unknown, not "no solution"."""
+
+
 class NoSolution(SudokuError):
     """The puzzle has no solution (the command's answer, not a fault of the input)."""
 

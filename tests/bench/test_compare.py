@@ -7,6 +7,7 @@ import json
 import pytest
 
 from sudokulab import Puzzle, parse_puzzle, solvers
+from sudokulab.bench import compare as compare_module
 from sudokulab.bench.compare import Agreement, compare, judge_results
 from sudokulab.cli import main as cli
 from sudokulab.core.puzzle import is_solution
@@ -74,11 +75,25 @@ class SlowSolver(_TestSolver):
         return SolveResult(self.name, Status.TIME_LIMIT, None, time_limit or 0.0, {})
 
 
+class SpendingSolver(_TestSolver):
+    """Spends its whole time limit on every call, warm-up included, and notes each limit it was given."""
+
+    name = "test-spending"
+    limits: list = []
+
+    def solve(self, puzzle: Puzzle, *, time_limit: float | None = None, canonical: bool = False) -> SolveResult:
+        import time
+
+        SpendingSolver.limits.append(time_limit)
+        time.sleep(time_limit or 0.0)
+        return SolveResult(self.name, Status.TIME_LIMIT, None, time_limit or 0.0, {})
+
+
 @pytest.fixture(autouse=True)
 def registry(monkeypatch) -> str:
     """The test solvers join the registry after the real ones; returns the real ones, comma-separated."""
     real = solvers.names()
-    for cls in (LastSolver, WrongSolver, DenierSolver, SlowSolver):
+    for cls in (LastSolver, WrongSolver, DenierSolver, SlowSolver, SpendingSolver):
         monkeypatch.setitem(solvers.REGISTRY, cls.name, f"{__name__}:{cls.__name__}")
     return ",".join(real)
 
@@ -87,6 +102,22 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     code = cli.main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
+
+
+# --- one limit per solver ----------------------------------------------------------------------------
+
+
+def test_the_set_up_and_the_solve_share_one_limit(sample):
+    """``--time-limit T`` is a solver's whole time once built: a first call that spends T leaves the puzzle's
+    own call nothing, so it is not made (N solvers then end within about N x T, plus their start-up)."""
+    SpendingSolver.limits.clear()
+    result, setup = compare_module.run_solver("test-spending", sample, time_limit=0.1, canonical=False)
+    assert SpendingSolver.limits == [0.1]  # the warm-up got the limit; nothing was left for a second call
+    assert result.status is Status.TIME_LIMIT and setup is not None and setup >= 0.1
+    large = Puzzle.empty(36)  # no first call above 25x25 under a limit: the solve holds the set-up too
+    SpendingSolver.limits.clear()
+    compare_module.run_solver("test-spending", large, time_limit=0.1, canonical=False)
+    assert len(SpendingSolver.limits) == 1 and SpendingSolver.limits[0] <= 0.1
 
 
 # --- agreement ------------------------------------------------------------------------------------

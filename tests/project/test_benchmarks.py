@@ -23,7 +23,6 @@ SHARED = {"dataset", "whole_set", "load", "machine", "timer", "repeat", "markdow
 
 BEING_MOVED = {
     # Other engineers are moving these onto the harness right now: take each out of this list as it lands.
-    "every_paradigm.py": "issue 47", "local_search_givens.py": "issue 47",
     "rate.py": "issue 45", "explain.py": "issue 45", "explain_chains.py": "issue 45", "explain_patterns.py": "issue 45",
     "solve_all.py": "issue 46", "cluster.py": "issue 46",
 }

@@ -9,6 +9,7 @@ import json
 import subprocess
 import sys
 import textwrap
+import time
 
 import clingo
 import pytest
@@ -214,10 +215,15 @@ def test_time_limit_returns_the_time_limit_status(asp):
     assert asp.solve(CLASSIC, time_limit=1e-6).status in (Status.TIME_LIMIT, Status.SOLVED)
 
 
-def test_a_short_limit_on_a_board_that_grounds_for_seconds_is_refused_before_grounding():
+@pytest.mark.slow
+def test_a_board_that_grounds_for_seconds_is_grounded_in_a_child_the_limit_ends():
+    """Grounding an empty 49x49 board takes seconds that clingo cannot cut short: under a short limit the
+    call runs in a child process, ended at the deadline; nothing is kept here."""
     solver = AspSolver()
-    with pytest.raises(UnsupportedFeature, match="cannot honour a limit under 10 s there"):
-        solver.solve(Puzzle.empty(Shape(7, 7)), time_limit=2)
+    started = time.perf_counter()
+    result = solver.solve(Puzzle.empty(Shape(7, 7)), time_limit=0.5)
+    assert time.perf_counter() - started < 30  # a hang guard; benchmarks/time_limits.py measures the overshoot
+    assert result.status is Status.TIME_LIMIT and result.stats["child_process"] is True
     assert solver._programs == {}
 
 

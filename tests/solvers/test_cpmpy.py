@@ -11,8 +11,9 @@ import pytest
 from sudokulab import Puzzle, Shape, Status, UsageError, is_solution, parse_puzzle, solution_error, solvers
 from sudokulab.core.rules import ALL_DIFFERENT, DIFFER, INCREASING, KINDS, SUM, build
 from sudokulab.errors import UnsupportedFeature
+from sudokulab.grading import contract
 from sudokulab.solvers import export
-from sudokulab.solvers.cpmpy.backends import available_backends
+from sudokulab.solvers.cpmpy.backends import available_backends, installed_traits
 from sudokulab.solvers.cpmpy.model import rule_model, to_cpmpy_text
 from sudokulab.solvers.cpmpy.solver import CpmpySolver
 
@@ -109,6 +110,79 @@ def test_no_solution_on_every_backend(engine):
     assert engine.solve(dead).status is Status.NO_SOLUTION
     counted = engine.count(dead, limit=3)
     assert (counted.count, counted.status) == (0, Status.NO_SOLUTION)
+
+
+# --- a contract over backends: every kind a backend declares, run on it (CPMpy's test_constraints) --------
+
+KIND_PUZZLES = {ALL_DIFFERENT: "x 4x4", DIFFER: "anti-knight 6x6", SUM: "killer 6x6", INCREASING: "thermo 6x6"}
+"""For each kind, the contract's small puzzle that uses it (with all-different groups beside it, as a
+Sudoku always has: CPMpy's PySAT backend once crashed on differing pairs only beside an AllDifferent,
+a pseudo-Boolean constraint it could not post without PBLib)."""
+
+
+@pytest.fixture(scope="module")
+def kind_puzzles(backtrack):
+    return dict(contract.variant_puzzles(backtrack))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_every_declared_kind_runs_on_every_installed_backend(backend, kind, kind_puzzles, backtrack):
+    """Each backend, each way of giving it the givens: every kind, stated natively or lowered as the backend
+    declares, is solved (the answer checked, the canonical answer and the count those of ``backtrack``); a
+    kind it could take neither way would be refused before any work."""
+    puzzle = kind_puzzles[KIND_PUZZLES[kind]]
+    canonical, count = backtrack.solve(puzzle, canonical=True).grid, backtrack.count(puzzle, limit=3).count
+    ways = ("post", "assume") if installed_traits(backend).assumptions else ("post",)
+    for givens in ways:
+        with CpmpySolver(backend=backend, givens=givens) as solver:
+            if solver.capabilities.unsupported(puzzle.rules) is not None:
+                contract.check_refused(solver, puzzle)
+                continue
+            result = solver.solve(puzzle, time_limit=120)
+            assert result.status is Status.SOLVED and is_solution(result.grid, puzzle), (givens, result)
+            assert solver.solve(puzzle, canonical=True, time_limit=120).grid == canonical, givens
+            assert solver.count(puzzle, limit=3, time_limit=120).count == count, givens
+
+
+@pytest.mark.slow
+def test_an_anti_king_puzzle_on_pysat_is_solved_counted_and_canonical(tmp_path, capsys, backtrack):
+    """The issue's case: ``-o backend=pysat`` on anti-king rules once printed CPMpy's PBLib traceback and exited 1."""
+    from sudokulab.formats.boj import format_puzzle
+
+    from ..conftest import run_cli
+
+    puzzle = Puzzle(Shape(3, 3), (0,) * 80 + (1,)).with_rules(build(Shape(3, 3), ["anti-king"]))
+    path = tmp_path / "anti-king.txt"
+    path.write_text(format_puzzle(puzzle))
+    common = (str(path), "--rules", "anti-king", "--solver", "cpmpy", "-o", "backend=pysat")
+    code, out, err = run_cli(capsys, "solve", *common)
+    assert (code, err) == (0, "") and is_solution(parse_puzzle(out).givens, puzzle)
+    code, out, _ = run_cli(capsys, "solve", *common, "--canonical")
+    assert code == 0 and parse_puzzle(out).givens == backtrack.solve(puzzle, canonical=True).grid
+    code, out, _ = run_cli(capsys, "count", *common, "--limit", "2")
+    assert (code, out.strip()) == (0, "at least 2")
+
+
+def test_a_backend_that_fails_at_run_time_is_exit_2_in_one_line(tmp_path, capsys, monkeypatch, sample):
+    """An engine that raises (an import it lacks, a transformation, native code): never read as "no solution"."""
+    from sudokulab.formats.boj import format_puzzle
+    from sudokulab.solvers.cpmpy import solver as cpmpy_solver
+
+    from ..conftest import run_cli
+
+    class Broken:
+        def __iadd__(self, constraints):
+            raise RuntimeError("native failure\nsecond line")
+
+    monkeypatch.setattr(cpmpy_solver.SolverLookup, "get", lambda *args, **kwargs: Broken())
+    path = tmp_path / "sample.txt"
+    path.write_text(format_puzzle(sample))
+    for command in (("solve",), ("solve", "--canonical"), ("count",)):
+        code, out, err = run_cli(capsys, command[0], str(path), *command[1:], "--solver", "cpmpy")
+        assert (code, out) == (2, ""), command
+        assert err == "sudokulab: error: solver 'cpmpy': CPMpy backend 'ortools' failed: RuntimeError: native failure\n"
 
 
 @pytest.mark.slow

@@ -276,6 +276,24 @@ print(len(children()))
 """
 
 
+def test_a_program_that_fails_is_one_line_naming_it_never_a_verdict(monkeypatch, sample):
+    """MiniZinc lists solver configurations whose engines are absent; a run that fails is exit 2, not "no solution"."""
+    from types import SimpleNamespace
+
+    from sudokulab.errors import BackendFailed
+
+    failed = SimpleNamespace(stdout=b"", stderr=b"Warning: old\nError: no such solver library\n", exit_code=1,
+                             timed_out=False, signal=None)
+    monkeypatch.setattr(mzn, "run_program", lambda *args, **kwargs: failed)
+    monkeypatch.setattr(MiniZincSolver, "unavailable", classmethod(lambda cls: None))
+    solver = MiniZincSolver()
+    for call in (lambda: solver.solve(sample), lambda: solver.count(sample)):
+        with pytest.raises(BackendFailed) as raised:
+            call()
+        assert str(raised.value) == ("solver 'minizinc': the minizinc program (backend 'gecode') failed: "
+                                     "Error: no such solver library")
+
+
 @needs_program
 @pytest.mark.slow
 def test_ctrl_c_stops_the_program_and_leaves_no_process():

@@ -181,6 +181,10 @@ def warm_up_puzzle(puzzle: Puzzle) -> Puzzle:
     return Puzzle(puzzle.shape, tuple(givens), puzzle.rules)
 
 
+WARM_UP_UP_TO = 25
+"""The largest board whose set-up ``run_solver`` times apart with a first call when a time limit is set."""
+
+
 def run_solver(name: str, puzzle: Puzzle, *, time_limit: float | None, canonical: bool,
                options: Mapping[str, Any] | None = None) -> tuple[SolveResult, float | None]:
     """One solver on one puzzle, and its set-up seconds (None when it raised first); a solver that raises
@@ -190,19 +194,29 @@ def run_solver(name: str, puzzle: Puzzle, *, time_limit: float | None, canonical
     ``backtrack-jit`` loading or compiling its code) and a first call on ``warm_up_puzzle``, which
     builds the model for the board and rules. The result's ``seconds`` is then the solving alone,
     as a second puzzle of the same kind would see it.
+
+    ``time_limit`` is the solver's whole time after it is built: the first call and the puzzle's share
+    it, so that N solvers end within about N times the limit. Above ``WARM_UP_UP_TO`` with a limit there
+    is no first call: a large board's set-up may be the whole limit, and a solver that runs such a call
+    in a child process (``solvers.stoppable``) would pay it twice; the solve then holds the set-up too.
     """
     started = time.perf_counter()
     setup = None
     try:
         with solvers.get(name, **(options or {})) as solver:
-            try:
-                solver.solve(warm_up_puzzle(puzzle), time_limit=time_limit, canonical=canonical)
-            except (UnsupportedFeature, UsageError, KeyboardInterrupt, MemoryError):
-                raise
-            except Exception:  # noqa: BLE001 - the puzzle's own call below reports what is wrong
-                pass
+            deadline = time.perf_counter() + time_limit if time_limit is not None else None
+            if time_limit is None or puzzle.n <= WARM_UP_UP_TO:
+                try:
+                    solver.solve(warm_up_puzzle(puzzle), time_limit=time_limit, canonical=canonical)
+                except (UnsupportedFeature, UsageError, KeyboardInterrupt, MemoryError):
+                    raise
+                except Exception:  # noqa: BLE001 - the puzzle's own call below reports what is wrong
+                    pass
             setup = time.perf_counter() - started
-            return solver.solve(puzzle, time_limit=time_limit, canonical=canonical), setup
+            left = None if deadline is None else deadline - time.perf_counter()
+            if left is not None and left <= 0:  # the set-up took the whole limit
+                return SolveResult(name, Status.TIME_LIMIT, None, 0.0, {}), setup
+            return solver.solve(puzzle, time_limit=left, canonical=canonical), setup
     except (UsageError, KeyboardInterrupt, MemoryError):
         raise
     except Exception as exc:  # noqa: BLE001 - reported as this solver's wrong answer

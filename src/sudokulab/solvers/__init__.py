@@ -7,7 +7,8 @@ what its ``capabilities`` claim. Options are checked by name and type against th
 value is one clear line naming the solver and the option, never a traceback from inside.
 
 The layer holds one folder per paradigm (its model modules and its solver) and what they share:
-``base``, ``batch``, ``search``, ``canonical``, ``native``, ``propagation``, ``lowering``. It may
+``base``, ``batch``, ``search``, ``canonical``, ``native``, ``propagation``, ``lowering``,
+``building`` and ``stoppable`` (time limits over a whole call). It may
 import ``core``, ``formats`` and ``execution``; nothing above it.
 """
 

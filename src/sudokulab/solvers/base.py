@@ -333,6 +333,18 @@ def check_kinds(solver: Solver, puzzle: Puzzle) -> None:
         raise UnsupportedFeature(f"solver '{solver.name}' cannot {missing}")
 
 
+def backend_failed(solver: str, backend: str, why: BaseException | str) -> Exception:
+    """The one-line error for an engine that failed at run time (``errors.BackendFailed``, exit 2): the
+    solver, the engine and the reason (an exception's type and first line), so a crash is never read as
+    a verdict."""
+    from ..errors import BackendFailed
+
+    first = (str(why).strip().splitlines() or [""])[0]
+    if isinstance(why, BaseException):
+        first = f"{type(why).__name__}: {first}" if first else type(why).__name__
+    return BackendFailed(f"solver '{solver}': {backend} failed: {first}")
+
+
 class TimeUp(Exception):
     """Raised inside a search when its deadline passes; solvers turn it into TIME_LIMIT."""
 

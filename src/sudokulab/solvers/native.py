@@ -9,6 +9,7 @@ interrupt goes on up as ``KeyboardInterrupt``.
 
 from __future__ import annotations
 
+import os
 import queue
 import threading
 from collections.abc import Callable
@@ -34,6 +35,16 @@ class _Helper:
 
 
 _helper: _Helper | None = None
+
+
+def _forget_helper() -> None:
+    """In a forked child (``stoppable``) the helper thread is gone: the first call there starts its own."""
+    global _helper
+    _helper = None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_helper)
 
 
 def interruptible(call: Callable[[], T], stop: Callable[[], None]) -> T:

@@ -88,9 +88,10 @@ class SearchSolver(SolverBase):
         check_kinds(self, puzzle)
         started = time.perf_counter()
         counters = self.counters()
-        search = self.search(puzzle, Deadline(time_limit), counters, canonical)
         first, found, status = None, 0, Status.NO_SOLUTION
+        search = None
         try:
+            search = self.search(puzzle, Deadline(time_limit), counters, canonical)  # may build under the deadline
             for grid in search:
                 first = first or grid
                 if kept is not None:
@@ -102,5 +103,6 @@ class SearchSolver(SolverBase):
         except TimeUp:
             status = Status.TIME_LIMIT
         finally:
-            search.close()
+            if search is not None:
+                search.close()
         return first, found, status, time.perf_counter() - started, counters.stats()

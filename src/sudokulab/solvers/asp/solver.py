@@ -13,9 +13,9 @@ the nogoods it keeps carry over. The shared ``Control`` is native state changed 
 hence ``threads="serialised"``.
 
 - **Time limits**: ``solve(async_=True)`` and ``handle.wait(remaining)``, then ``handle.cancel()``;
-  grounding a new rule set counts against the limit. Grounding itself cannot be stopped, and an
-  empty board above 36x36 takes seconds to ground, so limits under 10 s are refused there
-  (``SLOW_GROUND_ABOVE``).
+  grounding a new rule set counts against the limit. Grounding itself cannot be stopped, and a
+  board above 16x16 takes seconds to ground, so there a call with a time limit whose rule set is not
+  grounded yet runs in a child process the deadline ends (``solvers.stoppable``, ``CHILD_ABOVE``).
 - **Ctrl-C**: clingo's async solve already searches in a thread of its own, so the calling thread
   waits on it in slices of ``_SLICE`` seconds, where Python takes a Ctrl-C; the search is then
   cancelled and ``KeyboardInterrupt`` goes on up. ``native.interruptible`` would put a second
@@ -48,7 +48,7 @@ import clingo
 from ...core.grid import Grid
 from ...core.puzzle import Puzzle
 from ...core.rules import Rules
-from ...errors import UnsupportedFeature
+from .. import stoppable
 from ..base import (
     Capabilities,
     CountResult,
@@ -79,10 +79,10 @@ HEURISTICS = ("auto", "vsids", "berkmin", "vmtf", "unit", "none")
 KEPT = 8
 """Ground programs a solver keeps (one per rule set); the oldest goes first beyond this."""
 
-SLOW_GROUND_ABOVE = 36
-"""Boards larger than this take seconds to ground, which no time limit can cut short."""
-SLOW_GROUND_MIN_LIMIT = 10.0
-"""The shortest time limit honoured on such boards."""
+CHILD_ABOVE = 16
+"""Boards larger than this take seconds to ground (a 25x25 board one to seven here, with other work
+running), which no time limit can cut short: a call with a time limit that must ground runs in a child
+process (``solvers.stoppable``), and what it grounds there is not kept."""
 
 _SLICE = 0.05
 """Seconds the calling thread waits on clingo's search at a time: Ctrl-C is taken between two waits."""
@@ -249,15 +249,10 @@ class AspSolver(SolverBase):
     def _start(self, puzzle: Puzzle, time_limit: float | None) -> _Run:
         """Under the lock: the rule set's ground program (grounded now if new) and the run's deadline."""
         deadline = Deadline(time_limit)
-        n = puzzle.n
         rules = puzzle.rules
         kept = self._programs.get(rules)
         if kept is not None:
             return _Run(kept, deadline, 0.0)
-        if time_limit is not None and n > SLOW_GROUND_ABOVE and time_limit < SLOW_GROUND_MIN_LIMIT:
-            raise UnsupportedFeature(
-                f"clingo needs seconds to ground a {n}x{n} board, which no time limit cuts short, so the asp solver "
-                f"cannot honour a limit under {SLOW_GROUND_MIN_LIMIT:g} s there: use backtrack-fast or more time")
         built = interruptible(lambda: _Program(rules, self._arguments), lambda: None)
         if len(self._programs) >= KEPT:
             del self._programs[next(iter(self._programs))]
@@ -269,10 +264,17 @@ class AspSolver(SolverBase):
                 "grounding_seconds": run.grounding, "solving_seconds": run.solving,
                 "configuration": self.configuration}
 
+    def _in_child(self, puzzle: Puzzle, deadline: Deadline) -> bool:
+        """Whether this call grounds a large board under a time limit, and so runs in a child process."""
+        return stoppable.wanted(puzzle.n > CHILD_ABOVE and puzzle.rules not in self._programs, deadline)
+
     def solve(self, puzzle: Puzzle, *, time_limit: float | None = None, canonical: bool = False) -> SolveResult:
         check_kinds(self, puzzle)
         started = time.perf_counter()
         with self._lock:
+            deadline = Deadline(time_limit)
+            if self._in_child(puzzle, deadline):
+                return stoppable.solve(self, puzzle, deadline, started, canonical)
             run = self._start(puzzle, time_limit)
             givens = run.program.assumptions([(cell, d) for cell, d in enumerate(puzzle.givens) if d])
             try:
@@ -289,6 +291,11 @@ class AspSolver(SolverBase):
         return SolveResult(self.name, status, grid, time.perf_counter() - started, stats)
 
     def count(self, puzzle: Puzzle, *, limit: int = 2, time_limit: float | None = None) -> CountResult:
+        check_kinds(self, puzzle)
+        with self._lock:
+            deadline = Deadline(time_limit)
+            if self._in_child(puzzle, deadline):
+                return stoppable.count(self, puzzle, deadline, time.perf_counter(), check_limit(limit))
         found, status, seconds, stats = self._enumerate(puzzle, check_limit(limit), time_limit)
         return CountResult(self.name, found, limit, status, seconds, stats)
 

@@ -5,7 +5,8 @@ One integer per cell, ``intvar(1, n, shape=(n, n))`` named ``x``, so cell (r, c)
 
 - an all-different group (row, column, box, region, diagonal, window, cage's cells; complete or
   partial alike): ``AllDifferent(cells)``;
-- a differing pair (anti-knight, anti-king): ``x[a] != x[b]``;
+- a differing pair (anti-knight, anti-king): ``x[a] != x[b]`` (or a two-cell ``AllDifferent``, for a
+  backend that needs it);
 - a cage: ``sum(cells) == total`` (its digits' difference is its group);
 - a thermometer: ``x[a] < x[b]`` for each step from the bulb;
 - any other kind, and any of these a backend does not take (``native``: the PySAT backend without

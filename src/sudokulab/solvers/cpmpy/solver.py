@@ -22,6 +22,8 @@ constraints it never removes, which would spoil a kept one).
 
 Time limits: the deadline covers both costs; constraints are posted a chunk at a time with a look
 at the clock between chunks, and the engine gets what is left through ``solve(time_limit=...)``.
+Above 25x25 an engine's own set-up takes seconds that no clock watches, so a call with a time limit
+runs in a child process the deadline ends (``solvers.stoppable``).
 Ctrl-C: every run is inside ``native.interruptible``; CP-SAT, PySAT and Z3 are told to stop; Exact,
 Choco, Pumpkin and Pindakaas have no stop call in CPMpy, so Ctrl-C returns at once while their
 thread runs on to the end of its time limit, and the model kept for that rule set is dropped (Exact,
@@ -45,7 +47,8 @@ from cpmpy.solvers.solver_interface import ExitStatus
 from ...core.grid import Grid
 from ...core.puzzle import Puzzle
 from ...core.rules import Rules
-from ...errors import UsageError
+from ...errors import SudokuError, UsageError
+from .. import stoppable
 from ..base import (
     Capabilities,
     CountResult,
@@ -56,6 +59,7 @@ from ..base import (
     Stat,
     Status,
     TimeUp,
+    backend_failed,
     check_kinds,
     check_limit,
 )
@@ -68,6 +72,10 @@ from .model import NATIVE
 GIVENS = ("auto", "post", "assume")
 KEPT = 8
 """Rule sets whose backend (``assume``) a solver keeps; the oldest goes first beyond this."""
+CHILD_ABOVE = 25
+"""Boards larger than this run a call with a time limit in a child process the deadline ends
+(``solvers.stoppable``): the engines' own set-up there (CP-SAT loading the model, z3 and Exact taking it
+in) is seconds that watch no clock."""
 NO_LIMIT = 10.0**7
 """The time limit given to a backend that only stops when it has one (``cpmpy_backends.Traits.needs_limit``)."""
 
@@ -251,6 +259,11 @@ class CpmpySolver(SolverBase):
         except KeyboardInterrupt:
             self._forget(rules)  # its variables may still be written by a backend left running
             raise
+        except SudokuError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the backend failed (an import, a transformation, native code)
+            self._forget(rules)
+            raise backend_failed(self.name, f"CPMpy backend '{self.backend}'", exc) from exc
         if answer is _TIME_UP:
             raise TimeUp
         return answer
@@ -296,6 +309,8 @@ class CpmpySolver(SolverBase):
         deadline = Deadline(time_limit)
         effort = _Effort()
         with self._lock, warnings.catch_warnings():
+            if stoppable.wanted(puzzle.n > CHILD_ABOVE, deadline):
+                return stoppable.solve(self, puzzle, deadline, started, canonical)
             warnings.simplefilter("ignore")  # CPMpy's warnings are about its own use, not the puzzle
             try:
                 grid = self._interruptible(puzzle.rules, lambda: self._solve(puzzle, deadline, canonical, effort))
@@ -312,6 +327,8 @@ class CpmpySolver(SolverBase):
         deadline = Deadline(time_limit)
         effort = _Effort()
         with self._lock, warnings.catch_warnings():
+            if stoppable.wanted(puzzle.n > CHILD_ABOVE, deadline):
+                return stoppable.count(self, puzzle, deadline, started, limit)
             warnings.simplefilter("ignore")  # solveAll warns that it spoils the backend: this one is thrown away
             try:
                 found, status = self._interruptible(puzzle.rules, lambda: self._count(puzzle, limit, deadline, effort))

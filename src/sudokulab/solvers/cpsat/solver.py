@@ -67,7 +67,8 @@ from ortools.sat.python import cp_model_helper as cmh
 from ...core.grid import Grid, Shape
 from ...core.puzzle import Puzzle
 from ...core.rules import Rules
-from ...errors import UnsupportedFeature, UsageError
+from ...errors import UsageError
+from .. import stoppable
 from ..base import (
     Capabilities,
     CountResult,
@@ -119,11 +120,10 @@ TUNED = {
 KEPT = 16
 """Prepared models a solver keeps (per rule set and kind of run); the oldest goes first beyond this."""
 
-SLOW_LOAD_ABOVE = 49
-"""Boards larger than this take CP-SAT seconds to load before it first looks at the clock."""
-SLOW_LOAD_MIN_LIMIT = 10.0
-"""The shortest time limit honoured on such boards: CP-SAT's loading is not cut short by a shorter one
-(docs/solvers.md, "The largest boards")."""
+CHILD_ABOVE = 25
+"""Boards larger than this take CP-SAT seconds to load before it first looks at the clock (nor does it
+take a stop call then), so a call with a time limit runs in a child process the deadline ends
+(``solvers.stoppable``; docs/solvers.md, "The largest boards")."""
 
 
 def _check_parameters(text: str) -> str:
@@ -236,14 +236,6 @@ class CpSatSolver(SolverBase):
             prepared = self._prepared[key] = Prepared(rules, canonical, booleans)
         return prepared
 
-    def _check_limit(self, puzzle: Puzzle, time_limit: float | None) -> Deadline:
-        if time_limit is not None and puzzle.n > SLOW_LOAD_ABOVE and time_limit < SLOW_LOAD_MIN_LIMIT:
-            raise UnsupportedFeature(
-                f"CP-SAT needs seconds to load a {puzzle.n}x{puzzle.n} board before it watches the clock, so it"
-                f" cannot honour a time limit under {SLOW_LOAD_MIN_LIMIT:g} s there: use backtrack-fast or more time"
-            )
-        return Deadline(time_limit)
-
     def _run(
         self,
         model: cmh.CpModelProto,
@@ -303,8 +295,10 @@ class CpSatSolver(SolverBase):
     def solve(self, puzzle: Puzzle, *, time_limit: float | None = None, canonical: bool = False) -> SolveResult:
         check_kinds(self, puzzle)
         started = time.perf_counter()
-        deadline = self._check_limit(puzzle, time_limit)
+        deadline = Deadline(time_limit)
         with self._lock:
+            if stoppable.wanted(puzzle.n > CHILD_ABOVE, deadline):
+                return stoppable.solve(self, puzzle, deadline, started, canonical)
             model, prepared = self._model(puzzle, canonical)
             response = self._run(model, self._settings["canonical" if canonical else "solve"], deadline)
             status = STATUS[response.status]
@@ -316,8 +310,10 @@ class CpSatSolver(SolverBase):
         check_kinds(self, puzzle)
         check_limit(limit)
         started = time.perf_counter()
-        deadline = self._check_limit(puzzle, time_limit)
+        deadline = Deadline(time_limit)
         with self._lock:
+            if stoppable.wanted(puzzle.n > CHILD_ABOVE, deadline):
+                return stoppable.count(self, puzzle, deadline, started, limit)
             model, prepared = self._model(puzzle, False)
             counter = _Counter(limit)
             response = self._run(model, self._settings["count"], deadline, counter)
@@ -348,7 +344,7 @@ class CpSatSolver(SolverBase):
         empty = Puzzle.empty(shape) if rules is None else Puzzle.empty(shape).with_rules(rules)
         check_kinds(self, empty)
         givens = batches.checked_givens(givens, shape)
-        self._check_limit(empty, time_limit)
+        Deadline(time_limit)  # refuses a limit that is not positive, as solve does
         k = len(givens)
         rows = givens.tolist()
         status = np.full(k, batches.NO_SOLUTION, dtype=np.int8)

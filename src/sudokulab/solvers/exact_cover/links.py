@@ -15,7 +15,6 @@ The general search and the unrolled four-column one run on one structure and mus
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import lru_cache
 from typing import NamedTuple
 
 from ...core.grid import Grid
@@ -23,6 +22,7 @@ from ...core.puzzle import Puzzle
 from ...core.rules import Rules
 from ...core.variables import cell_digit, index
 from ..base import Deadline
+from ..building import Kept
 from .algorithm_x import CHECK_EVERY, COVERED, SECONDARY, SOLVED, DlxCounters, choose
 from .model import layout, matrix_columns
 
@@ -48,14 +48,21 @@ class _Links(NamedTuple):
     four: bool
 
 
-@lru_cache(maxsize=8)
-def _links(rules: Rules) -> _Links:
-    """The links of the empty board of a rule set, built once; each search copies the mutable lists.
+_LINKS: Kept[_Links] = Kept(8)
+
+
+def _links(rules: Rules, deadline: Deadline | None = None) -> _Links:
+    """The links of the empty board of a rule set, built once (under ``deadline``: a build cut short is
+    not kept); each search copies the mutable lists.
 
     A secondary column starts at ``SECONDARY`` plus its number of rows, so it is never chosen and
     never looks forced; when all that is left below ``SECONDARY`` is covered, the cover is exact.
     """
-    matrix = matrix_columns(rules)
+    return _LINKS.get(rules, lambda: _build_links(rules, deadline))
+
+
+def _build_links(rules: Rules, deadline: Deadline | None) -> _Links:
+    matrix = matrix_columns(rules, deadline)
     table = layout(rules)
     ncols = table.columns
     chains: list[list[int]] = [[c] for c in range(ncols)]
@@ -64,6 +71,8 @@ def _links(rules: Rules) -> _Links:
     n = rules.n
     base = ncols
     for r, cols in enumerate(matrix):
+        if deadline is not None and not r & 4095:
+            deadline.check()
         width = len(cols)
         for k, col in enumerate(cols):
             chains[col].append(base + k)
@@ -72,15 +81,21 @@ def _links(rules: Rules) -> _Links:
         base += width
     up = [0] * len(mates)
     down = [0] * len(mates)
-    for chain in chains:
+    for c, chain in enumerate(chains):
+        if deadline is not None and not c & 1023:
+            deadline.check()
         for i, node in enumerate(chain):
             down[node] = chain[(i + 1) % len(chain)]
             up[node] = chain[i - 1]
     size = [len(chain) - 1 + (SECONDARY if c >= table.primary else 0) for c, chain in enumerate(chains)]
-    pairs = tuple(tuple(zip(m[::2], m[1::2])) for m in mates)
     four = not table.secondary and all(len(cols) == 4 for cols in matrix)
+    pairs: list[tuple[tuple[int, int], ...]] = []
+    for node, m in enumerate(mates):
+        if deadline is not None and not node & 16383:
+            deadline.check()
+        pairs.append(tuple(zip(m[::2], m[1::2])))
     backwards = tuple(row[::-1] for row in pairs)
-    return _Links(ncols, up, down, size, tuple(mates), pairs, backwards, tuple(choices), four)
+    return _Links(ncols, up, down, size, tuple(mates), tuple(pairs), backwards, tuple(choices), four)
 
 
 def links_search(puzzle: Puzzle, deadline: Deadline, counters: DlxCounters, canonical: bool) -> Iterator[Grid]:
@@ -90,7 +105,7 @@ def links_search(puzzle: Puzzle, deadline: Deadline, counters: DlxCounters, cano
     any other rule set the general one (``_general_links_search``), which also takes secondary
     columns. The general one is slower on standard Sudoku (see the module docstring).
     """
-    table = _links(puzzle.rules)
+    table = _links(puzzle.rules, deadline)
     if not table.four:
         return _general_links_search(puzzle, table, deadline, counters, canonical)
     return _four_links_search(puzzle, table, deadline, counters, canonical)

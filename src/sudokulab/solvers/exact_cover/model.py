@@ -74,6 +74,8 @@ from ...core.grid import Shape
 from ...core.puzzle import Puzzle
 from ...core.rules import ALL_DIFFERENT, DIFFER, Rules, standard
 from .. import lowering as placement_pairs
+from ..base import Deadline
+from ..building import Kept
 
 NATIVE = frozenset({ALL_DIFFERENT, DIFFER})
 """The rule kinds the matrix states natively: complete groups (primary columns), partial groups and
@@ -186,17 +188,26 @@ def row_columns(rules: Rules | Shape, cell: int, digit: int) -> tuple[int, ...]:
     return (cell, *(base + digit - 1 for base in table.bases[cell]), *table.extra.get((cell, digit), ()))
 
 
-@lru_cache(maxsize=16)
-def matrix_columns(rules: Rules | Shape) -> tuple[tuple[int, ...], ...]:
+_MATRICES: Kept[tuple[tuple[int, ...], ...]] = Kept(16)
+
+
+def matrix_columns(rules: Rules | Shape, deadline: Deadline | None = None) -> tuple[tuple[int, ...], ...]:
     """The columns of every row of the empty board, indexed by ``variables.index(n, cell, digit)``.
 
     The whole matrix of a rule set (n³ rows), built once per rule set for solvers; a puzzle's
-    matrix is this one with its givens pre-covered.
+    matrix is this one with its givens pre-covered. Built under ``deadline`` when given (``TimeUp``
+    cuts it short, and then nothing is kept: ``solvers.building``).
     """
     rules = _rules(rules)
+    return _MATRICES.get(rules, lambda: _matrix(rules, deadline))
+
+
+def _matrix(rules: Rules, deadline: Deadline | None) -> tuple[tuple[int, ...], ...]:
     n = rules.n
     rows: list[tuple[int, ...]] = [()] * variables.count(n)
     for cell in range(rules.shape.cells):
+        if deadline is not None and not cell % 64:
+            deadline.check()
         for digit in range(1, n + 1):
             rows[variables.index(n, cell, digit)] = row_columns(rules, cell, digit)
     return tuple(rows)

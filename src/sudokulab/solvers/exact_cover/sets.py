@@ -9,7 +9,6 @@ to read beside the links, which are faster (``benchmarks/results/dlx.md``).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import lru_cache
 from typing import NamedTuple
 
 from ...core.grid import Grid
@@ -17,6 +16,7 @@ from ...core.puzzle import Puzzle
 from ...core.rules import Rules
 from ...core.variables import cell_digit, index
 from ..base import Deadline
+from ..building import Kept
 from .algorithm_x import CHECK_EVERY, COVERED, SECONDARY, SOLVED, DlxCounters, choose
 from .model import layout, matrix_columns
 
@@ -35,8 +35,15 @@ class _Sets(NamedTuple):
     """Every row fills four primary columns, the j // n²-th of them being j: ``others`` by kind."""
 
 
-@lru_cache(maxsize=8)
-def _sets(rules: Rules) -> _Sets:
+_SETS: Kept[_Sets] = Kept(8)
+
+
+def _sets(rules: Rules, deadline: Deadline | None = None) -> _Sets:
+    """The set-per-column matrix of a rule set, built once (under ``deadline``: cut short, nothing is kept)."""
+    return _SETS.get(rules, lambda: _build_sets(rules, deadline))
+
+
+def _build_sets(rules: Rules, deadline: Deadline | None) -> _Sets:
     """The rows of each column, each row's other columns, the starting sizes.
 
     When every row fills four primary columns, column ``j`` is always the ``j // n²``-th of its
@@ -44,11 +51,13 @@ def _sets(rules: Rules) -> _Sets:
     ``others[j]`` is one tuple indexed by row shared by the n² columns of that kind, the fast case;
     otherwise it is a dict per column.
     """
-    matrix = matrix_columns(rules)
+    matrix = matrix_columns(rules, deadline)
     table = layout(rules)
     cells = rules.shape.cells
     rows_of: list[list[int]] = [[] for _ in range(table.columns)]
     for r, cols in enumerate(matrix):
+        if deadline is not None and not r & 4095:
+            deadline.check()
         for col in cols:
             rows_of[col].append(r)
     four = not table.secondary and all(len(cols) == 4 and all(col // cells == k for k, col in enumerate(cols))
@@ -69,7 +78,7 @@ def sets_search(puzzle: Puzzle, deadline: Deadline, counters: DlxCounters, canon
     Secondary columns as there: covered by a row that fills them, never chosen.
     """
     n = puzzle.n
-    column_rows, others, sizes, choices, four = _sets(puzzle.rules)
+    column_rows, others, sizes, choices, four = _sets(puzzle.rules, deadline)
     row_columns = matrix_columns(puzzle.rules)
     rows_of = [set(rows) for rows in column_rows]
     size = list(sizes)  # len(rows_of[c]) (plus SECONDARY for a secondary column, COVERED once covered)

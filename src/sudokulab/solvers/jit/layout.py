@@ -8,12 +8,12 @@ arrays of their own and implement ``Slices.step``; neither imports the other's m
 from __future__ import annotations
 
 import time
-from functools import lru_cache
 from typing import ClassVar, NamedTuple
 
 from ...core.grid import Grid
 from ...core.rules import KINDS, Rules
 from ..base import Deadline
+from ..building import Kept
 from ..lowering import lower
 
 NATIVE = frozenset(KINDS)
@@ -62,9 +62,16 @@ class Layout(NamedTuple):
     """The lowering's allowed sets, as (group of the cells, the sets)."""
 
 
-@lru_cache(maxsize=64)
-def layout(rules: Rules) -> Layout:
-    """The tables of a rule set, built once per ``Rules`` (hashable, with a cached hash)."""
+_LAYOUTS: Kept[Layout] = Kept(64)
+
+
+def layout(rules: Rules, deadline: Deadline | None = None) -> Layout:
+    """The tables of a rule set, built once per ``Rules`` (hashable, with a cached hash), under ``deadline``
+    when given (a 64x64 board's take a second; cut short, nothing is kept: ``solvers.building``)."""
+    return _LAYOUTS.get(rules, lambda: _layout(rules, deadline))
+
+
+def _layout(rules: Rules, deadline: Deadline | None) -> Layout:
     n, cells = rules.n, rules.shape.cells
     order = sorted(range(len(rules.groups)), key=lambda i: len(rules.groups[i].cells) < n)  # complete first, stable
     where = {index: position for position, index in enumerate(order)}
@@ -78,6 +85,8 @@ def layout(rules: Rules) -> Layout:
     peers = [-1] * (cells * width)
     peer_group = [-1] * (cells * width)
     for cell in range(cells):
+        if deadline is not None and not cell & 127:
+            deadline.check()
         charged: dict[int, int] = {}
         for index in rules.cell_groups[cell]:  # in rules order: rows, columns, boxes, ... (the first shared one)
             for mate in rules.groups[index].cells:

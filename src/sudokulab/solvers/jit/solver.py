@@ -159,8 +159,10 @@ class CRun(Slices):
         return {"nodes": self.search.nodes, "backtracks": self.search.backtracks}
 
 
-def search_run(puzzle: Puzzle, canonical: bool, wdeg: bool) -> Slices:
-    """A resumable search of ``puzzle`` on the backend its rules take."""
+def search_run(puzzle: Puzzle, canonical: bool, wdeg: bool, deadline: Deadline | None = None) -> Slices:
+    """A resumable search of ``puzzle`` on the backend its rules take; the rule set's tables, when not built
+    yet, are built under ``deadline`` (``TimeUp``)."""
+    layout(puzzle.rules, deadline)
     if backend(puzzle.rules) == "c":
         return CRun(puzzle, canonical, wdeg)
     from .numba_search import SearchRun
@@ -239,9 +241,14 @@ class JitSolver(SolverBase):
     def solve(self, puzzle: Puzzle, *, time_limit: float | None = None, canonical: bool = False) -> SolveResult:
         check_kinds(self, puzzle)
         started = time.perf_counter()
-        run = search_run(puzzle, canonical, self.wdeg)
+        deadline = Deadline(time_limit)  # the search's set-up, made first, counts against it too
         try:
-            grid = run.next(Deadline(time_limit))
+            run = search_run(puzzle, canonical, self.wdeg, deadline)
+        except TimeUp:  # the time ran out while the rule set's tables were built
+            return SolveResult(self.name, Status.TIME_LIMIT, None, time.perf_counter() - started,
+                               {"nodes": 0, "backtracks": 0})
+        try:
+            grid = run.next(deadline)
             status = Status.NO_SOLUTION if grid is None else Status.SOLVED
         except TimeUp:
             grid, status = None, Status.TIME_LIMIT
@@ -251,8 +258,12 @@ class JitSolver(SolverBase):
         check_kinds(self, puzzle)
         check_limit(limit)
         started = time.perf_counter()
-        run = search_run(puzzle, False, self.wdeg)
         deadline = Deadline(time_limit)
+        try:
+            run = search_run(puzzle, False, self.wdeg, deadline)
+        except TimeUp:
+            return CountResult(self.name, 0, limit, Status.TIME_LIMIT, time.perf_counter() - started,
+                               {"nodes": 0, "backtracks": 0})
         found, status = 0, Status.NO_SOLUTION
         try:
             while found < limit and run.next(deadline) is not None:

@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from ...core.rules import KINDS, Rules
 from ...errors import UnsupportedFeature
+from ..base import Deadline
 from ..lowering import lower
 
 CHECK_EVERY = 1024
@@ -139,8 +140,8 @@ class Board:
     """One filled board, its cost, and the counts that update the cost on a swap."""
 
     def __init__(self, tables: Tables, grid: list[int], free: list[list[int]], cand: list[int],
-                 rng: random.Random):
-        self.t, self.cand, self.rng = tables, cand, rng
+                 rng: random.Random, deadline: Deadline | None = None):
+        self.t, self.cand, self.rng, self.deadline = tables, cand, rng, deadline
         self.fixed = list(grid)
         self.free = free
         self.fill()
@@ -149,6 +150,8 @@ class Board:
         """A fresh random fill: each block's missing digits on its open cells, within their candidates."""
         t, grid = self.t, list(self.fixed)
         for block, cells in zip(t.blocks, self.free):
+            if self.deadline is not None:
+                self.deadline.check()  # a fill of a 64x64 board takes about a second
             missing = sorted(set(range(1, t.n + 1)) - {grid[c] for c in block if grid[c]})
             matched = _matching(cells, missing, self.cand, self.rng)
             if matched is None:

@@ -1,4 +1,5 @@
-"""The local-search paradigm: simulated annealing over box permutations, or min-conflicts with a tabu list.
+"""The local-search paradigm: decision repair with propagation, simulated annealing over box permutations, or
+min-conflicts with a tabu list.
 
 An *incomplete* search: it finds grids, never proves there is none. Where it finds no grid within
 its time limit, or within its flip budget when no time limit is given, it answers "time limit
@@ -8,8 +9,14 @@ givens break a rule (``Rules.first_conflict``), the solvers' own sound propagati
 no digit, a block's open cells cannot take its missing digits at all (no matching), or no block
 has two open cells left and the one fill there is breaks a rule.
 
-The method is R. Lewis, "Metaheuristics can solve sudoku puzzles", Journal of Heuristics 13
-(2007): each *block* (a box, or a jigsaw region: the complete groups of one kind that cover the
+The default method, ``repair``, searches partial assignments: a move decides one cell, propagation
+follows every move, a dead end drops a decision near it (tabu for a while) instead of backtracking,
+and a run without progress restarts (``solvers.local_search.repair``: Jussien and Lhomme 2002,
+Prestwich 2002). It is the hybrid that solves hard and variant puzzles reliably
+(``benchmarks/results/local-search.md``).
+
+The two other methods work on full boards, after R. Lewis, "Metaheuristics can solve sudoku puzzles",
+Journal of Heuristics 13 (2007): each *block* (a box, or a jigsaw region: the complete groups of one kind that cover the
 board) is filled with its missing digits, so every block is right by construction and stays so,
 since a move swaps two open cells of one block. The cost counts what is still wrong:
 
@@ -28,7 +35,9 @@ space of an easy puzzle before it starts.
 
 Methods (option ``method``):
 
-- ``annealing`` (default): a random swap in a random block, accepted when it does not raise the
+- ``repair`` (default): decision repair, above; ``tabu`` is how many moves a dropped decision stays
+  tabu, ``reheat`` the moves without a new lowest count of open cells before a restart.
+- ``annealing``: a random swap in a random block, accepted when it does not raise the
   cost, else with probability ``exp(-delta / T)``. T starts at ``temperature`` (by default the
   spread of the cost changes of 200 random swaps, as Lewis does) and is multiplied by ``cooling``
   after each chain of moves (the sum over blocks of the square of their open cells, Lewis's chain
@@ -48,8 +57,9 @@ Every random choice draws from ``random.Random(seed)``, a new one per call: the 
 same options gives the same answer and the same stats, and ``max_flips`` bounds the work in moves
 tried, not in seconds, so a run without a time limit does not depend on the machine's load.
 
-Stats: ``flips`` (swaps tried, also those refused by the candidates), ``accepted`` (swaps made),
-``reheats``, ``restarts``, ``best_cost`` (the lowest cost reached: 0 when solved), ``propagated``
+Stats: ``flips`` (swaps tried, also those refused by the candidates; for ``repair``, digits tried, each
+propagated), ``accepted`` (swaps made; decisions made), ``reheats``, ``restarts``, ``best_cost`` (the
+lowest cost reached, for ``repair`` the fewest open cells: 0 when solved), ``propagated``
 (cells fixed by propagation beyond the givens), ``free_cells`` (cells left to the search),
 ``proof`` (why "no solution": givens, propagation, matching, or forced: no block has two open cells
 to swap and the one fill left breaks a rule).
@@ -62,7 +72,7 @@ import random
 import time
 
 from ...core.puzzle import Puzzle
-from ...errors import UnsupportedFeature
+from ...errors import UnsupportedFeature, UsageError
 from ..base import (
     Capabilities,
     CountResult,
@@ -80,52 +90,64 @@ from ..propagation import propagator
 from .annealing import anneal
 from .board import NATIVE, Board, Effort, Unsolvable, board_tables
 from .min_conflicts import min_conflicts
+from .repair import repair
 
-METHODS = ("annealing", "min-conflicts")
+METHODS = ("repair", "annealing", "min-conflicts")
 
-DEFAULT_FLIPS = 2_000_000
-"""Moves tried before giving up when no time limit is given (docs/local-search.md says how chosen)."""
+DEFAULT_FLIPS = {"repair": 200_000, "annealing": 2_000_000, "min-conflicts": 2_000_000}
+"""Moves tried before giving up when no time limit is given, per method (a repair move is a propagation,
+some hundred times a swap's cost): each about a minute at most (docs/local-search.md says how chosen)."""
 
 
 class LocalSearchSolver(SolverBase):
-    """``local-search``: simulated annealing (or min-conflicts) over box permutations; finds, never proves.
+    """``local-search``: decision repair with propagation, or annealing or min-conflicts; finds, never proves.
 
     Args:
-        method: "annealing" (Lewis 2007) or "min-conflicts" (with a tabu list).
+        method: "repair" (partial assignments, propagation after each move, tabu, restarts), "annealing"
+            (Lewis 2007) or "min-conflicts" (with a tabu list).
         seed: the seed of every random choice (same seed, same answer and stats).
-        max_flips: moves tried before giving up; by default DEFAULT_FLIPS without a time limit, none with one.
+        max_flips: moves tried before giving up; by default DEFAULT_FLIPS (per method) without a time limit,
+            none with one.
         temperature: the annealing's starting temperature (default: the spread of random swaps' cost changes).
         cooling: the factor the temperature is multiplied by after each chain of moves.
-        reheat: moves without a new best cost before a reheat (annealing) or a restart (min-conflicts).
-        tabu: moves a cell may not take back a digit it gave up (min-conflicts).
-        propagate: fix what propagation decides first (False: Lewis's own method, for comparison).
+        reheat: moves without a new best cost before a reheat (annealing) or a restart (repair, min-conflicts).
+        tabu: moves a dropped decision may not be taken again (repair), or a cell may not take back a digit
+            it gave up (min-conflicts).
+        propagate: fix what propagation decides first (False: Lewis's own method, for comparison; repair
+            propagates after every move, always).
     """
 
     name = "local-search"
-    paradigm = "local search (simulated annealing, min-conflicts)"
+    paradigm = "local search (decision repair, simulated annealing, min-conflicts)"
     capabilities = Capabilities(
         canonical=False, count=False, time_limit=True, complete=False, kinds=NATIVE, forms=FORMS,
         why="local search is incomplete: it finds grids but neither enumerates nor orders them",
     )
     options = (
-        Option("method", str, "annealing", "how the next swap is chosen", choices=METHODS,
+        Option("method", str, "repair", "repair (decisions, propagation, tabu), annealing or min-conflicts (swaps)",
+               choices=METHODS,
                normalise=lambda value: value.strip().lower()),
         Option("seed", int, 2580, "the seed of every random choice"),
-        Option("max_flips", int, None, f"moves tried before giving up (default {DEFAULT_FLIPS:,} without a time "
-               "limit, unbounded with one)", minimum=1),
+        Option("max_flips", int, None, "moves tried before giving up (default without a time limit: "
+               + ", ".join(f"{flips:,} for {method}" for method, flips in DEFAULT_FLIPS.items())
+               + "; unbounded with one)", minimum=1),
         Option("temperature", float, None, "starting temperature (default: from random swaps)", minimum=0.001),
         Option("cooling", float, 0.95, "temperature factor after each chain of moves", minimum=0.5, maximum=1.0),
-        Option("reheat", int, None, "moves without a new best cost before a reheat (default: 20 chains)",
+        Option("reheat", int, None, "moves without a new best cost before a reheat or restart (default: by method)",
                minimum=1),
         Option("propagate", bool, True, "fix the cells propagation decides before searching (False: Lewis's "
-               "own, only the givens)"),
-        Option("tabu", int, 10, "moves a cell may not take back a digit it gave up (min-conflicts)", minimum=0),
+               "own, only the givens; not for repair, which propagates after every move)"),
+        Option("tabu", int, 10, "moves a dropped decision (repair) or a given-up digit (min-conflicts) stays tabu",
+               minimum=0),
     )
 
-    def __init__(self, method: str = "annealing", seed: int = 2580, max_flips: int | None = None,
+    def __init__(self, method: str = "repair", seed: int = 2580, max_flips: int | None = None,
                  temperature: float | None = None, cooling: float = 0.95, reheat: int | None = None,
                  tabu: int = 10, propagate: bool = True):
         super().__init__()  # options checked by SolverBase (base.check_options)
+        if method == "repair" and not propagate:
+            raise UsageError("solver 'local-search': method repair propagates after every move; "
+                             "propagate=false is for annealing and min-conflicts")
         self.method, self.seed, self.max_flips = method, seed, max_flips
         self.temperature, self.cooling, self.reheat, self.tabu = temperature, cooling, reheat, tabu
         self.propagate = propagate
@@ -159,6 +181,8 @@ class LocalSearchSolver(SolverBase):
         if rules.first_conflict(puzzle.givens) is not None:
             stats["proof"] = "givens"
             return Status.NO_SOLUTION, None
+        if self.method == "repair":
+            return self._repair(puzzle, deadline, effort, stats)
         if self.propagate:
             prop = propagator(rules)
             state = prop.start(puzzle.givens)
@@ -177,9 +201,9 @@ class LocalSearchSolver(SolverBase):
         free = [[cell for cell in block if not grid[cell]] for block in tables.blocks]
         stats["free_cells"] = sum(map(len, free))
         rng = random.Random(self.seed)
-        budget: float = self.max_flips or (DEFAULT_FLIPS if deadline.limit is None else math.inf)
+        budget: float = self.max_flips or (DEFAULT_FLIPS[self.method] if deadline.limit is None else math.inf)
         try:
-            board = Board(tables, grid, free, cand, rng)
+            board = Board(tables, grid, free, cand, rng, deadline)
             if board.cost and all(len(cells) < 2 for cells in free):  # the one fill the blocks allow is wrong
                 stats["proof"] = "forced"
                 return Status.NO_SOLUTION, None
@@ -194,6 +218,26 @@ class LocalSearchSolver(SolverBase):
             return Status.TIME_LIMIT, None
         if found and rules.first_conflict(tuple(board.grid)) is None:
             return Status.SOLVED, tuple(board.grid)
+        return Status.TIME_LIMIT, None
+
+    def _repair(self, puzzle: Puzzle, deadline: Deadline, effort: Effort,
+                stats: dict[str, Stat]) -> tuple[Status, tuple[int, ...] | None]:
+        prop = propagator(puzzle.rules)
+        state = prop.start(puzzle.givens)
+        if state is None:
+            stats["proof"] = "propagation"
+            return Status.NO_SOLUTION, None
+        settled = sum(1 for mask in state[0] if mask > prop.full)
+        stats["propagated"] = settled - sum(1 for v in puzzle.givens if v)
+        stats["free_cells"] = puzzle.shape.cells - settled
+        budget: float = self.max_flips or (DEFAULT_FLIPS[self.method] if deadline.limit is None else math.inf)
+        try:
+            grid = repair(prop, puzzle.givens, random.Random(self.seed), budget, deadline, effort, self.tabu,
+                          self.reheat)
+        except TimeUp:
+            return Status.TIME_LIMIT, None
+        if grid is not None and puzzle.rules.first_conflict(grid) is None:
+            return Status.SOLVED, grid
         return Status.TIME_LIMIT, None
 
     def count(self, puzzle: Puzzle, *, limit: int = 2, time_limit: float | None = None) -> CountResult:

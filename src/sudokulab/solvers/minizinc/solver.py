@@ -12,9 +12,10 @@ the same program through asyncio, and its time limit and cancellation leave the 
 ``fzn-gecode`` to MiniZinc; ``run_program`` already owns the kill-everything contract every
 external program here meets, and reading MiniZinc's text output is a few lines.
 
-- **Time limits**: MiniZinc's own ``--time-limit`` (it covers flattening too) stops the search and
-  still prints its statistics; the process group is killed ``GRACE`` seconds later if it has not
-  ended by then.
+- **Time limits**: the whole call is held to the limit: MiniZinc's own ``--time-limit`` (it covers
+  flattening too) is ``OWN_SHARE`` of what is left when the program starts, so that it normally
+  stops the search itself and still prints its statistics, and the process group is killed at the
+  deadline if it has not ended by then (starting and ending the program is time too).
 - **Canonical** answers: the search annotation ``int_search(cell, input_order, indomain_min)``
   without free search; a complete chronological search meets the row-major lexicographically first
   solution first (propagation removes no solution), so one run gives it.
@@ -48,12 +49,25 @@ from ...core.grid import Grid
 from ...core.puzzle import Puzzle
 from ...errors import UsageError
 from ...execution.sandbox import Limits, run_program
-from ..base import Capabilities, CountResult, Option, SolverBase, SolveResult, Stat, Status, check_kinds, check_limit
+from ..base import (
+    Capabilities,
+    CountResult,
+    Deadline,
+    Option,
+    SolverBase,
+    SolveResult,
+    Stat,
+    Status,
+    backend_failed,
+    check_kinds,
+    check_limit,
+)
 from ..lowering import FORMS
 from .model import INSTALL, NATIVE, PROGRAM, PROPAGATIONS, SEARCHES, flat_size_of, write_files
 
-GRACE = 1.0
-"""Seconds after the time limit before the process group is killed (MiniZinc normally stops itself)."""
+OWN_SHARE = 0.85
+"""The share of what is left of a call's time that MiniZinc's own ``--time-limit`` gets: the rest is its
+start, its exit and its statistics; the process group is killed at the deadline itself."""
 
 _NO_LIMIT = 24 * 3600.0  # "no limit" for the runner, which needs one
 _MAX_N = 2**31 - 1  # the largest -n MiniZinc reads
@@ -142,24 +156,26 @@ class MiniZincSolver(SolverBase):
              ) -> tuple[str, dict[str, Stat]]:
         """One ``minizinc`` run: its standard output and its stats (a run the runner killed at the limit
         printed no verdict line, which reads as "time limit reached")."""
-        if time_limit is not None and not time_limit > 0:
-            raise ValueError(f"time limit must be positive, not {time_limit}")
+        deadline = Deadline(time_limit)
         command = [PROGRAM, "--solver", backends().get(self.backend, self.backend), "--statistics", *extra]
-        if time_limit is not None:
-            command += ["--time-limit", str(max(1, math.ceil(1000 * time_limit)))]
         output = min((1 << 20) + 12 * (int(extra[1]) if extra[:1] == ["-n"] else 1 << 30), 1 << 30)  # 11 bytes a count
-        limits = Limits(_NO_LIMIT if time_limit is None else time_limit + GRACE, None, output,
-                        isolation="none", processes=0, files_mb=0)
         with tempfile.TemporaryDirectory(prefix="sudokulab-minizinc-") as folder:
+            files = write_files(folder, puzzle, search, self.propagation)
+            left = _NO_LIMIT if deadline.at is None else deadline.at - time.perf_counter()
+            if left <= 0:
+                return "", {}
+            if deadline.at is not None:
+                command += ["--time-limit", str(max(1, math.ceil(1000 * OWN_SHARE * left)))]
+            limits = Limits(left, None, output, isolation="none", processes=0, files_mb=0)
             started = time.perf_counter()
-            run = run_program([*command, *write_files(folder, puzzle, search, self.propagation)], b"", limits)
+            run = run_program([*command, *files], b"", limits)
             seconds = time.perf_counter() - started
         text = run.stdout.decode("utf-8", "replace")
         if not run.timed_out and run.exit_code != 0:
             lines = [line for line in run.stderr.decode("utf-8", "replace").splitlines()
                      if line.strip() and not line.startswith("Warning") and "deprecated" not in line]
             why = lines[-1][:200] if lines else f"exit code {run.exit_code}, signal {run.signal}"
-            raise RuntimeError(f"minizinc failed: {why}")
+            raise backend_failed(self.name, f"the {PROGRAM} program (backend '{self.backend}')", why)
         return text, self._stats(dict(_STAT.findall(text)), seconds)
 
     def _stats(self, found: dict[str, str], seconds: float) -> dict[str, Stat]:

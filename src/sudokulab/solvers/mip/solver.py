@@ -50,6 +50,7 @@ from ...core.grid import Grid
 from ...core.puzzle import Puzzle
 from ...core.rules import Rules
 from ...errors import UnsupportedFeature
+from .. import stoppable
 from ..base import (
     Capabilities,
     CountResult,
@@ -59,9 +60,12 @@ from ..base import (
     SolveResult,
     Stat,
     Status,
+    TimeUp,
+    backend_failed,
     check_kinds,
     check_limit,
 )
+from ..building import available_memory
 from ..lowering import FORMS
 from ..native import interruptible
 from .model import NATIVE, Constraint, MipModel, build_model, fixed_columns, model_size, rules
@@ -92,8 +96,13 @@ class _Effort:
 KEPT = 8
 """Models a solver keeps (per rule set); the oldest goes first beyond this."""
 
-MAX_SIZE = 36
-"""Larger boards are refused before the model is built, for its memory (docs/solvers.md, "The largest boards")."""
+CHILD_ABOVE = 25
+"""Boards larger than this take seconds to build and for SCIP to read, before its clock runs: a call with
+a time limit runs in a child process the deadline ends (``solvers.stoppable``)."""
+
+BYTES_PER_BINARY = 14_000
+"""Peak memory per binary of the model, about (measured: docs/solvers.md, "The largest boards"); a board
+whose estimate is more than the memory this machine has available is refused before any work."""
 
 
 def _bounds(solver: pywraplp.Solver, constraint: Constraint) -> tuple[float, float]:
@@ -102,9 +111,13 @@ def _bounds(solver: pywraplp.Solver, constraint: Constraint) -> tuple[float, flo
     return {"=": (rhs, rhs), "<=": (-infinity, rhs), ">=": (rhs, infinity)}[constraint.sense]
 
 
-def _add_rows(solver: pywraplp.Solver, x: list, constraints: tuple[Constraint, ...]) -> None:
-    """Every row of the model, as ``lower <= sum of coeff * x <= upper``."""
-    for constraint in constraints:
+def _add_rows(solver: pywraplp.Solver, x: list, constraints: tuple[Constraint, ...],
+              deadline: Deadline | None = None) -> None:
+    """Every row of the model, as ``lower <= sum of coeff * x <= upper`` (the deadline looked at now and then:
+    a 25x25 board's rows take a second)."""
+    for index, constraint in enumerate(constraints):
+        if deadline is not None and not index & 127:
+            deadline.check()
         row = solver.Constraint(*_bounds(solver, constraint), constraint.name)
         for i, coeff in zip(constraint.terms, constraint.coefficients):
             row.SetCoefficient(x[i], coeff)
@@ -118,10 +131,10 @@ def _columns(n: int, cells: int) -> tuple[tuple[int, ...], ...]:
 class _Engine:
     """One pywraplp model of a rule set's rows (or of one puzzle, for counting); not thread-safe."""
 
-    def __init__(self, backend: str, model: MipModel, threads: int):
+    def __init__(self, backend: str, model: MipModel, threads: int, deadline: Deadline | None = None):
         solver = pywraplp.Solver.CreateSolver(BACKENDS[backend])
         if solver is None:
-            raise RuntimeError(f"OR-Tools has no {BACKENDS[backend]} backend in this build")
+            raise backend_failed("mip", f"backend '{backend}'", f"OR-Tools has no {BACKENDS[backend]} in this build")
         solver.SuppressOutput()
         if backend == "scip":  # Ctrl-C is ours (see ``native.interruptible``): SCIP must not swallow it
             solver.SetSolverSpecificParametersAsString("misc/catchctrlc = FALSE\n")
@@ -130,7 +143,7 @@ class _Engine:
         self.backend, self.solver, self.n = backend, solver, model.shape.n
         self.x = [solver.BoolVar(name) for name in model.rules.names]
         self.columns = _columns(self.n, model.shape.cells)
-        _add_rows(solver, self.x, model.rules.constraints)
+        _add_rows(solver, self.x, model.rules.constraints, deadline)
         self.fixed: tuple[int, ...] = ()
         self.set_fixed(model.fixed)
 
@@ -181,15 +194,20 @@ class _Relaxation:
         _add_rows(solver, self.x, program.constraints)
         self.fixed: tuple[int, ...] = ()
 
-    def integral(self, fixed: tuple[int, ...]) -> bool:
-        """True when the relaxation with these columns fixed has an integral optimal vertex."""
+    def integral(self, fixed: tuple[int, ...], left: float | None = None) -> bool | None:
+        """True when the relaxation with these columns fixed has an integral optimal vertex; None when
+        ``left`` seconds ran out first."""
         for i in self.fixed:
             self.x[i].SetLb(0)
         for i in fixed:
             self.x[i].SetLb(1)
         self.fixed = fixed
-        if self.solver.Solve() != pywraplp.Solver.OPTIMAL:
+        self.solver.SetTimeLimit(0 if left is None else max(1, math.ceil(1000 * left)))
+        answer = self.solver.Solve()
+        if answer == pywraplp.Solver.INFEASIBLE:
             return False  # an infeasible relaxation proves "no solution" without branching, but is no grid
+        if answer != pywraplp.Solver.OPTIMAL:
+            return None
         return all(min(v.solution_value(), 1 - v.solution_value()) < 1e-6 for v in self.x)
 
 
@@ -223,33 +241,39 @@ class MipSolver(SolverBase):
     def describe_backend(cls) -> str:
         return f"{pywraplp.Solver.CreateSolver('SCIP').SolverVersion()} via OR-Tools pywraplp"
 
-    def _engine(self, rule_set: Rules) -> _Engine:
-        """The kept model of a rule set, built on first use (``Rules`` hash is cached)."""
-        shape = rule_set.shape
-        if shape.n > MAX_SIZE:
-            raise UnsupportedFeature(
-                f"the 0-1 model of a {shape.n}x{shape.n} board has {shape.n ** 3:,} binaries; the mip solver stops at "
-                f"{MAX_SIZE}x{MAX_SIZE} (about 520 MB there): use backtrack-fast, sat or cpsat"
-            )
+    def _engine(self, rule_set: Rules, deadline: Deadline | None = None) -> _Engine:
+        """The kept model of a rule set, built on first use under ``deadline`` (``TimeUp``: nothing kept)."""
         engine = self._engines.get(rule_set)
         if engine is None:
+            built = _Engine(self.backend, MipModel(rules(rule_set), ()), self.threads, deadline)
             _forget_oldest(self._engines)
-            engine = self._engines[rule_set] = _Engine(self.backend, MipModel(rules(rule_set), ()), self.threads)
+            engine = self._engines[rule_set] = built
         return engine
 
-    def _stats(self, puzzle: Puzzle, effort: _Effort, fixed: tuple[int, ...], status: Status) -> dict[str, Stat]:
-        """Effort and size; ``root_integral`` too unless turned off or the time ran out (no more work then)."""
+    def _stats(self, puzzle: Puzzle, effort: _Effort, fixed: tuple[int, ...], status: Status,
+               deadline: Deadline) -> dict[str, Stat]:
+        """Effort and size; ``root_integral`` too unless turned off or the time ran out (the relaxation is
+        solved under what is left of the call's limit, and left out when that runs out)."""
         columns, rows = model_size(puzzle.rules)
         stats: dict[str, Stat] = {"nodes": effort.nodes, "lp_iterations": effort.lp_iterations,
                                   "solves": effort.solves, "variables": columns, "constraints": rows,
                                   "backend": self.backend}
-        if self.root_lp and status is not Status.TIME_LIMIT:
+        left = None if deadline.at is None else deadline.at - time.perf_counter()
+        if self.root_lp and status is not Status.TIME_LIMIT and (left is None or left > 0):
             relaxation = self._relaxations.get(puzzle.rules)
             if relaxation is None:
                 _forget_oldest(self._relaxations)
                 relaxation = self._relaxations[puzzle.rules] = _Relaxation(puzzle.rules)
-            stats["root_integral"] = relaxation.integral(fixed)
+            left = None if deadline.at is None else deadline.at - time.perf_counter()
+            integral = relaxation.integral(fixed, left) if left is None or left > 0 else None
+            if integral is not None:
+                stats["root_integral"] = integral
         return stats
+
+    def _large(self, puzzle: Puzzle, deadline: Deadline) -> bool:
+        """Refuse a board whose model would not fit in the memory available; whether this call runs in a child."""
+        check_memory(puzzle.n)
+        return stoppable.wanted(puzzle.n > CHILD_ABOVE and puzzle.rules not in self._engines, deadline)
 
     def solve(self, puzzle: Puzzle, *, time_limit: float | None = None, canonical: bool = False) -> SolveResult:
         check_kinds(self, puzzle)
@@ -258,7 +282,13 @@ class MipSolver(SolverBase):
         effort = _Effort()
         fixed = fixed_columns(puzzle)
         with self._lock:
-            engine = self._engine(puzzle.rules)
+            if self._large(puzzle, deadline):
+                return stoppable.solve(self, puzzle, deadline, started, canonical)
+            try:
+                engine = self._engine(puzzle.rules, deadline)
+            except TimeUp:  # the time ran out while the model was built
+                return SolveResult(self.name, Status.TIME_LIMIT, None, time.perf_counter() - started,
+                                   {"solves": 0, "backend": self.backend})
             engine.set_fixed(fixed)
             try:
                 status = engine.run(deadline, effort)
@@ -268,7 +298,7 @@ class MipSolver(SolverBase):
                     status = Status.TIME_LIMIT if grid is None else Status.SOLVED
             finally:
                 engine.set_fixed(())
-            stats = self._stats(puzzle, effort, fixed, status)
+            stats = self._stats(puzzle, effort, fixed, status, deadline)
         return SolveResult(self.name, status, grid, time.perf_counter() - started, stats)
 
     def _first(self, puzzle: Puzzle, engine: _Engine, grid: Grid, deadline: Deadline, effort: _Effort) -> Grid | None:
@@ -307,9 +337,16 @@ class MipSolver(SolverBase):
         check_limit(limit)
         started = time.perf_counter()
         deadline = Deadline(time_limit)
+        check_memory(puzzle.n)
+        if stoppable.wanted(puzzle.n > CHILD_ABOVE, deadline):
+            return stoppable.count(self, puzzle, deadline, started, limit)
         effort = _Effort()
         model = build_model(puzzle)
-        engine = _Engine(self.backend, model, self.threads)  # cuts accumulate: a model of its own
+        try:
+            engine = _Engine(self.backend, model, self.threads, deadline)  # cuts accumulate: a model of its own
+        except TimeUp:
+            return CountResult(self.name, 0, limit, Status.TIME_LIMIT, time.perf_counter() - started,
+                               {"solves": 0, "backend": self.backend})
         blanks = [cell for cell, given in enumerate(puzzle.givens) if not given]
         found, status = 0, Status.NO_SOLUTION
         while found < limit:
@@ -324,13 +361,24 @@ class MipSolver(SolverBase):
             cut = engine.solver.Sum([engine.x[engine.columns[cell][grid[cell] - 1]] for cell in blanks])
             engine.solver.Add(cut <= len(blanks) - 1)
         with self._lock:
-            stats = self._stats(puzzle, effort, model.fixed, status)
+            stats = self._stats(puzzle, effort, model.fixed, status, deadline)
         return CountResult(self.name, found, limit, status, time.perf_counter() - started, stats)
 
     def close(self) -> None:
         with self._lock:
             self._engines.clear()
             self._relaxations.clear()
+
+
+def check_memory(n: int) -> None:
+    """Refuse, before any work, an n x n board whose model's estimated peak memory is more than this machine
+    has available now (``BYTES_PER_BINARY``; Linux's MemAvailable, unchecked where it cannot be read)."""
+    needed = n**3 * BYTES_PER_BINARY
+    available = available_memory()
+    if available is not None and needed > available:
+        raise UnsupportedFeature(
+            f"the 0-1 model of a {n}x{n} board has {n ** 3:,} binaries and needs about {needed / 2**30:.1f} GiB; "
+            f"this machine has {available / 2**30:.1f} GiB available: use backtrack-fast, sat or cpsat")
 
 
 def _forget_oldest(kept: dict) -> None:

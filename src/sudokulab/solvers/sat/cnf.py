@@ -85,13 +85,14 @@ import gc
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from ...core import variables
 from ...core.grid import Grid, Shape
 from ...core.puzzle import Puzzle
 from ...core.rules import Cage, Rules, Thermo, standard
 from ...errors import UsageError
+from ..base import Deadline
+from ..building import Kept
 from ..lowering import Lowered, lower
 from .encodings import NATIVE, Clause, amo_cost, at_most_one, check_options
 from .literals import grid_from_model, literal_table
@@ -298,9 +299,9 @@ def _digit_groups(rules: Rules, groups: Sequence) -> list[list[int]]:
 
 
 def build_formula(rules_: Rules, encoding: str = "extended", amo: str = "pairwise",
-                  cages: CageEncoder | None = None) -> Formula:
+                  cages: CageEncoder | None = None, deadline: Deadline | None = None) -> Formula:
     """The givens-free formula of a rule set, built now (``rules`` caches it; ``cages`` swaps the sum
-    encoding, for ``benchmarks/sum_encodings.py``)."""
+    encoding, for ``benchmarks/sum_encodings.py``), under ``deadline`` when given (``TimeUp``)."""
     check_options(encoding, amo)
     if encoding == "reduced":
         raise UsageError("the reduced encoding depends on the givens: use reduced_formula(puzzle)")
@@ -314,24 +315,27 @@ def build_formula(rules_: Rules, encoding: str = "extended", amo: str = "pairwis
     pool = _Pool(n)
     clauses: list[Sequence[int]] = list(alo)
     with _collector_paused():
-        for group in amo_groups:
+        for i, group in enumerate(amo_groups):
+            if deadline is not None and not i & 255:
+                deadline.check()
             clauses += pool.at_most_one(group, amo)
         clauses += kind_clauses(rules_, pool, amo, cages)
     return Formula(rules_, encoding, amo, tuple(clauses), pool.top, pool.top)
 
 
-@lru_cache(maxsize=64)
-def _cached(rules_: Rules, encoding: str, amo: str) -> Formula:
-    return build_formula(rules_, encoding, amo)
+_FORMULAS: Kept[Formula] = Kept(64)
 
 
-def rules(what: Shape | Rules, encoding: str = "extended", amo: str = "pairwise") -> Formula:
+def rules(what: Shape | Rules, encoding: str = "extended", amo: str = "pairwise",
+          deadline: Deadline | None = None) -> Formula:
     """The rules of a puzzle in one of the givens-free encodings (a shape means standard Sudoku);
-    built once per (Rules, encoding, amo), the last 64 kept."""
-    return _cached(standard(what) if isinstance(what, Shape) else what, encoding, amo)
+    built once per (Rules, encoding, amo), the last 64 kept; under ``deadline`` when given (a build
+    cut short is not kept: ``solvers.building``)."""
+    rules_ = standard(what) if isinstance(what, Shape) else what
+    return _FORMULAS.get((rules_, encoding, amo), lambda: build_formula(rules_, encoding, amo, deadline=deadline))
 
 
-def _free_literals(puzzle: Puzzle) -> list[list[int]]:
+def _free_literals(puzzle: Puzzle, deadline: Deadline | None = None) -> list[list[int]]:
     """Per cell, the digits the givens leave it: none for a given cell; otherwise those no peer
     (group mate or differing partner) is given."""
     givens = puzzle.givens
@@ -339,6 +343,8 @@ def _free_literals(puzzle: Puzzle) -> list[list[int]]:
     everything = set(range(1, n + 1))
     found = []
     for cell, peers in enumerate(puzzle.rules.peers):
+        if deadline is not None and not cell & 255:
+            deadline.check()
         if givens[cell]:
             found.append([])
             continue
@@ -347,7 +353,8 @@ def _free_literals(puzzle: Puzzle) -> list[list[int]]:
     return found
 
 
-def candidate_groups(puzzle: Puzzle) -> tuple[list[list[int]], list[list[int]]] | None:
+def candidate_groups(puzzle: Puzzle, deadline: Deadline | None = None
+                     ) -> tuple[list[list[int]], list[list[int]]] | None:
     """The groups of the reduced encoding, (exactly-one groups, at-most-one-only groups), or None
     when the givens break a rule.
 
@@ -361,11 +368,13 @@ def candidate_groups(puzzle: Puzzle) -> tuple[list[list[int]], list[list[int]]] 
         return None
     n, givens = puzzle.n, puzzle.givens
     lit = variables.literal
-    free = [set(digits) for digits in _free_literals(puzzle)]
+    free = [set(digits) for digits in _free_literals(puzzle, deadline)]
     exactly = [[lit(n, cell, d) for d in sorted(free[cell])] for cell in range(n * n) if not givens[cell]]
     at_most: list[list[int]] = []
     for groups, target in ((rules_.complete_groups, exactly), (rules_.partial_groups, at_most)):
-        for group in groups:
+        for i, group in enumerate(groups):
+            if deadline is not None and not i & 15:
+                deadline.check()
             placed = {givens[cell] for cell in group.cells}
             target += [[lit(n, cell, d) for cell in group.cells if d in free[cell]]
                        for d in range(1, n + 1) if d not in placed]
@@ -390,7 +399,7 @@ def _substituted(clauses: Sequence[Sequence[int]], true: set[int], free: frozens
     return found
 
 
-def reduced_formula(puzzle: Puzzle, amo: str = "pairwise") -> Formula:
+def reduced_formula(puzzle: Puzzle, amo: str = "pairwise", deadline: Deadline | None = None) -> Formula:
     """The Kwon & Jain reduced encoding of one puzzle: the extended encoding minus what the givens decide.
 
     Every exactly-one group left gets one ALO clause and an AMO, a partial group's an AMO (an empty
@@ -399,7 +408,7 @@ def reduced_formula(puzzle: Puzzle, amo: str = "pairwise") -> Formula:
     clause. Given cells have no variable in any clause, so decode with their givens (``grid_from_model``).
     """
     check_options("reduced", amo)
-    groups = candidate_groups(puzzle)
+    groups = candidate_groups(puzzle, deadline)
     rules_ = puzzle.rules
     n = puzzle.n
     if groups is None:
@@ -409,7 +418,9 @@ def reduced_formula(puzzle: Puzzle, amo: str = "pairwise") -> Formula:
     clauses: list[Sequence[int]] = list(exactly)
     free = frozenset(lit for group in exactly[: puzzle.blanks] for lit in group)
     with _collector_paused():
-        for group in exactly + at_most:
+        for i, group in enumerate(exactly + at_most):
+            if deadline is not None and not i & 255:
+                deadline.check()
             clauses += pool.at_most_one(group, amo)
         if not rules_.is_standard:
             true = set(literal_table(n).assumptions(puzzle.givens))
@@ -417,11 +428,13 @@ def reduced_formula(puzzle: Puzzle, amo: str = "pairwise") -> Formula:
     return Formula(rules_, "reduced", amo, tuple(clauses), pool.top, len(free) + pool.top - variables.count(n), free)
 
 
-def formula(puzzle: Puzzle, encoding: str = "extended", amo: str = "pairwise") -> tuple[Formula, list[int]]:
-    """The formula for a puzzle and the givens' literals to assume (none for ``reduced``)."""
+def formula(puzzle: Puzzle, encoding: str = "extended", amo: str = "pairwise",
+            deadline: Deadline | None = None) -> tuple[Formula, list[int]]:
+    """The formula for a puzzle and the givens' literals to assume (none for ``reduced``), built under
+    ``deadline`` when given."""
     if encoding == "reduced":
-        return reduced_formula(puzzle, amo), []
-    return rules(puzzle.rules, encoding, amo), literal_table(puzzle.n).assumptions(puzzle.givens)
+        return reduced_formula(puzzle, amo, deadline), []
+    return rules(puzzle.rules, encoding, amo, deadline), literal_table(puzzle.n).assumptions(puzzle.givens)
 
 
 def reduced_counts(puzzle: Puzzle, amo: str = "pairwise") -> tuple[int, int]:

@@ -31,6 +31,7 @@ from ...core.puzzle import Puzzle
 from ...core.rules import Cage, Differ, Group, Rules, RulesError, Thermo, build
 from ...errors import PuzzleFormatError
 from ...formats.documents import compact
+from ..base import Deadline
 from . import cnf
 from . import literals as cnf_literals
 from .encodings import AMO_ENCODINGS, ENCODINGS
@@ -132,15 +133,17 @@ def rules_line(rules: Rules) -> str:
     return RULES + compact(rules_data(rules))
 
 
-def to_dimacs(puzzle: Puzzle, encoding: str = "extended", amo: str = "pairwise") -> str:
+def to_dimacs(puzzle: Puzzle, encoding: str = "extended", amo: str = "pairwise",
+              deadline: Deadline | None = None) -> str:
     """The puzzle as DIMACS CNF for any SAT solver: the rules, then one unit clause per given.
 
     The header comments give the literal map, so a model decodes by hand, and, on their first two
     lines, what ``sudokulab decode --cnf`` needs to decode and check it by itself: the puzzle and
     encoding, then its rules (``dimacs.read_header``). With ``reduced`` the givens' unit clauses are
-    the only clauses on their variables, which makes every model decode to the whole grid.
+    the only clauses on their variables, which makes every model decode to the whole grid. Written
+    under ``deadline`` when given (``TimeUp``): the text of a large board takes seconds.
     """
-    f, _ = cnf.formula(puzzle, encoding, amo)
+    f, _ = cnf.formula(puzzle, encoding, amo, deadline)
     n = puzzle.n
     givens = cnf_literals.literal_table(n).assumptions(puzzle.givens)
     lines = [
@@ -152,7 +155,11 @@ def to_dimacs(puzzle: Puzzle, encoding: str = "extended", amo: str = "pairwise")
         f"c variables above {n**3} are auxiliary; the last {len(givens)} clauses are the givens",
         f"p cnf {f.top} {len(f.clauses) + len(givens)}",
     ]
-    lines += [" ".join(map(str, clause)) + " 0" for clause in f.clauses]
+    clauses = f.clauses
+    for first in range(0, len(clauses), 50_000):
+        if deadline is not None:
+            deadline.check()
+        lines += [" ".join(map(str, clause)) + " 0" for clause in clauses[first:first + 50_000]]
     lines += [f"{lit} 0" for lit in givens]
     return "\n".join(lines) + "\n"
 

@@ -57,6 +57,9 @@ those four, and a signal waits at most for the slice in progress (the longest me
 CaDiCaL's inprocessing being one uninterruptible stretch). Puzzles up to 16x16 mostly need fewer than
 ``_FIRST_SLICE`` conflicts (one call, as before); 25x25 puzzles with 30-45% given, 62-2,277 conflicts."""
 
+_LOAD_CHUNK = 20_000
+"""Clauses handed to an engine per call while loading a formula, the deadline looked at between two."""
+
 RENEW_AFTER = 5_000
 """Solves after which a shared engine is replaced by a fresh one (checked before each puzzle or batch).
 
@@ -79,8 +82,19 @@ class _AioCb(ctypes.Structure):
                 ("private", ctypes.c_char * 72)]
 
 
+class _TimeSpec(ctypes.Structure):
+    _fields_ = [("seconds", ctypes.c_long), ("nanoseconds", ctypes.c_long)]
+
+
+class _ITimerSpec(ctypes.Structure):
+    _fields_ = [("interval", _TimeSpec), ("value", _TimeSpec)]
+
+
 _SIGEV_THREAD = 2
 _EINPROGRESS = 115
+_CLOCK_MONOTONIC = 1  # the clock of time.perf_counter on Linux, so a Deadline's moment is the timer's
+_TFD_TIMER_ABSTIME = 1
+_TFD_CLOEXEC = 0o2000000
 _GRACE = 5.0
 """Seconds a disarmed engine is kept before it is freed: the native thread that calls its ``terminate()``
 may still be starting (it takes microseconds; this is the margin, wide for a machine whose cores are
@@ -103,6 +117,7 @@ class _Terminator:
     def __init__(self) -> None:
         self.libc: ctypes.CDLL | None = None
         self.pipe: tuple[int, int] | None = None
+        self.timer: int | None = None  # a timerfd on CLOCK_MONOTONIC, for deadlines
         self.late: list[tuple[float, object]] = []  # (when disarmed, PySAT solver) awaiting their grace
 
     def usable(self, engine: Engine) -> int | None:
@@ -153,6 +168,44 @@ class _Terminator:
             return None
         return request
 
+    def arm_deadline(self, engine: Engine, at: float) -> _AioCb | None:
+        """Have ``terminate()`` called on the engine when the clock passes ``at`` (a ``perf_counter`` moment):
+        an ``aio_read`` on a timerfd set to that moment, so that one engine call ends at its deadline even
+        inside seconds of inprocessing, with no Python code run (None where this cannot be used)."""
+        function = self.usable(engine)
+        capsule = getattr(engine.solver.solver, "cadical", None)
+        if function is None or capsule is None:
+            return None
+        libc = self.libc
+        if self.timer is None:
+            fd = libc.timerfd_create(_CLOCK_MONOTONIC, _TFD_CLOEXEC)
+            if fd < 0:
+                return None
+            self.timer = fd
+        seconds, fraction = divmod(max(at, 1e-9), 1.0)
+        when = _ITimerSpec(_TimeSpec(0, 0), _TimeSpec(int(seconds), int(fraction * 1e9)))
+        if libc.timerfd_settime(self.timer, _TFD_TIMER_ABSTIME, ctypes.byref(when), None) != 0:
+            return None
+        get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+        get_pointer.restype, get_pointer.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+        buffer = ctypes.create_string_buffer(8)
+        request = _AioCb(fildes=self.timer, buf=ctypes.addressof(buffer), nbytes=8,
+                         value=get_pointer(capsule, None), notify=_SIGEV_THREAD, function=function)
+        request._buffer = buffer
+        if libc.aio_read(ctypes.byref(request)) != 0:
+            return None
+        return request
+
+    def disarm_deadline(self, engine: Engine, request: _AioCb) -> None:
+        """End a deadline's read that is still waiting: the timer set to expire now completes it (the
+        engine may then get one more ``terminate()``, as ``disarm`` leaves it one)."""
+        if self.libc.aio_error(ctypes.byref(request)) == _EINPROGRESS:
+            now = _ITimerSpec(_TimeSpec(0, 0), _TimeSpec(0, 1))
+            self.libc.timerfd_settime(self.timer, 0, ctypes.byref(now), None)
+            while self.libc.aio_error(ctypes.byref(request)) == _EINPROGRESS:
+                time.sleep(0.0005)
+        engine.disarmed = time.perf_counter()
+
     def disarm(self, engine: Engine, request: _AioCb) -> None:
         signal.set_wakeup_fd(-1)
         if self.libc.aio_error(ctypes.byref(request)) == _EINPROGRESS:
@@ -181,10 +234,10 @@ class Engine:
     """One PySAT engine loaded with one formula."""
 
     __slots__ = ("solver", "formula", "top", "name", "propagation_budget", "broken", "constant", "solves", "sliced",
-                 "disarmed")
+                 "disarmed", "seconds")
 
     def __init__(self, name: str, formula: cnf.Formula, units_: list[int] | None = None, sliced: bool = True,
-                 settings: dict[str, int] | None = None):
+                 settings: dict[str, int] | None = None, deadline: Deadline | None = None):
         self.name = name
         self.formula = formula
         self.top = formula.top
@@ -201,6 +254,8 @@ class Engine:
         """The stats that hold for every puzzle on this engine, once the solver has named them."""
         self.solves = 0
         """Calls to solve so far (see ``RENEW_AFTER``)."""
+        self.seconds = 0.0
+        """Wall seconds spent in solves so far: the engine's own time, apart from building the formula."""
         self.disarmed: float | None = None
         """When ``_Terminator`` last disarmed on this engine (its solver is then freed late)."""
         self.propagation_budget = True
@@ -208,22 +263,34 @@ class Engine:
             self.solver.prop_budget(-1)
         except NotImplementedError:
             self.propagation_budget = False
-        self.solver.append_formula(formula.clauses)
+        clauses = formula.clauses
+        try:  # loaded a chunk at a time, the deadline looked at between chunks: loading counts against it
+            for first in range(0, len(clauses), _LOAD_CHUNK):
+                if deadline is not None:
+                    deadline.check()
+                self.solver.append_formula(clauses[first:first + _LOAD_CHUNK])
+        except TimeUp:
+            self.solver.delete()
+            raise
         for lit in units_ or ():
             self.solver.add_clause([lit])
 
-    def counters(self) -> dict[str, int]:
-        if self.name in NO_STATS:
-            return {}
-        return self.solver.accum_stats()
+    def counters(self) -> dict[str, float]:
+        """The engine's accumulated counters (none for ``NO_STATS`` engines) and ``seconds`` spent solving."""
+        found: dict[str, float] = {} if self.name in NO_STATS else dict(self.solver.accum_stats())
+        found["seconds"] = self.seconds
+        return found
 
     def run(self, assumptions: list[int], deadline: Deadline | None) -> bool:
         """Solve under assumptions; raise TimeUp when the deadline passes first, KeyboardInterrupt on Ctrl-C."""
+        started = time.perf_counter()
         try:
             return self._run(assumptions, deadline)
         except Exception as exc:
             self.check_interrupt(exc)
             raise
+        finally:
+            self.seconds += time.perf_counter() - started
 
     def check_interrupt(self, exc: Exception) -> None:
         """Turn PySAT's report of a Ctrl-C caught inside the engine into KeyboardInterrupt (the engine is then
@@ -233,9 +300,12 @@ class Engine:
             raise KeyboardInterrupt from None
 
     def _run(self, assumptions: list[int], deadline: Deadline | None) -> bool:
-        """Budget slices until an answer, PySAT's SIGINT handler kept out: a signal is taken between two
-        slices by the handler the process has (the module doc). With a deadline the slices aim at
-        ``_SLICE_SECONDS``; without one each slice gets twice the budget of the last (``_GROWTH``)."""
+        """One budget slice, then, for a solve that outlasts it, one engine call to the answer where native
+        threads end it on a signal and at the deadline (``_Terminator``, ``_whole``): every new call costs
+        CaDiCaL its search state (an empty 36x36 board took 20 s in one call, 52 s in doubling slices).
+        Elsewhere budget slices, PySAT's SIGINT handler kept out: a signal is taken between two slices by
+        the handler the process has (the module doc); each slice gets twice the budget of the last
+        (``_GROWTH``), or, with a deadline no timer watches, aims at ``_SLICE_SECONDS``."""
         solver = self.solver
         self.solves += 1
         if not self.sliced:  # no time limit reaches such an engine (``SatSolver`` refuses it)
@@ -243,21 +313,47 @@ class Engine:
                 return solver.solve(assumptions)
         at = None if deadline is None else deadline.at
         armed: _AioCb | None = None
+        timer: _AioCb | None = None
         with without_handler():
             try:
-                return self._slices(assumptions, at, _FIRST_SLICE, _FIRST_PROPAGATIONS, first_only=at is None)
+                return self._slices(assumptions, at, _FIRST_SLICE, _FIRST_PROPAGATIONS, first_only=True)
             except _Longer:
                 armed = _TERMINATOR.arm(self)
-                return self._slices(assumptions, at, _FIRST_SLICE * _GROWTH, _FIRST_PROPAGATIONS * _GROWTH)
+                timer = None if at is None else _TERMINATOR.arm_deadline(self, at)
+                signals_taken = armed is not None or threading.current_thread() is not threading.main_thread()
+                if signals_taken and (at is None or timer is not None):
+                    return self._whole(assumptions, at)
+                return self._slices(assumptions, at, _FIRST_SLICE * _GROWTH, _FIRST_PROPAGATIONS * _GROWTH,
+                                    grow=at is None or timer is not None)
             finally:
+                if timer is not None:
+                    _TERMINATOR.disarm_deadline(self, timer)
                 if armed is not None:
                     _TERMINATOR.disarm(self, armed)
 
+    def _whole(self, assumptions: list[int], at: float | None) -> bool:
+        """One engine call with no budget, for a solve whose signals and deadline native threads end
+        (``_Terminator``): CaDiCaL keeps its search state to the answer (each new call would cost it).
+        A call ended early is a signal (raised here by the command's handler), the deadline, or a
+        ``terminate()`` left over from an earlier disarm (then the call is made again)."""
+        solver = self.solver
+        while True:
+            if at is not None and at - time.perf_counter() <= 0:
+                raise TimeUp
+            solver.conf_budget(-1)
+            if self.propagation_budget:
+                solver.prop_budget(-1)
+            answer = solver.solve_limited(assumptions)
+            if answer is not None:
+                return answer
+
     def _slices(self, assumptions: list[int], at: float | None, conflicts: int, propagations: int,
-                first_only: bool = False) -> bool:
+                first_only: bool = False, grow: bool = True) -> bool:
         """The slice loop of ``_run``. ``first_only``: raise ``_Longer`` when the first slice ends without
         an answer, so that ``_Terminator`` is armed only for solves that outlast one slice (puzzles up to
-        16x16 mostly do not, and arming costs system calls)."""
+        16x16 mostly do not, and arming costs system calls). ``grow``: each slice gets twice the budget of
+        the last (no deadline, or a native timer that ends the call at it); else slices aim at
+        ``_SLICE_SECONDS``, the deadline looked at between two."""
         solver = self.solver
         while True:
             if at is not None:
@@ -273,7 +369,7 @@ class Engine:
                 return answer
             if first_only:
                 raise _Longer
-            if at is None:
+            if at is None or grow:
                 conflicts, propagations = conflicts * _GROWTH, propagations * _GROWTH
                 continue
             spent = max(time.perf_counter() - started, 1e-6)

@@ -118,7 +118,11 @@ class DimacsSolver(SolverBase):
         remaining = _NO_LIMIT if deadline.at is None else deadline.at - time.perf_counter()
         if remaining <= 0:
             raise TimeUp
-        text = _with_clauses(dimacs.to_dimacs(puzzle, self.encoding, self.amo), extra)
+        text = _with_clauses(dimacs.to_dimacs(puzzle, self.encoding, self.amo, deadline), extra)
+        if deadline.at is not None:
+            remaining = deadline.at - time.perf_counter()  # writing the formula counts against the limit
+            if remaining <= 0:
+                raise TimeUp
         with tempfile.TemporaryDirectory(prefix="sudokulab-dimacs-") as folder:
             formula, result = os.path.join(folder, "formula.cnf"), os.path.join(folder, "result.txt")
             with open(formula, "w", encoding="ascii") as stream:

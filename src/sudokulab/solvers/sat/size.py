@@ -1,9 +1,10 @@
 """How big a CNF formula of ``solvers.sat.cnf`` will be, from closed forms, before anything is built.
 
-Solvers size a formula first and refuse one over ``MAX_CLAUSES`` with one line, instead of
-spending seconds and gigabytes on it; the closed forms are asserted against the clauses built in
-the tests. The at-most-one encodings other than pairwise are counted by ``pysat.card`` itself
-where no closed form is used (once per group size).
+Solvers size a formula first and refuse one that would not fit in memory (``check_memory``;
+``dimacs``: one over ``MAX_CLAUSES``) with one line, instead of spending seconds and gigabytes on it;
+the closed forms are asserted against the clauses built in the tests. The at-most-one encodings
+other than pairwise are counted by ``pysat.card`` itself where no closed form is used (once per
+group size).
 
 Standard Sudoku has closed forms in n alone (``counts``), and ``reduced_group_sizes`` follows the
 groups its givens leave (``cnf.reduced_counts`` adds them up). Any other rule set is sized per
@@ -23,14 +24,15 @@ from typing import TYPE_CHECKING
 
 from ...core.puzzle import Puzzle
 from ...errors import UnsupportedFeature
+from ..base import Deadline
 from ..lowering import lower
 from .encodings import NATIVE, amo_cost, check_options
 
 if TYPE_CHECKING:
     from ...core.rules import Rules
 
-__all__ = ["MAX_CLAUSES", "cage_combinations", "check_size", "clause_count", "counts", "kind_counts",
-           "reduced_group_sizes", "rules_counts"]
+__all__ = ["BYTES_PER_CLAUSE", "MAX_CLAUSES", "cage_combinations", "check_memory", "check_size", "clause_count",
+           "counts", "kind_counts", "reduced_group_sizes", "rules_counts"]
 
 
 def counts(n: int, encoding: str, amo: str = "pairwise") -> tuple[int, int]:
@@ -117,7 +119,7 @@ def rules_counts(rules: Rules, encoding: str, amo: str = "pairwise") -> tuple[in
     return n**3 + aux, clauses
 
 
-def reduced_group_sizes(puzzle: Puzzle) -> list[int] | None:
+def reduced_group_sizes(puzzle: Puzzle, deadline: Deadline | None = None) -> list[int] | None:
     """The sizes of the groups ``candidate_groups`` would build, without building them (None when
     the givens break a rule): bit masks of the digits each unit holds, so sizing a 64x64 formula
     before deciding to build it takes a fraction of a second. Standard rules only (the closed
@@ -145,6 +147,8 @@ def reduced_group_sizes(puzzle: Puzzle) -> list[int] | None:
             candidates[cell] = mask
     sizes = [candidates[cell].bit_count() for cell in range(n * n) if not givens[cell]]
     for index, unit in enumerate(unit_list):
+        if deadline is not None and not index & 15:
+            deadline.check()
         per_digit = [0] * (n + 1)
         for cell in unit:
             mask = candidates[cell]
@@ -157,9 +161,9 @@ def reduced_group_sizes(puzzle: Puzzle) -> list[int] | None:
 
 
 MAX_CLAUSES = 800_000
-"""Formulas larger than this are refused before they are built: the limit sits between what builds
-and loads in a second or two and what takes many seconds and half a gigabyte (docs/solvers.md, "The
-largest boards")."""
+"""Formulas larger than this are refused by ``dimacs`` before they are written: the text of millions
+of clauses, written and read by another program, takes many seconds and half a gigabyte (docs/solvers.md,
+"The largest boards"). ``sat`` builds under its deadline and refuses only by memory (``check_memory``)."""
 
 
 def clause_count(puzzle: Puzzle, encoding: str, amo: str, sizes: list[int] | None = None) -> int:
@@ -174,6 +178,25 @@ def clause_count(puzzle: Puzzle, encoding: str, amo: str, sizes: list[int] | Non
         return counts(puzzle.n, encoding, amo)[1]
     sizes = reduced_group_sizes(puzzle) if sizes is None else sizes
     return 1 if sizes is None else len(sizes) + sum(amo_cost(amo, k)[0] for k in sizes)
+
+
+BYTES_PER_CLAUSE = 400
+"""Peak memory per clause of a formula the ``sat`` solver builds and loads, about (its Python lists and
+CaDiCaL's copy; measured: docs/solvers.md, "The largest boards")."""
+
+
+def check_memory(puzzle: Puzzle, encoding: str, amo: str, solver: str, sizes: list[int] | None = None) -> None:
+    """Refuse, before building it, a formula whose estimated peak memory (``BYTES_PER_CLAUSE``) is more
+    than this machine has available now (``UnsupportedFeature``, one line)."""
+    from ..building import available_memory
+
+    clauses = clause_count(puzzle, encoding, amo, sizes)
+    needed, available = clauses * BYTES_PER_CLAUSE, available_memory()
+    if available is not None and needed > available:
+        raise UnsupportedFeature(
+            f"the {encoding} formula of this {puzzle.n}x{puzzle.n} puzzle would have {clauses:,} clauses, about "
+            f"{needed / 2**30:.1f} GiB to build and load, and this machine has {available / 2**30:.1f} GiB "
+            f"available: use the backtrack-fast or cpsat solver")
 
 
 def check_size(puzzle: Puzzle, encoding: str, amo: str, solver: str) -> None:

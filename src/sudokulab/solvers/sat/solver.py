@@ -35,9 +35,10 @@ Engines (any PySAT name or alias) and what each lacks:
 
 Size. The formula is sized before it is built (``cnf_size.counts``, ``cnf_size.clause_count``): with
 ``amo="auto"`` pairwise at-most-ones are used while the formula stays under ``PAIRWISE_CLAUSES``
-clauses, the sequential counter (Sinz 2005) above; a formula still over ``cnf_size.MAX_CLAUSES`` is refused
-with one line before anything is allocated (an empty 64x64 board: 3.1 million clauses even with
-the counter). The deadline is checked once the formula is built, so building counts against it.
+clauses, the sequential counter (Sinz 2005) above; a formula whose estimated memory is more than this
+machine has available is refused with one line before anything is allocated (``cnf_size.check_memory``;
+an empty 64x64 board: 3.1 million clauses even with the counter, about 1.2 GB). The formula is built
+and loaded under the call's deadline (``solvers.building``), so building counts against the limit.
 
 Ctrl-C. Called from the main thread, PySAT's engines catch SIGINT themselves and ``longjmp`` out of
 the engine, which can leave glibc's heap half-updated and abort the process later (``sat_engine``'s
@@ -54,7 +55,8 @@ decoding and stats are numpy over the whole batch (``sat_batch``).
 
 Stats: the engine's decisions, conflicts, propagations and restarts for this puzzle (deltas of
 its accumulated counters, since the engine is shared), the formula's variables and clauses,
-``calls`` to the engine, and ``propagated``: whether unit propagation of the givens alone settled
+``calls`` to the engine, ``solve_seconds`` (wall time inside the engine's solves, apart from building
+and loading the formula), and ``propagated``: whether unit propagation of the givens alone settled
 the puzzle. On a shared engine that propagation also uses the clauses learned on earlier puzzles
 (implied by the rules, so still no search): the share of propagated puzzles in a set can grow as
 the engine learns and differ between engines; a fresh solver gives the rules-only figure.
@@ -82,6 +84,7 @@ from ...core.grid import Grid, Shape
 from ...core.puzzle import Puzzle
 from ...core.rules import Rules, standard
 from ...errors import UnsupportedFeature
+from .. import stoppable
 from ..base import (
     Capabilities,
     CountResult,
@@ -116,6 +119,10 @@ PAIRWISE_CLAUSES = 400_000
 
 AUTO_REDUCED_ABOVE = 16
 """With ``encoding="auto"``, boards larger than this get ``reduced``, smaller ones ``extended``."""
+
+CHILD_ABOVE = 25
+"""Boards larger than this, under a time limit and the ``reduced`` encoding, are solved in a child process
+(``SatSolver._in_child``)."""
 
 KEEP_ENGINES = 8
 """Shared engines kept at once, one per rule set; a new one closes the oldest (a stream of killer
@@ -192,21 +199,22 @@ class SatSolver(SolverBase):
             return self.encoding
         return "reduced" if n > AUTO_REDUCED_ABOVE else "extended"
 
-    def amo_for(self, puzzle: Puzzle, encoding: str) -> str:
-        """The at-most-one encoding for a puzzle (``auto`` resolved); refuses formulas over ``cnf_size.MAX_CLAUSES``."""
+    def amo_for(self, puzzle: Puzzle, encoding: str, deadline: Deadline | None = None) -> str:
+        """The at-most-one encoding for a puzzle (``auto`` resolved); refuses a formula that would not fit in
+        the memory available (``cnf_size.check_memory``)."""
 
-        sizes = cnf_size.reduced_group_sizes(puzzle) if encoding == "reduced" and puzzle.rules.is_standard else None
+        sizes = (cnf_size.reduced_group_sizes(puzzle, deadline) if encoding == "reduced" and puzzle.rules.is_standard
+                 else None)
         amo = self.amo
         if amo == "auto":
             pairwise = cnf_size.clause_count(puzzle, encoding, "pairwise", sizes)
             amo = "pairwise" if pairwise <= PAIRWISE_CLAUSES else "seqcounter"
-        if cnf_size.clause_count(puzzle, encoding, amo, sizes) > cnf_size.MAX_CLAUSES:
-            cnf_size.check_size(puzzle, encoding, amo, "sat")
+        cnf_size.check_memory(puzzle, encoding, amo, "sat", sizes)
         return amo
 
     # --- engines ---------------------------------------------------------------------------------
 
-    def _engine_for(self, puzzle: Puzzle) -> tuple[Engine, list[int], bool]:
+    def _engine_for(self, puzzle: Puzzle, deadline: Deadline | None = None) -> tuple[Engine, list[int], bool]:
         """The engine for a puzzle, the assumptions to pass, and whether the engine is its own.
 
         Incremental: the shared engine of the rule set and the givens as assumptions. Otherwise a
@@ -220,27 +228,35 @@ class SatSolver(SolverBase):
         if engine is not None:
             return engine, engine.formula.assumptions(puzzle.givens), False
         encoding = self.encoding_for(puzzle.n)
-        amo = self.amo_for(puzzle, encoding)
+        amo = self.amo_for(puzzle, encoding, deadline)
         if encoding == "reduced":
-            return self._new_engine(cnf.reduced_formula(puzzle, amo)), [], True
-        rules = cnf.rules(key, encoding, amo)
+            return self._new_engine(cnf.reduced_formula(puzzle, amo, deadline), deadline=deadline), [], True
+        rules = cnf.rules(key, encoding, amo, deadline)
         if not self.incremental:
-            return self._new_engine(rules, rules.assumptions(puzzle.givens)), [], True
+            return self._new_engine(rules, rules.assumptions(puzzle.givens), deadline), [], True
         while len(self._engines) >= KEEP_ENGINES:  # the least recently built goes
             self._engines.pop(next(iter(self._engines))).close()
-        engine = self._engines[key] = self._new_engine(rules)
+        engine = self._engines[key] = self._new_engine(rules, deadline=deadline)
         return engine, rules.assumptions(puzzle.givens), False
 
-    def _new_engine(self, formula: cnf.Formula, units: list[int] | None = None) -> Engine:
-        """An engine of this solver's kind; it runs in slices when the engine can (limited solves, more
-        than one call), which keeps PySAT's SIGINT handler out of it (``sat_engine``)."""
-        return Engine(self.engine, formula, units, sliced=self.capabilities.time_limit, settings=self.settings)
+    def _new_engine(self, formula: cnf.Formula, units: list[int] | None = None,
+                    deadline: Deadline | None = None) -> Engine:
+        """An engine of this solver's kind, loaded under ``deadline``; it runs in slices when the engine can
+        (limited solves, more than one call), which keeps PySAT's SIGINT handler out of it (``sat_engine``)."""
+        return Engine(self.engine, formula, units, sliced=self.capabilities.time_limit, settings=self.settings,
+                      deadline=deadline)
 
     def _renewed(self, engine: Engine) -> Engine:
         """A fresh engine with the same rules, for one that has served ``RENEW_AFTER`` solves (closed here)."""
         fresh = self._new_engine(engine.formula)
         engine.close()
         return fresh
+
+    def _in_child(self, puzzle: Puzzle, deadline: Deadline) -> bool:
+        """Whether a call runs in a child process the deadline ends (``solvers.stoppable``): a large board's
+        per-puzzle formula (``reduced``, never kept) takes seconds to build, and as long to free when the
+        deadline cuts it short; a child is ended at once, and loses nothing a later puzzle would reuse."""
+        return stoppable.wanted(puzzle.n > CHILD_ABOVE and self.encoding_for(puzzle.n) == "reduced", deadline)
 
     def shares_engine(self, shape: Shape) -> bool:
         """Whether puzzles of this shape share one engine (givens as assumptions): the batch fast path."""
@@ -260,11 +276,17 @@ class SatSolver(SolverBase):
             self._engines.clear()
 
     @contextmanager
-    def _session(self, puzzle: Puzzle) -> Iterator[tuple[Engine, list[int]]]:
-        """Under the lock: the engine for a puzzle and its assumptions; an engine of its own is closed
-        after, and an engine a Ctrl-C jumped out of is dropped without being called again."""
+    def _session(self, puzzle: Puzzle, deadline: Deadline | None = None
+                 ) -> Iterator[tuple[Engine, list[int]] | None]:
+        """Under the lock: the engine for a puzzle and its assumptions, or None when ``deadline`` passed while
+        its formula was built or loaded; an engine of its own is closed after, and an engine a Ctrl-C
+        jumped out of is dropped without being called again."""
         with self._lock:
-            engine, assumptions, own = self._engine_for(puzzle)
+            try:
+                engine, assumptions, own = self._engine_for(puzzle, deadline)
+            except TimeUp:
+                yield None
+                return
             try:
                 yield engine, assumptions
             except KeyboardInterrupt:
@@ -295,7 +317,13 @@ class SatSolver(SolverBase):
         if canonical or time_limit is not None:
             self._refuse(canonical, False, time_limit)
         deadline = Deadline(time_limit) if time_limit is not None else None
-        with self._session(puzzle) as (engine, assumptions):
+        if deadline is not None and self._in_child(puzzle, deadline):
+            with self._lock:  # held across the fork: the child's call takes it again, never waits on it
+                return stoppable.solve(self, puzzle, deadline, started, canonical)
+        with self._session(puzzle, deadline) as opened:
+            if opened is None:  # the time ran out while the formula was built or loaded
+                return SolveResult(self.name, Status.TIME_LIMIT, None, time.perf_counter() - started, {"calls": 0})
+            engine, assumptions = opened
             before = engine.counters()
             calls = [0]  # a mutable count, so that a TimeUp keeps it
             try:
@@ -319,6 +347,13 @@ class SatSolver(SolverBase):
         self, puzzle: Puzzle, *, limit: int = 2, time_limit: float | None = None
     ) -> CountResult:
         """Count by blocking each model's blank cells behind an activation literal retired after."""
+        if time_limit is not None:
+            check_kinds(self, puzzle)
+            self._refuse(False, True, time_limit)
+            deadline = Deadline(time_limit)
+            if self._in_child(puzzle, deadline):
+                with self._lock:  # held across the fork, as in solve
+                    return stoppable.count(self, puzzle, deadline, time.perf_counter(), check_limit(limit))
         found, status, seconds, stats = self._enumerate(puzzle, check_limit(limit), time_limit)
         return CountResult(self.name, found, limit, status, seconds, stats)
 
@@ -338,7 +373,10 @@ class SatSolver(SolverBase):
         deadline = Deadline(time_limit) if time_limit is not None else None
         found = 0
         status = Status.NO_SOLUTION
-        with self._session(puzzle) as (engine, assumptions):
+        with self._session(puzzle, deadline) as opened:
+            if opened is None:  # the time ran out while the formula was built or loaded
+                return 0, Status.TIME_LIMIT, time.perf_counter() - started, {"calls": 0}
+            engine, assumptions = opened
             before = engine.counters()
             active = engine.new_variable()
             formula = engine.formula
@@ -360,10 +398,12 @@ class SatSolver(SolverBase):
             stats = self._stats(engine, before, found + (found < limit))
         return found, status, time.perf_counter() - started, stats
 
-    def _stats(self, engine: Engine, before: dict[str, int], calls: int) -> dict[str, int | bool | str]:
+    def _stats(self, engine: Engine, before: dict[str, float], calls: int) -> dict[str, int | float | bool | str]:
         after = engine.counters()
-        stats: dict[str, int | bool | str] = {key: after[key] - before.get(key, 0) for key in COUNTERS if key in after}
+        stats: dict[str, int | float | bool | str] = {key: int(after[key] - before.get(key, 0))
+                                                      for key in COUNTERS if key in after}
         stats["calls"] = calls
+        stats["solve_seconds"] = after["seconds"] - before.get("seconds", 0.0)
         stats.update(self._constant_stats(engine))
         return stats
 
@@ -420,7 +460,9 @@ class SatSolver(SolverBase):
                 return batches.solve_each(self, givens, shape, time_limit)
             return solve_each_under(self, givens, rules, time_limit)
         propagate = self.engine not in PROPAGATED_FROM_COUNTERS | NO_PROPAGATE
-        with self._session(empty) as (engine, _):
+        with self._session(empty) as opened:
+            assert opened is not None  # no deadline while building: never cut short
+            engine, _ = opened
             ran = run_batch(engine, givens, shape, time_limit, propagate)
             constant = dict(self._constant_stats(engine))
         return pack_batch(self.name, ran, givens, propagate, self.engine in PROPAGATED_FROM_COUNTERS, constant)

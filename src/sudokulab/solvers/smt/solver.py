@@ -26,7 +26,9 @@ thermometers as chained ``<`` (docs/smt.md), any other kind in the forms of the 
   solver answers later puzzles as before. (Push/pop does the same, but a first check inside a scope
   lost z3's preprocessing, and the contract's 0.3 s count of an empty 9x9 found no grid.)
 - **Time limit**: each check gets z3's ``timeout`` parameter (milliseconds), the rest of a
-  ``Deadline`` shared by the checks of a call; "unknown" is then TIME_LIMIT. A rule set's z3
+  ``Deadline`` shared by the checks of a call; "unknown" is then TIME_LIMIT. Above 25x25, a call
+  that must build its rule set's solver (parsing and preprocessing watch no clock) runs in a child
+  process the deadline ends (``solvers.stoppable``). A rule set's z3
   solver is rebuilt after a check cut short (time limit, Ctrl-C), and every grid is checked
   against the rules before it is returned: once, in a run of the contract tests after a timed-out
   count, the kept finite-domain solver answered grids that broke them (not reproduced since). Ctrl-C: the check runs
@@ -51,6 +53,7 @@ from ...core.grid import Grid
 from ...core.puzzle import Puzzle
 from ...core.rules import Rules
 from ...errors import UsageError
+from .. import stoppable
 from ..base import (
     Capabilities,
     CountResult,
@@ -61,6 +64,7 @@ from ..base import (
     Stat,
     Status,
     TimeUp,
+    backend_failed,
     check_kinds,
     check_limit,
 )
@@ -77,6 +81,10 @@ NEEDS = {"qflia": "int", "qfbv": "bitvector", "sat": "bitvector"}
 
 KEPT = 8
 """Rule sets whose z3 solvers a ``SmtSolver`` keeps; the oldest goes first beyond this."""
+
+CHILD_ABOVE = 25
+"""Boards larger than this take z3 seconds to parse and preprocess before its timeout runs: a call with a
+time limit that must build the rule set's solver runs in a child process (``solvers.stoppable``)."""
 
 EFFORT = {"decisions": ("decisions", "sat decisions"), "conflicts": ("conflicts", "sat conflicts"),
           "propagations": ("propagations", "sat propagations 2ary", "sat propagations nary"),
@@ -160,7 +168,7 @@ class _Engine:
             self.spent = True  # a check cut short can leave z3's incremental state unsound: rebuilt next time
             if deadline.at is not None:
                 raise TimeUp
-            raise RuntimeError(f"z3 answered unknown without a time limit: {solver.reason_unknown()}")
+            raise backend_failed("smt", "z3", f"answered unknown without a time limit ({solver.reason_unknown()})")
         found = solver.model()
         grid = tuple(found.eval(cell, model_completion=True).as_long() for cell in self.cells)
         broken = self.model.rules.first_conflict(grid)
@@ -221,6 +229,11 @@ class SmtSolver(SolverBase):
             engine = self._engines[rule_set] = _Engine(model, self.tactic, self.seed, self._context)
         return engine
 
+    def _in_child(self, puzzle: Puzzle, deadline: Deadline) -> bool:
+        """Whether this call builds a large board's solver under a time limit, and so runs in a child process."""
+        kept = self._engines.get(puzzle.rules)
+        return stoppable.wanted(puzzle.n > CHILD_ABOVE and (kept is None or kept.spent), deadline)
+
     def _stats(self, puzzle: Puzzle, effort: _Effort) -> dict[str, Stat]:
         constants, assertions = rules(puzzle.rules, self.theory).size(puzzle.shape.cells - puzzle.blanks)
         return {**effort.counters, "checks": effort.checks, "constants": constants, "assertions": assertions,
@@ -233,6 +246,8 @@ class SmtSolver(SolverBase):
         effort = _Effort()
         status, grid = Status.NO_SOLUTION, None
         with self._lock:
+            if self._in_child(puzzle, deadline):
+                return stoppable.solve(self, puzzle, deadline, started, canonical)
             engine = self._engine(puzzle.rules)
             givens = engine.givens(puzzle)
             try:
@@ -258,6 +273,8 @@ class SmtSolver(SolverBase):
         effort = _Effort()
         found, status = 0, Status.NO_SOLUTION
         with self._lock:
+            if self._in_child(puzzle, deadline):
+                return stoppable.count(self, puzzle, deadline, started, limit)
             engine = self._engine(puzzle.rules)
             givens = engine.givens(puzzle)
             blanks = [cell for cell, digit in enumerate(puzzle.givens) if not digit]

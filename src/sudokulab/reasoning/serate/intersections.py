@@ -1,0 +1,95 @@
+"""Intersections: pointing and claiming, and SE's direct pointing and claiming.
+
+When a value's places in one region all lie in a crossing region, the value goes nowhere else in
+the crossing region (``Locking``). Pointing (the first region a block) is 2.6, claiming 2.8. SE's
+*direct* form (1.7, 1.9) strikes nothing: it is taken only when those strikes would leave a hidden
+single in another region of the first region's kind crossing the second (for pointing, another
+block along the line; for claiming, another line through the block), and it places that single.
+SE scans block-column, block-row, column-block, row-block pairs, each region pair in index order,
+values ascending. ``LockingHint`` also serves the fish (``fish``): its rule parents are the base
+regions' candidates gone that no cover region holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from .grid import BLOCK, COLUMN, KINDS, REGIONS, ROW, Grid, crosses
+from .hints import Hint
+
+PAIRS = ((BLOCK, COLUMN), (BLOCK, ROW), (COLUMN, BLOCK), (ROW, BLOCK))
+
+_CROSSING: dict[tuple[int, int], bool] = {(a, b): crosses(a, b) for a in range(27) for b in range(27)}
+
+
+class LockingHint(Hint):
+    """Pointing, claiming or a fish: a value locked in ``bases`` (regions) covered by ``covers``."""
+
+    __slots__ = ("bases", "covers", "locked")
+
+    def __init__(self, name: str, difficulty: float, removable: dict[int, int], locked: int,
+                 bases: Sequence[int], covers: Sequence[int]):
+        super().__init__(name, difficulty, removable)
+        self.locked = locked
+        self.bases = tuple(bases)
+        self.covers = tuple(covers)
+
+    def rule_parents(self, initial: Grid, current: Grid) -> list[tuple[int, int]]:
+        value, bit = self.locked, 1 << self.locked
+        covered = {cell for region in self.covers for cell in REGIONS[region]}
+        found = []
+        for region in self.bases:
+            for cell in REGIONS[region]:
+                if initial.cands[cell] & bit and not current.cands[cell] & bit and cell not in covered:
+                    found.append((cell, value))
+        return found
+
+
+def locking(grid: Grid, direct: bool) -> Iterator[Hint]:
+    """SE's ``Locking(isDirectMode)``: every pointing and claiming (or, direct, every single they leave)."""
+    cands = grid.cands
+    for kind1, kind2 in PAIRS:
+        for region1 in KINDS[kind1]:
+            cells1 = REGIONS[region1]
+            for region2 in KINDS[kind2]:
+                if not _CROSSING[(region1, region2)]:
+                    continue
+                cells2 = set(REGIONS[region2])
+                for value in range(1, 10):
+                    bit = 1 << value
+                    places = [c for c in cells1 if cands[c] & bit]
+                    if len(places) <= 1 or any(c not in cells2 for c in places):
+                        continue
+                    if direct:
+                        yield from _following_singles(grid, kind1, region1, region2, cells2, value)
+                    else:
+                        hint = _locking_hint(grid, region1, region2, value, -1)
+                        if hint.worth:
+                            yield hint
+
+
+def _following_singles(grid: Grid, kind1: int, region1: int, region2: int, cells2: set[int],
+                       value: int) -> Iterator[Hint]:
+    bit = 1 << value
+    cands = grid.cands
+    for region3 in KINDS[kind1]:
+        if region3 == region1 or not _CROSSING[(region3, region2)]:
+            continue
+        places = [c for c in REGIONS[region3] if cands[c] & bit]
+        if len(places) <= 1:
+            continue
+        outside = [c for c in places if c not in cells2]
+        if len(outside) == 1:
+            yield _locking_hint(grid, region1, region2, value, outside[0])
+
+
+def _locking_hint(grid: Grid, region1: int, region2: int, value: int, single: int) -> Hint:
+    pointing = region1 < 9
+    if single >= 0:
+        return Hint("Direct Pointing" if pointing else "Direct Claiming", 1.7 if pointing else 1.9, {},
+                    single, value)
+    bit = 1 << value
+    cells1 = set(REGIONS[region1])
+    removable = {c: bit for c in REGIONS[region2] if c not in cells1 and grid.cands[c] & bit}
+    return LockingHint("Pointing" if pointing else "Claiming", 2.6 if pointing else 2.8, removable, value,
+                       (region1,), (region2,))

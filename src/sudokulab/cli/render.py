@@ -283,7 +283,8 @@ def rated_row(rated: Rated) -> str:
         return f"{where}\t-\t{rated.error}"
     r = rated.rating
     bound = " (stopped: at least)" if r.stopped else ""
-    return f"{where}\t{r.rating:.2f}\t{r.technique or 'givens only'}{bound}\t{r.steps} steps"
+    value = f"{r.rating:.2f}" if r.ep is None else f"ER/EP/ED {r.rating:.1f}/{r.ep:.1f}/{r.ed:.1f}"
+    return f"{where}\t{value}\t{r.technique or 'givens only'}{bound}\t{r.steps} steps"
 
 
 def ratings_histogram(ratings: dict[str, list[float]], path: str | Path) -> None:

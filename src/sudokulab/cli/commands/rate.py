@@ -33,6 +33,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=positive_int, metavar="N", help="only the first N puzzles of each dataset")
     parser.add_argument("--sample", type=positive_int, metavar="N", help="N puzzles of each dataset drawn at random")
     parser.add_argument("--seed", type=seed_int, metavar="S", help="random seed of --sample (default 0)")
+    parser.add_argument("--scale", choices=("sudokulab", "se"), default="sudokulab",
+                        help="sudokulab: the hardest step over our whole catalogue (default); se: Sudoku Explainer's "
+                        "ER/EP/ED as serate computes them, standard 9x9 only (docs/rating.md)")
     parser.add_argument("--time-limit", type=positive_float, metavar="SECONDS",
                         help="per puzzle: stop its explanation there (its rating is then a lower bound)")
     parser.add_argument("--rows", action="store_true", help="one line per puzzle before the tables")
@@ -65,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
         require_matplotlib()  # before the work, not after it
         plot = plot_output(args.plot)
     shape, rules = box(args), dataset_rules(args)
+    if args.scale == "se" and rules is not None:
+        raise UsageError("rate: Sudoku Explainer's scale (--scale se) is for standard Sudoku: no variant rules")
     datasets = [Dataset.from_path(dataset_file(path), box=shape, limit=args.limit, rules=rules)
                 for path in args.datasets]
     chosen = [(d.name, chosen_entries(d, args.sample, args.seed or 0)) for d in datasets]
@@ -82,13 +87,14 @@ def run(args: argparse.Namespace) -> int:
                 print(rated_row(rated), flush=True)
 
         for name, entries in chosen:
-            rows = list(rate_entries(name, entries, time_limit=args.time_limit, on_rated=advance, executor=executor))
+            rows = list(rate_entries(name, entries, time_limit=args.time_limit, on_rated=advance, executor=executor,
+                                     scale=args.scale))
             rows_of[name] = rows
             distributions.append(Distribution.of(name, rows))
     if args.json:
         documents.emit({"datasets": [d.document() for d in distributions],
                         "puzzles": [row.document() for rows in rows_of.values() for row in rows],
-                        "time_limit": args.time_limit})
+                        "time_limit": args.time_limit, "scale": args.scale})
     else:
         render_ratings(distributions, console(wide=args.wide))
     if plot is not None:

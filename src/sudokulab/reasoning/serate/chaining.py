@@ -80,7 +80,7 @@ class Chaining:
             self.difficulty = 0.0  # forcing chains and cycles rate themselves
         self.prefix = "Dynamic " if level > 0 or (dynamic and not nishio) else "Nishio " if nishio else ""
         self.suffix = " Chains" + (_nested_suffix(level) if level >= 1 else "")
-        self._inner: list[tuple[Callable[[Grid], Iterator[Hint]], bool]] | None = None
+        self._inner: list[tuple[Callable[[Grid, Grid], Iterator[Hint]], bool]] | None = None
         self._cache_grid: tuple | None = None
         self._cache_hints: list[ChainHint] = []
         self._followed: dict[int, tuple[Potentials, Potentials]] = {}
@@ -323,11 +323,10 @@ class Chaining:
         """SE's ``doChaining``: follow the potentials to their ends (or to a contradiction: the potential
         found both on and off), in dynamic mode striking each potential turned off from the grid for
         the time of the chain, at a level applying the level's rules where the chain runs dry."""
-        saved = list(grid.cands)
-        source = Grid(grid.values, saved)
+        saved, saved_pos = list(grid.cands), list(grid.pos)
+        source = Grid(grid.values, saved, saved_pos)
         y = not self.nishio
         dynamic = self.dynamic
-        cands = grid.cands
         try:
             pending_on = deque(to_on.values())
             pending_off = deque(to_off.values())
@@ -345,7 +344,7 @@ class Chaining:
                     p = pending_off.popleft()
                     made = _off_to_on(grid, p, source, to_off, y, True)
                     if dynamic:
-                        cands[p.cell] &= ~(1 << p.value)
+                        grid.strike(p.cell, p.value)
                     for p_on in made:
                         opposite = to_off.get(p_on.code ^ 1)
                         if opposite is not None:
@@ -360,22 +359,23 @@ class Chaining:
                             pending_off.append(p_off)
             return None
         finally:
-            cands[:] = saved
+            grid.cands[:] = saved
+            grid.pos[:] = saved_pos
 
     # --- Nested levels. ------------------------------------------------------------------------------
 
-    def _inner_rules(self) -> list[tuple[Callable[[Grid], Iterator[Hint]], bool]]:
+    def _inner_rules(self) -> list[tuple[Callable[[Grid, Grid], Iterator[Hint]], bool]]:
         """SE's ``getAdvancedPotentials`` rules for this level, each as (hints of a grid, is a chain rule)."""
         if self._inner is None:
             from .fish import fish
             from .intersections import locking
             from .subsets import hidden_sets, naked_sets
 
-            rules: list[tuple[Callable[[Grid], Iterator[Hint]], bool]] = [
-                (lambda g: locking(g, False), False),
-                (lambda g: hidden_sets(g, 2, False), False),
-                (lambda g: naked_sets(g, 2), False),
-                (lambda g: fish(g, 2), False)]
+            rules: list[tuple[Callable[[Grid, Grid], Iterator[Hint]], bool]] = [
+                (lambda g, s: locking(g, False, _changed(g, s)), False),
+                (lambda g, s: hidden_sets(g, 2, False, _changed(g, s)), False),
+                (lambda g, s: naked_sets(g, 2, {c for c in range(81) if g.cands[c] != s.cands[c]}), False),
+                (lambda g, s: fish(g, 2, _changed(g, s)), False)]
             inner: list[Chaining] = []
             if self.level < 4:
                 if self.level >= 2:
@@ -387,7 +387,7 @@ class Chaining:
                 if self.level >= 5:
                     inner.append(Chaining(True, True, False, self.level - 3))
             for chaining in inner:
-                rules.append((lambda g, c=chaining: iter(c.hints(g)), True))
+                rules.append((lambda g, s, c=chaining: iter(c.hints(g)), True))
             self._inner = rules
         return self._inner
 
@@ -398,7 +398,7 @@ class Chaining:
         for rule, is_chain in self._inner_rules():
             if result:
                 break
-            for hint in rule(grid):
+            for hint in rule(grid, source):
                 parents = hint.rule_parents(source, grid)
                 if not parents:
                     continue
@@ -429,11 +429,17 @@ def _on_to_off(grid: Grid, p: Potential, y: bool) -> list[Potential]:
             if v != value:
                 q = Potential(cell, v, False, p, NAKED_SINGLE)
                 found[q.code] = q
-    bit = 1 << value
+    pos = grid.pos
     for kind in range(3):
         cause = HIDDEN_OF_KIND[kind]
-        for other in REGIONS[CELL_REGIONS[cell][kind]]:
-            if other != cell and cands[other] & bit:
+        region = CELL_REGIONS[cell][kind]
+        cells = REGIONS[region]
+        places = pos[region * 10 + value]
+        while places:
+            low = places & -places
+            places ^= low
+            other = cells[low.bit_length() - 1]
+            if other != cell:
                 c = (other * 10 + value) << 1
                 if c not in found:
                     found[c] = Potential(other, value, False, p, cause)
@@ -457,22 +463,33 @@ def _off_to_on(grid: Grid, p: Potential, source: Grid | None, offs: Potentials, 
                     q.parents.append(_parent(offs, cell, v))
             found[q.code] = q
     if x:
-        bit = 1 << value
+        pos = grid.pos
         for kind in range(3):
-            region = CELL_REGIONS[cell][kind]
-            cells = REGIONS[region]
-            places = [c for c in cells if cands[c] & bit]
-            if len(places) != 2:
+            base = CELL_REGIONS[cell][kind] * 10 + value
+            places = pos[base]
+            if places.bit_count() != 2:
                 continue
-            other = places[1] if places[0] == cell else places[0]
+            cells = REGIONS[base // 10]
+            low = places & -places
+            other = cells[low.bit_length() - 1]
+            if other == cell:
+                other = cells[(places ^ low).bit_length() - 1]
             q = Potential(other, value, True, p, HIDDEN_OF_KIND[kind])
             if source is not None:
-                for c in cells:
-                    if source.cands[c] & bit and not cands[c] & bit:
-                        q.parents.append(_parent(offs, c, value))
+                gone = source.pos[base] & ~places
+                while gone:
+                    low = gone & -gone
+                    gone ^= low
+                    q.parents.append(_parent(offs, cells[low.bit_length() - 1], value))
             if q.code not in found:
                 found[q.code] = q
     return list(found.values())
+
+
+def _changed(grid: Grid, source: Grid) -> set[int]:
+    """The ``Grid.pos`` entries (region and value) where ``grid`` differs from ``source``."""
+    now, before = grid.pos, source.pos
+    return {i for i in range(270) if now[i] != before[i]}
 
 
 def _parent(offs: Potentials, cell: int, value: int) -> Potential:

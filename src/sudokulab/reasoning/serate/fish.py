@@ -10,35 +10,56 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .grid import COLUMN, KINDS, REGIONS, ROW, Grid, combinations
+from .grid import COLUMN, KINDS, REGIONS, ROW, Grid, combinations, combinations_with
 from .intersections import LockingHint
-from .subsets import _common
+from .subsets import _common, _equal_pairs
 
 _FISH = {2: ("X-Wing", 3.2), 3: ("Swordfish", 3.8), 4: ("Jellyfish", 5.2)}
 
 
-def fish(grid: Grid, degree: int) -> Iterator[LockingHint]:
+def fish(grid: Grid, degree: int, changed: set[int] | None = None) -> Iterator[LockingHint]:
+    """SE's ``Fisherman``; ``changed`` (inside a nested chain: the ``Grid.pos`` entries the chain has
+    changed) passes over the fish whose base lines' places for the value did not change."""
     counts = [0] * 10
     for v in grid.values:
         counts[v] += 1
+    every = combinations(degree, 9)
+    pos = grid.pos
     for base_kind, cover_kind in ((COLUMN, ROW), (ROW, COLUMN)):
         bases_all, covers_all = KINDS[base_kind], KINDS[cover_kind]
-        for chosen in combinations(degree, 9):
+        if degree == 2:
+            tried = sorted((which, value) for value in range(1, 10)
+                           for which in _equal_pairs([pos[line * 10 + value] for line in bases_all]))
+            if changed is not None:
+                tried = [(w, v) for w, v in tried if any(bases_all[i] * 10 + v in changed for i in every[w])]
+        elif changed is None:
+            tried = [(which, value) for which in range(len(every)) for value in range(1, 10)]
+        else:
+            chosen_pairs: set[tuple[int, int]] = set()
+            for entry in changed:
+                line, value = divmod(entry, 10)
+                if line in bases_all:
+                    for which in combinations_with(degree, 9, line - bases_all[0]):
+                        chosen_pairs.add((which, value))
+            tried = sorted(chosen_pairs)
+        for which, value in tried:
+            if counts[value] + 2 * degree > 9:
+                continue
+            chosen = every[which]
+            common = _common([pos[bases_all[i] * 10 + value] for i in chosen], degree)
+            if not common:
+                continue
             base_mask = sum(1 << i for i in chosen)
-            for value in range(1, 10):
-                if counts[value] + 2 * degree > 9:
-                    continue
-                common = _common([grid.positions(bases_all[i], value) for i in chosen], degree)
-                if not common:
-                    continue
-                bit = 1 << value
-                removable = {}
-                covers = []
-                for j in range(9):
-                    if common >> j & 1:
-                        covers.append(covers_all[j])
-                        for i, cell in enumerate(REGIONS[covers_all[j]]):
-                            if not base_mask >> i & 1 and grid.cands[cell] & bit:
-                                removable[cell] = bit
-                if removable:
-                    yield LockingHint(*_FISH[degree], removable, value, [bases_all[i] for i in chosen], covers)
+            bit = 1 << value
+            removable = {}
+            covers = []
+            for j in range(9):
+                if common >> j & 1:
+                    covers.append(covers_all[j])
+                    outside = pos[covers_all[j] * 10 + value] & ~base_mask
+                    cells = REGIONS[covers_all[j]]
+                    for i in range(9):
+                        if outside >> i & 1:
+                            removable[cells[i]] = bit
+            if removable:
+                yield LockingHint(*_FISH[degree], removable, value, [bases_all[i] for i in chosen], covers)

@@ -74,14 +74,29 @@ def region_name(region: int) -> str:
     return f"{KIND_NAMES[kind(region)] if kind(region) else 'box'} {number}"
 
 
+CELL_PLACES: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((region * 10, INDEX_IN[region][c]) for region in CELL_REGIONS[c]) for c in range(81))
+"""Each cell's three regions, as (region * 10, the cell's index there): where its bits sit in ``Grid.pos``."""
+
+
 class Grid:
-    """The 81 values (0: empty) and candidate masks SE's rules read and change."""
+    """The 81 values (0: empty) and candidate masks SE's rules read and change, and, kept with them,
+    where each value can go in each region (``pos[10 * region + value]``, a 9-bit mask of indexes in
+    the region): the rules ask that far more often than the grid changes."""
 
-    __slots__ = ("values", "cands")
+    __slots__ = ("values", "cands", "pos")
 
-    def __init__(self, values: list[int], cands: list[int]):
+    def __init__(self, values: list[int], cands: list[int], pos: list[int] | None = None):
         self.values = values
         self.cands = cands
+        if pos is None:
+            pos = [0] * 270
+            for cell, mask in enumerate(cands):
+                for base, i in CELL_PLACES[cell]:
+                    for v in range(1, 10):
+                        if mask >> v & 1:
+                            pos[base + v] |= 1 << i
+        self.pos = pos
 
     @classmethod
     def of(cls, givens: Iterable[int]) -> Grid:
@@ -98,29 +113,31 @@ class Grid:
         return cls(values, cands)
 
     def copy(self) -> Grid:
-        return Grid(list(self.values), list(self.cands))
+        return Grid(list(self.values), list(self.cands), list(self.pos))
 
     def key(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         return tuple(self.values), tuple(self.cands)
 
+    def strike(self, cell: int, value: int) -> None:
+        """Take a candidate away (if it is there)."""
+        bit = 1 << value
+        if self.cands[cell] & bit:
+            self.cands[cell] &= ~bit
+            pos = self.pos
+            for base, i in CELL_PLACES[cell]:
+                pos[base + value] &= ~(1 << i)
+
     def place(self, cell: int, value: int) -> None:
         """Put a value in a cell and strike it from the cell's house (SE's ``setValueAndCancel``)."""
+        for v in values_of(self.cands[cell]):
+            self.strike(cell, v)
         self.values[cell] = value
-        self.cands[cell] = 0
-        bit = ~(1 << value)
-        cands = self.cands
         for other in HOUSE[cell]:
-            cands[other] &= bit
+            self.strike(other, value)
 
     def positions(self, region: int, value: int) -> int:
         """Where a value can go in a region: a 9-bit mask of indexes in the region."""
-        bit = 1 << value
-        cands = self.cands
-        found = 0
-        for i, cell in enumerate(REGIONS[region]):
-            if cands[cell] & bit:
-                found |= 1 << i
-        return found
+        return self.pos[region * 10 + value]
 
     def empty_count(self, region: int) -> int:
         values = self.values
@@ -142,4 +159,16 @@ def combinations(k: int, n: int) -> tuple[tuple[int, ...], ...]:
 
         found = tuple(sorted(all_of(range(n), k), key=lambda c: sum(1 << i for i in c)))
         _COMBINATIONS[(k, n)] = found
+    return found
+
+
+_WITH: dict[tuple[int, int, int], tuple[int, ...]] = {}
+
+
+def combinations_with(k: int, n: int, member: int) -> tuple[int, ...]:
+    """The positions in ``combinations(k, n)`` of the subsets that hold ``member``."""
+    found = _WITH.get((k, n, member))
+    if found is None:
+        found = tuple(i for i, c in enumerate(combinations(k, n)) if member in c)
+        _WITH[(k, n, member)] = found
     return found

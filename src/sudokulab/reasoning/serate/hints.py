@@ -34,9 +34,9 @@ class Hint:
         return [(cell, v) for cell in sorted(self.removable) for v in values_of(self.removable[cell])]
 
     def apply(self, grid: Grid) -> None:
-        cands = grid.cands
         for cell, mask in self.removable.items():
-            cands[cell] &= ~mask
+            for v in values_of(mask):
+                grid.strike(cell, v)
         if self.cell >= 0:
             grid.place(self.cell, self.value)
 

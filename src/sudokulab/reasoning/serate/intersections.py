@@ -45,8 +45,15 @@ class LockingHint(Hint):
         return found
 
 
-def locking(grid: Grid, direct: bool) -> Iterator[Hint]:
-    """SE's ``Locking(isDirectMode)``: every pointing and claiming (or, direct, every single they leave)."""
+def locking(grid: Grid, direct: bool, changed: set[int] | None = None) -> Iterator[Hint]:
+    """SE's ``Locking(isDirectMode)``: every pointing and claiming (or, direct, every single they leave).
+
+    ``changed`` (inside a nested chain: the ``Grid.pos`` entries the chain has changed) passes over
+    the first regions whose places for the value did not change: their hints rest on nothing the
+    chain did."""
+    if changed is not None:
+        yield from _changed_locking(grid, changed)
+        return
     cands = grid.cands
     for kind1, kind2 in PAIRS:
         for region1 in KINDS[kind1]:
@@ -66,6 +73,42 @@ def locking(grid: Grid, direct: bool) -> Iterator[Hint]:
                         hint = _locking_hint(grid, region1, region2, value, -1)
                         if hint.worth:
                             yield hint
+
+
+_INSIDE: dict[tuple[int, int], int] = {
+    (a, b): sum(1 << i for i, c in enumerate(REGIONS[a]) if c in REGIONS[b]) for a in range(27) for b in range(27)}
+"""Which indexes of region a lie in region b."""
+
+_CROSSED: dict[tuple[int, int], tuple[int, ...]] = {
+    (a, kind): tuple(b for b in KINDS[kind] if _CROSSING[(a, b)]) for a in range(27) for kind in range(3)}
+
+
+def _changed_locking(grid: Grid, changed: set[int]) -> Iterator[Hint]:
+    """``locking(grid, False)``'s hints whose first region's places for the value changed, in its order."""
+    pos = grid.pos
+    by_region: dict[int, list[int]] = {}
+    for entry in sorted(changed):
+        by_region.setdefault(entry // 10, []).append(entry % 10)
+    for kind1, kind2 in PAIRS:
+        for region1 in KINDS[kind1]:
+            values = by_region.get(region1)
+            if not values:
+                continue
+            for region2 in _CROSSED[(region1, kind2)]:
+                inside = _INSIDE[(region1, region2)]
+                for value in values:
+                    places = pos[region1 * 10 + value]
+                    if places & (places - 1) == 0 or places & ~inside:
+                        continue
+                    outside = pos[region2 * 10 + value] & ~_INSIDE[(region2, region1)]
+                    if not outside:
+                        continue
+                    bit = 1 << value
+                    cells2 = REGIONS[region2]
+                    removable = {cells2[i]: bit for i in range(9) if outside >> i & 1}
+                    pointing = region1 < 9
+                    yield LockingHint("Pointing" if pointing else "Claiming", 2.6 if pointing else 2.8, removable,
+                                      value, (region1,), (region2,))
 
 
 def _following_singles(grid: Grid, kind1: int, region1: int, region2: int, cells2: set[int],

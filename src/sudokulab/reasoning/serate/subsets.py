@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .grid import BLOCK, COLUMN, KINDS, REGIONS, ROW, Grid, combinations
+from .grid import BLOCK, COLUMN, INDEX_IN, KINDS, REGIONS, ROW, Grid, combinations, combinations_with
 from .hints import Hint
 
 _NAKED = {2: ("Naked Pair", 3.0), 3: ("Naked Triplet", 3.6), 4: ("Naked Quad", 5.0)}
@@ -66,15 +66,45 @@ def _common(masks: list[int], degree: int) -> int:
     return union if union.bit_count() == degree else 0
 
 
-def naked_sets(grid: Grid, degree: int) -> Iterator[Hint]:
+_PAIR_INDEX = {pair: i for i, pair in enumerate(combinations(2, 9))}
+
+
+def _equal_pairs(masks: list[int]) -> list[int]:
+    """The positions in ``combinations(2, 9)`` of the pairs of equal two-bit masks: the only pairs
+    ``_common`` accepts for a degree of two."""
+    found = []
+    for j in range(9):
+        mask = masks[j]
+        if mask.bit_count() == 2:
+            for i in range(j):
+                if masks[i] == mask:
+                    found.append(_PAIR_INDEX[(i, j)])
+    return found
+
+
+def naked_sets(grid: Grid, degree: int, changed_cells: set[int] | None = None) -> Iterator[Hint]:
+    """SE's ``NakedSet``; ``changed_cells`` (inside a nested chain: the cells the chain has changed)
+    passes over the sets of unchanged cells, whose hints rest on nothing the chain did."""
     values, cands = grid.values, grid.cands
+    every = combinations(degree, 9)
     for kind in (BLOCK, COLUMN, ROW):
         for region in KINDS[kind]:
             cells = REGIONS[region]
-            if sum(1 for c in cells if not values[c]) < 2 * degree:
+            if degree == 2:
+                chosen_sets = _equal_pairs([cands[c] for c in cells])
+                if changed_cells is not None:
+                    chosen_sets = [w for w in chosen_sets if any(cells[i] in changed_cells for i in every[w])]
+            elif changed_cells is None:
+                chosen_sets = range(len(every))
+            else:
+                touched = [INDEX_IN[region][c] for c in changed_cells if c in INDEX_IN[region]]
+                if not touched:
+                    continue
+                chosen_sets = sorted({i for t in touched for i in combinations_with(degree, 9, t)})
+            if not chosen_sets or sum(1 for c in cells if not values[c]) < 2 * degree:
                 continue
-            for indexes in combinations(degree, 9):
-                chosen = tuple(cells[i] for i in indexes)
+            for which in chosen_sets:
+                chosen = tuple(cells[i] for i in every[which])
                 common = _common([cands[c] for c in chosen], degree)
                 if not common:
                     continue
@@ -86,17 +116,31 @@ def naked_sets(grid: Grid, degree: int) -> Iterator[Hint]:
                     yield NakedSetHint(degree, removable, chosen, common)
 
 
-def hidden_sets(grid: Grid, degree: int, direct: bool) -> Iterator[Hint]:
+def hidden_sets(grid: Grid, degree: int, direct: bool, changed: set[int] | None = None) -> Iterator[Hint]:
+    """SE's ``HiddenSet``; ``changed`` (inside a nested chain: the ``Grid.pos`` entries the chain has
+    changed) passes over the sets of values whose places did not change."""
     values = grid.values
+    every = combinations(degree, 9)
     for kind in (BLOCK, COLUMN, ROW):
         for region in KINDS[kind]:
             cells = REGIONS[region]
+            if degree == 2:
+                chosen_sets = _equal_pairs(grid.pos[region * 10 + 1: region * 10 + 10])
+                if changed is not None:
+                    chosen_sets = [w for w in chosen_sets if any(region * 10 + v + 1 in changed for v in every[w])]
+            elif changed is None:
+                chosen_sets = range(len(every))
+            else:
+                touched = [v - 1 for v in range(1, 10) if region * 10 + v in changed]
+                if not touched:
+                    continue
+                chosen_sets = sorted({i for t in touched for i in combinations_with(degree, 9, t)})
             empty = sum(1 for c in cells if not values[c])
             if not (empty > 2 * degree or (direct and empty > degree)):
                 continue
-            places = [grid.positions(region, v) for v in range(1, 10)]
-            for chosen in combinations(degree, 9):
-                set_values = tuple(v + 1 for v in chosen)
+            places = grid.pos[region * 10 + 1: region * 10 + 10]
+            for which in chosen_sets:
+                set_values = tuple(v + 1 for v in every[which])
                 common = _common([places[v - 1] for v in set_values], degree)
                 if not common:
                     continue

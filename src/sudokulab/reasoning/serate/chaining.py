@@ -21,12 +21,17 @@ The rule's hints are sorted (``chain_hints``) and the first is what the solver t
 nested chain, all the hints of the first inner rule that has any are applied. Each follow-through
 (``_follow``, SE's ``doChaining``) is kept for the grid it ran on, since the cell and region
 chains follow the same assumptions again.
+
+The same algorithm is compiled in ``_chaining.c`` (built at install where a compiler is there); when
+it is, ``Chaining.hints`` runs it (``compiled_hints``), else this Python port. They give the same
+hints (tests/reasoning/test_serate.py); ``$SUDOKULAB_SERATE_BACKEND=python`` forces the port.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from .chain_hints import (
     BinaryChainingHint,
@@ -82,7 +87,7 @@ class Chaining:
         self.suffix = " Chains" + (_nested_suffix(level) if level >= 1 else "")
         self._inner: list[tuple[Callable[[Grid, Grid], Iterator[Hint]], bool]] | None = None
         self._cache_grid: tuple | None = None
-        self._cache_hints: list[ChainHint] = []
+        self._cache_hints: list[Hint] = []
         self._followed: dict[int, tuple[Potentials, Potentials]] = {}
 
     @property
@@ -97,11 +102,16 @@ class Chaining:
 
     # --- The rule's hints. -------------------------------------------------------------------------
 
-    def hints(self, grid: Grid) -> list[ChainHint]:
+    def hints(self, grid: Grid) -> list[Hint]:
         """Every hint of this rule on the grid, sorted, one per set of strikes (SE's ``getHints``)."""
         key = grid.key()
         if key == self._cache_grid:
             return self._cache_hints
+        compiled = _compiled()
+        if compiled is not None:
+            result = compiled_hints(self, grid, compiled)
+            self._cache_grid, self._cache_hints = key, result
+            return result
         self._followed = {}
         if self.multiple or self.dynamic:
             found = self._multiple_chains(grid)
@@ -414,6 +424,59 @@ class Chaining:
                     p.parents.extend(real)
                     result.append(p)
         return result
+
+
+# --- The compiled rules. ---------------------------------------------------------------------------
+
+_COMPILED: list = []
+
+
+def _compiled() -> Any:
+    """The compiled module, or None where it was not built (or ``$SUDOKULAB_SERATE_BACKEND`` is ``python``)."""
+    if not _COMPILED:
+        import os
+
+        module = None
+        if os.environ.get("SUDOKULAB_SERATE_BACKEND", "") != "python":
+            try:
+                from . import _chaining as module  # type: ignore[attr-defined, no-redef]
+            except ImportError:
+                module = None
+        _COMPILED.append(module)
+    return _COMPILED[0]
+
+
+class CompiledChainHint(Hint):
+    """A chain hint the compiled rules found: what the solver and an explanation read of it."""
+
+    __slots__ = ("complexity", "sort_key")
+
+    def __init__(self, name: str, difficulty: float, removable: dict[int, int], cell: int, value: int,
+                 complexity: int, sort_key: int):
+        super().__init__(name, difficulty, removable, cell, value)
+        self.complexity = complexity
+        self.sort_key = sort_key
+
+
+def compiled_hints(rule: Chaining, grid: Grid, module: Any) -> list[Hint]:
+    """``rule``'s hints by the compiled rules, named as ``chain_hints`` names them."""
+    cands = b"".join(mask.to_bytes(2, "little") for mask in grid.cands)
+    found = module.hints(bytes(grid.values), cands, rule.multiple, rule.dynamic, rule.nishio, rule.level)
+    hints: list[Hint] = []
+    for kind, is_x, is_y, absurd, sort_key, difficulty, complexity, removable, cell, value, extra in found:
+        if kind == 0:
+            name = ("Forcing Chain" if is_x and is_y else "Forcing Y-Chain" if is_y
+                    else "Turbot Fish" if extra == 6 else "Forcing X-Chain")
+        elif kind == 1:
+            name = ("Bidirectional Cycle" if is_x and is_y else "Bidirectional Y-Cycle" if is_y
+                    else "Generalized X-Wing" if extra == 4 else "Bidirectional X-Cycle")
+        elif kind == 2:
+            name = rule.prefix + ("Forcing" if rule.nishio else "Contradiction Forcing" if absurd
+                                  else "Double Forcing") + rule.suffix
+        else:
+            name = rule.prefix + ("Cell Forcing" if kind == 3 else "Region Forcing") + rule.suffix
+        hints.append(CompiledChainHint(name, difficulty, dict(removable), cell, value, complexity, sort_key))
+    return hints
 
 
 # --- Links. ----------------------------------------------------------------------------------------

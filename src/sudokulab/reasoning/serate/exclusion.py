@@ -42,11 +42,21 @@ def _candidates(grid: Grid, degree: int) -> tuple[list[int], dict[int, list[int]
 
 
 def aligned_exclusion(grid: Grid, degree: int) -> Iterator[Hint]:
+    """SE's aligned exclusion of ``degree`` cells; the compiled rules give its first hint where they
+    are built (the solver takes no more), this port every hint."""
+    from .chaining import _compiled
+
+    module = _compiled()
+    name, difficulty = ("Aligned Pair Exclusion", 6.2) if degree == 2 else ("Aligned Triplet Exclusion", 7.5)
+    if module is not None:
+        found = module.aligned_exclusion(b"".join(m.to_bytes(2, "little") for m in grid.cands), degree)
+        if found:
+            yield Hint(name, difficulty, dict(found))
+        return
     cands = grid.cands
     chosen, excluders = _candidates(grid, degree)
     if len(chosen) < degree:
         return
-    name, difficulty = ("Aligned Pair Exclusion", 6.2) if degree == 2 else ("Aligned Triplet Exclusion", 7.5)
     bits = {cell: sum(1 << e for e in excluders[cell]) for cell in chosen}
     candidate_set = set(chosen)
     for i0, i1 in combinations(2, len(chosen)):

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .grid import COLUMN, KINDS, REGIONS, ROW, Grid, combinations, combinations_with
+from .grid import COLUMN, KINDS, REGIONS, ROW, Grid, combinations
 from .intersections import LockingHint
-from .subsets import _common, _equal_pairs
+from .subsets import _SET_MASKS, _common, _equal_pairs
 
 _FISH = {2: ("X-Wing", 3.2), 3: ("Swordfish", 3.8), 4: ("Jellyfish", 5.2)}
 
@@ -32,16 +32,17 @@ def fish(grid: Grid, degree: int, changed: set[int] | None = None) -> Iterator[L
                            for which in _equal_pairs([pos[line * 10 + value] for line in bases_all]))
             if changed is not None:
                 tried = [(w, v) for w, v in tried if any(bases_all[i] * 10 + v in changed for i in every[w])]
-        elif changed is None:
-            tried = [(which, value) for which in range(len(every)) for value in range(1, 10)]
         else:
-            chosen_pairs: set[tuple[int, int]] = set()
-            for entry in changed:
-                line, value = divmod(entry, 10)
-                if line in bases_all:
-                    for which in combinations_with(degree, 9, line - bases_all[0]):
-                        chosen_pairs.add((which, value))
-            tried = sorted(chosen_pairs)
+            tried = []
+            for value in range(1, 10):
+                eligible = 0
+                for i, line in enumerate(bases_all):
+                    if 2 <= pos[line * 10 + value].bit_count() <= degree:
+                        eligible |= 1 << i
+                tried += [(which, value) for which, chosen in enumerate(_SET_MASKS[degree]) if not chosen & ~eligible]
+            tried.sort()
+            if changed is not None:
+                tried = [(w, v) for w, v in tried if any(bases_all[i] * 10 + v in changed for i in every[w])]
         for which, value in tried:
             if counts[value] + 2 * degree > 9:
                 continue

@@ -54,21 +54,26 @@ def locking(grid: Grid, direct: bool, changed: set[int] | None = None) -> Iterat
     if changed is not None:
         yield from _changed_locking(grid, changed)
         return
-    cands = grid.cands
+    pos = grid.pos
     for kind1, kind2 in PAIRS:
         for region1 in KINDS[kind1]:
-            cells1 = REGIONS[region1]
-            for region2 in KINDS[kind2]:
-                if not _CROSSING[(region1, region2)]:
-                    continue
-                cells2 = set(REGIONS[region2])
+            for region2 in _CROSSED[(region1, kind2)]:
+                inside = _INSIDE[(region1, region2)]
                 for value in range(1, 10):
-                    bit = 1 << value
-                    places = [c for c in cells1 if cands[c] & bit]
-                    if len(places) <= 1 or any(c not in cells2 for c in places):
+                    places = pos[region1 * 10 + value]
+                    if places & (places - 1) == 0 or places & ~inside:
                         continue
                     if direct:
-                        yield from _following_singles(grid, kind1, region1, region2, cells2, value)
+                        for region3 in _CROSSED[(region2, kind1)]:
+                            if region3 == region1:
+                                continue
+                            places3 = pos[region3 * 10 + value]
+                            if places3 & (places3 - 1) == 0:
+                                continue
+                            outside = places3 & ~_INSIDE[(region3, region2)]
+                            if outside and outside & (outside - 1) == 0:
+                                yield _locking_hint(grid, region1, region2, value,
+                                                    REGIONS[region3][outside.bit_length() - 1])
                     else:
                         hint = _locking_hint(grid, region1, region2, value, -1)
                         if hint.worth:
@@ -81,6 +86,7 @@ _INSIDE: dict[tuple[int, int], int] = {
 
 _CROSSED: dict[tuple[int, int], tuple[int, ...]] = {
     (a, kind): tuple(b for b in KINDS[kind] if _CROSSING[(a, b)]) for a in range(27) for kind in range(3)}
+"""The regions of a kind that cross region a, in index order."""
 
 
 def _changed_locking(grid: Grid, changed: set[int]) -> Iterator[Hint]:
@@ -109,21 +115,6 @@ def _changed_locking(grid: Grid, changed: set[int]) -> Iterator[Hint]:
                     pointing = region1 < 9
                     yield LockingHint("Pointing" if pointing else "Claiming", 2.6 if pointing else 2.8, removable,
                                       value, (region1,), (region2,))
-
-
-def _following_singles(grid: Grid, kind1: int, region1: int, region2: int, cells2: set[int],
-                       value: int) -> Iterator[Hint]:
-    bit = 1 << value
-    cands = grid.cands
-    for region3 in KINDS[kind1]:
-        if region3 == region1 or not _CROSSING[(region3, region2)]:
-            continue
-        places = [c for c in REGIONS[region3] if cands[c] & bit]
-        if len(places) <= 1:
-            continue
-        outside = [c for c in places if c not in cells2]
-        if len(outside) == 1:
-            yield _locking_hint(grid, region1, region2, value, outside[0])
 
 
 def _locking_hint(grid: Grid, region1: int, region2: int, value: int, single: int) -> Hint:

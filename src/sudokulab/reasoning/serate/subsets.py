@@ -82,6 +82,19 @@ def _equal_pairs(masks: list[int]) -> list[int]:
     return found
 
 
+_SET_MASKS = {k: tuple(sum(1 << i for i in c) for c in combinations(k, 9)) for k in (2, 3, 4)}
+
+
+def _eligible_sets(masks: list[int], degree: int) -> list[int]:
+    """The positions in ``combinations(degree, 9)`` of the sets whose every mask has 2 to ``degree``
+    bits: only those can pass ``_common``."""
+    eligible = 0
+    for i, mask in enumerate(masks):
+        if 2 <= mask.bit_count() <= degree:
+            eligible |= 1 << i
+    return [which for which, chosen in enumerate(_SET_MASKS[degree]) if not chosen & ~eligible]
+
+
 def naked_sets(grid: Grid, degree: int, changed_cells: set[int] | None = None) -> Iterator[Hint]:
     """SE's ``NakedSet``; ``changed_cells`` (inside a nested chain: the cells the chain has changed)
     passes over the sets of unchanged cells, whose hints rest on nothing the chain did."""
@@ -94,13 +107,12 @@ def naked_sets(grid: Grid, degree: int, changed_cells: set[int] | None = None) -
                 chosen_sets = _equal_pairs([cands[c] for c in cells])
                 if changed_cells is not None:
                     chosen_sets = [w for w in chosen_sets if any(cells[i] in changed_cells for i in every[w])]
-            elif changed_cells is None:
-                chosen_sets = range(len(every))
             else:
-                touched = [INDEX_IN[region][c] for c in changed_cells if c in INDEX_IN[region]]
-                if not touched:
-                    continue
-                chosen_sets = sorted({i for t in touched for i in combinations_with(degree, 9, t)})
+                chosen_sets = _eligible_sets([cands[c] for c in cells], degree)
+                if changed_cells is not None:
+                    touched = [INDEX_IN[region][c] for c in changed_cells if c in INDEX_IN[region]]
+                    allowed = {i for t in touched for i in combinations_with(degree, 9, t)}
+                    chosen_sets = [w for w in chosen_sets if w in allowed]
             if not chosen_sets or sum(1 for c in cells if not values[c]) < 2 * degree:
                 continue
             for which in chosen_sets:
@@ -128,13 +140,14 @@ def hidden_sets(grid: Grid, degree: int, direct: bool, changed: set[int] | None 
                 chosen_sets = _equal_pairs(grid.pos[region * 10 + 1: region * 10 + 10])
                 if changed is not None:
                     chosen_sets = [w for w in chosen_sets if any(region * 10 + v + 1 in changed for v in every[w])]
-            elif changed is None:
-                chosen_sets = range(len(every))
             else:
-                touched = [v - 1 for v in range(1, 10) if region * 10 + v in changed]
-                if not touched:
-                    continue
-                chosen_sets = sorted({i for t in touched for i in combinations_with(degree, 9, t)})
+                chosen_sets = _eligible_sets(grid.pos[region * 10 + 1: region * 10 + 10], degree)
+                if changed is not None:
+                    touched = [v - 1 for v in range(1, 10) if region * 10 + v in changed]
+                    allowed = {i for t in touched for i in combinations_with(degree, 9, t)}
+                    chosen_sets = [w for w in chosen_sets if w in allowed]
+            if not chosen_sets:
+                continue
             empty = sum(1 for c in cells if not values[c])
             if not (empty > 2 * degree or (direct and empty > degree)):
                 continue

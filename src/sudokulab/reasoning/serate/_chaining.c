@@ -186,7 +186,7 @@ enum { FORCING, CYCLE, BINARY, CELLCHAIN, REGIONCHAIN };
 typedef struct {
     int kind, is_x, is_y, absurd, sort_key;
     double difficulty;
-    int complexity;
+    int complexity, flat;
     int nt;
     int32_t t[9];
     int nrem;
@@ -224,7 +224,7 @@ static void hint_remove(Hint *h, int cell, uint16_t mask) { /* cells kept ascend
 
 /* Complexity: the ancestors of the targets that count (a cycle counts only its first), plus each
  * distinct nested chain among every target's ancestors. */
-static int hint_complexity(const Hint *h) {
+static int hint_complexity(Hint *h) {
     int flat = 0;
     int counted = h->kind == CYCLE ? 1 : h->nt;
     for (int i = 0; i < counted; i++) flat += ancestor_count(h->t[i]);
@@ -244,6 +244,7 @@ static int hint_complexity(const Hint *h) {
             }
         }
     }
+    h->flat = flat;
     return flat + nested;
 }
 
@@ -1227,8 +1228,8 @@ static PyObject *make_result(const Hints *hs) {
         if (!rem) { Py_DECREF(list); return NULL; }
         for (int k = 0; k < h->nrem; k++)
             PyTuple_SET_ITEM(rem, k, Py_BuildValue("(ii)", h->rcell[k], h->rmask[k]));
-        PyObject *item = Py_BuildValue("(iiiiidiNiii)", h->kind, h->is_x, h->is_y, h->absurd, h->sort_key,
-                                       h->difficulty, h->complexity, rem, h->cell, h->value, h->extra);
+        PyObject *item = Py_BuildValue("(iiiiidiNiiii)", h->kind, h->is_x, h->is_y, h->absurd, h->sort_key,
+                                       h->difficulty, h->complexity, rem, h->cell, h->value, h->extra, h->flat);
         if (!item) { Py_DECREF(list); return NULL; }
         PyList_SET_ITEM(list, i, item);
     }

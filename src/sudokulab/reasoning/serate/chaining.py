@@ -447,15 +447,20 @@ def _compiled() -> Any:
 
 
 class CompiledChainHint(Hint):
-    """A chain hint the compiled rules found: what the solver and an explanation read of it."""
+    """A chain hint the compiled rules found: what the solver and an explanation read of it (the
+    complexity, and of it the part the chain's own potentials make, without its nested chains)."""
 
-    __slots__ = ("complexity", "sort_key")
+    __slots__ = ("complexity", "sort_key", "flat")
 
     def __init__(self, name: str, difficulty: float, removable: dict[int, int], cell: int, value: int,
-                 complexity: int, sort_key: int):
+                 complexity: int, sort_key: int, flat: int):
         super().__init__(name, difficulty, removable, cell, value)
         self.complexity = complexity
         self.sort_key = sort_key
+        self.flat = flat
+
+    def flat_complexity(self) -> int:
+        return self.flat
 
 
 def compiled_hints(rule: Chaining, grid: Grid, module: Any) -> list[Hint]:
@@ -463,7 +468,7 @@ def compiled_hints(rule: Chaining, grid: Grid, module: Any) -> list[Hint]:
     cands = b"".join(mask.to_bytes(2, "little") for mask in grid.cands)
     found = module.hints(bytes(grid.values), cands, rule.multiple, rule.dynamic, rule.nishio, rule.level)
     hints: list[Hint] = []
-    for kind, is_x, is_y, absurd, sort_key, difficulty, complexity, removable, cell, value, extra in found:
+    for kind, is_x, is_y, absurd, sort_key, difficulty, complexity, removable, cell, value, extra, flat in found:
         if kind == 0:
             name = ("Forcing Chain" if is_x and is_y else "Forcing Y-Chain" if is_y
                     else "Turbot Fish" if extra == 6 else "Forcing X-Chain")
@@ -475,7 +480,7 @@ def compiled_hints(rule: Chaining, grid: Grid, module: Any) -> list[Hint]:
                                   else "Double Forcing") + rule.suffix
         else:
             name = rule.prefix + ("Cell Forcing" if kind == 3 else "Region Forcing") + rule.suffix
-        hints.append(CompiledChainHint(name, difficulty, dict(removable), cell, value, complexity, sort_key))
+        hints.append(CompiledChainHint(name, difficulty, dict(removable), cell, value, complexity, sort_key, flat))
     return hints
 
 

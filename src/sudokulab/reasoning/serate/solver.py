@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from .chaining import Chaining
 from .exclusion import aligned_exclusion
 from .fish import fish
-from .grid import Grid, cell_name, values_of
+from .grid import Grid, cell_name
 from .hints import Hint
 from .intersections import locking
 from .singles import hidden_singles, naked_singles
@@ -82,10 +82,12 @@ def rules() -> tuple[Rule, ...]:
 
 @dataclass(frozen=True)
 class SEStep:
-    """One step of serate's path: the hint's name and difficulty, what it placed and struck."""
+    """One step of serate's path: the hint's name and difficulty, the rule that gave it (SE's technique
+    name, as ``Rule.technique``), what it placed and struck."""
 
     technique: str
     difficulty: float
+    rule: str
     placed: tuple[tuple[int, int], ...]
     removed: tuple[tuple[int, int], ...]
 
@@ -102,7 +104,7 @@ class SEStep:
 @dataclass(frozen=True)
 class SERating:
     """serate's three numbers for a puzzle, its path, and whether the path was cut short (``stopped``:
-    then ER is a lower bound)."""
+    a time limit, or a step above ``stop_above``; then ER is a lower bound)."""
 
     er: float
     ep: float
@@ -122,77 +124,81 @@ def serate_round(value: float) -> float:
     return math.floor((value + 0.05) * 10) / 10
 
 
-def first_hint(grid: Grid, chosen: tuple[Rule, ...]) -> Hint | None:
+def first_hint(grid: Grid, chosen: tuple[Rule, ...]) -> tuple[Hint, Rule] | None:
+    """The first hint of the first rule that has one, with that rule."""
     for rule in chosen:
         for hint in rule.hints(grid):
-            return hint
+            return hint, rule
     return None
 
 
-def path(givens: Iterable[int]) -> Iterator[tuple[Hint, Grid]]:
-    """The hints serate's loop takes, one after another, each with the grid it was found on (before
-    it is applied: the caller must not change it)."""
+def steps(givens: Iterable[int], chosen: tuple[Rule, ...] | None = None, deadline: float | None = None
+          ) -> Iterator[tuple[Hint | None, Rule | None, Grid]]:
+    """serate's loop: each hint taken, with its rule and the grid it was found on (before it is applied:
+    the caller must not change it); at the end (None, None, grid) when the rules ran out with the grid
+    unsolved, or when ``deadline`` (a ``time.perf_counter`` time) passed."""
     grid = Grid.of(givens)
-    chosen = rules()
+    chosen = rules() if chosen is None else chosen
     while not grid.solved():
-        hint = first_hint(grid, chosen)
-        if hint is None:
+        if deadline is not None and time.perf_counter() > deadline:
+            yield None, None, grid
             return
-        yield hint, grid
+        found = first_hint(grid, chosen)
+        if found is None:
+            yield None, None, grid
+            return
+        hint, rule = found
+        yield hint, rule, grid
         before = grid.key()
         hint.apply(grid)
         if grid.key() == before:
             raise RuntimeError(f"{hint.name} changed nothing")  # serate would loop here for ever
 
 
-def rate(givens: Iterable[int], *, time_limit: float | None = None) -> SERating:
-    """serate's ER/EP/ED of a 9x9 puzzle (``givens``: 81 values, 0 for empty)."""
+def path(givens: Iterable[int]) -> Iterator[tuple[Hint, Grid]]:
+    """The hints serate's loop takes, one after another, each with the grid it was found on."""
+    for hint, _, grid in steps(givens):
+        if hint is None:
+            return
+        yield hint, grid
+
+
+def solves(givens: Iterable[int], chosen: tuple[Rule, ...]) -> bool:
+    """Whether these rules alone take the puzzle to its end."""
+    return all(hint is not None for hint, _, _ in steps(givens, chosen))
+
+
+def rate(givens: Iterable[int], *, time_limit: float | None = None, stop_above: float | None = None) -> SERating:
+    """serate's ER/EP/ED of a 9x9 puzzle (``givens``: 81 values, 0 for empty). ``stop_above``: stop at
+    the first step harder than that (the ER is then that step's, a lower bound)."""
     start = time.perf_counter()
+    deadline = None if time_limit is None else start + time_limit
     difficulty = -math.inf
     pearl = diamond = 0.0
-    steps: list[SEStep] = []
-    stopped = False
-    cells = list(givens)
-    unsolved = False
-    for hint, grid in _path_until(cells, start, time_limit):
-        if hint is None:
-            stopped = grid is None
-            unsolved = grid is not None
+    found: list[SEStep] = []
+    stopped = unsolved = False
+    for hint, rule, grid in steps(list(givens), deadline=deadline):
+        if hint is None or rule is None:
+            stopped = grid.solved() is False and deadline is not None and time.perf_counter() > deadline
+            unsolved = not stopped
             break
         difficulty = max(difficulty, hint.difficulty)
         placed = ((hint.cell, hint.value),) if hint.cell >= 0 else ()
-        steps.append(SEStep(hint.name, hint.difficulty, placed, tuple(hint.removals())))
+        found.append(SEStep(hint.name, hint.difficulty, rule.technique, placed, tuple(hint.removals())))
         if pearl == 0.0:
             if diamond == 0.0:
                 diamond = difficulty
             if hint.cell >= 0:
                 pearl = difficulty
+        if stop_above is not None and difficulty > stop_above:
+            stopped = True
+            break
     if unsolved:
         difficulty = UNSOLVED
     if difficulty == -math.inf:
         difficulty = 0.0
-    return SERating(serate_round(difficulty), serate_round(pearl), serate_round(diamond), tuple(steps), stopped,
+    return SERating(serate_round(difficulty), serate_round(pearl), serate_round(diamond), tuple(found), stopped,
                     time.perf_counter() - start)
 
 
-def _path_until(cells: list[int], start: float, time_limit: float | None
-                ) -> Iterator[tuple[Hint | None, Grid | None]]:
-    """``path``, then (None, grid) where the rules run out, or (None, None) where time ran out."""
-    grid = Grid.of(cells)
-    chosen = rules()
-    while not grid.solved():
-        if time_limit is not None and time.perf_counter() - start > time_limit:
-            yield None, None
-            return
-        hint = first_hint(grid, chosen)
-        if hint is None:
-            yield None, grid
-            return
-        yield hint, grid
-        before = grid.key()
-        hint.apply(grid)
-        if grid.key() == before:
-            raise RuntimeError(f"{hint.name} changed nothing")
-
-
-__all__ = ["SERating", "SEStep", "UNSOLVED", "path", "rate", "rules", "serate_round", "values_of"]
+__all__ = ["SERating", "SEStep", "UNSOLVED", "path", "rate", "rules", "serate_round", "solves", "steps"]

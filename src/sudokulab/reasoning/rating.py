@@ -32,6 +32,7 @@ from ..datasets.reading import Dataset, Entry, RawLine, parse_lines, read_datase
 if TYPE_CHECKING:
     from ..core.puzzle import Puzzle
     from ..execution.executors import Executor
+    from .serate.solver import SERating
 
 SCALES = ("sudokulab", "se")
 """The rating scales: ours (the hardest step of ``explain``'s path) and Sudoku Explainer's (serate's)."""
@@ -77,16 +78,22 @@ def rate(puzzle: Puzzle, *, time_limit: float | None = None, scale: str = "sudok
     return rating_of(explanation.steps, bool(explanation.stopped), time.perf_counter() - start)
 
 
-def se_rate(puzzle: Puzzle, *, time_limit: float | None = None) -> Rating:
-    """serate's ER/EP/ED of a standard 9x9 puzzle (``serate.solver.rate``), as a ``Rating``: the
-    technique is the first step at the ER. Refused for other boards and rules, which SE does not know."""
+def se_path(puzzle: Puzzle, *, time_limit: float | None = None) -> SERating:
+    """serate's path and ER/EP/ED of a standard 9x9 puzzle (``serate.solver.rate``). Refused for other
+    boards and rules, which SE does not know; ``NoSolution`` as ``explain`` raises it."""
     from ..errors import UsageError
     from .serate.solver import rate as serate
 
     if puzzle.n != 9 or not puzzle.rules.is_standard:
         raise UsageError("Sudoku Explainer's scale (--scale se) is for standard 9x9 Sudoku only")
     _solvable(puzzle)
-    found = serate(puzzle.givens, time_limit=time_limit)
+    return serate(puzzle.givens, time_limit=time_limit)
+
+
+def se_rate(puzzle: Puzzle, *, time_limit: float | None = None) -> Rating:
+    """serate's ER/EP/ED of a standard 9x9 puzzle (``se_path``) as a ``Rating``: the technique is the
+    first step at the ER."""
+    found = se_path(puzzle, time_limit=time_limit)
     hardest = found.hardest
     count = sum(1 for step in found.steps if step.difficulty == (hardest.difficulty if hardest else -1))
     return Rating(hardest.technique if hardest else "", hardest.difficulty if hardest else 0.0, found.er,

@@ -1,6 +1,7 @@
-"""The optional C extension of ``backtrack-jit`` (src/sudokulab/solvers/jit/_search.c); everything else is in
-pyproject.toml. ``optional=True``: where no compiler exists the build goes on without it, and the solver
-runs its numba kernels instead (docs/jit.md)."""
+"""The optional C extensions: ``backtrack-jit``'s search (src/sudokulab/solvers/jit/_search.c) and SE's
+chaining rules (src/sudokulab/reasoning/serate/_chaining.c); everything else is in pyproject.toml.
+``optional=True``: where no compiler exists the build goes on without them, and the solver runs its numba
+kernels instead (docs/jit.md), the SE rating its Python port (docs/rating.md)."""
 
 from setuptools import Extension, setup
 
@@ -12,6 +13,12 @@ setup(
             depends=["src/sudokulab/solvers/jit/_search9.h"],
             extra_compile_args=["-O3", "-std=c99"],
             optional=True,
-        )
+        ),
+        Extension(
+            "sudokulab.reasoning.serate._chaining",
+            ["src/sudokulab/reasoning/serate/_chaining.c"],
+            extra_compile_args=["-O2", "-std=c99"],
+            optional=True,
+        ),
     ]
 )

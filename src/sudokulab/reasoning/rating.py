@@ -1,6 +1,10 @@
 """Difficulty ratings: how hard a puzzle is for a person, from the hardest step its explanation needs.
 
-A puzzle's explanation (``explain.explain``, premise minimisation off: the rating needs only which
+Two scales (``SCALES``; docs/rating.md). **sudokulab**'s, the default: the hardest step of
+``explain``'s path over our whole catalogue. **se**, Sudoku Explainer's: serate's ER, EP and ED
+from SE 1.2.1's own rules in its order (``serate``), standard 9x9 Sudoku only.
+
+On our scale, a puzzle's explanation (``explain.explain``, premise minimisation off: the rating needs only which
 steps are taken, not their smallest premises) takes the cheapest step available each time, so its
 hardest step is the least a solver of that toolbox must know. The **rating** is that step's
 difficulty on Sudoku Explainer's scale (``docs/rating.md`` lists it), as Sudoku Explainer rates: no
@@ -28,12 +32,18 @@ from ..datasets.reading import Dataset, Entry, RawLine, parse_lines, read_datase
 if TYPE_CHECKING:
     from ..core.puzzle import Puzzle
     from ..execution.executors import Executor
+    from .serate.solver import SERating
+
+SCALES = ("sudokulab", "se")
+"""The rating scales: ours (the hardest step of ``explain``'s path) and Sudoku Explainer's (serate's)."""
+
 
 @dataclass(frozen=True)
 class Rating:
     """One puzzle's rating: the hardest step's technique and difficulty (the rating), the number of
     steps (and of steps at the hardest difficulty), and whether the explanation stopped short (then
-    the rating is a lower bound)."""
+    the rating is a lower bound). On SE's scale ``rating`` is the ER and ``ep``, ``ed`` serate's
+    pearl and diamond (None on ours)."""
 
     technique: str
     difficulty: float
@@ -42,6 +52,8 @@ class Rating:
     hardest_steps: int
     stopped: bool
     seconds: float
+    ep: float | None = None
+    ed: float | None = None
 
 
 def rating_of(steps: Sequence[Any], stopped: bool = False, seconds: float = 0.0) -> Rating:
@@ -54,13 +66,51 @@ def rating_of(steps: Sequence[Any], stopped: bool = False, seconds: float = 0.0)
                   stopped, seconds)
 
 
-def rate(puzzle: Puzzle, *, time_limit: float | None = None) -> Rating:
-    """Explain the puzzle (no premise minimisation) and rate its hardest step."""
+def rate(puzzle: Puzzle, *, time_limit: float | None = None, scale: str = "sudokulab") -> Rating:
+    """Explain the puzzle (no premise minimisation) and rate its hardest step; on SE's scale
+    (``scale="se"``), serate's ER/EP/ED."""
+    if scale == "se":
+        return se_rate(puzzle, time_limit=time_limit)
     from .explain import explain
 
     start = time.perf_counter()
     explanation = explain(puzzle, minimal=False, time_limit=time_limit)
     return rating_of(explanation.steps, bool(explanation.stopped), time.perf_counter() - start)
+
+
+def se_path(puzzle: Puzzle, *, time_limit: float | None = None) -> SERating:
+    """serate's path and ER/EP/ED of a standard 9x9 puzzle (``serate.solver.rate``). Refused for other
+    boards and rules, which SE does not know; ``NoSolution`` as ``explain`` raises it."""
+    from ..errors import UsageError
+    from .serate.solver import rate as serate
+
+    if puzzle.n != 9 or not puzzle.rules.is_standard:
+        raise UsageError("Sudoku Explainer's scale (--scale se) is for standard 9x9 Sudoku only")
+    _solvable(puzzle)
+    return serate(puzzle.givens, time_limit=time_limit)
+
+
+def se_rate(puzzle: Puzzle, *, time_limit: float | None = None) -> Rating:
+    """serate's ER/EP/ED of a standard 9x9 puzzle (``se_path``) as a ``Rating``: the technique is the
+    first step at the ER."""
+    found = se_path(puzzle, time_limit=time_limit)
+    hardest = found.hardest
+    count = sum(1 for step in found.steps if step.difficulty == (hardest.difficulty if hardest else -1))
+    return Rating(hardest.technique if hardest else "", hardest.difficulty if hardest else 0.0, found.er,
+                  len(found.steps), count, found.stopped, found.seconds, found.ep, found.ed)
+
+
+def _solvable(puzzle: Puzzle) -> None:
+    """Raise ``NoSolution`` as ``explain`` does when the givens have no completion."""
+    from ..errors import NoSolution
+    from .board import Board
+    from .step_check import checker
+
+    conflict = puzzle.rules.first_conflict(puzzle.givens)
+    if conflict is not None:
+        raise NoSolution(f"no solution: the givens break a rule: {conflict}")
+    if not checker(puzzle.rules).consistent(Board.start(puzzle).facts()):
+        raise NoSolution("no solution: no completion of these givens keeps the rules")
 
 
 @dataclass(frozen=True)
@@ -79,8 +129,11 @@ class Rated:
         if self.rating is None:
             return row | {"error": self.error}
         r = self.rating
-        return row | {"technique": r.technique, "difficulty": r.difficulty, "rating": r.rating, "steps": r.steps,
-                      "hardest_steps": r.hardest_steps, "stopped": r.stopped, "seconds": round(r.seconds, 6)}
+        row |= {"technique": r.technique, "difficulty": r.difficulty, "rating": r.rating, "steps": r.steps,
+                "hardest_steps": r.hardest_steps, "stopped": r.stopped, "seconds": round(r.seconds, 6)}
+        if r.ep is not None:
+            row |= {"ep": r.ep, "ed": r.ed}
+        return row
 
 
     @classmethod
@@ -138,7 +191,8 @@ a few puzzles hide a task's cost and still spread a set's hard puzzles over the 
 
 
 def rate_entries(name: str, entries: Iterable[Entry], *, time_limit: float | None = None,
-                 on_rated: Callable[[Rated], None] | None = None, executor: Executor | None = None) -> Iterator[Rated]:
+                 on_rated: Callable[[Rated], None] | None = None, executor: Executor | None = None,
+                 scale: str = "sudokulab") -> Iterator[Rated]:
     """Rate each entry; a bad entry or a puzzle with no solution becomes a row with its reason.
 
     ``executor`` (``execution.executors``: a pool of ``--jobs N``, a Dask cluster) rates them in
@@ -149,25 +203,28 @@ def rate_entries(name: str, entries: Iterable[Entry], *, time_limit: float | Non
     executor = executor or InProcess()
     total = len(entries) if isinstance(entries, Sequence) else None
     size = batch_size(RATE_BATCH, total, executor.workers)
-    for rated in in_order(executor, rate_batch, (name, time_limit), entries, size):
+    for rated in in_order(executor, rate_batch, (name, time_limit, scale), entries, size):
         if on_rated is not None:
             on_rated(rated)
         yield rated
 
 
-def rate_batch(task: tuple[tuple[str, float | None], list[Entry]]) -> list[Rated]:
+def rate_batch(task: tuple[tuple[str, float | None, str], list[Entry]]) -> list[Rated]:
     """A batch of entries rated, in order: the work of one task, here or on a worker."""
-    from ..errors import NoSolution
+    from ..errors import NoSolution, UsageError
 
-    (name, time_limit), entries = task
+    (name, time_limit, scale), entries = task
     rows = []
     for entry in entries:
         if entry.puzzle is None:
             rows.append(Rated(name, entry.index, entry.line, None, entry.error))
             continue
         try:
-            rows.append(Rated(name, entry.index, entry.line, rate(entry.puzzle, time_limit=time_limit)))
+            rows.append(Rated(name, entry.index, entry.line,
+                              rate(entry.puzzle, time_limit=time_limit, scale=scale)))
         except NoSolution as exc:
+            rows.append(Rated(name, entry.index, entry.line, None, str(exc)))
+        except UsageError as exc:  # a puzzle that is no standard 9x9 one, on SE's scale
             rows.append(Rated(name, entry.index, entry.line, None, str(exc)))
     return rows
 

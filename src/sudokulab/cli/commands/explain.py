@@ -50,6 +50,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="stop after this many seconds (exit 3)")
     parser.add_argument("--json", action="store_true",
                         help="one JSON document on stdout instead (steps with premises and groups, grid, answer)")
+    parser.add_argument("--scale", choices=("sudokulab", "se"), default="sudokulab",
+                        help="sudokulab: our catalogue's path (default); se: Sudoku Explainer's path as serate "
+                        "takes it, each step with SE's name and difficulty, then ER/EP/ED (standard 9x9 only; "
+                        "docs/rating.md)")
     hint = parser.add_argument_group("a hint", "The one next step from a student's position, nothing more "
                                      "(docs/explain.md). Exit 1 when the position has a mistake (one line says where).")
     hint.add_argument("--next", action="store_true",
@@ -63,6 +67,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
 
     puzzle = load(args)
+    if args.scale == "se":
+        return _se_path(args, puzzle)
     if args.next:
         return _next(args, puzzle)
     if args.progress or args.marks:
@@ -107,6 +113,35 @@ def run(args: argparse.Namespace) -> int:
     if args.html:
         prose(f"{len(explanation.steps)} steps in {os.fspath(args.html)}", stderr=True)
     return ExitCode.OK
+
+
+def _se_path(args: argparse.Namespace, puzzle: Puzzle) -> int:
+    """``--scale se``: serate's path, a line per step (SE's name and difficulty, what it places and
+    strikes), then ER/EP/ED and the answer; exit 3 when the rules or the time run out first."""
+    from ...formats.boj import format_grid
+    from ...reasoning.explain import ExplanationStopped
+    from ...reasoning.rating import se_path
+
+    for flag, value in (("--next", args.next), ("--json", args.json), ("--check", args.check), ("--draw", args.draw),
+                        ("--html", args.html), ("--max-level", args.max_level), ("--progress", args.progress),
+                        ("--marks", args.marks)):
+        if value:
+            raise UsageError(f"{flag} does not go with --scale se (serate's path is shown as text)")
+    found = se_path(puzzle, time_limit=args.time_limit)
+    lines = [f"{number:3d}. {step.technique} ({step.difficulty:.1f}): {step.text}"
+             for number, step in enumerate(found.steps, 1)]
+    lines.append(f"ER/EP/ED {found.er:.1f}/{found.ep:.1f}/{found.ed:.1f}"
+                 + (" (stopped: ER at least)" if found.stopped else ""))
+    sys.stdout.write("".join(line + "\n" for line in lines))
+    grid = list(puzzle.givens)
+    for step in found.steps:
+        for cell, value in step.placed:
+            grid[cell] = value
+    if all(grid):
+        sys.stdout.write(format_grid(tuple(grid), 9))
+        return ExitCode.OK
+    raise ExplanationStopped("serate's rules ran out before the solution" if not found.stopped
+                             else f"time limit reached after {len(found.steps)} steps")
 
 
 def _next(args: argparse.Namespace, puzzle: Puzzle) -> int:

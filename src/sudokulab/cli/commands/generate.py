@@ -1,4 +1,5 @@
-"""``sudokulab generate``: random puzzles of any size, in the dataset format, each shown as it is made."""
+"""``sudokulab generate``: random puzzles of any size, in the dataset format, each shown as it is made; or
+puzzles made to order (``--rating``, ``--needs``, ``--symmetry``, ``--minimal``: ``generation.to_order``)."""
 
 from __future__ import annotations
 
@@ -9,15 +10,15 @@ from contextlib import nullcontext
 
 from ...core.grid import Shape
 from ...errors import ExitCode, UsageError
-from ...execution.cluster import connect
+from ...execution.cluster import check_where, open_executor
 from ...formats import documents
 from ...formats.boj import MAX_SIZE, parse_box
 from ...formats.outputs import OutputFile
 from ...generation import puzzles as gen
+from ...generation.to_order import Order, Tally, made_to_order, rating_range, technique_name
 from ...ui.console import prose
 from ...ui.progress import progress
 from ..options import (
-    cluster_argument,
     dataset_rules,
     fraction,
     json_argument,
@@ -25,6 +26,7 @@ from ..options import (
     positive_int,
     rules_arguments,
     seed_int,
+    where_arguments,
 )
 
 DESCRIPTION = ("Random puzzles of any size, one a line (BOJ blocks above 9x9), each with exactly one solution "
@@ -52,7 +54,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--per-puzzle-seeds", action="store_true",
                         help="give puzzle k its own random stream, seeded by 'S/k' (what --cluster does): the "
                         "same puzzles whatever makes them; without it one stream makes them all in turn")
-    cluster_argument(parser, "make the puzzles")
+    where_arguments(parser, "make the puzzles")
+    order = parser.add_argument_group(
+        "made to order", "Standard 9x9 puzzles with one solution, made until enough meet every condition "
+        "(docs/generate.md); each candidate is a random grid whose givens are taken away, an orbit of the "
+        "symmetry at a time, while one solution is left. Exit 3 when --tries runs out first.")
+    order.add_argument("--rating", metavar="LO..HI",
+                       help="Sudoku Explainer's rating (serate's ER, docs/rating.md) in this range, e.g. 6.0..7.0")
+    order.add_argument("--needs", metavar="TECHNIQUE",
+                       help="serate's path uses this technique (so the rules before it in SE's order cannot "
+                       "finish the puzzle), e.g. xy-wing, x-wing, turbot-fish, unique-rectangle")
+    order.add_argument("--symmetry", choices=("none", "rotational", "mirror"),
+                       help="the givens' pattern: 180-degree turn, left-right mirror, or none (default)")
+    order.add_argument("--minimal", action="store_true", help="no given can be taken away and leave one solution")
+    order.add_argument("--tries", type=positive_int, default=100_000, metavar="N",
+                       help="give up after N candidates (default: 100000)")
     parser.add_argument("--output", metavar="FILE",
                         help="write here instead of stdout: the file appears whole when the last puzzle is made "
                         "(nothing on failure); stdout shows each puzzle as it is made")
@@ -63,8 +79,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-
-
+    if args.rating is not None or args.needs is not None or args.symmetry is not None or args.minimal:
+        return _to_order(args)
     unique = not args.several
     if args.size > MAX_SIZE:
         raise UsageError(f"a {args.size}x{args.size} board is larger than the {MAX_SIZE}x{MAX_SIZE} supported")
@@ -79,11 +95,9 @@ def run(args: argparse.Namespace) -> int:
     variant = {} if options is None else {"rules": options.for_shape(shape)}  # bad rules data: refused here
     output = OutputFile(args.output) if args.output not in (None, "-") else None  # checked before the work
     seed = args.seed
-    if args.cluster:
-
-        cluster = connect(args.cluster)  # before any output: a bad address is refused with nothing written
-    else:
-        cluster = None
+    check_where(args.jobs, args.cluster)
+    # before any output: a bad address is refused with nothing written
+    cluster = open_executor(args.jobs, args.cluster) if args.cluster or args.jobs > 1 else None
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
         prose(f"sudokulab: seed {seed} (give --seed {seed} to generate the same puzzles)", stderr=True, indent="  ")
@@ -111,6 +125,55 @@ def run(args: argparse.Namespace) -> int:
     if short:
         prose(f"sudokulab: warning: {len(short)} of {args.count} puzzles cannot go below {target} clues and stay "
               f"unique; they stopped at {min(short)}..{max(short)} clues", stderr=True, indent="  ")
+    return ExitCode.OK
+
+
+def _to_order(args: argparse.Namespace) -> int:
+    """Puzzles made to order (``generation.to_order``): one line each, as they are found."""
+    for flag, given in (("--clues", args.clues), ("--fraction", args.fraction), ("--box", args.box)):
+        if given is not None:
+            raise UsageError(f"{flag} does not go with a made-to-order request: its puzzles are 9x9, "
+                             "their givens taken away while one solution is left")
+    if args.size != 9 or dataset_rules(args) is not None:
+        raise UsageError("puzzles made to order are standard 9x9 Sudoku (Sudoku Explainer's scale)")
+    if args.several:
+        raise UsageError("--several does not go with a made-to-order request: its puzzles have one solution")
+    order = Order(rating_range(args.rating) if args.rating is not None else None,
+                  technique_name(args.needs) if args.needs is not None else None,
+                  args.symmetry or "none", args.minimal)
+    check_where(args.jobs, args.cluster)
+    output = OutputFile(args.output) if args.output not in (None, "-") else None
+    seed = args.seed
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**32)
+        prose(f"sudokulab: seed {seed} (give --seed {seed} to generate the same puzzles)", stderr=True, indent="  ")
+    tally = Tally()
+    show = not args.quiet and sys.stderr.isatty()
+    found = 0
+    with open_executor(args.jobs, args.cluster) as executor, \
+            output if output is not None else _Stdout() as stream, \
+            progress(args.count, enabled=show, label="puzzles") as bar:
+        tried = bar.add_task("candidates tried", total=None, tally="")
+
+        def counted(candidate: object) -> None:
+            tally.add(candidate)  # type: ignore[arg-type]
+            bar.update(tried, completed=tally.tried)
+
+        for made in made_to_order(order, args.count, seed, executor=executor, limit=args.tries,
+                                  on_candidate=counted):
+            if args.json:
+                documents.emit_line(made.to_json(found))
+                sys.stdout.flush()
+            if output is not None or not args.json:
+                stream.write(gen.dataset_text(made.puzzle))
+            found += 1
+            bar.update(bar.task_ids[0], advance=1)
+    prose(f"sudokulab: {found} puzzle{'s' if found != 1 else ''} from {tally.tried} candidates", stderr=True,
+          indent="  ")
+    if found < args.count:
+        prose(f"sudokulab: only {found} of {args.count} puzzles met the request within --tries {args.tries}",
+              stderr=True, indent="  ")
+        return ExitCode.TIME_LIMIT
     return ExitCode.OK
 
 

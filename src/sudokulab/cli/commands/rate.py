@@ -60,6 +60,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=positive_int, metavar="N", help="only the first N puzzles of each dataset")
     parser.add_argument("--sample", type=positive_int, metavar="N", help="N puzzles of each dataset drawn at random")
     parser.add_argument("--seed", type=seed_int, metavar="S", help="random seed of --sample (default 0)")
+    parser.add_argument("--scale", choices=("sudokulab", "se"), default="sudokulab",
+                        help="sudokulab: the hardest step over our whole catalogue (default); se: Sudoku Explainer's "
+                        "ER/EP/ED as serate computes them, standard 9x9 only (docs/rating.md)")
     parser.add_argument("--time-limit", type=positive_float, metavar="SECONDS",
                         help="per puzzle: stop its explanation there (its rating is then a lower bound)")
     parser.add_argument("--rows", action="store_true", help="one line per puzzle before the tables")
@@ -91,6 +94,8 @@ def run(args: argparse.Namespace) -> int:
         require_matplotlib()  # before the work, not after it
         plot = plot_output(plot_path)
     shape, rules = box(args), dataset_rules(args)
+    if args.scale == "se" and rules is not None:
+        raise UsageError("rate: Sudoku Explainer's scale (--scale se) is for standard Sudoku: no variant rules")
     datasets = [Dataset.from_path(dataset_file(path), box=shape, limit=args.limit, rules=rules)
                 for path in args.datasets]
     chosen = [(d.name, chosen_entries(d, args.sample, args.seed or 0)) for d in datasets]
@@ -133,7 +138,7 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
     limit, the box and the rules."""
     import sudokulab
 
-    return {"version": sudokulab.__version__, "time_limit": args.time_limit, "box": args.box,
+    return {"version": sudokulab.__version__, "time_limit": args.time_limit, "box": args.box, "scale": args.scale,
             **rule_digests(args)}
 
 
@@ -172,7 +177,8 @@ def _rate(args: argparse.Namespace, chosen: Sequence[tuple[str, Sequence[Entry]]
 
         for name, entries in chosen:
             keys = {e.index: e.key for e in entries}
-            fresh = rate_entries(name, todo[name], time_limit=args.time_limit, on_rated=rated_now, executor=executor)
+            fresh = rate_entries(name, todo[name], time_limit=args.time_limit, on_rated=rated_now, executor=executor,
+                                 scale=args.scale)
             for entry in entries:
                 key = (name, entry.index, keys[entry.index])
                 rated = kept[key] if key in kept else next(fresh)
@@ -196,7 +202,7 @@ def _show(args: argparse.Namespace, done: dict[str, list[Rated]], wanted: int | 
     if args.json:
         documents.emit({"datasets": [d.document() for d in distributions],
                         "puzzles": [row.document() for rows in done.values() for row in rows],
-                        "time_limit": args.time_limit, "partial": wanted is not None})
+                        "time_limit": args.time_limit, "partial": wanted is not None, "scale": args.scale})
     else:
         render_ratings(distributions, console(wide=args.wide))
         if stopped is not None:
@@ -229,7 +235,8 @@ def rated_row(rated: Rated) -> str:
         return f"{where}\t-\t{rated.error}"
     r = rated.rating
     bound = " (stopped: at least)" if r.stopped else ""
-    return f"{where}\t{r.rating:.2f}\t{r.technique or 'givens only'}{bound}\t{r.steps} steps"
+    value = f"{r.rating:.2f}" if r.ep is None else f"ER/EP/ED {r.rating:.1f}/{r.ep:.1f}/{r.ed:.1f}"
+    return f"{where}\t{value}\t{r.technique or 'givens only'}{bound}\t{r.steps} steps"
 
 
 def ratings_histogram(ratings: dict[str, list[float]], path: str | Path) -> None:

@@ -1,0 +1,228 @@
+"""Sudoku Explainer's scale held to serate: the sample, serate's own ratings and times, the fixture, the comparison.
+
+serate is Sudoku Explainer 1.2.1's command-line rater (gsf's 1.2.1.3, as published in the public
+repository github.com/1to9only/SudokuExplainer, commit 729c00e). It is not part of sudokulab and never
+committed: build it yourself from that commit (``javac -sourcepath src -d classes
+src/diuf/sudoku/test/serate.java``, Java 17 works) and give the class folder with ``--classpath``.
+
+    draw        the sample: N puzzles of each set (``--sizes``), drawn with ``--seed`` as ``sudokulab
+                rate --sample N --seed S`` draws them (``rating.chosen_entries``)
+    serate      serate on the sample, one JVM per puzzle (``java -Xrs -Xmx500m``, its documented
+                invocation), each under a CPU cap (``--cap`` seconds, ``prlimit``); one row per
+                puzzle appended to ``--runs`` (set, line, puzzle, ER/EP/ED or ``-`` when it did not
+                finish, CPU seconds, wall seconds, cap); a puzzle already there is skipped, so a run
+                can be stopped and resumed, and two runs on one file share the work
+    fixture     the fixture: every finished row of ``--runs`` (tests/fixtures/serate_ratings.tsv)
+    compare     ours (``reasoning.serate``, compiled where built) on every row of ``--runs``, each
+                puzzle alone and timed (CPU seconds of this process), against serate's numbers and
+                CPU seconds from the same rows: agreement per set, and the speed side by side;
+                Markdown to ``--out``
+
+    .venv/bin/python benchmarks/serate.py serate --classpath ../serate-build/classes --cap 300 \\
+        --runs benchmarks/results/serate-runs.tsv
+    .venv/bin/python benchmarks/serate.py fixture --runs benchmarks/results/serate-runs.tsv
+    .venv/bin/python benchmarks/serate.py compare --runs benchmarks/results/serate-runs.tsv \\
+        --out benchmarks/results/serate.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURE = ROOT / "tests" / "fixtures" / "serate_ratings.tsv"
+SEED = 45
+SIZES = {"17_clue": 60, "norvig_top95": 40, "magictour_top1465": 40, "forum_hardest_1106": 20,
+         "forum_hardest_1905_11plus": 100}
+SOURCES = {
+    "17_clue": "Gordon Royle's 17-clue collection (shared/data/17_clue.txt, as published with tdoku)",
+    "norvig_top95": "magictour top95, from Norvig's essay (shared/data/norvig_top95.txt)",
+    "magictour_top1465": "magictour.free.fr top1465 (shared/data/magictour_top1465.txt)",
+    "forum_hardest_1106": "enjoysudoku forum HardestDatabase110626 (shared/data/forum_hardest_1106.txt)",
+    "forum_hardest_1905_11plus": "enjoysudoku forum hardest, SE 11+, 2019 (shared/data/forum_hardest_1905_11plus.txt)",
+}
+COLUMNS = ("set", "line", "puzzle", "serate", "cpu", "wall", "cap")
+
+
+def draw(data: Path, sizes: dict[str, int], seed: int) -> list[tuple[str, int, str]]:
+    from sudokulab.datasets.reading import Dataset
+    from sudokulab.reasoning.rating import chosen_entries
+
+    rows = []
+    for name, size in sizes.items():
+        path = data / f"{name}.txt"
+        if not path.is_file():
+            sys.exit(f"serate.py: no dataset at {path}: give --data FOLDER")
+        for entry in chosen_entries(Dataset.from_path(path), size, seed):
+            assert entry.puzzle is not None
+            rows.append((name, entry.line, "".join(str(v) if v else "." for v in entry.puzzle.givens)))
+    return rows
+
+
+def read_runs(path: Path) -> list[dict[str, str]]:
+    if not path.exists():
+        return []
+    rows = []
+    for text in path.read_text().splitlines():
+        if text and not text.startswith("#"):
+            rows.append(dict(zip(COLUMNS, text.split("\t"), strict=True)))
+    return rows
+
+
+def run_serate(args: argparse.Namespace) -> int:
+    if shutil.which("java") is None:
+        sys.exit("serate.py: no java here")
+    prlimit = shutil.which("prlimit")
+    done = {(r["set"], r["line"]) for r in read_runs(args.runs)}
+    args.runs.parent.mkdir(parents=True, exist_ok=True)
+    if not args.runs.exists():
+        args.runs.write_text("# " + "\t".join(COLUMNS) + "\n")
+    for name, line, puzzle in draw(args.data, _sizes(args.sizes), args.seed):
+        if (name, str(line)) in done:
+            continue
+        claim = args.runs.with_name(f"{args.runs.name}.{name}.{line}.claim")
+        try:  # two runs on one file share the work
+            os.close(os.open(claim, os.O_CREAT | os.O_EXCL))
+        except FileExistsError:
+            continue
+        command = ["java", "-Xrs", "-Xmx500m", "-cp", str(args.classpath), "diuf.sudoku.test.serate",
+                   "--format=%r/%p/%d", puzzle]
+        if prlimit:
+            command = [prlimit, f"--cpu={args.cap}", *command]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.time()
+        done_run = subprocess.run(command, capture_output=True, text=True)
+        wall = time.time() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        rating = done_run.stdout.strip() if done_run.returncode == 0 and done_run.stdout.strip() else "-"
+        with args.runs.open("a") as out:
+            out.write(f"{name}\t{line}\t{puzzle}\t{rating}\t{cpu:.2f}\t{wall:.2f}\t{args.cap}\n")
+        claim.unlink(missing_ok=True)
+        print(f"{name}:{line}\t{rating}\t{cpu:.1f} s", file=sys.stderr, flush=True)
+    return 0
+
+
+def write_fixture(args: argparse.Namespace) -> int:
+    rows = [r for r in read_runs(args.runs) if r["serate"] != "-"]
+    order = list(SIZES)
+    rows.sort(key=lambda r: (order.index(r["set"]) if r["set"] in order else len(order), int(r["line"])))
+    lines = [
+        "# serate's ratings of a sample, the contract reasoning.serate is held to (tests/reasoning/test_serate.py).",
+        "# serate: Sudoku Explainer 1.2.1.3 (gsf's command-line rater), github.com/1to9only/SudokuExplainer commit",
+        "# 729c00e, built with javac 17, run as `java -Xrs -Xmx500m -cp classes diuf.sudoku.test.serate",
+        "# --format=%r/%p/%d PUZZLE`, one JVM per puzzle under a CPU cap (benchmarks/serate.py serate).",
+        f"# The sample: `sudokulab rate --sample N --seed {args.seed}`'s draw (rating.chosen_entries) of each set;",
+        "# rows only for the puzzles serate finished within its cap. Sets and their sources:",
+        *(f"#   {name} ({sum(1 for r in rows if r['set'] == name)} rows): {source}"
+          for name, source in SOURCES.items()),
+        "# set\tline\tpuzzle\tER/EP/ED",
+        *(f"{r['set']}\t{r['line']}\t{r['puzzle']}\t{r['serate']}" for r in rows),
+    ]
+    args.out.write_text("\n".join(lines) + "\n")
+    print(f"{len(rows)} rows in {args.out}", file=sys.stderr)
+    return 0
+
+
+def compare(args: argparse.Namespace) -> int:
+    from sudokulab.reasoning.serate.chaining import _compiled
+    from sudokulab.reasoning.serate.solver import rate
+
+    runs = read_runs(args.runs)
+    if args.sets:
+        runs = [r for r in runs if r["set"] in args.sets.split(",")]
+    by_set: dict[str, list[tuple[dict[str, str], str, float]]] = {}
+    for row in runs:
+        givens = [int(c) if c.isdigit() else 0 for c in row["puzzle"]]
+        start = time.process_time()
+        found = rate(givens)
+        seconds = time.process_time() - start
+        ours = f"{found.er:.1f}/{found.ep:.1f}/{found.ed:.1f}"
+        by_set.setdefault(row["set"], []).append((row, ours, seconds))
+        print(f"{row['set']}:{row['line']}\tserate {row['serate']}\tours {ours}\t{seconds:.2f} s "
+              f"(serate {row['cpu']} s)", file=sys.stderr, flush=True)
+    load = os.getloadavg()
+    backend = "compiled" if _compiled() is not None else "Python"
+    out = [f"## serate against `reasoning.serate`, {datetime.date.today().isoformat()}", "",
+           f"The rows of `{args.runs.relative_to(ROOT) if args.runs.is_relative_to(ROOT) else args.runs}` "
+           f"(serate's ratings and CPU seconds, one JVM per puzzle under a CPU cap), each puzzle rated again "
+           f"here by `reasoning.serate.solver.rate` ({backend} chaining rules), one after another in one "
+           f"process, CPU seconds of this process per puzzle (`time.process_time`). 2-core machine shared "
+           f"with other work, load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} at the end; serate "
+           f"ran on the same machine. A puzzle serate did not finish within its cap counts its cap as its "
+           f"time (a lower bound) and is left out of the agreement.", "",
+           "| set | puzzles | serate finished | ER equal | ER within 0.1 | EP equal | ED equal |",
+           "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    totals = [0, 0, 0, 0, 0, 0]
+    for name, rows in by_set.items():
+        finished = [(r, o) for r, o, _ in rows if r["serate"] != "-"]
+        er = sum(1 for r, o in finished if r["serate"].split("/")[0] == o.split("/")[0])
+        near = sum(1 for r, o in finished if abs(float(r["serate"].split("/")[0]) - float(o.split("/")[0])) <= 0.1001)
+        ep = sum(1 for r, o in finished if r["serate"].split("/")[1] == o.split("/")[1])
+        ed = sum(1 for r, o in finished if r["serate"].split("/")[2] == o.split("/")[2])
+        counts = [len(rows), len(finished), er, near, ep, ed]
+        totals = [a + b for a, b in zip(totals, counts, strict=True)]
+        out.append(f"| {name} | " + " | ".join(str(c) for c in counts) + " |")
+    out.append("| all | " + " | ".join(str(c) for c in totals) + " |")
+    disagreements = [(name, r, o) for name, rows in by_set.items() for r, o, _ in rows
+                     if r["serate"] != "-" and r["serate"] != o]
+    out += ["", "Disagreements: " + ("none." if not disagreements else ", ".join(
+        f"{name}:{r['line']} serate {r['serate']} ours {o}" for name, r, o in disagreements)), "",
+        "| set | puzzles | serate CPU s (sum) | serate median | ours CPU s (sum) | ours median "
+        "| serate / ours (sums) |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for name, rows in by_set.items():
+        theirs = [float(r["cpu"]) for r, _, _ in rows]
+        ours_s = [s for _, _, s in rows]
+        capped = sum(1 for r, _, _ in rows if r["serate"] == "-")
+        note = f" ({capped} at their cap)" if capped else ""
+        out.append(f"| {name} | {len(rows)} | {sum(theirs):.1f}{note} | {statistics.median(theirs):.2f} | "
+                   f"{sum(ours_s):.1f} | {statistics.median(ours_s):.2f} | {sum(theirs) / sum(ours_s):.1f} |")
+    text = "\n".join(out) + "\n"
+    if args.out:
+        args.out.write_text(text)
+    print(text)
+    return 0
+
+
+def _sizes(text: str | None) -> dict[str, int]:
+    if not text:
+        return dict(SIZES)
+    return {name: int(size) for name, size in (part.split("=") for part in text.split(","))}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
+    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--sizes", help="set=N,... (default: " + ",".join(f"{k}={v}" for k, v in SIZES.items()) + ")")
+    parser.add_argument("--runs", type=Path, default=ROOT / "benchmarks" / "results" / "serate-runs.tsv")
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("draw")
+    run = commands.add_parser("serate")
+    run.add_argument("--classpath", type=Path, required=True, help="the folder of serate's compiled classes")
+    run.add_argument("--cap", type=int, default=300, help="CPU seconds per puzzle")
+    fixture = commands.add_parser("fixture")
+    fixture.add_argument("--out", type=Path, default=FIXTURE)
+    comparing = commands.add_parser("compare")
+    comparing.add_argument("--out", type=Path)
+    comparing.add_argument("--sets", help="only these sets (comma-separated)")
+    args = parser.parse_args()
+    if args.command == "draw":
+        for name, line, puzzle in draw(args.data, _sizes(args.sizes), args.seed):
+            print(f"{name}\t{line}\t{puzzle}")
+        return 0
+    return {"serate": run_serate, "fixture": write_fixture, "compare": compare}[args.command](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -6,17 +6,17 @@ asks ``generation.to_order.made_to_order`` for ``--count`` puzzles with ``--seed
 found, the candidates tried (and per puzzle), the seconds of CPU of this process, and why candidates
 were turned away.
 
-    .venv/bin/python benchmarks/generate_to_order.py --count 5 --out benchmarks/results/generate-to-order.md
+    .venv/bin/python benchmarks/generate_to_order.py --count 5     # writes results/generate-to-order.md
 """
 
 from __future__ import annotations
 
 import argparse
-import datetime
-import os
 import sys
 import time
 from pathlib import Path
+
+from harness import command_line, machine, write_results
 
 from sudokulab.generation.to_order import Order, Tally, made_to_order, technique_name
 from sudokulab.reasoning.serate.chaining import _compiled
@@ -41,8 +41,9 @@ def main() -> int:
     parser.add_argument("--count", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--tries", type=int, default=3000)
-    parser.add_argument("--out", type=Path)
+    parser.add_argument("--out-dir", type=Path, help="write the results here instead of benchmarks/results")
     args = parser.parse_args()
+    measured_on = machine()
     rows = []
     for words, order in REQUESTS:
         tally = Tally()
@@ -53,19 +54,16 @@ def main() -> int:
         per = f"{tally.tried / found:.0f}" if found else "-"
         rows.append(f"| `{words}` | {found} | {tally.tried} | {per} | {seconds:.1f} | {reasons or '-'} |")
         print(rows[-1], file=sys.stderr, flush=True)
-    load = os.getloadavg()
-    lines = [f"## Puzzles made to order, {datetime.date.today().isoformat()}", "",
-             f"`made_to_order(order, {args.count}, seed={args.seed}, limit={args.tries})` per request, one after "
+    lines = [f"`made_to_order(order, {args.count}, seed={args.seed}, limit={args.tries})` per request, one after "
              f"another in one process ({'compiled' if _compiled() is not None else 'Python'} chaining rules), "
-             f"CPU seconds of the process; 2-core machine shared with other work, load average "
-             f"{load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} at the end. A candidate: a random grid, givens taken "
-             "away an orbit at a time while one solution is left, then the checks (docs/generate.md).", "",
+             "CPU seconds of the process on a 2-core machine shared with other work. A candidate: a random "
+             "grid, givens taken away an orbit at a time while one solution is left, then the checks "
+             "(docs/generate.md).", "",
              "| request | puzzles | candidates | candidates per puzzle | CPU s | turned away |",
              "| --- | ---: | ---: | ---: | ---: | --- |", *rows]
-    text = "\n".join(lines) + "\n"
-    if args.out:
-        args.out.write_text(text)
-    print(text)
+    written = write_results("generate-to-order.md", "Puzzles made to order", "\n".join(lines),
+                            how=f"Made by `{command_line()}`.", measured_on=measured_on, folder=args.out_dir)
+    print(f"wrote {written}", file=sys.stderr)
     return 0
 
 

@@ -38,6 +38,8 @@ import sys
 import time
 from pathlib import Path
 
+from harness import machine, whole_set
+
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "fixtures" / "serate_ratings.tsv"
 SEED = 45
@@ -53,15 +55,15 @@ SOURCES = {
 COLUMNS = ("set", "line", "puzzle", "serate", "cpu", "wall", "cap")
 
 
-def draw(data: Path, sizes: dict[str, int], seed: int) -> list[tuple[str, int, str]]:
+def draw(data: Path | None, sizes: dict[str, int], seed: int) -> list[tuple[str, int, str]]:
     from sudokulab.datasets.reading import Dataset
     from sudokulab.reasoning.rating import chosen_entries
 
     rows = []
     for name, size in sizes.items():
-        path = data / f"{name}.txt"
-        if not path.is_file():
-            sys.exit(f"serate.py: no dataset at {path}: give --data FOLDER")
+        path = whole_set(name, data)
+        if path is None:
+            sys.exit(f"serate.py: the whole {name} set is not on this machine: give --data FOLDER")
         for entry in chosen_entries(Dataset.from_path(path), size, seed):
             assert entry.puzzle is not None
             rows.append((name, entry.line, "".join(str(v) if v else "." for v in entry.puzzle.givens)))
@@ -150,15 +152,14 @@ def compare(args: argparse.Namespace) -> int:
         by_set.setdefault(row["set"], []).append((row, ours, seconds))
         print(f"{row['set']}:{row['line']}\tserate {row['serate']}\tours {ours}\t{seconds:.2f} s "
               f"(serate {row['cpu']} s)", file=sys.stderr, flush=True)
-    load = os.getloadavg()
     backend = "compiled" if _compiled() is not None else "Python"
     out = [f"## serate against `reasoning.serate`, {datetime.date.today().isoformat()}", "",
            f"The rows of `{args.runs.relative_to(ROOT) if args.runs.is_relative_to(ROOT) else args.runs}` "
            f"(serate's ratings and CPU seconds, one JVM per puzzle under a CPU cap), each puzzle rated again "
            f"here by `reasoning.serate.solver.rate` ({backend} chaining rules), one after another in one "
-           f"process, CPU seconds of this process per puzzle (`time.process_time`). 2-core machine shared "
-           f"with other work, load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} at the end; serate "
-           f"ran on the same machine. A puzzle serate did not finish within its cap counts its cap as its "
+           f"process, CPU seconds of this process per puzzle (`time.process_time`); measured on "
+           f"{machine()} (the end of the comparison). serate ran on the same machine. A puzzle serate "
+           f"did not finish within its cap counts its cap as its "
            f"time (a lower bound) and is left out of the agreement.", "",
            "| set | puzzles | serate finished | ER equal | ER within 0.1 | EP equal | ED equal |",
            "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
@@ -202,7 +203,7 @@ def _sizes(text: str | None) -> dict[str, int]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
+    parser.add_argument("--data", type=Path, help="the folder of the sets (default: where this machine has them)")
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--sizes", help="set=N,... (default: " + ",".join(f"{k}={v}" for k, v in SIZES.items()) + ")")
     parser.add_argument("--runs", type=Path, default=ROOT / "benchmarks" / "results" / "serate-runs.tsv")

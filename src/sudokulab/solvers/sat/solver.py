@@ -568,7 +568,8 @@ def pack_batch(name: str, ran: BatchRun, givens: np.ndarray, propagate: bool, fr
     if ran.solved:
         grids[ran.solved] = _decoded(ran.arrays, ran.formula, ran.positives, givens[ran.solved])
     stats: dict[str, np.ndarray] = {}
-    if ran.counts[0]:
+    counted = COUNTERS[0] in ran.counts[0]  # engines without stats (``NO_STATS``) report their seconds alone
+    if counted:
         totals = np.array([[c[key] for key in COUNTERS] for c in ran.counts], dtype=np.int64)
         stats = dict(zip(COUNTERS, np.diff(totals, axis=0).T))
     stats["calls"] = np.full(k, 2 if propagate else 1, dtype=np.int64)
@@ -577,8 +578,9 @@ def pack_batch(name: str, ran: BatchRun, givens: np.ndarray, propagate: bool, fr
         ran_out = status != batches.TIME_LIMIT
         stats["propagated"] = np.zeros(k, dtype=bool)
         stats["propagated"][ran_out] = ran.settled
-    elif ran.counts[0] and from_counters:
+    elif counted and from_counters:
         stats["propagated"] = (stats["decisions"] == 0) & (stats["conflicts"] == 0) & (status != batches.TIME_LIMIT)
+    stats["solve_seconds"] = np.diff(np.array([c["seconds"] for c in ran.counts], dtype=np.float64))
     return batches.BatchResults(name, status, grids, np.array(ran.seconds), np.array(ran.cpu), stats, constant)
 
 

@@ -1,49 +1,15 @@
 """Judge a program over a dataset, as an online judge does: one run per puzzle, one verdict each.
 
-Each puzzle is fed in BOJ form on standard input to a run under limits (``sandbox.run_program``),
-and its output judged by the special judge (``verify.verify``). Verdicts, in the order decided:
+Each puzzle is fed in BOJ form on standard input to a run under limits (``sandbox.run_program``,
+inside bubblewrap unless ``isolation="none"``), and its output judged by the special judge
+(``verify.verify``). The program judged is fixed before the first run (``judged_program``: its
+files copied read-only, its interpreter the one the user's shell would run), a runtime that sizes
+its memory from the machine gets flags sized from the limit (``runtime_flags``), and what a program
+writes reaches every detail escaped (``formats.boj.printable``). On a Dask cluster (``cluster=``)
+batches of entries are judged on the workers by the same verdict loop as a local run, so the
+verdict of one run, the cases of a dataset and their spread over executors live together.
 
-- *time limit exceeded*: still running at the time limit (wall time);
-- *output limit exceeded*: more than the output limit on standard output;
-- *memory limit exceeded*: its processes together reached the limit (its memory control group's, or
-  the launcher's samples of the whole tree where no group can be made), or its peak memory (resident
-  memory, shared maps included) passed the limit, whatever its exit code; or the
-  program failed (non-zero exit or signal) and there is evidence that memory ran out: its peak
-  reached 90% of the limit, or its error output names an out-of-memory error (Python MemoryError,
-  Java OutOfMemoryError, C++ bad_alloc, V8 "heap out of memory", "Cannot allocate memory"). A
-  failure without such evidence is a runtime error, so no crash is blamed on memory without a
-  sign of it;
-- *runtime error*: non-zero exit code, or killed by a signal (named);
-- *wrong answer* (with the reason from ``verify``) or *accepted*.
-
-Every run happens inside bubblewrap unless the limits say ``isolation="none"`` (``isolation``,
-``sandbox``); the judge refuses to start, with one line, where bubblewrap cannot run.
-
-A dataset entry that is no puzzle is an *invalid dataset entry*: counted, named with its line, and
-nothing is run for it.
-
-Under variant rules (``datasets.RuleOptions``: ``sudokulab judge --rules x ...``) each entry's
-puzzle carries them: the program still reads the givens alone (it is written for its variant),
-and its answer is judged under the rules, the oracle's answers beside failures too.
-
-The program judged is fixed before the first run (``judged_program``): the files and folders the
-command names are copied, read-only, into a private folder (so replacing ``sol.py`` halfway changes
-nothing), and the interpreter it names is the one the user's shell would run (a bare ``python3`` on
-the user's PATH, a pyenv shim resolved), not the sandbox's. A runtime that sizes its memory from the
-machine (the JVM, Node's V8) gets flags sized from the memory limit (``runtime_flags``) unless the
-user gave their own, and ``on_note`` hears which. What a program writes reaches every detail escaped
-(``formats.boj.printable``): a detail is printed on a terminal.
-
-On a Dask cluster (``cluster=``) batches of entries are judged on the workers, each running the
-sandbox on its own machine. The files the command names (``sol.py`` in ``python3 sol.py``, a
-``./a.out``, a class folder) travel with each batch (``Program``) and are written once per worker
-into its own folder; the program itself (``python3``, ``node``, ``java``) must be installed there,
-and is resolved on the worker's PATH. With ``shared_fs`` nothing is sent: the command runs as given,
-its paths seen by every worker. A command that cannot be found on a worker is refused with one line
-before any run.
-
-One module: the verdict of one run, the cases of a dataset and their spread over executors are one
-judging pipeline; the local and the cluster path run the same verdict loop.
+The verdicts in the order decided, memory evidence, variant rules and clusters: docs/judge.md.
 """
 
 from __future__ import annotations

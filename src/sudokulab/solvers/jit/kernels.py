@@ -1,13 +1,10 @@
 """The compiled kernels of ``backtrack-jit`` (numba, ``cache=True``): propagation, search, batch loop.
 
-Why a module of its own: this is the code numba compiles and caches on disk, written in the subset
-of Python it compiles (arrays, integers, no objects), with the two intrinsics it needs (popcount,
-lowest bit, and ``clock_gettime`` for per-puzzle times inside the batch loop). ``jit_numba`` drives
-it from Python: tables per rule set, resumable runs, time limits, Ctrl-C, results. The algorithm is
-described in ``jit.py``.
-
-One module: numba compiles and caches these kernels together, and they call one another by name
-inside compiled code.
+This is the code numba compiles and caches on disk, together, its kernels calling one another by
+name inside compiled code; it is written in the subset of Python numba compiles (arrays, integers,
+no objects), with the intrinsics it needs (popcount, lowest bit, and ``clock_gettime`` for
+per-puzzle times inside the batch loop). ``numba_search`` drives it from Python: tables per rule
+set, resumable runs, time limits, Ctrl-C, results. The algorithm: ``solver`` and docs/jit.md.
 """
 
 from __future__ import annotations

@@ -301,7 +301,7 @@ def boolean_literal(n: int, cell: int, digit: int) -> int:
 
 
 def boolean_rules(what: Rules | Shape) -> cmh.CpModelProto:
-    """The rules as n**3 Booleans (exactly-ones, at-most-ones and linear constraints; see the
+    """The rules as n**3 Booleans (exactly-ones, at-most-ones and linear constraints:
     docs/cpsat.md), built once per rule set. A Shape stands for its standard rules.
 
     For standard Sudoku, the SAT view: what CP-SAT's presolve makes of the AllDifferent model

@@ -1,25 +1,16 @@
 """One PySAT engine loaded with one of our formulas: time-limited runs, effort counters, Ctrl-C.
 
-Why a module of its own: what an engine of the installed PySAT can and cannot do (slices under a
-conflict or propagation budget because CaDiCaL 1.9.5's ``interrupt()`` does nothing, counters some
-engines leave at 0, a Ctrl-C that leaves the engine unusable) is the same for every way ``sat``
-uses an engine (solve, count, canonical answers, batches), and is kept apart from those uses.
+What an engine of the installed PySAT can and cannot do (slices under a conflict or propagation
+budget because CaDiCaL 1.9.5's ``interrupt()`` does nothing, counters some engines leave at 0, a
+Ctrl-C that leaves the engine unusable) is the same for every way ``sat`` uses an engine (solve,
+count, canonical answers, batches), so it is kept here, apart from those uses. PySAT's own SIGINT
+handler ``longjmp``s out of the engine and can leave glibc's heap half-updated, so it is never
+installed for our calls (``pysat_guard``): engines run in slices and signals are taken between
+two, the engine intact; engines that cannot run in slices run one call. Once a solve outlasts its
+first slice, ``_Terminator`` has a native thread call CaDiCaL's own ``terminate()`` when a signal
+arrives, since one CaDiCaL call can hold the GIL for seconds.
 
-Ctrl-C. Called from the main thread, PySAT installs a SIGINT handler of its own for the length of
-each solve and ``longjmp``s out of the C++ engine from it, wherever the engine is. When that is
-inside glibc's ``malloc`` or ``free`` (CaDiCaL's inprocessing allocates all the time: 10 of 27
-SIGINTs under gdb landed there on an empty 36x36 board), the heap is left half-updated and a later
-allocation aborts the process (``malloc(): ... (unsorted)``, exit -6; python-sat 1.9.dev16 and
-1.9.dev24 alike). So PySAT is never let install it for our calls (``pysat_guard``): every engine
-that can run in slices runs in slices, always, and the signal is taken by the command's own handler
-between two slices (SIGTERM and SIGHUP as promptly as SIGINT), the engine intact and usable. Engines
-that cannot run in slices (``lingeling``: no limited solve; ``kissat404``: cannot solve twice) run
-one call, without PySAT's handler too: a signal then waits for that call to return.
-
-Between two slices is not prompt enough for a large board: one CaDiCaL call holds the GIL and runs
-its inprocessing whole, seconds at a time, so no Python thread can act on a signal. Once a solve
-outlasts its first slice, ``_Terminator`` has glibc's AIO call CaDiCaL's own ``terminate()`` from a
-native thread when Python's C-level handler writes the signal to the wakeup fd (docs/sat.md).
+Where each signal landed, what crashed and the fix, as measured: docs/sat.md ("Ctrl-C inside PySAT").
 """
 
 from __future__ import annotations

@@ -1,13 +1,13 @@
 """The 0-1 integer programming paradigm: SCIP (as OR-Tools ships it) runs ``sudokulab.solvers.mip.model``.
 
-SCIP through OR-Tools' ``pywraplp`` is the backend because it was the fastest measured on hard
-puzzles and adds no dependency (OR-Tools is there for ``cpsat``); CBC stays as ``backend="cbc"``,
-for comparison. Every rule kind is honoured through the model's rows. One ``MipSolver`` keeps one
-pywraplp model per rule set and sets each puzzle's givens as lower bounds, so many puzzles build the
-model once; that model is native state changed by every call, hence ``threads="serialised"``.
-Canonical answers come from probing with bounds cell by cell, counts from no-good cuts, time limits
-from SCIP's own limit over a shared deadline; ``root_integral`` says whether the root LP
-relaxation alone solved the puzzle.
+SCIP through OR-Tools' ``pywraplp`` is the backend because it is the fastest on hard puzzles in
+``benchmarks/results/mip-backends.md`` and adds no dependency (OR-Tools is there for ``cpsat``);
+CBC stays as ``backend="cbc"``, for comparison. Every rule kind is honoured through the model's
+rows. One ``MipSolver`` keeps one pywraplp model per rule set and sets each puzzle's givens as
+lower bounds, so many puzzles build the model once; that model is native state changed by every
+call, hence ``threads="serialised"``. Canonical answers come from probing with bounds cell by
+cell, counts from no-good cuts, time limits from SCIP's own limit over a shared deadline;
+``root_integral`` says whether the root LP relaxation alone solved the puzzle.
 
 Canonical probing, counting and the stats in detail: docs/solvers.md ("Integer programming").
 """

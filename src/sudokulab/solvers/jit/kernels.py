@@ -353,7 +353,7 @@ def _settle(cand, queue, queued, peers, peer_count, peer_group, units, more, ful
     and sets): SETTLED or the group where a contradiction surfaced.
 
     Kept apart from ``_propagate`` so the standard search calls a function of the few tables it
-    reads: with every table passed down, 17_clue ran 3-5% slower.
+    reads (the cost of passing every table down: docs/jit.md).
     """
     failed = _propagate(cand, queue, queued, peers, peer_count, peer_group, units, full)
     if more[1] + more[2] + more[4] + more[5] > 0:  # cages, thermometers, the lowering's pairs and sets

@@ -293,7 +293,7 @@ class Engine:
     def _run(self, assumptions: list[int], deadline: Deadline | None) -> bool:
         """One budget slice, then, for a solve that outlasts it, one engine call to the answer where native
         threads end it on a signal and at the deadline (``_Terminator``, ``_whole``): every new call costs
-        CaDiCaL its search state (an empty 36x36 board took 20 s in one call, 52 s in doubling slices).
+        CaDiCaL its search state (docs/sat.md has the figures).
         Elsewhere budget slices, PySAT's SIGINT handler kept out: a signal is taken between two slices by
         the handler the process has (the module doc); each slice gets twice the budget of the last
         (``_GROWTH``), or, with a deadline no timer watches, aims at ``_SLICE_SECONDS``."""

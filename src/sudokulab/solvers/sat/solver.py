@@ -80,16 +80,14 @@ CONFIGURABLE = ("cadical153", "cadical195")
 class SatSolver(SolverBase):
     """``sat``: CNF (``solvers.sat.cnf``) of the puzzle's rules solved by a PySAT engine, incrementally per rule set.
 
-    Options: ``engine`` (PySAT name or alias; default ``cadical195``, with CaDiCaL 1.5.3 the
-    fastest measured here), ``restarts`` (false: CaDiCaL's own ``restart`` option off, for the
-    study of heavy tails in docs/study.md), ``encoding`` (``minimal``, ``efficient``, ``extended``, ``reduced`` or
-    ``auto``) and ``amo`` (at-most-one encoding; ``auto``, the default, is ``pairwise``, the
-    fastest measured, no auxiliary variables to decide, unless the formula grows too large).
-    ``encoding="auto"`` is ``extended`` up to 16x16: incremental, and its extra clauses are the
-    hidden singles that propagation then finds, many times faster than ``minimal`` and
-    ``efficient`` on 9x9 sets. Above 16x16 it is ``reduced``: the shape-wide pairwise formula grows
-    as n**4 (752,500 clauses at 25x25, about a second to build and load), while a 25x25 puzzle
-    with 45% given reduces to some 27,000 clauses and solved faster per puzzle too.
+    Options: ``engine`` (PySAT name or alias; default ``cadical195``), ``restarts`` (false:
+    CaDiCaL's own ``restart`` option off, for the study of heavy tails in docs/study.md),
+    ``encoding`` (``minimal``, ``efficient``, ``extended``, ``reduced`` or ``auto``) and ``amo``
+    (at-most-one encoding; ``auto``, the default, is ``pairwise``, no auxiliary variables to decide,
+    unless the formula grows too large). ``encoding="auto"`` is ``extended`` up to 16x16:
+    incremental, and its extra clauses are the hidden singles that propagation then finds. Above
+    16x16 it is ``reduced``: the shape-wide pairwise formula grows as n**4, while a puzzle's reduced
+    formula is far smaller. Why these defaults, with the figures: docs/sat.md.
 
     Capabilities depend on the engine (``lingeling``: no time limit; ``kissat404``: no canonical
     answers, counting or time limits); calls on one instance take turns on a lock.

@@ -41,12 +41,11 @@ _FIRST_PROPAGATIONS = 200_000  # propagations in the first slice, for engines th
 _SLICE_SECONDS = 0.02  # aim of one slice: the overshoot past a deadline stays about this small
 _GROWTH = 2
 """Without a deadline, each slice's budget is this many times the last one's. Every new call costs
-CaDiCaL its search state (it starts again in its focused mode, lucky phases and all): 20 ms slices
-took an empty 36x36 board from 3.8 s to over 150 s, and three 36x36 puzzles with 45% given from 1.4-3.5 s
-to over 60 s each. Doubling makes it a few calls per solve: 1.1-2.3 times the single call's time on
-those four, and a signal waits at most for the slice in progress (the longest measured there 0.6-3.4 s,
-CaDiCaL's inprocessing being one uninterruptible stretch). Puzzles up to 16x16 mostly need fewer than
-``_FIRST_SLICE`` conflicts (one call, as before); 25x25 puzzles with 30-45% given, 62-2,277 conflicts."""
+CaDiCaL its search state (it starts again in its focused mode, lucky phases and all), so slices of a
+fixed small budget make a large board many times slower; doubling makes it a few calls per solve,
+and a signal waits at most for the slice in progress (CaDiCaL's inprocessing being one
+uninterruptible stretch). Puzzles up to 16x16 mostly need fewer than ``_FIRST_SLICE`` conflicts
+(one call). The figures: docs/sat.md ("Ctrl-C inside PySAT")."""
 
 _LOAD_CHUNK = 20_000
 """Clauses handed to an engine per call while loading a formula, the deadline looked at between two."""

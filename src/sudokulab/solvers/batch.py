@@ -8,6 +8,8 @@ the rules they are solved under (pickled by value, so a worker gets them whole),
 batch entry point when it has one and otherwise loops over ``solve``, so every solver takes
 batches; answers are checked by ``checking.check_batch``, vectorised and independent of every
 solver. numpy is imported here, so only the paths that batch (bench, cluster) import this module.
+
+More: docs/solvers.md.
 """
 
 from __future__ import annotations

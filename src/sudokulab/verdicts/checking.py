@@ -12,7 +12,7 @@ its verdict:
 
 ``check_batch`` applies the same rule to a batch of puzzles at once, with numpy (imported only there).
 Both read the puzzle's rules (``rules.Rules``; standard Sudoku unless declared): a grid is right
-only when it keeps every rule, the variant ones included.
+only when it keeps every rule, the variant ones included. More: docs/verify.md.
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ as its true cell literals, the counters read once per puzzle; decoding and stats
 whole batch (why, and how near a bare loop's rate it comes: ``SatSolver.solve_batch``).
 ``SatSolver.solve_batch`` checks the batch and holds the engine's session (lock, Ctrl-C) around
 ``run_batch``; ``pack_batch`` makes the ``BatchResults`` after.
+
+More: docs/sat.md.
 """
 
 from __future__ import annotations

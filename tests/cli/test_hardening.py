@@ -19,7 +19,8 @@ from sudokulab import Puzzle, Shape, Status, is_solution, solvers
 from sudokulab.datasets.reading import parse_lines
 from sudokulab.execution.sandbox import Limits
 from sudokulab.formats.boj import format_puzzle
-from sudokulab.judge.run import Outcome, judge_cases
+from sudokulab.judge.cases import Outcome
+from sudokulab.judge.run import judge_cases
 
 from ..conftest import EXAMPLES, FIXTURES, HANG, random_puzzle
 from ..conftest import run_cli as run

@@ -34,6 +34,7 @@ from sudokulab.execution import cluster, dask_settings  # noqa: E402
 from sudokulab.execution.sandbox import Limits  # noqa: E402
 from sudokulab.generation import puzzles as gen  # noqa: E402
 from sudokulab.judge import run as judge
+from sudokulab.judge.cases import Outcome
 
 from ..conftest import EXAMPLES, HANG, ROOT  # noqa: E402
 
@@ -356,9 +357,9 @@ def test_judge_on_workers_gives_the_local_verdicts(scheduler, program, shared_fs
     finally:
         os.chdir(cwd)
     assert there == here and len(here) == 4
-    assert {case[2] for case in here} - {judge.Outcome.INVALID_ENTRY} == {
-        "boj2580_backtrack.py": {judge.Outcome.ACCEPTED}, "crash.py": {judge.Outcome.RUNTIME_ERROR},
-        "wrong_digit.py": {judge.Outcome.WRONG_ANSWER}}[program]
+    assert {case[2] for case in here} - {Outcome.INVALID_ENTRY} == {
+        "boj2580_backtrack.py": {Outcome.ACCEPTED}, "crash.py": {Outcome.RUNTIME_ERROR},
+        "wrong_digit.py": {Outcome.WRONG_ANSWER}}[program]
 
 
 @pytest.mark.slow

@@ -32,7 +32,8 @@ from sudokulab.datasets.reading import parse_lines
 from sudokulab.execution import isolation
 from sudokulab.execution.sandbox import Limits, Run
 from sudokulab.formats.boj import parse_puzzle
-from sudokulab.judge.run import Outcome, judge_cases, judge_run
+from sudokulab.judge.cases import Outcome, judge_run
+from sudokulab.judge.run import judge_cases
 
 from .test_isolation import ANSWER, SAMPLE, survivors
 

@@ -24,7 +24,8 @@ import pytest
 from sudokulab.datasets.reading import parse_lines
 from sudokulab.execution import isolation
 from sudokulab.execution.sandbox import Limits
-from sudokulab.judge.run import Outcome, judge_cases
+from sudokulab.judge.cases import Outcome
+from sudokulab.judge.run import judge_cases
 
 from ..conftest import ROOT
 

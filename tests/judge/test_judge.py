@@ -15,8 +15,9 @@ from sudokulab import parse_puzzle, solvers
 from sudokulab.cli import main as cli
 from sudokulab.datasets.reading import parse_lines, read_dataset
 from sudokulab.execution.sandbox import OUTPUT_LIMIT, Limits, Run
+from sudokulab.judge import cases
 from sudokulab.judge import run as judge
-from sudokulab.judge.run import Outcome
+from sudokulab.judge.cases import Outcome
 from sudokulab.verdicts import oracle as oracles
 from sudokulab.verdicts.verify import verify
 
@@ -43,7 +44,7 @@ def python(program: str, *args: str) -> list[str]:
     return [sys.executable, str(PROGRAMS / program), *args]
 
 
-def judge_one(command: list[str], puzzle_text: str | None = None, limits: Limits = LIMITS) -> judge.Case:
+def judge_one(command: list[str], puzzle_text: str | None = None, limits: Limits = LIMITS) -> cases.Case:
     entries = list(parse_lines((puzzle_text or Path(SAMPLE).read_text()).splitlines()))
     (case,) = judge.judge_cases(entries, command, limits)
     return case
@@ -160,13 +161,13 @@ def test_parallel_runs_keep_dataset_order_and_verdicts():
 def test_the_outcome_rules_on_a_run():
     puzzle = parse_puzzle(Path(SAMPLE).read_text())
     failed = Run(b"", b"Segmentation fault\n", None, 11, 0.1, 250 * 1024)
-    assert judge.judge_run(puzzle, failed, Limits(memory_mb=256))[0] is Outcome.MEMORY_LIMIT  # peak near the limit
-    assert judge.judge_run(puzzle, failed, Limits(memory_mb=0))[0] is Outcome.RUNTIME_ERROR  # no limit, no MLE
+    assert cases.judge_run(puzzle, failed, Limits(memory_mb=256))[0] is Outcome.MEMORY_LIMIT  # peak near the limit
+    assert cases.judge_run(puzzle, failed, Limits(memory_mb=0))[0] is Outcome.RUNTIME_ERROR  # no limit, no MLE
     small = Run(b"", b"", None, 11, 0.1, 10 * 1024)
-    assert judge.judge_run(puzzle, small, Limits(memory_mb=256))[0] is Outcome.RUNTIME_ERROR
+    assert cases.judge_run(puzzle, small, Limits(memory_mb=256))[0] is Outcome.RUNTIME_ERROR
     heap = b'Exception in thread "main" java.lang.OutOfMemoryError: Java heap space\n'
     java = Run(b"", heap, 1, None, 0.1, 9000)
-    assert judge.judge_run(puzzle, java, Limits())[0] is Outcome.MEMORY_LIMIT
+    assert cases.judge_run(puzzle, java, Limits())[0] is Outcome.MEMORY_LIMIT
 
 
 # --- other languages, when their tools are here -------------------------------------------------
@@ -288,7 +289,7 @@ def test_replacing_the_program_midway_changes_no_verdict_and_its_copy_is_read_on
     entries = list(judge.first_puzzles(read_dataset(DATASET), 3))
     cases = []
 
-    def replace(case: judge.Case) -> None:  # after each verdict, a program that answers nothing
+    def replace(case: cases.Case) -> None:  # after each verdict, a program that answers nothing
         cases.append(case)
         program.write_text("print('nothing')\n")
 

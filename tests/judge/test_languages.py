@@ -21,7 +21,7 @@ from sudokulab.datasets import catalog
 from sudokulab.datasets.reading import parse_lines, read_dataset
 from sudokulab.execution.sandbox import DEFAULT_LIMITS, Limits, run_program
 from sudokulab.judge import run as judge
-from sudokulab.judge.run import Outcome
+from sudokulab.judge.cases import Outcome
 from sudokulab.judge.runtime_flags import runtime_options, sized_for
 
 from ..conftest import EXAMPLES, FIXTURES

@@ -16,7 +16,7 @@ from ..execution.capped_process import Ended
 
 JUDGE_OUTCOMES = ("accepted", "wrong answer", "time limit exceeded", "memory limit exceeded",
                   "output limit exceeded", "runtime error", "invalid dataset entry")
-"""The verdicts of ``judge --json`` rows (``judge.run.Outcome``), in its order."""
+"""The verdicts of ``judge --json`` rows (``judge.cases.Outcome``), in its order."""
 
 CHECK_STATUSES = ("passed", "failed", "skipped")
 

@@ -1,156 +1,36 @@
 """Judge a program over a dataset, as an online judge does: one run per puzzle, one verdict each.
 
-Each puzzle is fed in BOJ form on standard input to a run under limits (``sandbox.run_program``,
-inside bubblewrap unless ``isolation="none"``), and its output judged by the special judge
-(``verify.verify``). The program judged is fixed before the first run (``judged_program``: its
-files copied read-only, its interpreter the one the user's shell would run), a runtime that sizes
-its memory from the machine gets flags sized from the limit (``runtime_flags``), and what a program
-writes reaches every detail escaped (``formats.boj.printable``). On a Dask cluster (``cluster=``)
-batches of entries are judged on the workers by the same verdict loop as a local run, so the
-verdict of one run, the cases of a dataset and their spread over executors live together.
+Each dataset entry's puzzle is run and judged (``judge.cases``: the verdict of one run); an entry
+that is no puzzle is an *invalid dataset entry*, counted and named with its line, and nothing is run
+for it. Under variant rules each puzzle carries them: the program still reads the givens alone, and
+its answer is judged under the rules. The program judged is fixed before the first run
+(``judged_program``: its files copied read-only, its interpreter the one the user's shell would
+run), a runtime that sizes its memory from the machine gets flags sized from the limit
+(``runtime_flags``; ``on_note`` hears which), and what a program writes reaches every detail
+escaped (``formats.boj.printable``). Batches on a Dask cluster are ``judge.cluster``'s.
 
-The verdicts in the order decided, memory evidence, variant rules and clusters: docs/judge.md.
+The verdicts in the order decided, variant rules and clusters: docs/judge.md.
 """
 
 from __future__ import annotations
 
-import enum
-import os
-import re
-import shutil
-import signal
-import tarfile
-import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..core.puzzle import Puzzle
 from ..datasets.reading import Entry
-from ..errors import UsageError
 from ..execution import isolation
-from ..execution.sandbox import DEFAULT_LIMITS, Limits, Run, run_program, stop_all
-from ..formats.boj import format_puzzle, printable
+from ..execution.sandbox import DEFAULT_LIMITS, Limits, stop_all
 from ..verdicts.oracle import Oracle
-from ..verdicts.verify import verify
-from .program import Program, fixed_program, pack_program, unpack_program
+from .cases import Case, Outcome, judge_entry
+from .cluster import judge_on_cluster, one_way
+from .program import fixed_program
 from .runtime_flags import sized_for
 
 if TYPE_CHECKING:
     from ..execution.executors import Executor
-
-
-class Outcome(enum.Enum):
-    """The verdict on one dataset entry, named as an online judge names it."""
-
-    ACCEPTED = "accepted"
-    WRONG_ANSWER = "wrong answer"
-    TIME_LIMIT = "time limit exceeded"
-    MEMORY_LIMIT = "memory limit exceeded"
-    OUTPUT_LIMIT = "output limit exceeded"
-    RUNTIME_ERROR = "runtime error"
-    INVALID_ENTRY = "invalid dataset entry"
-    """Not a verdict on the program: the dataset line is no puzzle, so nothing was run."""
-
-
-@dataclass(frozen=True)
-class Case:
-    """One dataset entry judged: where it is, the verdict and why, and the run behind it."""
-
-    index: int
-    line: int
-    puzzle: Puzzle | None
-    outcome: Outcome
-    detail: str = ""
-    run: Run | None = None
-
-    @property
-    def accepted(self) -> bool:
-        return self.outcome is Outcome.ACCEPTED
-
-    def __str__(self) -> str:
-        return f"{self.outcome.value}: {self.detail}" if self.detail else self.outcome.value
-
-
-def case_row(case: Case) -> dict[str, Any]:
-    """One judged entry as a ``judge --json`` row (``schemas/judge.schema.json``)."""
-    run = case.run
-    return {"index": case.index, "line": case.line, "outcome": case.outcome.value, "accepted": case.accepted,
-            "detail": case.detail or None, "seconds": None if run is None else run.seconds,
-            "peak_rss_kb": None if run is None else run.peak_rss_kb,
-            "exit_code": None if run is None else run.exit_code, "signal": None if run is None else run.signal}
-
-
-OUTPUT_KEPT = 4096
-"""Bytes of a failed run's standard output a results file keeps (``journal_row``), to show it again."""
-
-
-def journal_row(case: Case) -> dict[str, Any]:
-    """One judged entry as a ``judge --output`` row: its ``--json`` row, the puzzle's key (``Entry.key``),
-    and the start of a failed run's output, so a resumed run can show the failure again."""
-    row = case_row(case) | {"puzzle": "" if case.puzzle is None else Entry(case.index, case.line, case.puzzle).key}
-    if case.run is not None and not case.accepted:
-        row["output"] = case.run.stdout[:OUTPUT_KEPT].decode("utf-8", "replace")
-    return row
-
-
-def case_from_row(row: Mapping[str, Any], entry: Entry) -> Case:
-    """A judged entry back from its ``journal_row``, for its ``entry``: the verdict, the run's figures
-    and the start of its output (the rest of its output and its error output are not kept)."""
-    outcome = Outcome(row["outcome"])
-    run = None
-    if row.get("seconds") is not None:
-        run = Run(row.get("output", "").encode(), b"", row.get("exit_code"), row.get("signal"), float(row["seconds"]),
-                  int(row.get("peak_rss_kb") or 0), timed_out=outcome is Outcome.TIME_LIMIT,
-                  output_overflow=outcome is Outcome.OUTPUT_LIMIT)
-    return Case(entry.index, entry.line, entry.puzzle, outcome, row.get("detail") or "", run)
-
-
-_OUT_OF_MEMORY = re.compile(
-    rb"MemoryError|OutOfMemoryError|bad_alloc|heap out of memory|out of memory|Cannot allocate memory", re.I
-)
-
-
-def judge_run(puzzle: Puzzle, run: Run, limits: Limits = DEFAULT_LIMITS) -> tuple[Outcome, str]:
-    """The verdict on one run and its reason (see the module docstring for the rules and order)."""
-    if run.timed_out:
-        return Outcome.TIME_LIMIT, f"still running after {limits.seconds:g} s"
-    if run.output_overflow:
-        return Outcome.OUTPUT_LIMIT, f"more than {limits.output_bytes} bytes of output"
-    if limits.memory_mb and run.memory_exceeded:  # the whole tree's memory: its group's, or the launcher's samples
-        failure = f"{_failure(run)}; " if run.exit_code != 0 else ""
-        return Outcome.MEMORY_LIMIT, (f"{failure}peak memory {run.peak_rss_kb // 1024} MB, limit {limits.memory_mb} "
-                                      "MB, reached by its processes together")
-    if run.exit_code == 0 and limits.memory_mb and run.peak_rss_kb > limits.memory_mb * 1024:  # shared maps count
-        return Outcome.MEMORY_LIMIT, f"peak memory {run.peak_rss_kb // 1024} MB, limit {limits.memory_mb} MB"
-    if run.exit_code != 0:
-        failure = _failure(run)
-        if limits.memory_mb and (
-            run.peak_rss_kb >= 0.9 * limits.memory_mb * 1024 or _OUT_OF_MEMORY.search(run.stderr)
-        ):
-            peak = f"peak memory {run.peak_rss_kb // 1024} MB, limit {limits.memory_mb} MB"
-            return Outcome.MEMORY_LIMIT, f"{failure}; {peak}"
-        return Outcome.RUNTIME_ERROR, failure
-    verdict = verify(puzzle, run.stdout)
-    return (Outcome.ACCEPTED, "") if verdict.accepted else (Outcome.WRONG_ANSWER, verdict.reason or "")
-
-
-def _failure(run: Run) -> str:
-    """How a run failed in words: the signal by name, or the exit code and its last error line."""
-    if run.signal is not None:
-        try:
-            name = signal.Signals(run.signal).name
-        except ValueError:
-            name = f"signal {run.signal}"
-        words = signal.strsignal(run.signal)
-        return f"killed by signal {run.signal} ({name}{', ' + words.lower() if words else ''})"
-    lines = [line.strip() for line in run.stderr.decode("utf-8", "replace").splitlines() if line.strip()]
-    last = f" ({printable(lines[-1][:120])})" if lines else ""  # the program's words, shown on a terminal
-    return f"exit code {run.exit_code}{last}"
-
 
 def first_puzzles(entries: Iterable[Entry], limit: int | None) -> Iterator[Entry]:
     """The entries up to and including the ``limit``-th puzzle (bad entries on the way included)."""
@@ -160,16 +40,6 @@ def first_puzzles(entries: Iterable[Entry], limit: int | None) -> Iterator[Entry
             return
         taken += entry.ok
         yield entry
-
-
-def judge_entry(entry: Entry, command: Sequence[str], limits: Limits = DEFAULT_LIMITS) -> Case:
-    """One dataset entry: run the program on its puzzle and judge the run (nothing runs for a bad entry)."""
-    if entry.puzzle is None:
-        return Case(entry.index, entry.line, None, Outcome.INVALID_ENTRY, entry.error or "")
-    run = run_program(command, format_puzzle(entry.puzzle).encode(), limits)
-    outcome, detail = judge_run(entry.puzzle, run, limits)
-    return Case(entry.index, entry.line, entry.puzzle, outcome, detail, run)
-
 
 def judge_cases(
     entries: Iterable[Entry], command: Sequence[str], limits: Limits = DEFAULT_LIMITS, *, jobs: int = 1,
@@ -188,8 +58,8 @@ def judge_cases(
     if sized.note and on_note is not None:
         on_note(sized.note)
     if cluster is not None:
-        _one_way(jobs)
-        yield from _judge_on_cluster(entries, sized.command, limits, cluster, shared_fs, batch_size)
+        one_way(jobs)
+        yield from judge_on_cluster(entries, sized.command, limits, cluster, shared_fs, batch_size)
         return
     isolation.check(limits.isolation)
     with fixed_program(sized.command) as fixed:
@@ -217,119 +87,6 @@ def _judge_here(entries: Iterable[Entry], command: Sequence[str], limits: Limits
         stop_all()
         raise
     pool.shutdown()
-
-
-# --- on a cluster --------------------------------------------------------------------------------
-
-def _one_way(jobs: int) -> None:
-    if jobs > 1:
-        raise UsageError("judge: --jobs runs on this machine; with --cluster each worker thread judges one "
-                         "run at a time: drop --jobs")
-
-
-def _worker_name(worker: Any = None) -> str:
-    try:
-        if worker is None:
-            from distributed import get_worker
-
-            worker = get_worker()
-        return f"worker {worker.address}"
-    except (ImportError, ValueError, AttributeError):
-        return f"host {os.uname().nodename}"
-
-
-def program_problem(program: Program, isolation_asked: str = "none", dask_worker: Any = None) -> str:
-    """Run on each worker before any run (Dask's ``client.run`` passes the worker): '' when the command
-    can run there, else one line why not."""
-    where = _worker_name(dask_worker)
-    try:
-        command = unpack_program(program, getattr(dask_worker, "local_directory", None))
-    except (OSError, tarfile.TarError, StopIteration) as exc:
-        return f"judge: cannot unpack the program on {where}: {exc}"
-    except UsageError as exc:  # a shim that names no interpreter there
-        return f"{exc} (on {where})"
-    if shutil.which(command[0]) is None:
-        return (f"judge: cannot run '{program.command[0]}' on {where}: no such program there, or not "
-                "executable; install it on every worker")
-    if isolation_asked == "bwrap" and isolation.bwrap_problem():
-        return (f"judge: {isolation.bwrap_problem()} on {where}; {isolation.INSTALL_HINT} there, "
-                "or give --isolation none")
-    for position in program.shared:
-        if not Path(command[position]).exists():
-            return (f"judge: '{command[position]}' is missing on {where}: with --shared-fs every worker "
-                    "must see it at that path (give absolute paths), or drop --shared-fs to send it")
-    return ""
-
-
-@dataclass(frozen=True)
-class JudgeTask:
-    """A batch of entries to judge on a worker: its place in the run, the entries, the program, the limits."""
-
-    number: int
-    entries: tuple[Entry, ...]
-    program: Program
-    limits: Limits
-
-
-_STOPPED = threading.Event()
-"""Set in a worker process whose runs were stopped (``stop_runs``): its batches start no new run."""
-
-
-def stop_runs() -> None:
-    """End every run in progress in this process, and start no more: run on each worker of a local cluster
-    before it is closed (``DaskExecutor.on_close``)."""
-    _STOPPED.set()
-    stop_all()
-
-
-def judge_batch(task: JudgeTask) -> list[Case]:
-    """Run on a worker: judge each entry of a batch, one run at a time, in its sandbox."""
-    command = unpack_program(task.program)
-    cases = []
-    try:
-        for entry in task.entries:
-            if _STOPPED.is_set():  # the run was stopped: this batch's result will not be read
-                raise UsageError("judge: stopped")
-            cases.append(judge_entry(entry, command, task.limits))
-    except UsageError as exc:
-        raise UsageError(f"judge on {_worker_name()}: {exc}") from None
-    return cases
-
-
-def _judge_on_cluster(entries: Iterable[Entry], command: Sequence[str], limits: Limits,
-                      cluster: str | Executor, shared_fs: bool, batch_size: int) -> Iterator[Case]:
-    from ..execution.cluster import executor_for
-
-    program = pack_program(command, shared_fs=shared_fs)
-    with executor_for(cluster) as executor:
-        on_close = getattr(executor, "on_close", None)
-        if on_close is not None:  # a local cluster closed mid-run ends the runs in progress on its workers
-            on_close(stop_runs)
-        run_on_workers = getattr(executor, "run_on_workers", None)
-        if run_on_workers is not None:
-            for _, problem in sorted(run_on_workers(program_problem, program, limits.isolation).items()):
-                if problem:
-                    raise UsageError(problem)
-        tasks = (JudgeTask(number, tuple(batch), program, limits)
-                 for number, batch in enumerate(_batches(entries, max(1, batch_size))))
-        waiting: dict[int, list[Case]] = {}
-        following = 0
-        for task, cases in executor.imap(judge_batch, tasks):
-            waiting[task.number] = cases
-            while following in waiting:  # back into dataset order
-                yield from waiting.pop(following)
-                following += 1
-
-
-def _batches(entries: Iterable[Entry], size: int) -> Iterator[list[Entry]]:
-    batch: list[Entry] = []
-    for entry in entries:
-        batch.append(entry)
-        if len(batch) >= size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
 
 
 @dataclass(frozen=True)
@@ -405,7 +162,7 @@ def judge_dataset(
     if cluster is not None:
         from ..execution.cluster import executor_for
 
-        _one_way(jobs)  # before a local cluster is started for nothing
+        one_way(jobs)  # before a local cluster is started for nothing
         opened = executor_for(cluster)
     with opened as executor:
         counts = dict.fromkeys(Outcome, 0)

@@ -19,9 +19,10 @@ from ...formats import documents
 from ...formats.boj import format_puzzle, printable, source_name
 from ...formats.outputs import OutputError
 from ...formats.resumable import ResumableOutput
+from ...judge import cases
 from ...judge import run as judging
+from ...judge.cases import Outcome
 from ...judge.program import program_digest
-from ...judge.run import Outcome
 from ...ui.console import as_text, console, prose
 from ...ui.progress import progress
 from ...ui.tables import Column, print_table
@@ -49,7 +50,8 @@ if TYPE_CHECKING:
 
     from ...datasets.reading import Entry
     from ...execution.sandbox import Limits
-    from ...judge.run import Case, Failure, JudgeSummary
+    from ...judge.cases import Case
+    from ...judge.run import Failure, JudgeSummary
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -119,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             report = judging.judge_dataset(
                 entries, args.program, limits, oracle=oracle, failures_shown=args.show_failures, jobs=args.jobs,
-                on_case=_also_json_lines(on_case, judging.case_row) if args.json else on_case,
+                on_case=_also_json_lines(on_case, cases.case_row) if args.json else on_case,
                 cluster=args.cluster, shared_fs=args.shared_fs, on_note=_note, kept=kept,
                 on_stopped=stopped.append)
         except KeyboardInterrupt:  # Ctrl-C, SIGTERM, SIGHUP: what was judged is shown, then the signal goes on
@@ -168,7 +170,7 @@ def _kept(journal: ResumableOutput, entries: list[Entry]) -> tuple[list[Entry], 
     same (by index), with a note of how many are spared."""
     try:
         rows = {row["index"]: row for row in journal.open()}
-        kept = {entry.index: judging.case_from_row(rows[entry.index], entry) for entry in entries
+        kept = {entry.index: cases.case_from_row(rows[entry.index], entry) for entry in entries
                 if entry.index in rows and rows[entry.index].get("puzzle") == entry.key}
     except (KeyError, TypeError, ValueError) as exc:
         raise OutputError(f"cannot resume '{journal.name}': a row is not a judged entry ({type(exc).__name__}: "
@@ -184,7 +186,7 @@ def _also_journal(on_case: Any, journal: ResumableOutput, kept: dict[int, Case])
 
     def both(case: Case) -> None:
         if kept.get(case.index) is not case:
-            journal.write(judging.journal_row(case))
+            journal.write(cases.journal_row(case))
         on_case(case)
 
     return both

@@ -1,25 +1,11 @@
 """sudokulab: one Sudoku (BOJ 2580), several solving paradigms, one answer format.
 
->>> import sudokulab
->>> puzzle = sudokulab.parse_puzzle(open("examples/boj2580-sample.txt").read())
->>> result = sudokulab.solve(puzzle, solver="backtrack")
->>> result.status.value, sudokulab.is_solution(result.grid, puzzle)
-('solved', True)
->>> print(sudokulab.format_grid(result.grid), end="")  # doctest: +ELLIPSIS
-1 3 5 4 6 9 2 7 8
-7 8 2 1 3 5 6 4 9
-...
-
-Variant rules travel with the puzzle (``Puzzle.rules``, standard Sudoku by default); every solver
-honours them or refuses with ``UnsupportedFeature``:
-
->>> x = sudokulab.Puzzle.empty(4).with_rules(sudokulab.build_rules(sudokulab.Shape(2, 2), ["x"]))
->>> grid = sudokulab.solve(x, solver="backtrack", canonical=True).grid
->>> sudokulab.is_solution(grid, x), grid[:4]
-(True, (1, 2, 3, 4))
-
-The core import stays light: every public name is imported on first use (``_LAZY``), and PySAT and
-OR-Tools load only when their solver is first used.
+The public face: ``solve``, ``count``, ``parse_puzzle``, ``is_solution``, ``format_grid`` and the
+vocabulary (``Puzzle``, ``Shape``, ``build_rules``, ...); ``solve`` shows them at work. Variant
+rules travel with the puzzle (``Puzzle.rules``, standard Sudoku by default); every solver honours
+them or refuses with ``UnsupportedFeature``. The core import stays light: every public name is
+imported on first use (``_LAZY``), and PySAT and OR-Tools load only when their solver is first
+used. The layers and every module: docs/design.md.
 """
 
 from __future__ import annotations
@@ -129,6 +115,23 @@ def solve(
     The default solver is the command's: ``solvers.default_solver(puzzle)``. For many puzzles,
     keep one solver from ``solvers.get(name)`` instead: paradigms that prepare per board shape
     (SAT, CP-SAT) then pay that price once.
+
+    >>> import sudokulab
+    >>> puzzle = sudokulab.parse_puzzle(open("examples/boj2580-sample.txt").read())
+    >>> result = sudokulab.solve(puzzle, solver="backtrack")
+    >>> result.status.value, sudokulab.is_solution(result.grid, puzzle)
+    ('solved', True)
+    >>> print(sudokulab.format_grid(result.grid), end="")  # doctest: +ELLIPSIS
+    1 3 5 4 6 9 2 7 8
+    7 8 2 1 3 5 6 4 9
+    ...
+
+    Variant rules travel with the puzzle:
+
+    >>> x = sudokulab.Puzzle.empty(4).with_rules(sudokulab.build_rules(sudokulab.Shape(2, 2), ["x"]))
+    >>> grid = sudokulab.solve(x, solver="backtrack", canonical=True).grid
+    >>> sudokulab.is_solution(grid, x), grid[:4]
+    (True, (1, 2, 3, 4))
     """
     from . import solvers
 

@@ -1,21 +1,15 @@
 """``python -m sudokulab`` and the ``sudokulab`` console script.
 
-A Ctrl-C while the command's own modules load (a second or more on a loaded machine) would
-otherwise end in a KeyboardInterrupt traceback before ``cli.run`` can catch anything: until then it
-ends the process at once with the usual one line and exit 130. Only the command does this; importing
-``sudokulab`` as a library leaves the signal handlers alone.
-
+Until ``cli.run`` can catch it, a Ctrl-C while the command's own modules load would end in a
+KeyboardInterrupt traceback; here it ends the process at once with the usual one line and exit 130.
 The command also runs numpy's OpenBLAS with one thread unless the caller chose a number
-(``BLAS_THREADS``): no command does linear algebra, and OpenBLAS's idle threads spin on the
-other cores each time numpy loads, taking CPU that a bench run's ``--jobs`` workers and the
-machine's other users then lack (benchmarks/results/compiled.md). The processes a command starts
-inherit the setting (pool and cluster workers, and a program judged with ``--isolation none``; the
-sandbox clears the environment).
+(``BLAS_THREADS``: no command does linear algebra, and idle OpenBLAS threads take CPU from a run's
+workers and the machine's other users), inherited by the processes it starts, and collects young
+objects every ``YOUNG_OBJECTS`` allocations rather than every 700 (what a command imports is tens
+of thousands of objects that are never garbage). Only the command does these things; importing
+``sudokulab`` as a library leaves the signal handlers and the collector alone.
 
-And it collects young objects every ``YOUNG_OBJECTS`` allocations rather than every 700: what a
-command imports (numpy, rich, the package) is tens of thousands of objects that are never garbage,
-and sweeping them 700 at a time was a measurable part of a fast command's time (the figures:
-benchmarks/results/compiled.md). Cycles are still collected, later.
+Why, with the figures: docs/startup.md.
 """
 
 import gc

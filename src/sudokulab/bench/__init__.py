@@ -5,4 +5,6 @@ answers in input order (``solve --all``, on bench's worker).
 
 It may import every layer from ``core`` up to ``generation``; nothing above it (``judge``,
 ``grading``, ``cli``).
+
+More: docs/bench.md.
 """

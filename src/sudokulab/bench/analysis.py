@@ -1,29 +1,16 @@
 """What a study's runs say: each instance's score, PAR-2, survival, paired comparisons, the hardness peak.
 
 The vocabulary of the SAT competitions and of CP papers, computed from the rows of ``runs.jsonl``
-alone (so a reader can recompute every figure from the data; the tests do, by other code):
+alone, so a reader can recompute every figure from the data (the tests do, by other code): a run
+is **decided** when its checked answer came within the time limit; its **PAR-2** score is its time
+when decided, else twice the limit; an instance's **score** and **effort** are medians over its
+repeats; a point's **summary** gives quartiles of both; **survival** is the share of runs decided
+within t seconds; the **paired comparison** of two configurations is the geometric mean of their
+score ratios with a bootstrap interval (``BOOTSTRAP``, a fixed seed) and the Wilcoxon signed-rank
+test; the **easy-hard-easy peak** is where a median effort is highest inside the sweep, both ends
+at most ``PEAK_RATIO`` below it.
 
-- A run is **decided** when its answer is a checked grid (or a "no solution" nothing contradicts)
-  within the time limit. Its **PAR-2** score is its time when decided, else twice the limit
-  (penalised average runtime, factor 2). A wrong answer is never decided, and is counted apart.
-- An instance's **score** for a configuration is the median over its repeats of the runs' PAR-2
-  scores (with one repeat: the run's), and its **effort** the median of the runs' effort figure (its
-  solver's own unit: the dead ends it counts, backtracks or conflicts or failures, else the first
-  figure of ``solvers.base.EFFORT`` it reports: ``study.HARDNESS``; a timed-out run's is a lower
-  bound). The instance counts as decided when its median run is.
-- A point's **summary**: instances decided, the mean PAR-2 over its instances, the median and
-  quartiles of their scores and of their effort (quartiles by linear interpolation, ``quantile``).
-- **Survival** (the SAT competitions' cactus plot turned into a share): for each configuration, the
-  share of its runs decided within t seconds, against t.
-- The **paired comparison** of two configurations over the same instances: the per-instance ratio
-  of their scores (B over A), its geometric mean with a 95% bootstrap interval (``BOOTSTRAP``
-  resamples of the instances, percentile method, a fixed seed: the same interval every time), the
-  instances each wins, and the Wilcoxon signed-rank test on the log-ratios (scipy: exact up to 50
-  pairs without ties, the normal approximation beyond; pairs that both time out tie, and drop out
-  of the test as zeros).
-- The **easy-hard-easy peak** along a numeric axis: the point where a configuration's median effort
-  (or PAR-2, without effort) is highest, reported as a peak when it lies inside the sweep and both
-  ends are at most ``PEAK_RATIO`` below it; otherwise the curve has no peak in the range swept.
+Each figure precisely: docs/study.md ("The figures").
 """
 
 from __future__ import annotations

@@ -1,20 +1,15 @@
 """A dataset's puzzles solved and answered in input order: what ``sudokulab solve --all`` prints.
 
-The work goes through bench's pipeline, not a copy of it: the dataset is streamed in ``Batch``es
-(``Dataset.batches``, in input order), each batch goes to ``bench_worker.run_batch`` (one solver,
-``solvers.batch.solve_batch``, every grid checked by ``verdicts.checking.check_batch``) through the
+The work goes through bench's pipeline, not a copy of it: the dataset streamed in ``Batch``es, each
+batch to ``bench_worker.run_batch`` (one solver, every grid checked by ``check_batch``) through the
 executor of ``--jobs`` or ``--cluster``; the ``WorkSpec`` only asks for the checked grids back.
-
-What is added here is the order and the text. Answers come back a batch at a time, and from a
-cluster not in order; each batch is cut into runs of consecutive entries, held until every entry
-before them is written, then written at once (a 9x9 run as one numpy conversion, no Python per
-puzzle). Bad entries come from the reader and wait their turn the same way. Memory stays flat: the
-reader holds one partial batch, the executor a few batches in flight, and when more than
-``HELD_MOST`` answered puzzles wait for an earlier one (a slow batch on a cluster) no new batch is
-handed out until they are written.
-
-Every entry gives exactly one answer, in the order of the input: the grid, or one line saying why
+What is added here is the order and the text: answers come back a batch at a time (from a cluster,
+not in order), are cut into runs of consecutive entries held until every entry before them is
+written, then written at once (a 9x9 run as one numpy conversion); bad entries wait their turn the
+same way. Memory stays flat: when more than ``HELD_MOST`` answered puzzles wait for an earlier one,
+no new batch is handed out. Every entry gives exactly one answer: the grid, or one line saying why
 there is none (``no solution``, ``time limit``, ``bad entry: why``, ``wrong answer: why``).
+docs/solve.md.
 """
 
 from __future__ import annotations

@@ -1,26 +1,16 @@
 """Every paradigm held against the others on one puzzle: run them all, check each answer, judge.
 
-How agreement is judged (``compare``), in this order:
+How agreement is judged (``compare``), in this order: a solver that cannot do what is asked is
+skipped, not failed; one that reached its time limit is reported but not counted (it said nothing);
+every answer goes through ``checking.check_results``, the one rule; then, every answer being valid,
+canonical answers must be byte-identical, and without ``canonical`` answers may differ only when
+the puzzle has several solutions (the oracle counts up to two, and is caught wrong when two valid
+answers differ but it counted one). The ``sudokulab compare`` command keeps stdout reading as BOJ
+output: the table and the verdict go to standard error, standard output gets the agreed answer or
+each distinct answer under a ``# solver, solver`` label (a form ``datasets.read_dataset`` reads
+back), and ``--json`` one document (``Comparison.to_json``).
 
-0. A solver that cannot do what is asked (``canonical`` for a solver whose capabilities lack it, or
-   a constraint kind of the puzzle's rules it does not honour) is skipped and reported as skipped,
-   not failed.
-1. A solver that reached its time limit is reported but not counted: it said nothing about the
-   puzzle, so it can neither agree nor disagree. When every solver timed out there is no verdict.
-2. Every answer goes through ``checking.check_results``, the one rule: a grid the independent
-   checker refuses, or a "no solution" beside another solver's checked grid, is a disagreement.
-   All solvers saying "no solution" is agreement on that.
-4. Otherwise every answer is valid. With ``canonical`` all must be byte-identical; one that is not
-   the lexicographically smallest of the answers disagrees (a smaller valid solution exists, so it
-   is not the first). Without ``canonical``, answers may differ only when the puzzle has several
-   solutions: the oracle counts them up to two. Two different valid answers prove several
-   solutions by themselves, so an oracle that counts one (or none) is the one caught wrong.
-
-The ``sudokulab compare`` command keeps stdout reading as BOJ output: the table and the verdict go
-to standard error; standard output gets the agreed answer alone (exactly what ``solve`` prints) or,
-when answers differ, each distinct answer once after a ``# solver, solver`` label line, blocks
-separated by a blank line, a form ``datasets.read_dataset`` reads back. ``--json`` prints one
-document on stdout instead (``Comparison.to_json``, printed by ``documents``).
+The verdict in detail: docs/compare.md.
 """
 
 from __future__ import annotations

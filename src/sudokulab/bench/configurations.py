@@ -7,6 +7,8 @@ different solvers. Options are checked by the solver's own declaration (``solver
 before any work; two configurations that set the same options (defaults filled in, spellings
 normalised: ``sat`` and ``sat:encoding=auto``) are refused, since their rows would say nothing.
 A value cannot hold a comma (the separator); no option of a shipped solver needs one.
+
+More: docs/configurations.md.
 """
 
 from __future__ import annotations

@@ -1,19 +1,14 @@
 """What a study runs on: instance families swept along a parameter, each instance made from its own seed.
 
-A **family** is a recipe for puzzles of one kind: ``sudoku`` (``generation.puzzles``: a random grid
-with givens removed at random, under a preset rule set), ``qwh`` (``generation.quasigroups``: a
-random Latin square with holes punched), or ``set``: the first puzzles of sets read from files. A
-**point** of the sweep fixes what the family leaves open: the board size, the rule set and the share
-of cells given (or a clue count); each set is a point of its own. The **axis** is the parameter a
-study's plots run along (the given share, the holes, the clue count, the board size, the rule set or
-the set), the others make the panels (``Point.series``).
-
-Each generated instance has its own random stream, seeded by the text of its key
-(``"{seed}/{family}/{n}/{rules}/{given}/{k}"``; ``random.Random`` hashes a text seed with SHA-512,
-the same on every machine), so instance k of a point is the same whatever else the study holds,
-whichever process makes it: a study can grow (more points, more instances) and keep what it ran.
-Its ``digest`` (of its puzzle text and rules) tells a rerun whether a stored row was run on the
-very instance it would make now.
+A **family** is a recipe for puzzles of one kind: ``sudoku`` (``generation.puzzles``, under a
+preset rule set), ``qwh`` (``generation.quasigroups``: a random Latin square with holes), or
+``set``: the first puzzles of sets read from files. A **point** fixes what the family leaves open:
+board size, rule set, share of cells given (or a clue count); each set is a point of its own. The
+**axis** is the parameter the plots run along, the others make the panels (``Point.series``). Each
+generated instance has its own random stream, seeded by the text of its key, so instance k of a
+point is the same whatever else the study holds and whichever process makes it: a study can grow
+and keep what it ran. Its ``digest`` (of its puzzle text and rules) tells a rerun whether a stored
+row was run on the very instance it would make now. docs/study.md ("The instances").
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ and the Markdown report the benchmarks write (``benchmarks/results``).
 A module of its own because it is ``bench``'s alone: the summary's columns, which of them a narrow
 terminal drops first, and the aggregate rate of a run on several processes. The other commands'
 text is in ``render``, whose table and cell helpers (``ui.tables``) these share.
+
+More: docs/bench.md.
 """
 
 from __future__ import annotations

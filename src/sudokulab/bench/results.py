@@ -1,12 +1,9 @@
 """What a benchmark run records and sums: one row per (dataset, puzzle, solver), summaries per
 (dataset, solver), and the report of the whole run; CSV rows read back for plots drawn later.
 
-Memory stays flat however long the dataset: each (dataset, solver) keeps running sums of the
-effort figures and its per-puzzle times in ``Durations``: exact up to a million times (8 MB),
-then a log histogram with bins 1% wide (a few kilobytes, quantiles within 0.5%).
-
-One module: the rows, the running sums and the summaries are one record of a run, written and read
-back by the same field names.
+Memory stays flat however long the dataset: each (dataset, solver) keeps running sums of the effort
+figures and its per-puzzle times in ``Durations``. The rows, the running sums and the summaries are
+written and read back by the same field names, so they live together. docs/bench.md.
 """
 
 from __future__ import annotations
@@ -102,9 +99,9 @@ class Durations:
     """Per-puzzle seconds in bounded memory: exact up to ``EXACT`` values, then a log histogram.
 
     Why: a ten-million-puzzle run over twenty configurations would otherwise keep 1.6 GB of times
-    for its quantiles. Up to ``EXACT`` values every figure is exact; past it the values fold into
-    bins ``RATIO`` wide and a quantile is its bin's geometric middle (within half a bin, 0.5%). The
-    count, the sum and the maximum stay exact.
+    for its quantiles. Up to ``EXACT`` values (8 MB) every figure is exact; past it the values fold
+    into bins ``RATIO`` wide (a few kilobytes) and a quantile is its bin's geometric middle (within
+    half a bin, 0.5%). The count, the sum and the maximum stay exact.
     """
 
     EXACT = 1_000_000

@@ -1,33 +1,15 @@
 """Run solvers over puzzle sets and report what they did, the way solver competitions do.
 
-Every answer goes through the independent checker (``checking.check_batch``, the rule of
-``checking.check_results`` over a batch): a wrong grid, a "no solution" contradicted by another
-solver's checked grid, or a solver that raises is a *wrong* answer, reported on stderr with its
-puzzle, never folded into a statistic.
+Every answer goes through the independent checker (``checking.check_batch``): a wrong grid, a "no
+solution" contradicted by another solver's checked grid, or a solver that raises is a *wrong*
+answer, reported on stderr with its puzzle, never folded into a statistic. Puzzles travel in
+batches of one board shape (``batch.Batch``) carrying their rules, so batch solvers answer with no
+Python per puzzle and the check is vectorised; puzzles are streamed and rows written as they come,
+so memory stays flat. A solver that cannot honour a batch's rules is skipped for it, and says so.
+The worker side is ``bench_worker``, what the run records ``results``; this module is the run loop
+over executors.
 
-Puzzles travel in batches of one board shape (``batch.Batch``): a solver with a batch entry point
-answers a whole batch with no Python per puzzle, and the check is vectorised, so microsecond
-solvers are not drowned by the harness. Memory stays flat however long the dataset: puzzles are
-streamed, a bounded number of batches is in flight, rows are written as they come (``results.py``
-keeps the sums). Each process builds one instance per solver and reuses it over all batches, so a
-paradigm that prepares per board shape pays for it once.
-
-Each batch carries the rules of its puzzles (``Batch.rules``: from the command line, standard by
-default). A solver that cannot honour them is skipped for that batch, never run: the run says so
-once per dataset and solver (a warning line, a note under the tables, and one row of status
-"skipped" in the CSV and JSON Lines outputs), and its summary row is left out.
-
-Times are the solvers' own ``seconds`` (wall time). A timed-out puzzle counts with the time it was
-given, so with timeouts the quantiles are lower bounds. Three rates (``report.RATES``): ``puzzles/s``,
-the headline, is puzzles over the run's wall clock (the dataset's wall time, shared among the solvers
-in proportion to their summed solve times): what a run gets, reading, checking and start-up included,
-every process together with ``jobs`` or a cluster; ``puzzles/solve-s`` is puzzles over the sum of the
-per-puzzle times, the solver alone in one process; ``puzzles/cpu-s`` the same over the CPU seconds of
-the calls, the steadier figure when other work shares the cores.
-
-The worker side (the work spec, the function that answers a batch, batch sizes) is
-``bench_worker.py``; ``results.py`` holds what the run records; this module is the run loop over
-executors.
+The three rates, skipped solvers and how times are counted: docs/bench.md.
 """
 
 from __future__ import annotations

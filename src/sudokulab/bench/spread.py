@@ -1,19 +1,14 @@
 """Repeated bench runs and the conclusions their spread supports, so a lesson's sentence holds run to run.
 
 ``bench --runs K`` reports each row's rates over the K runs as hyperfine reports times: mean ± σ,
-median, min … max, "A is N.N ± s× faster than B" (``faster``, paired by run) and a warning for a run
-far from the others (``Spread.outliers``).
-
-One timed run ranks solvers by noise as much as by speed: on a shared machine two runs of the same
-set can swap solvers that are a few per cent apart. ``repeat`` runs the same bench several times
-(the solvers taking turns on each batch in every round) and keeps each row's rate per round, in
-puzzles per CPU second of the process (``BenchSummary.per_cpu_second``: other work on the cores
-stretches wall time, far less the CPU time a call uses). Rows are compared round by round: a
-round's load weighs on all its rows alike, so the ratio of two rows' rates in the same round is
-steadier than either rate. ``clearly_faster`` asks that the lower quartile of those ratios be
-above ``MARGIN`` (10% faster in three rounds of four: one disturbed round neither makes nor
-breaks a conclusion); ``tiers`` groups the rows no such margin separates, and ``verdict`` says
-"no clear winner" within a tier, in a sentence computed from the numbers.
+median, min … max, "A is N.N ± s× faster than B" (``faster``, paired by run) and a warning for a
+run far from the others (``Spread.outliers``). One timed run ranks solvers by noise as much as by
+speed, so ``repeat`` runs the same bench several times and keeps each row's rate per round in
+puzzles per CPU second (other work stretches wall time far more than CPU time). Rows are compared
+round by round, since a round's load weighs on all its rows alike: ``clearly_faster`` asks that
+the lower quartile of the ratios be above ``MARGIN`` (one disturbed round neither makes nor breaks
+a conclusion); ``tiers`` groups the rows no such margin separates, and ``verdict`` says "no clear
+winner" within a tier, in a sentence computed from the numbers. docs/bench.md.
 """
 
 from __future__ import annotations

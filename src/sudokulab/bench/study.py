@@ -2,23 +2,14 @@
 
 Every (instance, configuration, repeat) is one **run**, one row of ``runs.jsonl`` in the study's
 folder, appended and flushed as it finishes. A rerun of the same command reads the rows back and
-runs only what is missing: a row counts when its instance key and digest (``families.Instance``),
-its configuration, repeat and time limit match; anything else in the file stays there, unused. So
-a Ctrl-C, a ``kill -9`` or a lost cluster worker loses at most the runs in flight, and a study grows
-by rerunning it with more points, instances, solvers or repeats. A torn last line (a run killed
-while writing) is cut off on the next run; a lock on ``.study.lock`` keeps two runs off one folder.
+runs only what is missing (a row counts when its instance key and digest, ``families.Instance``,
+its configuration, repeat and time limit match), so a stopped study loses at most the runs in
+flight and grows by rerunning it with more. Each run builds its solver afresh, so its time does not
+depend on what ran before; a repeat r of a solver with a ``seed`` option runs with seed r. Every
+answer goes through the independent checker (``checking.check_results``). The work is one task per
+(instance, repeat), its configurations taking turns on it, wherever it runs (``execution``).
 
-Each run builds its solver afresh, so a time does not depend on which instances ran before in the
-same process (the SAT solver's engine learns clauses across the puzzles of a rule set, and keeps
-them), and includes the model's set-up. A repeat r of a configuration whose solver declares a
-``seed`` option (and whose configuration does not set it) runs with seed r: the spread over repeats
-is then the solver's own runtime distribution on the instance; other solvers are rerun as they are,
-which measures the clock's noise. Every answer goes through the independent checker
-(``checking.check_results``): a wrong grid, or a "no solution" another configuration's grid
-contradicts, is a wrong answer, reported, never a statistic.
-
-The work is one task per (instance, repeat): its configurations take turns on it, where it runs
-(this process, ``--jobs`` processes or a Dask cluster, ``execution``).
+The rows, resuming, repeats and seeds: docs/study.md.
 """
 
 from __future__ import annotations

@@ -5,6 +5,8 @@ whole (``formats.outputs``: a file appears complete or not at all): ``report.md`
 comparisons in words, the pictures linked), ``points.csv``, ``overall.csv``, ``paired.csv``,
 ``peaks.csv``, ``study.json`` (the document ``--json`` prints), and the pictures ``scatter``,
 ``survival``, ``time`` and ``effort`` (``ui.study_plots``) as PNG or SVG.
+
+More: docs/bench.md.
 """
 
 from __future__ import annotations

@@ -5,6 +5,8 @@ A worker builds one instance per solver configuration (``WorkSpec``, hashable) a
 batches, so a paradigm that prepares per board shape pays for it once; each batch's answers are
 checked where they were found (``checking.check_batch``) and only the verdicts travel back, with
 the grids when asked. Batch sizes are chosen here too: the batch is this side's unit of work.
+
+More: docs/bench.md.
 """
 
 from __future__ import annotations

@@ -1,17 +1,15 @@
 """The vocabulary of the puzzle, shared by every paradigm.
 
 - **Digit**: 1..n; 0 marks a blank cell.
-- **Shape**: the board size n = box_rows * box_cols and the box split. The rules of Sudoku depend
-  on the shape only, so models and solvers that encode the rules once per shape key on it.
-- **Cell**: an index 0..n*n-1 in row-major order; ``(row, col)`` pairs are 0-based in code and
-  1-based in every message a person reads.
-- **Unit**: the n cells of one row, column or box, which must hold 1..n once each.
-- **Peers**: the cells that share a unit with a cell.
-- **Grid**: a flat row-major tuple of n*n digits (0 for blank); flat because every solver walks
-  it by index and a tuple is hashable and cheap to compare.
-- **Puzzle** (``core.puzzle``): a shape, the givens as a grid, and the rules (``core.rules.Rules``:
-  standard Sudoku unless declared otherwise). Units, peers and the checker for any rule set live in
-  ``core.rules``; ``units`` here is the standard rows/columns/boxes view of a shape.
+- **Shape**: the board size n = box_rows * box_cols and the box split; the rules of standard Sudoku
+  depend on the shape only, so models and solvers that encode them once per shape key on it.
+- **Cell**: an index 0..n*n-1 in row-major order; ``(row, col)`` is 0-based in code, 1-based in
+  every message a person reads.
+- **Unit**: the n cells of one row, column or box, which hold 1..n once each; **Peers**: the cells
+  that share a unit with a cell. ``units`` is the standard view; any rule set's are ``core.rules``'.
+- **Grid**: a flat row-major tuple of n*n digits (0 for blank): every solver walks it by index, and
+  a tuple is hashable and cheap to compare.
+- **Puzzle** (``core.puzzle``): a shape, the givens as a grid, and the rules (``core.rules.Rules``).
 
 Roads not taken: a 2-D list of lists (mutable, not hashable, slower to compare) and a dict keyed by
 square names as in Norvig's essay (pretty for 9x9, awkward for 25x25).

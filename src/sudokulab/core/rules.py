@@ -1,44 +1,17 @@
 """The rules of a puzzle as a value: the board shape plus named constraints of a small set of kinds.
 
-Every paradigm reads the rules from here, so a variant is declared once and honoured everywhere:
-a solver states some kinds natively (``Capabilities.kinds``) and the others through the shared
-lowering (``solvers.lowering``), or refuses them before any work.
+Every paradigm reads the rules from here, so a variant is declared once and honoured everywhere: a
+solver states some kinds natively (``Capabilities.kinds``) and the others through the shared
+lowering (``solvers.lowering``), or refuses them before any work. Vocabulary: a **kind** (a
+``Kind`` in ``kind_table``; built in, ``KINDS``: ``all-different`` over a ``Group``, *complete*
+with n cells or partial, ``differ`` over pairs, ``sum`` over a ``Cage``, ``increasing`` along a
+``Thermo``; more by ``register_kind``, each a ``Constraint`` that checks itself); a **preset**
+(``PRESETS``: ``standard``, ``x``, ``windoku``, ``anti-knight``, ``anti-king``, ``jigsaw``,
+``killer``, ``thermo``, ``latin``); and **names** in a person's words, 1-based ("row 4", "cage 7
+(sum 15)"). The presets live here because ``Rules.is_standard`` compares with ``standard``.
 
-- **Kinds** (``kind_table``: each a ``Kind``, its name, its letter in the ``solvers`` matrix and its
-  words): the four built in (``KINDS``), and any added by ``register_kind``:
-
-  - ``all-different``: a ``Group`` of cells holds no digit twice. A *complete* group has n cells
-    and so holds every digit once (rows, columns, boxes, jigsaw regions, the diagonals); a partial
-    one only differs (windoku's extra boxes are complete too; a killer cage is partial).
-  - ``differ``: a ``Differ`` set of cell pairs that must hold different digits (anti-knight,
-    anti-king), for pairs that share no group.
-  - ``sum``: a ``Cage``'s digits add up to its total. A killer cage's digits also differ, so every
-    cage comes with a partial all-different ``Group`` of the same name: a solver that honours sums
-    gets the "differ" half from ``groups`` like any other group.
-  - ``increasing``: a ``Thermo``'s digits strictly increase from the bulb (its first cell).
-
-  A kind added later keeps its constraints in ``Rules.constraints``: each is a ``Constraint``,
-  which names its kind and checks itself (``broken``), so the rules, the checker and the refusals
-  need no new field.
-
-- **Presets** (``PRESETS``) combine: ``standard`` (rows, columns, boxes: the default everywhere),
-  ``x`` (the two diagonals), ``windoku`` (extra boxes, one row and column in from the edges),
-  ``anti-knight``, ``anti-king``, ``jigsaw`` (regions replace boxes), ``killer`` (cages),
-  ``thermo`` (thermometers). The last three need their data (regions, cages, thermometers).
-  ``latin`` drops the boxes: rows and columns alone make a Latin square, and a Latin square with
-  cells left blank is the quasigroup-with-holes problem of the solver literature
-  (``generation.quasigroups``); the other presets combine with it as with ``standard``.
-
-- **Names** are a person's words, 1-based: "row 4", "box 2", "diagonal 1", "window 3",
-  "region 4", "cage 7 (sum 15)", "thermometer 2", "anti-knight".
-
-Adding a kind: docs/rules.md, "Adding a rule kind" (its ``Kind`` and constraint class here, its
-lowering in ``solvers/lowering.py``, a native encoding only where a paradigm wants one).
-
-Roads not taken: constraints as one list of objects with a polymorphic ``encode`` method (each
-model would then live inside the rules module, and a model could not be read in one place); and
-rules keyed by shape alone (every variant would then be an edit of many files). The presets stay
-here because ``Rules.is_standard`` compares with ``standard``.
+The kinds, the presets and the roads not taken: docs/rules.md; adding a kind: docs/rules.md,
+"Adding a rule kind".
 """
 
 from __future__ import annotations

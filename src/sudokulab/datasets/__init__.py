@@ -5,4 +5,6 @@ the whole set is not here (``catalog.find``).
 
 It may import ``core``, ``formats`` and ``solvers`` (a set is read into the batch arrays of
 ``solvers.batch``); nothing that rates, checks or runs a set.
+
+More: docs/datasets.md.
 """

@@ -1,23 +1,15 @@
 """The published benchmark sets by name: where each one comes from, its SHA-256, and the local copy.
 
 A set is fetched once from its public source with ``pooch`` and kept in the user's cache folder
-(``pooch.os_cache("sudokulab")``: ``~/.cache/sudokulab`` on Linux; ``SUDOKULAB_DATA`` names another
-folder). Five sets come from ``data.zip`` of the tdoku benchmark suite (t-dillon/tdoku, BSD-2-Clause),
-whose members are named ``data/puzzlesK_<name>``; Norvig's two lists come from his site. The archive
-stays in ``<folder>/downloads`` after a fetch, so the next set is extracted without downloading again.
+(``SUDOKULAB_DATA`` names another): five from the tdoku benchmark suite's ``data.zip``
+(t-dillon/tdoku, BSD-2-Clause), Norvig's two lists from his site. Each set is checked *as stored*
+against its SHA-256, and one whose hash differs is refused with nothing cached. ``bench`` and
+``judge`` take a set by name: ``resolve`` turns a name into the cached file, and a path stays a
+path. Lessons and tests read a set through ``find``: the whole set when this machine has it
+(``published``), else the slice shipped in ``slices/`` (``shipped``), so they run on a fresh clone
+and print the same first puzzles either way.
 
-What is checked: each set *as stored* (one puzzle a line, ``#`` comment lines and blank lines dropped,
-``\\n`` line ends) against its SHA-256. The tdoku files open with a few ``#`` lines; dropping them gives
-byte for byte the files the project measured on (``../shared/data``), whose hashes are the ones below.
-A set whose hash differs is refused and nothing is cached, the downloaded archive included.
-
-``bench`` and ``judge`` take a set by name (``sudokulab bench 17_clue``): ``resolve`` turns a name into
-the cached file, and a path stays a path.
-
-Lessons and tests read a set through ``find``: the whole set when this machine has it (``published``:
-the data folder, else ``../shared/data`` beside the checkout the package runs from), else the slice
-shipped in ``slices/`` (``shipped``: the set's first lines, cited in ``slices/README.md``), so that they
-run on a fresh clone with nothing beside it and print the same first puzzles either way.
+Sources, the cache, the check and the slices: docs/datasets.md.
 """
 
 from __future__ import annotations

@@ -3,6 +3,8 @@
 The benchmark sets are such files; reading them without a Python step per line is a concern of its
 own beside the line reader, which ``reading.Dataset.batches`` hands the rest of a file to where
 this prefix stops.
+
+More: docs/datasets.md.
 """
 
 from __future__ import annotations

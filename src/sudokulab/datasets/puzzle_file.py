@@ -3,6 +3,8 @@
 ``solve`` and ``explain`` take such files, and every command that reads a set takes them too, as a
 set of one puzzle. Telling one from a file of puzzle lines is a look at its first bytes, asked both
 by the line reader and by the bulk reader (which leaves such files alone).
+
+More: docs/datasets.md.
 """
 
 from __future__ import annotations

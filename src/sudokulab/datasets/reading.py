@@ -1,23 +1,15 @@
 """Puzzle sets read one puzzle at a time, so a 50,000-puzzle file never sits in memory whole.
 
-A dataset file holds, in any mix:
+A dataset file holds, in any mix, one puzzle a line in the one-line form (the form of the community
+benchmark sets) and puzzles in BOJ form separated by blank lines; ``#`` lines and blank lines are
+ignored. A puzzle that does not parse becomes an entry with an ``error`` naming its line, and
+reading goes on: one bad line must not cost a benchmark run its other puzzles. A dataset holds
+givens only; the rules come from the command line (``RuleOptions``) and travel with each puzzle and
+each ``Batch``. Beside this reader: the rules of the command line (``rule_options``), the bulk
+reader of one-line files (``one_line_files``), a file's bytes as text lines (``text_lines``) and a
+path naming one puzzle file (``puzzle_file``).
 
-- one puzzle a line in the one-line form (n*n characters for n <= 9, ``.`` or ``0`` for a blank,
-  the form of the community benchmark sets);
-- puzzles in BOJ form (n lines of n numbers, any size), separated by blank lines.
-
-Lines starting with ``#`` and blank lines between puzzles are ignored. A puzzle that does not
-parse becomes an entry with an ``error`` naming its line, and reading goes on with the next one:
-one bad line must not cost a benchmark run its other 49,999 puzzles.
-
-A dataset holds givens only; the rules its puzzles are solved under come from the command line
-(``RuleOptions``: presets and data files, built once per board shape) and travel with each puzzle
-and each ``Batch``. Rules that do not fit a puzzle's board (regions for another size) make that
-entry a bad one, named with its line.
-
-Beside this reader: the rules of the command line (``rule_options``), the bulk reader of one-line
-files that hands over to it in the middle of a file (``one_line_files``), a file's bytes as text
-lines (``text_lines``) and a path naming one puzzle file (``puzzle_file``).
+The dataset file format: docs/datasets.md.
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ A dataset holds givens only; its puzzles are solved under the rules of the comma
 (presets and data files), built once per board shape and carried by each puzzle and each
 ``Batch``. Rules that do not fit a puzzle's board (regions for another size) make that entry a bad
 one, named with its line, where the entry is read.
+
+More: docs/datasets.md.
 """
 
 from __future__ import annotations

@@ -2,6 +2,8 @@
 
 Both readers of a set, the line-by-line one and the bulk reader of one-line files, start here, so a
 file that is not text is refused in the same words (those of ``solve``) whichever reads it.
+
+More: docs/datasets.md.
 """
 
 from __future__ import annotations

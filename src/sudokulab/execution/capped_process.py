@@ -2,22 +2,14 @@
 
 Whatever a submission does to the ``sudokulab`` process that grades it, it does to that process
 alone (``grading.grader``). Here that process is run: isolated from the folder it starts in
-(``python -I``: neither the current folder nor the script's is on its import path, and the caller
-gives it a current folder holding nothing of the student's), both streams read up to
-``OUTPUT_CAP``, ended at its cap, given SIGTERM by the kernel when the thread that started it dies
-(``PR_SET_PDEATHSIG``), and every one of them stopped at once on Ctrl-C (``stop_graders``).
+(``python -I``), both streams read up to ``OUTPUT_CAP``, ended at its cap, given SIGTERM by the
+kernel when the thread that started it dies (``PR_SET_PDEATHSIG``), and stopped at once on Ctrl-C
+(``stop_graders``). Where util-linux's ``unshare`` can make one, the grader runs in a PID namespace
+of its own under the sandbox's INIT (``isolation.INIT``), so when it ends every process left in the
+namespace ends too; ending one is SIGTERM to its process group, then after ``GRACE`` SIGKILL to
+``unshare``. Without ``unshare`` it gets a session of its own, which a process that left it escapes.
 
-Where util-linux's ``unshare`` can make one, the grader runs in a PID namespace of its own
-(``unshare --pid --fork --mount-proc --kill-child``; an ordinary user's in a user namespace mapped to
-itself too), under the sandbox's INIT (``isolation.INIT``) as the namespace's first process: INIT
-reports the grader's own wait status, and when it goes, the kernel ends every process left in the
-namespace, one that called ``setsid`` or double-forked included. Ending one is SIGTERM to its process
-group (``unshare`` and INIT ignore it, the grader stops its own runs and cleans up), then after
-``GRACE`` SIGKILL to ``unshare``, which takes the namespace with it; the kernel sends the same
-SIGKILL when the thread that started it dies. Not bubblewrap: its ``--proc`` covers parts of
-``/proc``, and the kernel then refuses the grader's own sandboxes a ``/proc`` of their own. Without
-``unshare`` the grader gets a session of its own and is ended by its process group, which a process
-that left the session escapes (docs/grading.md says so).
+Why ``unshare`` and not bubblewrap, and what a grader that fails looks like: docs/grading.md.
 """
 
 from __future__ import annotations

@@ -1,33 +1,16 @@
 """Work on a Dask cluster: ``--cluster tcp://host:8786`` (a running scheduler) or ``--cluster local:N``.
 
-``connect`` returns a ``DaskExecutor``, the ``executors.Executor`` of a cluster: ``imap`` submits
-one task per item (``client.submit(fn, item, pure=False)``), keeps at most ``in_flight`` of them
-unfinished, pulls the next item only when one finishes (backpressure: a ten-million-line dataset is
-never read ahead) and yields each result with its item as it arrives, through
-``distributed.as_completed``. The caller writes it out at once and the task is released, so memory
-stays flat on both sides.
+``connect`` returns a ``DaskExecutor``, the ``executors.Executor`` of a cluster: ``imap`` submits a
+task per item with backpressure and yields each result with its item as it arrives, so memory stays
+flat on both sides. When a worker dies the scheduler runs its tasks again elsewhere; each item's
+result is yielded once (``retried`` counts the reruns), and a task that has killed more workers than
+the scheduler allows stops the run with one line. Leaving ``imap`` early (Ctrl-C) cancels every
+pending task; a ``local:N`` cluster is ours alone and shut down before the command exits. Workers
+need ``sudokulab`` importable with the client's Python and dask versions, which ``connect`` checks
+before any work. dask is an optional extra, imported here only; how Dask is configured for a run is
+``dask_settings``.
 
-Faults: when a worker dies, the scheduler runs the tasks it held again elsewhere (those it was
-running and those it had finished but whose results had not reached us yet). The scheduler says so
-in a ``remove-worker`` event; the executor counts the tasks named there that it is still waiting
-for (``retried``). Each item's result is yielded once, whoever ran it last, so nothing is lost or
-counted twice. A task that has killed more workers than the scheduler allows
-(``distributed.scheduler.allowed-failures``, 3) stops the run with one line.
-
-Ctrl-C: leaving ``imap`` early cancels every pending task, and ``close`` closes the client. A
-``local:N`` cluster is ours alone: its workers never die of a Ctrl-C at the terminal
-(``local_workers``), what the work asked to have stopped there is stopped
-(``DaskExecutor.on_close``: the judge's runs in progress), and the cluster is shut down before the
-command exits. On a shared cluster, tasks already running finish
-where they are (a judged run within its time limit) and their results are dropped.
-
-What workers need: ``sudokulab`` importable, with the same Python and dask versions as the client
-(``pip install -e '.[dask]'`` from a clone, in their environment). ``connect`` checks the import on every
-worker before any work. Functions run on workers are module-level functions of sudokulab (pickled
-by reference), and state a worker builds once (solvers, an oracle) lives in that worker process.
-
-dask is an optional extra, imported here only: without it ``connect`` refuses with one line. How Dask
-is configured for a run (messages kept, logs, warnings, the wait for a worker) is ``dask_settings``.
+Backpressure, faults, Ctrl-C and what workers need: docs/cluster.md.
 """
 
 from __future__ import annotations

@@ -147,7 +147,7 @@ def _worker_signals() -> None:
 
     Workers are born with the three held (``signals_held``). Ctrl-C at a terminal reaches the whole
     process group: the parent handles it and stops its workers, so here it gets a handler that does
-    nothing (a worker that took it while still importing died with a traceback; a handler rather
+    nothing (a worker that takes it while still importing dies with a traceback; a handler rather
     than SIG_IGN, which a program the judge starts from here would inherit). SIGTERM and SIGHUP go
     back to their defaults, so that ``Pool.terminate`` (which sends SIGTERM) still stops a worker.
     """

@@ -3,49 +3,14 @@
 ``judge`` runs programs other people wrote, so it isolates them with an existing, trusted sandbox
 rather than more process code of its own: bubblewrap (``bwrap``, the sandbox Flatpak uses; Debian
 package ``bubblewrap``). Each run gets the same least privilege whoever starts the judge, root
-included (CI runs as root):
+included: new namespaces and no capability, a seccomp filter (``syscall_filter``), a read-only view
+of only the system and the program's own files, one private writable tmpfs, a ``/dev`` and an
+environment of its own, and a small first process (``INIT``) that reports the program's true wait
+status and ends everything left when it exits. ``bwrap_problem`` probes at start-up with the
+arguments a real run uses. The process limit is a pids control group where the launcher can make
+one (``sandbox``), ``RLIMIT_NPROC`` otherwise.
 
-- new user, PID, network, IPC, UTS and cgroup namespaces (``--unshare-all --unshare-user``), uid
-  and gid 65534 inside, no capability (``--cap-drop ALL``), no new privileges (bubblewrap sets
-  ``no_new_privs``): the program cannot remount, mount, write ``/proc/sys``, trace or signal what
-  is outside; it sees only its own processes, has no network but a loopback of its own that is
-  down, and cannot resolve names;
-- a seccomp filter (``syscall_filter``: mount, namespaces, ptrace, bpf, kernel keys and modules,
-  io_uring, ... refused), installed by bubblewrap (``--seccomp FD``) and inherited by every
-  process of the run;
-- a read-only view of only what it needs: the system's programs and libraries (``/usr`` and the
-  ``/bin``, ``/lib*``, ``/sbin`` links), the dynamic linker's cache, and the program's own files
-  (the command's first word, the files its arguments name, and the installation of an interpreter
-  outside ``/usr``, such as a virtual environment or pyenv's Pythons); no ``/home``, no ``/etc``
-  beyond that, no ``/sys``; all of ``/proc`` read-only (the sandbox's uid is the judge's uid on the
-  host, root's when root starts it, and the kernel lets uid 0 write sysctls and
-  ``/proc/sysrq-trigger`` by their file modes alone);
-- one private writable tmpfs of ``Limits.files_mb`` as its working directory and ``/tmp``, with
-  ``/dev/shm`` a link into it (so shared memory files count against the same bound), gone after the
-  run; the root folder bubblewrap builds the view in is remounted read-only once the view is made,
-  so ``/tmp`` is the only place the program can write;
-- a ``/dev`` of its own, read-only, holding only null, zero, full, random and urandom and the
-  fd, stdin, stdout and stderr links (no terminal, no pts);
-- a cleared environment (``PATH``, ``HOME=/tmp``, ``LANG``), a new session (no terminal to inject
-  keystrokes into), and ``--die-with-parent``: if the judge dies, so does every sandboxed process;
-- a small Python process as the namespace's first process (``INIT``), the program its child: it
-  reports the program's true wait status to the launcher on a descriptor of its own (an exit code
-  139 and a SIGSEGV stay apart), and when it exits the kernel ends everything left in the
-  namespace; the program's peak memory reaches the launcher's ``wait4`` through it, and it moves
-  the program alone into the launcher's memory group.
-
-The start-up probe (``bwrap_problem``) runs the arguments and descriptors a real run uses, with
-``/bin/true`` as the program.
-
-The process limit comes from a pids control group where the launcher can make one
-(``sandbox``); ``RLIMIT_NPROC`` otherwise, which root is exempt from. The sandbox's uid 65534 is
-the judge's own uid on the host (root's, when root starts it): files the program may reach are
-protected by the read-only mounts and the missing capabilities, not by a uid of its own (isolate
-gives each sandbox one; bubblewrap cannot without a setuid helper).
-
-What is not isolated: time is shared with the machine (timing side channels; a busy machine makes
-runs slower), and so are the CPU caches and the kernel (a bug in a call the filter allows).
-``docs/judge.md`` ("What is confined, how, and what is not") has the whole list.
+Each confinement, why, and what is not isolated: docs/judge.md ("What is confined, how, and what is not").
 """
 
 from __future__ import annotations

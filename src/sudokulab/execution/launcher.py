@@ -1,34 +1,17 @@
 """The launcher between the judge and a program: a small Python process that sets the limits, forks
 the program, and reports how it ended on a pipe of its own.
 
-Why it exists: a process's peak memory as the kernel reports it (ru_maxrss) includes the memory
-of the process it was forked from, taken over before exec: run straight from the judge, a small
-program reports the judge's own peak when the judge runs inside a large process (a test session,
-a notebook). So a small Python process forks the program and reports its status, peak memory and
-time on a pipe of its own; its few MB are the floor of every peak figure. It also sets the limits
-(no preexec_fn in the judge, which is unsafe with threads) and says "go" just before the fork, so
-the time limit does not count its own start-up.
+Why it exists: the kernel's peak memory of a process includes that of the process it was forked
+from, so a program run straight from a large judge would report the judge's peak; the launcher is
+a small process in between, and sets the limits where the judge cannot safely (no ``preexec_fn``
+with threads). It is a child subreaper, so it kills and reaps every descendant of the program, by
+pid, when the run ends. Where it can make a memory control group, that group holds the program's
+tree to the limit; where it cannot, it samples the tree's proportional set size every
+``SAMPLE_SECONDS`` and kills the tree the moment the sum passes the limit (a spike between two
+samples, and files in the tmpfs, are missed). Its report is written by the script and read here
+(``started``, ``ending``), so the format is stated once.
 
-It is a child subreaper (prctl PR_SET_CHILD_SUBREAPER, Linux 3.4+): every descendant orphaned
-on the way, even one that left the process group with setsid() or double-forked, becomes its
-child, so when the program ends, or the judge sends SIGTERM at the limit, it kills and reaps
-every descendant, by pid, until none is left. No root, no container.
-
-Memory is judged for the whole process tree, whoever starts the judge. Where the launcher can make
-a memory control group (root, cgroup v1), the group holds every process of the program to the
-limit, its peak is the group's, and a run that reached the limit (or whose process the group's OOM
-killer ended) is reported as over it. Where it cannot (an ordinary user, or no memory hierarchy), it
-samples the tree every ``SAMPLE_SECONDS``: the proportional set size (``Pss`` of
-``/proc/PID/smaps_rollup``: a shared page counted once, split between its holders) summed over every
-process of the program (inside bubblewrap: every process under the sandbox's INIT, found through the
-``children`` files, so one that left its session or was orphaned is still counted), and kills the
-whole tree the moment the sum passes the limit. What sampling misses: a spike that comes and goes
-between two samples, and files in the sandbox's tmpfs (bounded by their own limit, not counted).
-
-Its report is written by the script and read here (``started``, ``ending``), so the format is
-stated once: "go " just before the fork, then "STATUS PEAK SECONDS SUBREAPER OVER" when the
-program has ended by itself (the wait status, peak memory in KB, seconds, whether it was a
-subreaper, and whether its memory reached the limit).
+Why, the report's format and what sampling counts: docs/judge.md ("The launcher").
 """
 
 from __future__ import annotations

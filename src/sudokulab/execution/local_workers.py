@@ -4,10 +4,10 @@ start, harmless after.
 A ``local:N`` cluster is ours alone, started from this process and in its process group, so a Ctrl-C
 at the terminal, a closed terminal's SIGHUP or ``kill -TERM -PGID`` reaches its workers too. They
 must not die of it on their own: the command cancels the work and closes them. A worker that died
-of it was also started again by its Dask nanny as the command was closing, and that new process,
-cut off while it read its start-up data, printed a traceback (``EOFError: Ran out of input``) on the
-command's standard error (tests/cli/test_signals.py, a SIGTERM to a ``bench --cluster local:2`` run's
-group, failed so in a whole-suite run). Two halves do it, one in this process as the cluster starts
+of it would be started again by its Dask nanny as the command closes, and that new process, cut off
+while it reads its start-up data, prints a traceback (``EOFError: Ran out of input``) on the
+command's standard error (tests/cli/test_signals.py sends a SIGTERM to a ``bench --cluster local:2``
+run's group). Two halves do it, one in this process as the cluster starts
 (``stopping_held``), one in each worker as it starts (``dask_setup``, a Dask preload of this module).
 A worker still ends with this process however it ends: Dask's own watch on its parent's pipe, and
 the nanny's stop message (then SIGKILL) when the cluster closes.

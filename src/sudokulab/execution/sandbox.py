@@ -1,35 +1,17 @@
 """Run one program under limits, as an online judge does: bounded time, memory, output, files and processes.
 
-Isolation (what the program can see and touch) is bubblewrap's job (``isolation``: namespaces, no
-capability, a seccomp filter, a read-only view of the system, a private tmpfs); this module bounds
-what the run may use and makes sure nothing of it survives. No shell; its own session and process
-group; output read through a selector up to a bound; and a launcher in between that sets the
-limits and is a child subreaper, so every descendant of the program (forked, double-forked, or
-escaped into a session of its own with ``setsid``) is killed and reaped when the run ends, at the
-time limit or when the program itself exits (inside bubblewrap the PID namespace ends with its
-first process, which does the same again). See ``launcher`` for why the launcher exists at all.
+Isolation (what the program can see and touch) is bubblewrap's job (``isolation``); this module
+bounds what the run may use and makes sure nothing of it survives: no shell, its own session and
+process group, output read through a selector up to a bound, and the ``launcher`` in between, a
+child subreaper that sets the limits and kills and reaps every descendant when the run ends.
+Everything a verdict rests on (limits, peak memory, time, exit status) is set and read from outside
+the sandbox, never from anything the program can write. Memory is judged on what the whole process
+tree uses, not what it reserves: a memory control group's peak where one can be made, else the
+launcher's samples; no rlimit at the limit (runtimes reserve memory they never touch), only an
+address-space backstop far above it. Processes: a pids group, else ``RLIMIT_NPROC``; files:
+``RLIMIT_FSIZE`` and the sandbox's tmpfs; CPU: ``RLIMIT_CPU`` where asked.
 
-Everything a verdict rests on is set and read from outside the sandbox, never from anything the
-program can write: the limits (rlimits, and control groups the launcher makes and removes), the
-peak memory (the launcher's ``wait4`` and its memory group's ``memory.max_usage_in_bytes``), the
-time (the launcher's clock), and the exit status, which inside bubblewrap the sandbox's INIT
-reports on a descriptor the program does not hold (``isolation.INIT``), so an exit code 139 is
-not taken for a SIGSEGV.
-
-Memory: a program is judged on the memory it uses, not on what it reserves, and on its whole
-process tree: its memory control group's peak where the launcher can make one (that group also
-holds every process of it to the limit), else the largest sum of its processes' proportional set
-sizes, sampled by the launcher, which kills the tree the moment the sum passes the limit (see
-``launcher``); either way a run whose tree reached the limit is ``Run.memory_exceeded``, even when
-it exits 0. No rlimit at the limit: ``RLIMIT_DATA`` and ``RLIMIT_AS`` count memory that runtimes
-reserve and never touch (the JVM's heap and code cache, V8's code range), so at 256 MB a JVM using
-40 MB could not start. The address space is capped far above the limit, only as a backstop
-(``Limits.launcher_settings``). Inside bubblewrap the memory group holds the program alone, not
-the sandbox's INIT nor bubblewrap. Processes: a group in cgroup v1's pids hierarchy where the judge
-may make one, else ``RLIMIT_NPROC`` (which root is exempt from); the groups are cgroup v1's, made
-where the judge may (as root here): cgroup v2 delegation is not used yet.
-Files: ``RLIMIT_FSIZE`` and, inside bubblewrap, the size of its tmpfs, which /dev/shm shares (the
-rest of the sandbox is read-only). CPU: ``RLIMIT_CPU`` where ``Limits.cpu_seconds`` asks for it.
+What each limit covers, as root and without root: docs/judge.md.
 """
 
 from __future__ import annotations

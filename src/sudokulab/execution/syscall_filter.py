@@ -1,23 +1,15 @@
 """The system calls a judged program may not make: a seccomp filter built with libseccomp, given to bubblewrap.
 
-The filter is a second wall behind the first (``isolation``: no capabilities, an unprivileged
-uid, read-only mounts). With every capability gone most of these calls fail anyway; the filter
-makes them fail before the kernel code behind them runs, so a kernel bug there is out of reach,
-and it keeps what capabilities do not cover (user namespaces, ``ptrace`` of a sibling, ``bpf``,
-io_uring). It is a list of refusals, not an allow-list: an allow-list (Docker's default profile,
-DMOJ's per-language tables) must follow every runtime's needs (the JVM's, V8's, a new glibc's),
-and a judge that refuses a correct program is wrong too. Each name comes from what Docker's
-default profile, nsjail's examples and DMOJ refuse, kept where it fits a program that reads
-stdin and writes stdout; ``docs/judge.md`` compares. Socket families are the one allow-list
-(``SOCKET_FAMILIES``): every runtime opens at most a Unix or an inet socket, and the others reach
-kernel code (netlink, vsock, bluetooth, alg) no judged program needs.
+The filter is a second wall behind the first (``isolation``): it makes refused calls fail before
+the kernel code behind them runs, so a kernel bug there is out of reach, and it keeps what
+capabilities do not cover (user namespaces, ``ptrace`` of a sibling, ``bpf``, io_uring). It is a
+list of refusals, not an allow-list, because an allow-list must follow every runtime's needs and a
+judge that refuses a correct program is wrong too; socket families are the one allow-list
+(``SOCKET_FAMILIES``). It is built with libseccomp through ``pyseccomp``, never hand-written BPF, so
+every call's architecture is checked, and bubblewrap's ``--seccomp FD`` installs it so every
+process of the run inherits it.
 
-Built with libseccomp through its Python bindings (PyPI ``pyseccomp``: ctypes, the API of
-libseccomp's own ``seccomp`` module), never hand-written BPF: libseccomp checks the architecture
-of every call (a call made through another ABI, such as i386's ``int 0x80`` from a 64-bit
-program, kills the process) and sorts out the argument comparisons. The compiled program goes to
-bubblewrap's ``--seccomp FD``, which installs it after ``no_new_privs`` and just before the
-sandbox's first process starts, so every process of the run inherits it.
+Where each refused name comes from, compared with Docker, nsjail and DMOJ: docs/judge.md.
 """
 
 from __future__ import annotations

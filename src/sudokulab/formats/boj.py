@@ -1,19 +1,13 @@
 """The adapter to the BOJ 2580 text format: read a puzzle, write an answer. Nothing else knows it.
 
-Accepted spellings of a puzzle (n is inferred from how many numbers there are):
-
-- BOJ form: n lines of n whitespace-separated integers, 0 for a blank;
-- the same n*n integers spread over any number of lines (the statement shows all 81 on one line);
-- for n <= 9, one line of n*n characters, ``.`` or ``0`` for a blank (puzzle collections);
-- for n <= 9, n lines of n digits with no spaces (BOJ 2239).
-
-CRLF line ends, tabs, extra spaces, blank lines, comment lines (starting with ``#``, as in datasets)
-and a missing final newline are all fine. Input
-larger than ``MAX_INPUT_BYTES`` is refused before it is read whole, and boards above
-``MAX_SIZE`` x ``MAX_SIZE`` are refused: a 64x64 board is far past what any paradigm here solves.
-
-The answer is n lines of n numbers separated by one space, a newline after each line, nothing else
-(or, ``compact``, n lines of n digits with no spaces, the answer form of BOJ 2239, for n <= 9).
+Accepted spellings of a puzzle (n is inferred from how many numbers there are): BOJ form (n lines
+of n whitespace-separated integers, 0 for a blank); the same n*n integers over any number of lines;
+for n <= 9, one line of n*n characters (``.`` or ``0`` for a blank) or n lines of n digits with no
+spaces (BOJ 2239). CRLF line ends, tabs, extra spaces, blank lines, ``#`` comment lines and a
+missing final newline are all fine. Input larger than ``MAX_INPUT_BYTES`` is refused before it is
+read whole, and boards above ``MAX_SIZE`` x ``MAX_SIZE`` are refused. The answer is n lines of n
+numbers separated by one space, a newline after each, nothing else (or, ``compact``, n lines of n
+digits, the answer form of BOJ 2239, for n <= 9). docs/formats.md.
 """
 
 from __future__ import annotations

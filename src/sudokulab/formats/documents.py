@@ -1,20 +1,14 @@
 """The one JSON contract: what ``--json`` prints, for every command.
 
-With ``--json`` a command prints exactly one JSON document on standard output and nothing else
-(a command that produces one row per puzzle prints JSON Lines instead: one document per line).
-Every command's document is described by ``schemas/<command>.schema.json`` in this package
-(draft 2020-12); ``schema(command)`` loads it and the tests validate every command's output,
-error cases included, against it. A failed command run with ``--json`` prints
-``{"error": "<the one line>", "exit": <code>}`` as its document, the same line it writes to
-standard error.
-
-This module is the only place that turns a document into text, so every command's JSON looks the
-same: two-space indentation, and each list of numbers (a grid's row, a box shape) kept on one line
-so a board stays readable. JSON Lines rows, a CSV cell of JSON and the header comment of an
-exported formula are ``compact``. ``cli.main`` prints the error document (``emit_error``) of a
-failed run that asked for ``--json`` (``asked_for_json``), unless the command printed its own
-document already (``solve`` with no solution: its document says so, exit 1). The schemas name
-each other by ``$id`` (``urn:sudokulab:schema:<name>``); ``validator`` resolves them.
+With ``--json`` a command prints exactly one JSON document on standard output and nothing else (or
+JSON Lines, one document per puzzle); every command's document is described by
+``schemas/<command>.schema.json`` in this package (draft 2020-12, named by ``$id``
+``urn:sudokulab:schema:<name>``, resolved by ``validator``), and the tests validate every command's
+output against it. A failed run prints ``{"error": "<the one line>", "exit": <code>}``
+(``emit_error``, from ``cli.main``, unless the command printed its own, as ``solve`` with no solution does). This is
+the only place that turns a document into text, so every command's JSON looks the same (two-space
+indentation, lists of numbers on one line so a board stays readable; ``compact`` for JSON Lines
+rows, CSV cells and exported headers). The schemas: docs/json.md.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Results files that a stopped run leaves usable and the next run resumes (``rate --output``, ``judge --output``).
 
-A long run's results are worth keeping piece by piece: a ``rate`` of a hard set stopped after 878 s
-should not lose 878 s. So, unlike the other output files (``outputs.OutputFile``: whole or nothing),
+A long run's results are worth keeping piece by piece: a ``rate`` of a hard set stopped after many
+minutes should not lose them. So, unlike the other output files (``outputs.OutputFile``: whole or nothing),
 such a file is JSON Lines written as the run goes: a first line that says what decides its rows
 (the command, sudokulab's version, the options that change a row: ``settings``), then one row per
 finished item, each written and flushed as soon as it is known. Ctrl-C, SIGTERM, SIGHUP or a

@@ -3,4 +3,6 @@ uniqueness the oracle proves, the same puzzles for the same seed (``sudokulab ge
 
 It may import ``core``, ``formats``, ``execution``, ``solvers``, ``datasets``, ``reasoning``,
 ``verdicts`` and ``ui``; nothing above it.
+
+More: docs/generate.md.
 """

@@ -1,48 +1,14 @@
 """Random complete grids and puzzles of any board shape, deterministic for a seed.
 
-How a grid is made, and how uniform it is:
+A grid is a randomised search of the empty board (its own search, Las Vegas restarts, since the
+solvers' searches are deterministic on purpose) followed by random Sudoku symmetries: close to
+uniform, not exactly. Clues are then removed in random order down to a target, each removal kept
+only while the puzzle keeps one solution when that is asked (counted by the oracle, SAT by default).
+Variant rules are kept throughout (their propagation is ``propagation``'s). One seed gives the same
+puzzles in one process or on a cluster (``per_puzzle_seeds``). The random grid, the removal of
+givens, the uniqueness check and the seeding are one recipe, so they live together.
 
-1. **A randomised search of the empty board.** Depth-first over candidate bit sets: branch on a
-   cell with the fewest candidates (ties broken at random), digits in random order, naked and
-   hidden singles propagated after each placement. A run that exceeds a node budget restarts
-   with fresh random choices (Las Vegas), so a rare dead end never becomes a long stall. The
-   solvers' own searches are deterministic on purpose (reproducible effort figures), hence a
-   small search of our own here.
-2. **Random symmetries of that grid**: relabel the digits, permute the rows within each band,
-   the bands, the columns within each stack, the stacks, and transpose when the boxes are
-   square. Each of these maps a valid grid to a valid grid.
-
-Why step 1 matters: symmetries alone only ever reach the orbit of one base grid, a vanishing part
-of all grids (9x9 has 5,472,730,538 essentially different grids). The randomised search can reach
-every grid, and step 2 then spreads each result evenly over its orbit.
-
-It is *not* exactly uniform: the first grid a randomised search meets favours grids that many
-search paths lead to. Exactly uniform sampling needs heavier machinery (counting-based methods,
-long Markov chains) that would be slow beyond 9x9. For benchmarks the property that matters holds:
-no fixed pattern, every grid possible, different seeds giving unrelated grids.
-
-Variant rules (``rules=``, see ``sudokulab.core.rules``): the randomised search propagates every rule
-kind through the solvers' own propagation, so the grid keeps them all; step 2 is skipped, since
-the symmetries keep rows, columns and boxes but not diagonals, windows, knight or king moves,
-regions, cages or thermometers (``random_symmetry``). The rule set is fixed and given (cages keep
-their totals); generation only fills and removes under it.
-
-Clues are then removed in a random order down to a target count; with ``unique=True`` a removal
-is kept only when the puzzle still has exactly one solution under the rules (counted up to 2 by
-the oracle, SAT by default). One pass suffices: a removal refused once stays refused, because removing more
-clues can only add solutions. When the target cannot be reached while staying unique, the result
-says how far it got instead of looping.
-
-Seeds. By default one random stream, seeded by ``seed``, makes every puzzle in turn, so puzzle k
-depends on everything drawn before it (``examples/puzzles-20.txt`` is made that way). With
-``per_puzzle_seeds`` puzzle k has a stream of its own, seeded by the text ``"{seed}/{k}"`` (Python
-hashes a text seed with SHA-512: the same on every machine and Python version), so puzzles can be
-made anywhere in any order: on a cluster (``cluster=``, which implies it) chunks of puzzles are
-made on the workers, and the output is the same for a seed whatever ran it, one process or any
-number of workers, and however the work was cut.
-
-One module: random grids, the removal of givens, the uniqueness check and the seeding that makes
-them reproducible in one process or on a cluster are one recipe; its propagation is ``propagation``'s.
+How uniform the grids are, variant rules and seeds in detail: docs/generate.md.
 """
 
 from __future__ import annotations
@@ -146,7 +112,7 @@ def _shuffled_groups(rng: random.Random, groups: int, size: int) -> list[int]:
 
 
 def random_symmetry(grid: Grid, shape: Shape, rng: random.Random) -> Grid:
-    """The grid under a random validity-preserving symmetry (see the module docstring).
+    """The grid under a random validity-preserving symmetry (listed in docs/generate.md).
 
     Valid for standard rules only: the moves keep rows, columns and boxes, but not what a variant
     adds. Swapping rows within a band moves cells off a diagonal (X) and out of a window
@@ -332,7 +298,7 @@ def generate(shape: Shape | int, count: int = 1, *, clues: int | None = None, fr
     With ``unique`` and no ``oracle``, one ``Oracle`` (``UNIQUENESS_TIME_LIMIT`` per count) serves
     the whole run: SAT, or the fast search when SAT does not declare every kind of the rules
     (``oracle_for``). ``progress`` follows each puzzle as it is made (for a progress bar; not
-    on a cluster). ``per_puzzle_seeds`` gives each puzzle its own stream (module docstring);
+    on a cluster). ``per_puzzle_seeds`` gives each puzzle its own stream (docs/generate.md);
     ``cluster`` (an address, ``local:N`` or an executor) makes chunks of ``chunk`` puzzles (default
     ``chunk_size``) on its workers, with per-puzzle seeds, and yields them in order.
 

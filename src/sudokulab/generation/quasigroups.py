@@ -1,29 +1,14 @@
 """Random Latin squares and quasigroup-with-holes instances, the same for a seed.
 
-A Latin square of order n is an n x n grid whose every row and column holds 1..n once: a Sudoku
-without boxes (the ``latin`` preset of ``core.rules``). **Quasigroup with holes** (QWH; Achlioptas,
-Gomes, Kautz and Selman 2000) blanks cells of a random Latin square: completing it is NP-complete,
-every instance has a solution (the square it came from), and its hardness peaks between two easy
-ends (few holes: propagation fills them; most cells open: almost any filling works). That peak is
-the easy-hard-easy curve ``sudokulab study`` draws (docs/study.md).
+A Latin square of order n holds 1..n once in every row and column: a Sudoku without boxes (the
+``latin`` preset of ``core.rules``). **Quasigroup with holes** (QWH; Achlioptas, Gomes, Kautz and
+Selman 2000) blanks cells of a random Latin square: completing it is NP-complete, every instance
+has a solution, and its hardness peaks between two easy ends, the easy-hard-easy curve ``sudokulab
+study`` draws. The square is drawn by the Markov chain of Jacobson and Matthews (1996), which tends
+to the uniform distribution the QWH literature draws from, rather than by the randomised search of
+``puzzles.random_grid``. The chain and the holes punched in its square are one recipe for one family.
 
-The square is drawn by the Markov chain of Jacobson and Matthews (1996), whose stationary
-distribution is uniform over the Latin squares of order n, as the QWH papers draw theirs. The chain
-walks the square's incidence cube (``cube[r, c, s]`` is 1 when row r, column c holds symbol s): a
-move adds +1 and -1 around a 2x2x2 sub-cube so that every line of the cube keeps its sum 1, which
-may leave one entry at -1 (an *improper* square); the next moves start from that entry until the
-square is proper again. It starts from the cyclic square ``(r + c) mod n`` with its rows, columns
-and symbols permuted at random and makes ``MIXING * n**2`` proper moves, each followed by the
-improper ones that lead back to a proper square (about n of them on the orders tried here, so about
-n**3 moves in all). No bound on the chain's mixing time is proved; the count is a choice between
-uniformity and seconds (a 30x30 square takes about half a second here), and every one of the 576
-squares of order 4 comes out about equally often (tests/generation/test_quasigroups.py).
-
-Why not the randomised search of ``puzzles.random_grid`` (which serves ``--rules latin``): the first
-square a randomised search meets favours squares that many search paths reach, where the chain
-tends to the uniform distribution the literature's QWH instances come from.
-
-One module: the chain and the holes punched in its square are one recipe for one family.
+How the chain runs: docs/study.md.
 """
 
 from __future__ import annotations

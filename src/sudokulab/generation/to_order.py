@@ -1,21 +1,17 @@
 """Puzzles made to order: a rating range on Sudoku Explainer's scale, a technique the path needs,
-symmetric givens, minimal puzzles (docs/generate.md).
+symmetric givens, minimal puzzles.
 
-A request (``Order``) is met by trying candidates one after another, each from its own random stream
-(``"{seed}/{k}"`` for candidate k, so the same seed gives the same puzzles on one process, on ``--jobs``
-or on a cluster): a random complete grid (``puzzles.random_grid``), from which givens are taken away
-in random order an *orbit* at a time (a cell and its images under the symmetry: itself alone, its
-180-degree turn, its left-right mirror), an orbit staying removed only when the puzzle keeps exactly
-one solution (the uniqueness oracle), until no orbit can go. Then the checks, cheapest first:
-``minimal``, that no single given can go either (each removal tried: two solutions or more); a rating
-range, serate's ER (``reasoning.serate``), its path stopped at the first step above the range;
-``needs``, that serate's path uses the technique. A path that uses a technique needs it: serate takes
-the first rule in its order that has a hint, so before a technique's first use every rule before it
-had nothing, and those rules alone stop there (``reasoning.serate.solver.solves``; a test checks it).
+A request (``Order``) is met by trying candidates one after another, each from its own random
+stream (``"{seed}/{k}"``, so the same seed gives the same puzzles wherever they are tried): a random
+complete grid, from which givens are taken away an *orbit* at a time (a cell and its images under
+the symmetry) while the puzzle keeps one solution; then the checks, cheapest first: ``minimal``, a
+rating range (serate's ER, its path stopped at the first step above the range), ``needs`` (a path
+that uses a technique needs it, since serate takes the first rule in its order that has a hint; a
+test checks it). Rating is the cost, so candidates are tried in batches on the executor and the
+first ``count`` accepted in candidate order kept. ``Tally`` counts what each request tried and why
+candidates were turned away.
 
-Rating is the cost, so candidates are tried in batches on the executor (``--jobs``, ``--cluster``), the
-first ``count`` accepted in candidate order kept, whoever tried them. ``Tally`` counts what each
-request tried and why candidates were turned away (the benchmark reports it per request).
+How a request is met, and what one costs: docs/generate.md ("Puzzles made to order").
 """
 
 from __future__ import annotations

@@ -3,4 +3,6 @@ student's code in a sandboxed worker that answers over a pipe, and a whole class
 gradebook that resumes where a run stopped.
 
 It may import every layer from ``core`` up to ``judge``; only ``cli`` is above it.
+
+More: docs/grading.md.
 """

@@ -3,19 +3,10 @@
 ``tests/solvers/test_contract.py`` runs these checks on every registered solver, and ``sudokulab
 check-solver`` runs the same ones on a student's class: one set of code, so a student's solver is
 held to exactly what the built-in ones are. Each check raises ``ContractFailure`` with the reason in
-words, or returns. A check tests only what the solver declares in its ``capabilities`` (a solver
-that declares no counting is not asked to count), as the contract test always has.
-
-The checks' puzzles: the BOJ 2580 sample and its published answer, random puzzles of six box
-shapes made here (a pattern grid shuffled by the Sudoku symmetries, seeded, so every run asks the
-same), a classic puzzle with one wrong digit that breaks no rule yet (no solution, found only by
-search), givens that break a rule, the empty boards, and small variant rule sets (solved under
-their rules, or refused before any work when the solver lacks a kind). The truth they are measured
-against is the independent checker (``grid.is_solution``) and the baseline solver (``backtrack``:
-canonical answers and counts).
-
-One module: the checks, their puzzles and the suite that runs them in order are one contract, read
-by the tests and by check-solver alike; split, a check and the puzzle it asks about would drift apart.
+words, or returns, and tests only what the solver declares in its ``capabilities``. The checks keep
+the puzzles they ask about (the BOJ sample, random puzzles of six box shapes, puzzles without a
+solution, variant rule sets) and the suite that runs them in order, so a check and its puzzle cannot
+drift apart. The checks and their puzzles: docs/grading.md.
 """
 
 from __future__ import annotations

@@ -3,6 +3,8 @@
 A submission can make the grader print anything (it runs in that process); so a document counts
 only with exactly the fields of its schema, of the right types, its exit as the process's. Anything
 else is the grader's failure, never a score (``grading.grader`` says it in words).
+
+More: docs/grading.md.
 """
 
 from __future__ import annotations

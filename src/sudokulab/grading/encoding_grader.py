@@ -2,29 +2,16 @@
 
 A formula that misses a constraint still solves puzzles that have one solution, and an
 over-constrained one only shows as "wrong answer" somewhere: so the grader looks at the model
-itself. Its checks, each passed or failed with its reason in Sudoku words:
+itself. Its checks, each passed or failed with its reason in Sudoku words: the models of the empty
+4x4 board (enumerated over the variables the student's ``decode`` reads, so auxiliary variables
+never inflate the count), unsatisfiable puzzles, answers checked by ``grid.solution_error``, unit
+propagation beside the shipped encodings (SAT only), and the size. The student's code runs in a
+sandboxed process of its own (``student_process``; ``SatModel`` and ``CpModel`` here are proxies
+that exchange data with it), and the student's formula is solved by the grader's own engines in a
+second sandboxed process (``formula_worker``, through ``Solving``), each solve under the time limit
+of a call.
 
-1. **models of the empty 4x4 board**: enumerated (up to ``LIMIT``), 288 expected, every one a valid
-   grid. SAT models are enumerated with blocking clauses over the variables the student's
-   ``decode`` reads: a variable true in a model is one whose flip changes the decoded grid, so
-   auxiliary variables never inflate the count. A model that breaks a rule is the counterexample
-   ("your formula allows r1c1 = 1 and r2c2 = 1 together, both in box 1"); a grid the formula
-   forbids is named when there are too few.
-2. **unsatisfiable puzzles**: a 4x4 with no completion, a 9x9 whose givens clash, a classic 9x9 with
-   one wrong digit that breaks no rule yet: no model expected.
-3. **answers**: random 4x4 and 6x6 puzzles, the BOJ 2580 sample and two 9x9 puzzles solved and
-   decoded, each answer checked by ``grid.solution_error`` (the independent checker).
-4. **propagation** (SAT only): how many cells unit propagation alone settles from the givens, on
-   three 9x9 puzzles, beside the shipped ``minimal`` and ``extended`` encodings; weaker than
-   ``minimal`` fails.
-5. **size**: clauses and variables of the empty 9x9 beside the shipped encodings (reported, passed).
-
-The student's code runs in a sandboxed process of its own (``student_process``): ``SatModel`` and
-``CpModel`` here are proxies that send it puzzles and get clauses, models and grids back as data,
-so the checks below run in the grader's process on values it validates. The student's formula is
-solved by the grader's own engines, in a second sandboxed process (``formula_worker``, reached
-through ``Solving``), each solve under the time limit of a call: a formula that keeps an engine
-busy fails its check at the limit, and the process goes with a SIGTERM or Ctrl-C to the grader.
+The checks, their puzzles and the sandboxes: docs/grading.md ("check-encoding: a model").
 """
 
 from __future__ import annotations

@@ -8,6 +8,8 @@ its worker, under the same launcher and bubblewrap), each call under the time li
 at the limit, or when the grader is stopped (SIGTERM, Ctrl-C), the process is killed with its
 engines, and the check that asked fails, naming the limit. Only data crosses the pipe: clauses,
 assumptions and models (SAT); a CP-SAT model as protobuf text and its solutions' values.
+
+More: docs/grading.md.
 """
 
 from __future__ import annotations

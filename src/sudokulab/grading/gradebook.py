@@ -1,24 +1,16 @@
 """A whole class graded: its submissions found, each student graded once, the gradebook written.
 
-SUBMISSIONS/ holds one file or one folder per student, named after the student (the file's stem,
-the folder's name); hidden entries are left out. Each submission is packed once, safely
-(``execution.safe_copy``: no link followed, no FIFO waited on, sizes bounded before reading, for a
-student may still be writing it) and keyed by a digest of its bytes and of the options that decide
-a grade (``GradeOptions.digest_fields``).
+SUBMISSIONS/ holds one file or one folder per student, named after the student; each submission is
+packed once, safely (``execution.safe_copy``), and keyed by a digest of its bytes and of the options
+that decide a grade (``GradeOptions.digest_fields``). Each student's result and report are written
+atomically as soon as they arrive, so a run grades only the students without a stored result of
+the same digest: a Ctrl-C, a ``kill -9`` or a lost Dask worker loses no finished result and grades
+none twice. ``gradebook.csv`` and ``gradebook.json`` are rewritten from the stored results when
+every student has one, every text a student controls made inert; a lock on ``.grade.lock`` keeps
+two runs off one folder. Students are graded by ``jobs`` threads here, each waiting on its
+student's grader process (``grading.grader``), or one task per student on a Dask cluster.
 
-The output folder keeps, per student, ``results/<student>.json`` (the result and its digest) and
-``reports/<student>.txt``, each written atomically (a temporary file renamed over the target,
-``formats.outputs``) as soon as that student's result arrives, the report first, so a result
-on disk always has its report. A run grades only the students without a stored result of the same
-digest: a Ctrl-C, a ``kill -9`` or a lost Dask worker loses no finished result and grades none
-twice (a task a lost worker held is run again by the executor, and its result arrives once).
-``gradebook.csv`` and ``gradebook.json`` are rewritten from the stored results when every student
-has one, every text a student controls made inert (``grader.inert``). A lock on ``.grade.lock``
-keeps two runs off one folder, and the run that holds it empties ``.work``, where the students'
-work folders live (mode 700), when it starts and when it ends.
-
-Where students are graded: ``jobs`` threads here, each waiting on its student's grader process
-(``grading.grader``), or one task per student on a Dask cluster (``execution.cluster``).
+The output folder, resuming and the lock: docs/grading.md ("A whole class").
 """
 
 from __future__ import annotations

@@ -1,26 +1,17 @@
 """One student's submission graded by a ``sudokulab`` process of its own, its JSON read strictly.
 
 Why a process per student: whatever the submission does to the process that grades it (exits at
-import, loops, prints megabytes, breaks the interpreter), it does to that process alone; here it
-becomes that student's failure, in words ("the grader ended with exit code 0 and printed no
-document for this submission"), and the class goes on. The grader is ``sudokulab judge|check-solver|
-check-encoding ... --json``, run capped (``capped_process``: a PID namespace of its own, a wall-time
-cap and an output cap, SIGTERM when the thread that started it dies, so a ``kill -9`` of ``grade``
-leaves no grader behind). Its document is checked field by field (``grader_documents``): anything
-else is the grader's failure, never a score.
+import, loops, prints megabytes, breaks the interpreter), it does to that process alone, and
+becomes that student's failure in words while the class goes on. The grader is ``sudokulab
+judge|check-solver|check-encoding ... --json``, run capped (``capped_process``), and its document is
+checked field by field (``grader_documents``): anything else is the grader's failure, never a
+score. It starts isolated (``python -I``, in a folder of its own, ``TMPDIR`` in the student's work
+folder), so a ``json.py`` handed in is never the grader's module. ``grade_student`` runs where the
+student is graded (a thread of ``grade --jobs N`` or a Dask task): the submission travels as a tar
+archive (``StudentJob.packed``), is unpacked into a work folder there and, for the judge task,
+compiled there in the sandbox.
 
-The grader never imports from the student's folder: it starts isolated (``python -I``, the package's
-own folder put back on its path and nothing else), in a current folder of its own that holds
-nothing of the student's (``run/``), with ``TMPDIR`` inside the student's work folder, so a
-``json.py`` or a ``random/`` package handed in is the student's file, never the grader's module,
-and whatever the grader leaves in its temporary folder goes when the work folder goes.
-
-``grade_student`` runs where the student is graded: a thread of ``grade --jobs N`` or a task on a
-Dask worker. The submission travels as a tar archive (``StudentJob.packed``), is unpacked into a
-work folder there (``StudentJob.work_root``: inside the gradebook folder on this machine, mode 700;
-the Dask worker's own folder on a cluster), and, for the judge task, compiled there in the sandbox
-(the binary must run where it was built), with its own limits (``submission``); a compile error is
-the student's failure.
+Where each part runs and what a hostile file can do: docs/grading.md ("A whole class").
 """
 
 from __future__ import annotations

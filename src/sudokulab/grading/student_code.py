@@ -7,6 +7,8 @@ raced beside the built-in solvers is the user's own, trusted as any script they 
 does not import, lacks what the interface asks for, or raises, is one line naming the file, the
 function and the line (``StudentError``, exit 2), never a traceback. Which of ``sudokulab``'s own
 solvers a student's code imports is found here too, and refused where the teacher says so.
+
+More: docs/grading.md.
 """
 
 from __future__ import annotations

@@ -1,23 +1,16 @@
 """The student's code in a sandboxed process of its own, seen from the grader: requests out, data back.
 
-A grader that imports the student's file into its own process can be forged: the student's code
-may replace the checks, print a report and ``os._exit(0)``, or ``sys.exit(0)`` before any verdict.
-So ``check-solver`` and ``check-encoding`` start ``student_worker`` under the judge's launcher, inside
-bubblewrap (``execution.sandbox``): it sees the Python installation and the project's package
-read-only, a read-only copy of the student's file, and nothing of the teacher's (no home folder,
-no network, a private /tmp). The grader sends one JSON request per line and reads one JSON answer
-per line on the worker's standard output, which the student's prints never reach (the worker
-points them at standard error, read here and kept to its last lines). An answer must be exactly
-that: one JSON object with the request's number and a value or an error; anything else is garbage.
+A grader that imports the student's file into its own process can be forged (the student's code
+may replace the checks, print a report and ``os._exit(0)``). So ``check-solver`` and
+``check-encoding`` start ``student_worker`` under the judge's launcher, inside bubblewrap
+(``execution.sandbox``), and exchange one JSON request and one JSON answer per line on a channel
+the student's prints never reach; anything else on it is garbage. Every way a call can fail as a
+process (an exit, a crash, a signal, no answer within the limit, garbage, too much output, the
+memory limit) is a ``StudentFailure`` naming the call; the process is then started again for the
+next call, up to ``RESTARTS`` times, so one bad call fails one check. A file that cannot be used at
+all (does not import, lacks the interface) is a ``StudentError``.
 
-Every way a call can fail as a process is a ``StudentFailure`` naming the call and what happened:
-``sys.exit`` or another ``BaseException``, the process ending (``os._exit``, a crash, a signal), no
-answer within the time limit per call, garbage or too much on the channel, too much printed, the
-memory limit. The process is then stopped, and started again for the next call (so one bad call
-fails one check, not the others), up to ``RESTARTS`` times; if loading the file fails on a restart
-too, every later call fails at once with that reason. The first load failing is the caller's
-to report: every check failed (``StudentFailure``), or the file unusable (``StudentError``, exit 2:
-it does not import, lacks what the interface asks for).
+Where the student's code runs and what it can see: docs/grading.md.
 """
 
 from __future__ import annotations

@@ -7,6 +7,8 @@ by field and made into the grader's own ``SolveResult`` and ``CountResult``. A r
 ``UnsupportedFeature``, any other exception as one of the same name; a process that fails the call
 is a ``StudentFailure``, which fails the check. The proxy has exactly the protocol members the
 student's instance has, so ``check_protocol`` sees what the student wrote.
+
+More: docs/grading.md.
 """
 
 from __future__ import annotations

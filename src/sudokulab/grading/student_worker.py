@@ -9,6 +9,8 @@ capabilities, a model's text; never an object of the student's, never a pickle.
 
 Nothing here is trusted by the grader: the student's code runs in this process and can rewrite it.
 That is why the grader takes only data it validates, and computes every verdict itself.
+
+More: docs/grading.md.
 """
 
 from __future__ import annotations

@@ -2,19 +2,13 @@
 
 A judge submission is a file or a folder in any of the languages ``judge`` runs; a solver or
 encoding submission is Python. Finding the one file to run, and compiling it where it is graded
-(the binary must run where it was built), is the same question for every student, answered here;
-a compile error is the student's failure, in the compiler's first line.
-
-The compiler's input is the student's: a C file can pull any file into its object at assembly time
-(``.incbin``), ``#include "/dev/zero"`` takes the compiler's memory without end, and a ``.fill``
-directive writes an object as large as it says. So a compiler runs inside the same sandbox as the
-program it builds (``execution.sandbox``, ``isolation``: the unprivileged uid, no network, no file
-but the system's toolchain and the submission's own copy, read-only), under limits of its own
-(``compile_limits``: wall and CPU time, memory for its whole process tree, its files in the
-sandbox's bounded /tmp, and the built program's size). It builds into that /tmp; a small script of
-ours there (``BUILD``) sends the build folder back as a tar archive on standard output, which the
-grader unpacks (regular files and folders only) into the student's work folder. A compiler stopped
-by a limit is "compile error: ... limit", naming the limit.
+(the binary must run where it was built), is the same for every student, answered here; a compile
+error is the student's failure, in the compiler's first line. The compiler's input is the
+student's (``.incbin``, ``#include "/dev/zero"``, a huge ``.fill``), so a compiler runs inside the
+same sandbox as the program it builds, under limits of its own (``compile_limits``), builds into
+the sandbox's /tmp, and a small script there (``BUILD``) sends the build folder back as a tar
+archive, unpacked (regular files and folders only) into the student's work folder. A compiler
+stopped by a limit is "compile error: ... limit". Languages and limits: docs/grading.md.
 """
 
 from __future__ import annotations

@@ -3,4 +3,6 @@ puzzle run in the sandbox of ``execution`` under its limits, each answer checked
 judge, the verdicts summed.
 
 It may import every layer from ``core`` up to ``bench``; nothing above it (``grading``, ``cli``).
+
+More: docs/judge.md.
 """

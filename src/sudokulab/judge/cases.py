@@ -1,23 +1,14 @@
 """One judged case: a run of the program on one puzzle and its verdict, as an online judge gives it.
 
-Each puzzle is fed in BOJ form on standard input to a run under limits (``sandbox.run_program``),
-and its output judged by the special judge (``verify.verify``). Verdicts, in the order decided:
+Each puzzle is fed in BOJ form on standard input to a run under limits (``sandbox.run_program``,
+inside bubblewrap unless the limits say ``isolation="none"``; the judge refuses to start, with one
+line, where bubblewrap cannot run), and its output judged by the special judge (``verify.verify``).
+The verdicts, in the order decided: time limit exceeded, output limit exceeded, memory limit
+exceeded (the tree reached the limit, or a failed run shows evidence that memory ran out: so no
+crash is blamed on memory without a sign of it), runtime error, then wrong answer (with the reason
+from ``verify``) or accepted.
 
-- *time limit exceeded*: still running at the time limit (wall time);
-- *output limit exceeded*: more than the output limit on standard output;
-- *memory limit exceeded*: its processes together reached the limit (its memory control group's, or
-  the launcher's samples of the whole tree where no group can be made), or its peak memory (resident
-  memory, shared maps included) passed the limit, whatever its exit code; or the
-  program failed (non-zero exit or signal) and there is evidence that memory ran out: its peak
-  reached 90% of the limit, or its error output names an out-of-memory error (Python MemoryError,
-  Java OutOfMemoryError, C++ bad_alloc, V8 "heap out of memory", "Cannot allocate memory"). A
-  failure without such evidence is a runtime error, so no crash is blamed on memory without a
-  sign of it;
-- *runtime error*: non-zero exit code, or killed by a signal (named);
-- *wrong answer* (with the reason from ``verify``) or *accepted*.
-
-Every run happens inside bubblewrap unless the limits say ``isolation="none"`` (``isolation``,
-``sandbox``); the judge refuses to start, with one line, where bubblewrap cannot run.
+Each verdict's rule, and what counts as evidence of memory: docs/judge.md.
 """
 
 from __future__ import annotations
@@ -108,7 +99,7 @@ _OUT_OF_MEMORY = re.compile(
 
 
 def judge_run(puzzle: Puzzle, run: Run, limits: Limits = DEFAULT_LIMITS) -> tuple[Outcome, str]:
-    """The verdict on one run and its reason (see the module docstring for the rules and order)."""
+    """The verdict on one run and its reason (the rules and their order: docs/judge.md)."""
     if run.timed_out:
         return Outcome.TIME_LIMIT, f"still running after {limits.seconds:g} s"
     if run.output_overflow:

@@ -7,6 +7,8 @@ into its own folder; the program itself (``python3``, ``node``, ``java``) must b
 and is resolved on the worker's PATH. With ``shared_fs`` nothing is sent: the command runs as given,
 its paths seen by every worker. A command that cannot be found on a worker is refused with one line
 before any run.
+
+More: docs/judge.md.
 """
 
 from __future__ import annotations

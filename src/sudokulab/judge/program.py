@@ -1,22 +1,16 @@
 """The program a judge runs, fixed before its first run: its files copied, its interpreter resolved.
 
-Why fixed: a judge that reads ``sol.py`` where it lies judges whatever is there at each run (saving a
-new version halfway through a judge changed the verdicts of the later puzzles), and the sandbox
-looks a bare ``python3`` up on its own PATH (``/usr/bin``), not on the user's (a virtual
-environment's, pyenv's). So before the first run:
+Why fixed: a judge that reads ``sol.py`` where it lies judges whatever is there at each run, and the
+sandbox would look a bare ``python3`` up on its own PATH, not the user's. So before the first run
+the program and every file or folder the command names are packed (``pack_program``, with
+``execution.safe_copy``'s rules), unpacked once, read-only, into a private folder, and the command
+rewritten to point at the copies (``fixed_program``); a Dask worker unpacks the same package into
+its own folder (``unpack_program``). A program in a ``bin`` or system folder is an installed tool,
+run where it is. The program's name is resolved as the user's shell would, a version manager's
+shim to the interpreter it stands for, and the sandbox binds that interpreter's installation
+read-only (``isolation.program_mounts``).
 
-- the program and every file or folder the command names are packed (``pack_program``), unpacked
-  once, read-only, into a private temporary folder, and the command rewritten to point at the copies
-  (``fixed_program``, removed at the end); a Dask worker unpacks the same package into its own
-  folder (``unpack_program``). The packing is ``execution.safe_copy``'s: no link is followed (a
-  link, a FIFO or a device is refused, naming it), and the 64 MB bound holds while it is read. A
-  program file in a ``bin`` folder (``.venv/bin/python``, ``/opt/jdk/bin/java``) or a system folder
-  is an installed tool, run where it is, not copied;
-- the program's name is resolved as the user's shell would: a bare name on the user's PATH, a
-  version manager's shim (pyenv's ``~/.pyenv/shims/python3``, a bash script the sandbox could not
-  run) to the interpreter it stands for (``pyenv which python3``, asked in the judge's folder so a
-  ``.python-version`` there counts). The sandbox then binds that interpreter and its installation
-  read-only (``isolation.program_mounts``).
+What is copied, what is refused and how the interpreter is found: docs/judge.md.
 """
 
 from __future__ import annotations

@@ -1,21 +1,15 @@
 """Judge a program over a dataset, as an online judge does: one run per puzzle, one verdict each.
 
-A dataset entry that is no puzzle is an *invalid dataset entry*: counted, named with its line, and
-nothing is run for it.
+Each dataset entry's puzzle is run and judged (``judge.cases``: the verdict of one run); an entry
+that is no puzzle is an *invalid dataset entry*, counted and named with its line, and nothing is run
+for it. Under variant rules each puzzle carries them: the program still reads the givens alone, and
+its answer is judged under the rules. The program judged is fixed before the first run
+(``judged_program``: its files copied read-only, its interpreter the one the user's shell would
+run), a runtime that sizes its memory from the machine gets flags sized from the limit
+(``runtime_flags``; ``on_note`` hears which), and what a program writes reaches every detail
+escaped (``formats.boj.printable``). Batches on a Dask cluster are ``judge.cluster``'s.
 
-Under variant rules (``datasets.RuleOptions``: ``sudokulab judge --rules x ...``) each entry's
-puzzle carries them: the program still reads the givens alone (it is written for its variant),
-and its answer is judged under the rules, the oracle's answers beside failures too.
-
-The program judged is fixed before the first run (``judged_program``): the files and folders the
-command names are copied, read-only, into a private folder (so replacing ``sol.py`` halfway changes
-nothing), and the interpreter it names is the one the user's shell would run (a bare ``python3`` on
-the user's PATH, a pyenv shim resolved), not the sandbox's. A runtime that sizes its memory from the
-machine (the JVM, Node's V8) gets flags sized from the memory limit (``runtime_flags``) unless the
-user gave their own, and ``on_note`` hears which. What a program writes reaches every detail escaped
-(``formats.boj.printable``): a detail is printed on a terminal.
-
-The verdict of one run is ``judge.cases``'s; batches on a Dask cluster are ``judge.cluster``'s.
+The verdicts in the order decided, variant rules and clusters: docs/judge.md.
 """
 
 from __future__ import annotations

@@ -10,6 +10,8 @@ the serial collector (one thread, no per-core structures). Node's V8 sizes its o
 machine too: ``--max-old-space-size`` of three quarters of the limit, so a hog ends with V8's "heap
 out of memory". CPython frees what it stops using at once, and C and C++ ask for what they use: no
 flags. A flag is added only where the user gave none of its kind, and the judge says which it added.
+
+More: docs/judge.md.
 """
 
 from __future__ import annotations

@@ -2,19 +2,13 @@
 
 A cage's *fillings* are the sets of different digits adding up to its total that its cells can
 hold, given their pencil marks (``fillings``); every technique here reads them. In the order a
-person uses them:
-
-- a one-cell cage is a given in all but name: its total is its digit (``one_cell_cage``), and so is a
-  cage's last open cell: its total less the digits placed (``last_cage_cell``);
-- a cell keeps only the digits some filling puts there (``cage_sum``);
-- a digit every filling needs ("cage 12 needs a 9") leaves every cell that sees all the cage's
-  places for it (``cage_pointing``, as pointing does from a box);
-- a digit whose places in a complete group all lie in one cage is that cage's (the group "claims" it
-  for the cage): it leaves the cage's other cells, and the fillings without it go
-  (``cage_claiming``).
-
-Premises are the cage cells' marks (the fillings depend on them) and, for the house techniques,
-what leaves the digit its places.
+person uses them: a one-cell cage, or a cage's last open cell, is a given in all but name
+(``one_cell_cage``, ``last_cage_cell``); a cell keeps only the digits some filling puts there
+(``cage_sum``); a digit every filling needs leaves every cell that sees all the cage's places for
+it (``cage_pointing``); a digit whose places in a complete group all lie in one cage is that
+cage's, leaving its other cells and the fillings without it (``cage_claiming``). Premises are the
+cage cells' marks and, for the house techniques, what leaves the digit its places. Their ratings:
+docs/explain.md.
 """
 
 from __future__ import annotations

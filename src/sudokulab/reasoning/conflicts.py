@@ -2,20 +2,15 @@
 forbid them, and a smallest set of givens whose removal makes the puzzle solvable.
 
 The model is the one ``explain`` certifies its steps with (``step_check.Checker``): every named
-constraint ("row 1", "cage 3 (sum 10)", "anti-knight", ...) behind a switch literal, a cell's
-exactly-one always on, the givens as assumption literals. Then:
+constraint behind a switch literal, a cell's exactly-one always on, the givens as assumptions.
+**givens**: a smallest unsatisfiable subset of the givens, every rule hard (PySAT's ``OptUx``), or
+above ``SMALLEST_UP_TO`` (or with ``smallest=False``) a subset-minimal one by deletion with
+clause-set refinement. **groups**: a second deletion pass over the switches with those givens
+fixed, so the sentence "... cannot all hold: row 1, box 3" is minimal both ways. **removal**: a
+smallest correction set by MaxSAT (PySAT's RC2: the rules hard, one soft unit clause per given).
+PySAT is imported inside the functions, so ``import sudokulab`` stays light.
 
-- **givens**: a smallest unsatisfiable subset of the givens, every rule hard (PySAT's ``OptUx``);
-  above ``SMALLEST_UP_TO``, or with ``smallest=False``, a subset-minimal one by deletion with
-  clause-set refinement, which needs no hitting-set search. Dropping any one lets the rest hold.
-- **groups**: a second deletion pass, over the switches, with those givens fixed. So the givens are
-  minimal against *all* the rules and the groups minimal for *those* givens, which is what a
-  sentence "... cannot all hold: row 1, box 3" says.
-- **removal**: a smallest correction set by MaxSAT (PySAT's RC2: the rules hard, one soft unit
-  clause per given): the fewest givens whose removal leaves a solvable puzzle.
-
-docs/rating.md ("Why there is no solution") has the details. PySAT is imported inside the
-functions, so ``import sudokulab`` stays light.
+The details: docs/rating.md ("Why there is no solution").
 """
 
 from __future__ import annotations

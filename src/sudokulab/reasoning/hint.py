@@ -1,19 +1,13 @@
 """A hint: the one next step from a student's position, or what is wrong in that position.
 
-A student has filled some cells (``progress``: the grid as it stands, givens included) and maybe
-written pencil marks (``marks``: a mask per cell, None where nothing is written). ``hint`` first
-looks for mistakes, since a step reasoned from a wrong position would teach a falsehood:
-
-- a digit the student placed that no solution of the puzzle has there (SAT: the givens with that
-  digit have no completion);
-- a cell whose marks strike the digit that belongs there (SAT: the placed digits with the cell
-  held to its marks have no completion), or a cell with no mark left. The message names the
-  cell, never the digit: that would give the answer away.
-
-With no mistake, the board is the progress's digits placed and struck from their peers (the
-bookkeeping ``explain`` does), narrowed to the student's marks where written, and the hint is
-the step ``explain`` would take there (``explain.next_step``): the cheapest technique, minimal
-premises, so it uses only what the student's marks allow. Nothing of the solution is returned.
+A student has filled some cells (``progress``, givens included) and maybe written pencil marks
+(``marks``: a mask per cell, None where nothing is written). ``hint`` first looks for mistakes,
+since a step reasoned from a wrong position would teach a falsehood: a placed digit no solution
+has there, or a cell whose marks strike the digit that belongs there (or leave no mark), each
+found by SAT; the message names the cell, never the digit, which would give the answer away. With
+no mistake, the board is the progress's digits placed and struck from their peers, narrowed to the
+student's marks, and the hint is the step ``explain`` would take there (``explain.next_step``), so
+it uses only what the student's marks allow. Nothing of the solution is returned. docs/explain.md.
 """
 
 from __future__ import annotations

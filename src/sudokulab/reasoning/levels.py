@@ -1,32 +1,16 @@
 """The propagation ladder: how much of a puzzle each kind of reasoning settles before any search.
 
 Four levels over the pencil marks of ``candidates.Candidates`` under any ``rules.Rules``, each doing
-everything the ones before it do and running to a fixpoint:
+everything the ones before it do and running to a fixpoint: ``naked-single`` (unit propagation on
+the *minimal* SAT encoding; its own code, since ``solvers.propagation`` cannot leave hidden singles
+out), ``hidden-single`` (the *extended* encoding: ``solvers.propagation`` itself), ``all-different``
+(also Régin's matching filter on every all-different group: the Hall sets a person calls naked and
+hidden pairs, triples, ..., named by ``hall.hall_set``) and ``failed-literal+matching`` (also each
+candidate struck when unit propagation on the puzzle's CNF fails, alternated with the matching
+filter). Every level strikes only candidates in no solution of the current marks. A contradiction
+leaves a cell with no candidate, and ``settle_why`` gives the reason in words.
 
-- ``naked-single``: a settled cell strikes its digit from its peers (group mates, complete or
-  partial, and differing partners): unit propagation on the *minimal* SAT encoding. Its own code
-  here, since ``solvers.propagation`` cannot leave hidden singles out.
-- ``hidden-single``: also a digit with one place left in a complete group goes there: unit
-  propagation on the *extended* encoding. This is ``solvers.propagation``, the code the searches
-  use, started from any pencil marks.
-- ``all-different``: also J.-C. Régin's matching filter on every all-different group, complete and
-  partial: a candidate stays only when some maximum matching uses it. What it strikes are the Hall
-  sets a person calls naked and hidden pairs, triples, ... (``hall.hall_set`` names the one behind
-  a removal). Alternated with the level below.
-- ``failed-literal+matching``: also each candidate assumed in turn and struck when unit propagation
-  on the puzzle's CNF (``solvers.sat.cnf``, extended encoding, every rule kind) fails, alternated with the
-  all-different matching filter until a whole round strikes nothing. The name says both halves:
-  plain probing (unit propagation alone, no matching between rounds) is weaker, e.g. it settles
-  194 of magictour_top1465's first 200 where this level settles 197 (docs/propagation.md).
-
-Sums and thermometers: ``naked-single`` only checks the digits placed (a cage's sum, a
-thermometer's order); from ``hidden-single`` up they get ``solvers.propagation``'s bounds, so
-"all-different" means all-different *plus* those bounds for such rules; ``failed-literal+matching``
-sees them through the CNF. Every level strikes only candidates in no solution of the current marks.
-
-A contradiction leaves a cell with no candidate (``Candidates.contradiction``); when the reason is
-not an empty cell, one cell of the group named is emptied, and ``settle_why`` gives the reason in
-words. docs/propagation.md describes each level precisely.
+Each level precisely, sums and thermometers on each, and what each settles: docs/propagation.md.
 """
 
 from __future__ import annotations

@@ -1,25 +1,17 @@
 """Nested forcing chains: an assumption followed by singles *and* other techniques inside the branch.
 
 A plain trial (``implications.Trial``) follows an assumption by singles only. A **level-k trial**
-(``NestedTrial``) does the same, and where singles run dry it applies the techniques of its level to
-the assumed board (the branch's pencil marks, seen as a ``board.Board``), adds what they strike as
-events whose parents are the branch's own events the technique read (its other premises are board
-facts), and goes back to singles; until something breaks or nothing moves. The finders inside are
-the catalogue's own (``techniques``), so an inner step is named and worded as it would be on the
-board, and certified the same way: the outer step's premises are the board facts its traced events
-read, inner steps included.
+(``NestedTrial``) does the same, and where singles run dry applies the techniques of its level to
+the assumed board, adds what they strike as events whose parents are the branch's own events the
+technique read, and goes back to singles, until something breaks or nothing moves. The finders
+inside are the catalogue's own (``techniques``), so an inner step is named, worded and certified as
+it would be on the board. The levels follow Sudoku Explainer's nested forcing chains (level 1:
+pairs, locked candidates and x-wings inside; 2: also x- and xy-chains; 3: also cell and region
+forcing chains; 4: also dynamic forcing chains). A step is a candidate whose level-k trial breaks;
+the one of smallest complexity among the cells of fewest digits is shown. From level 3 on, ``probe``
+finds the candidates that break first and only a few of them are followed here.
 
-The levels follow Sudoku Explainer (``Chaining``: level 1 "dynamic forcing chains (+)", 9.0; level
-k >= 2 "nested forcing chains", 9.5 + 0.5 (k - 2)): level 1 uses locked candidates, naked and hidden
-pairs and x-wings inside; level 2 adds x-chains and xy-chains (SE's forcing X- and Y-chains); level
-3 adds cell and region forcing chains (SE's multiple forcing chains); level 4 dynamic forcing
-chains (a contradiction by singles inside the branch, where there is one). ``techniques`` decides
-which levels run (docs/rating.md says where ours stop and what a step beyond them is rated). A step
-is a candidate whose level-k trial breaks, so it is struck; among the cells of fewest digits where
-one breaks, the one with the smallest complexity is shown (chain nodes plus the nodes of inner
-chains, as SE counts a nested chain's length), rated with SE's length bonus over that complexity.
-From level 3 on, a sweep over every candidate with reasons would take minutes, so ``probe`` finds
-the candidates that break first and only a few of them are followed here.
+Each level's rating, and where ours stop: docs/rating.md.
 """
 
 from __future__ import annotations

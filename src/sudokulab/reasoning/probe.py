@@ -1,21 +1,16 @@
 """Probes: which assumptions break at nested level 3 or 4, answered fast and without reasons.
 
-A nested trial of level 3 applies cell and region forcing chains wherever singles run dry inside
-its branch, and one of level 4 dynamic forcing chains too: hundreds of singles trials at every such
-point, in every branch. Followed with reasons (``implications.Trial``) a sweep over every candidate
-took minutes. A sweep only needs to know *which* assumptions break, so a probe follows them over the
-searches' bit-set propagation (``solvers.propagation``), keeping no reasons; ``nested`` then follows
-the few that break with reasons, and the step is what that traced trial shows (a probe never writes
-a step, so nothing it gets wrong can reach an explanation).
+A nested trial of level 3 or 4 runs hundreds of singles trials wherever singles run dry in its
+branch, too many to follow with reasons over every candidate. A sweep only needs to know *which*
+assumptions break, so a probe follows them over the searches' bit-set propagation
+(``solvers.propagation``), keeping no reasons: singles, cell and region reductions and, at level
+4, contradictions, to a fixpoint. ``nested`` then follows the few that break with reasons, and the
+step is what that traced trial shows: a probe never writes a step, so nothing it gets wrong can
+reach an explanation. Where only the lower levels' techniques would make a branch break, a probe
+misses it; a break that rests on the propagation's sum and thermometer bounds, or on singles the
+board has not taken, is not traced into a step.
 
-What a probe applies inside the branch, to a fixpoint: singles; cell and region reductions (every
-digit of a cell, or every place of a digit in a group, followed by singles leaves a candidate out,
-and none of them breaks), and at level 4 contradictions (a candidate whose singles break is struck).
-The traced trial applies all of these and the lower levels' techniques besides (locked candidates,
-pairs, x-wings, x- and xy-chains), so where a probe breaks the trial breaks too; where only those
-extra techniques would make it break, the step is not found at that level (docs/rating.md). Only
-the propagation's sum and thermometer bounds, and singles a board has not taken yet, go beyond a
-trial: a break that rests on them is not traced into a step.
+What this costs in faithfulness, and why it is accepted: docs/rating.md ("How levels 3 and 4 are found").
 """
 
 from __future__ import annotations

@@ -1,21 +1,16 @@
 """Difficulty ratings: how hard a puzzle is for a person, from the hardest step its explanation needs.
 
-Two scales (``SCALES``; docs/rating.md). **sudokulab**'s, the default: the hardest step of
-``explain``'s path over our whole catalogue. **se**, Sudoku Explainer's: serate's ER, EP and ED
-from SE 1.2.1's own rules in its order (``serate``), standard 9x9 Sudoku only.
+Two scales (``SCALES``). **sudokulab**'s, the default: ``explain``'s path over the whole catalogue
+takes the cheapest step available each time, so its hardest step is the least a solver of that
+toolbox must know, and the rating is that step's difficulty on Sudoku Explainer's scale (no bonus
+for how often it is needed; the count is kept, ``hardest_steps``). **se**, Sudoku Explainer's:
+serate's ER, EP and ED from SE 1.2.1's own rules in its order (``serate``), standard 9x9 only. A
+full board rates 0; an explanation cut short gives a lower bound, marked ``stopped``.
+``chosen_entries`` picks a dataset's puzzles, ``rate_entries`` rates them (here, or in batches on
+``--jobs``/``--cluster`` workers, rows in input order either way), ``Distribution`` sums them up
+per dataset; ``sudokulab rate`` prints them (``cli.commands.rate``).
 
-On our scale, a puzzle's explanation (``explain.explain``, premise minimisation off: the rating needs only which
-steps are taken, not their smallest premises) takes the cheapest step available each time, so its
-hardest step is the least a solver of that toolbox must know. The **rating** is that step's
-difficulty on Sudoku Explainer's scale (``docs/rating.md`` lists it), as Sudoku Explainer rates: no
-bonus for how often the hardest technique is needed (the count is kept, ``hardest_steps``). A
-puzzle whose givens already fill the board rates 0. An explanation cut short (``time_limit``) gives
-a lower bound, marked ``stopped``.
-
-``chosen_entries`` picks a dataset's puzzles (all, the first ``limit``, or a reproducible ``sample``),
-``rate_entries`` rates them (here, or in batches on the workers of ``--jobs``/``--cluster``, the rows
-in input order either way), and ``Distribution`` sums them up per dataset (count per technique,
-quartiles of the rating); ``sudokulab rate`` prints them (``cli.commands.rate``).
+The scales and each technique's difficulty: docs/rating.md.
 """
 
 from __future__ import annotations

@@ -1,20 +1,15 @@
 """Single-digit patterns: skyscraper, 2-string kite, turbot fish, empty rectangle, simple colouring.
 
 Each follows one digit along strong links (a group where it has two places: one holds it).
-
-- Two strong links whose near ends see each other (skyscraper: two rows or two columns; 2-string
-  kite: a row and a column; turbot fish: any other complete groups, boxes and diagonals too): the
-  near ends cannot both hold the digit, so one far end does, and the digit leaves every cell that
-  sees both far ends.
-- Empty rectangle: a group (a box) whose places of the digit lie on one row and one column, and a
-  strong link with one end on that row: the far end's column meets the group's column in a cell
-  that would leave the group no place.
-- Simple colouring: the strong links of a digit, coloured alternately; one colour holds the digit.
-  Two cells of one colour that see each other strike that colour (colour wrap); a cell that sees
-  both colours loses the digit (colour trap).
-
-Sound on any rule set: strong links come from complete groups, "sees" is the rules' peers; the
-empty rectangle needs rows and columns.
+Two strong links whose near ends see each other (skyscraper: two rows or two columns; 2-string
+kite: a row and a column; turbot fish: any other complete groups) leave the digit in one far end,
+so it leaves every cell that sees both. Empty rectangle: a group (a box) whose places of the digit lie on one
+row and one column, and a strong link with one end on that row: the far end's column meets the
+box's column in a cell that would leave the box no place. Simple colouring: a digit's strong links
+coloured alternately; two cells of one colour that see each other strike that colour (colour
+wrap), a cell that sees both colours loses the digit (colour trap). Sound on any rule set: strong
+links come from complete groups, "sees" is the rules' peers; the empty rectangle needs rows and
+columns. Their ratings: docs/explain.md.
 """
 
 from __future__ import annotations

@@ -1,20 +1,14 @@
 """Certifying an explanation's step with SAT: its premises and named rules entail its conclusion.
 
-A step is *certified* when the clauses of the rule constraints it names ("row 4", "cage 7 (sum 15)",
-"anti-knight"), the clauses "each cell holds exactly one digit", its premises as unit assumptions
-and the negation of its conclusion (one clause: some placed digit is not there, or some struck
-candidate is) are unsatisfiable, and the premises with those constraints alone are satisfiable (a
-contradictory premise set would entail anything). The premises are made *minimal* by deletion:
-drop one, re-check, keep it out when the step still follows (after first shrinking to the
-solver's unsatisfiable core, which makes the deletion loop short); named constraints that are not
-needed are then dropped the same way, which keeps the premises minimal (fewer constraints only
-admit more models).
-
-One incremental solver holds every constraint of a rule set once, each named constraint's clauses
-behind an activation literal, so a check is one ``solve`` under assumptions. The variables are
-``core.variables`` (cell literals 1..n**3); the clauses of each kind are ``solvers.sat.cnf``'s
-(``cage_clauses``, ``thermo_clauses``, ``differ_clauses``): the same encodings the SAT solvers use,
-not a second copy. pysat is imported here, inside ``Checker``, never at ``import sudokulab``.
+A step is *certified* when the clauses of the rule constraints it names ("row 4", "cage 7 (sum
+15)"), each cell's exactly-one, its premises as unit assumptions and the negation of its
+conclusion are unsatisfiable, and the premises with those constraints alone are satisfiable (a
+contradictory premise set would entail anything). The premises are made *minimal* by deletion
+(after first shrinking to the solver's unsatisfiable core), then the named constraints not needed
+are dropped the same way. One incremental solver holds every constraint of a rule set once, each
+behind an activation literal, so a check is one ``solve`` under assumptions; its clauses are
+``solvers.sat.cnf``'s, the same encodings the SAT solvers use, not a second copy. pysat is imported
+inside ``Checker``, never at ``import sudokulab``. What a certified step means: docs/explain.md.
 """
 
 from __future__ import annotations

@@ -6,19 +6,9 @@ whatever would complete the pattern is false. These steps do not follow from the
 fire only when the puzzle has exactly one solution (``one_solution``, a SAT check with the first
 solution blocked) and carry their pattern (``steps.Step.pattern``) so ``step_check`` certifies both
 halves: the premises force the pattern unless the conclusion holds, and the puzzle's one solution
-lies outside the pattern.
+lies outside the pattern. ``unique_rectangle`` and ``bug_plus_one`` say what each pattern is.
 
-- **Unique rectangle**: four open cells on two rows and two columns, all with digits {a, b}, such
-  that swapping a and b keeps every rule: each group (and differing pair, cage, thermometer) meets
-  the rectangle in no cell, in two cells of one row or column, or in all four (on standard rules:
-  the rectangle lies in two boxes). Type 1: three corners are {a, b}, the fourth loses a and b.
-  Type 2: the other two corners are {a, b, x}; x leaves the cells that see both. Type 3: the other
-  two share a group and their extra digits make a naked subset there with other cells. Type 4: the
-  other two share a group where a has no other place; b leaves them.
-- **BUG+1** (bivalue universal grave): every open cell has two digits but one, which has three, and
-  every digit has two places in each group but one digit of that cell, which has three in its
-  groups: that digit goes there. Standard rules only, where a BUG grid is known to have no
-  solution or at least two.
+Their ratings and where they apply: docs/explain.md.
 """
 
 from __future__ import annotations
@@ -84,7 +74,16 @@ def _rectangles(board: Board):
 
 def unique_rectangle(board: Board, difficulty: float) -> Step | None:
     """The first unique rectangle of types 1, 2, 4, 3 (types 1, 2 and 4 at ``difficulty``; type 3
-    adds 0.1 per digit of its naked subset beyond one, as Sudoku Explainer does)."""
+    adds 0.1 per digit of its naked subset beyond one, as Sudoku Explainer does).
+
+    Four open cells on two rows and two columns, all with digits {a, b}, such that swapping a and b
+    keeps every rule: each group (and differing pair, cage, thermometer) meets the rectangle in no
+    cell, in two cells of one row or column, or in all four (on standard rules: the rectangle lies
+    in two boxes). Type 1: three corners are {a, b}, the fourth loses a and b. Type 2: the other two
+    corners are {a, b, x}; x leaves the cells that see both. Type 3: the other two share a group and
+    their extra digits make a naked subset there with other cells. Type 4: the other two share a
+    group where a has no other place; b leaves them.
+    """
     if not one_solution(board.cands.puzzle):
         return None
     found = None
@@ -220,7 +219,8 @@ def _type_3(board: Board, difficulty: float, corners, pair: int) -> Step | None:
 
 def bug_plus_one(board: Board, difficulty: float) -> Step | None:
     """Every open cell has two digits but one with three, and each digit two places per group but
-    the cell's one digit with three in its groups: that digit goes there (standard rules)."""
+    the cell's one digit with three in its groups: that digit goes there (standard rules, where a
+    bivalue universal grave is known to have no solution or at least two)."""
     puzzle = board.cands.puzzle
     if not puzzle.rules.is_standard:
         return None

@@ -10,6 +10,8 @@ The layer holds one folder per paradigm (its model modules and its solver) and w
 ``base``, ``batch``, ``search``, ``canonical``, ``native``, ``propagation``, ``lowering``,
 ``building`` and ``stoppable`` (time limits over a whole call). It may
 import ``core``, ``formats`` and ``execution``; nothing above it.
+
+More: docs/solvers.md.
 """
 
 from __future__ import annotations

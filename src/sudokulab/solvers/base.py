@@ -9,6 +9,8 @@ A solver says what it can do in ``capabilities`` and which options it takes in `
 callers ask instead of assuming, and the registry checks options by name and type before a
 solver is built. ``SolverBase`` is a convenience, not a requirement: any class with the members
 of ``Solver`` works everywhere.
+
+More: docs/solvers.md.
 """
 
 from __future__ import annotations

@@ -1,25 +1,15 @@
 """Puzzles of one shape solved as a batch: arrays in, arrays out.
 
-Why: a compiled search answers a 9x9 puzzle in microseconds, less than Python spends per puzzle on
-building a ``Puzzle``, a ``SolveResult``, checking the grid and writing a row. So bench (and the
-cluster backend) hand solvers a ``Batch``: the givens of k puzzles of one shape as a (k, cells)
-array, and get back ``BatchResults``: status codes, grids, times and effort as arrays.
+Why: a compiled search answers a 9x9 puzzle in less time than Python spends per puzzle on building
+a ``Puzzle``, a ``SolveResult``, checking the grid and writing a row. So bench (and the cluster
+backend) hand solvers a ``Batch``: the givens of k puzzles of one shape as a (k, cells) array, with
+the rules they are solved under (pickled by value, so a worker gets them whole), and get back
+``BatchResults``: status codes, grids, times and effort as arrays. ``solve_batch`` uses a solver's
+batch entry point when it has one and otherwise loops over ``solve``, so every solver takes
+batches; answers are checked by ``checking.check_batch``, vectorised and independent of every
+solver. numpy is imported here, so only the paths that batch (bench, cluster) import this module.
 
-A solver may implement the optional batch entry point
-
-    solve_batch(givens: ndarray[k, cells] uint8, shape: Shape, *, time_limit: float | None)
-        -> BatchResults
-
-(``time_limit`` is per puzzle, as in ``solve``); ``solve_batch`` below calls it when a solver has
-one and otherwise loops over ``solve``, so every solver takes batches. Answers are checked by
-``checking.check_batch``, vectorised and independent of every solver, as ``check_results`` is.
-
-A batch carries the rules its puzzles are solved under (``rules``: standard Sudoku by default;
-pickled by value, so a worker process gets them whole). An entry point that takes variant rules
-says so with a ``rules`` keyword parameter, and is then given them; otherwise a batch under
-variant rules goes puzzle by puzzle through ``solve``, which reads them from each ``Puzzle``.
-
-numpy is imported here, so this module is imported only by the paths that batch (bench, cluster).
+More: docs/solvers.md.
 """
 
 from __future__ import annotations
@@ -204,6 +194,16 @@ def pack_stats(per_puzzle: Sequence[Mapping[str, Stat]]
 
 def solve_batch(solver: Solver, batch: Batch, time_limit: float | None = None) -> BatchResults:
     """``solver``'s answers to every puzzle of ``batch``, through its batch entry point if it has one.
+
+    The optional entry point a solver may implement::
+
+        solve_batch(givens: ndarray[k, cells] uint8, shape: Shape, *, time_limit: float | None)
+            -> BatchResults
+
+    (``time_limit`` is per puzzle, as in ``solve``). An entry point that takes variant rules says so
+    with a ``rules`` keyword parameter, and is then given the batch's; otherwise a batch under
+    variant rules goes puzzle by puzzle through ``solve``, which reads them from each ``Puzzle``,
+    as does every solver without the entry point.
 
     A batch entry point times each puzzle itself; what the call spends outside those clocks is
     shared out evenly (``_share_the_rest``), so times mean the same on both paths.

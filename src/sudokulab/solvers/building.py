@@ -4,6 +4,8 @@ A large board's tables (an exact-cover matrix of n³ rows, a CNF formula of mill
 seconds to build in Python, and a time limit covers the whole call, building included: the build
 looks at the clock now and then (``Deadline.check``, which raises ``TimeUp``), and a build cut short
 is not kept, so the next call starts it again rather than reading half a table.
+
+More: docs/solvers.md.
 """
 
 from __future__ import annotations

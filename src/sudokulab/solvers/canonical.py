@@ -5,6 +5,8 @@ in reading order, gets the smallest digit that still leaves a solution with the 
 fixed. Any solution bounds the search (its digit in the cell is feasible, so only smaller digits are
 tried), and a digit a given or fixed peer holds is skipped without asking the engine. The SAT
 solver asks through assumptions, the external-program solver through unit clauses.
+
+More: docs/solvers.md.
 """
 
 from __future__ import annotations

@@ -5,6 +5,8 @@ CP-SAT search) holds Ctrl-C back until it returns, and an engine that catches SI
 it into an ordinary "stopped" answer. ``interruptible`` runs such a call in a helper thread while
 the main thread waits, where Ctrl-C reaches it at once; the engine is then told to stop, and the
 interrupt goes on up as ``KeyboardInterrupt``.
+
+More: docs/solvers.md.
 """
 
 from __future__ import annotations

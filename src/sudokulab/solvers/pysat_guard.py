@@ -1,22 +1,17 @@
 """PySAT's own SIGINT handler kept out of every PySAT call sudokulab makes.
 
-Called from the main thread, PySAT installs a SIGINT handler for the length of each ``solve``,
-``solve_limited``, ``propagate`` and cardinality encoding, and ``longjmp``s out of the C++ engine
-from it, wherever the engine is: inside glibc's ``malloc`` or ``free`` that leaves the heap
-half-updated and a later allocation aborts the process (docs/sat.md, "Ctrl-C inside PySAT"), and
-the call ends in ``pysolvers.error: Caught keyboard interrupt`` rather than ``KeyboardInterrupt``.
-PySAT asks ``MainThread.check()`` before each such call whether to install it; ``install`` puts
-``Guard`` in its place in ``pysat.solvers`` and ``pysat.card``, which answers "no" while one of
-our calls runs (``without_handler``) and PySAT's usual answer otherwise, so a library user's own
-PySAT calls are left as they were. Without the handler a signal is taken by the process's own
-handler (the command's, ``cli.stopping``) when the call returns: the engines sudokulab calls for
-reasoning, proofs and probes answer in milliseconds, and the ``sat`` solver's long solves run in
-budget slices with a signal taken between two of them (``engine``).
+Called from the main thread, PySAT installs a SIGINT handler for each ``solve``, ``solve_limited``,
+``propagate`` and cardinality encoding and ``longjmp``s out of the C++ engine from it, which can
+leave glibc's heap half-updated and abort the process later. PySAT asks ``MainThread.check()``
+whether to install it; ``install`` puts ``Guard`` in its place, which answers "no" while one of our
+calls runs (``without_handler``) and PySAT's usual answer otherwise, so a library user's own PySAT
+calls are left as they were. A signal is then taken by the command's own handler when the call
+returns (the ``sat`` solver's long solves run in budget slices, ``engine``). Every module that
+calls PySAT goes through here: ``guarded`` wraps an engine, ``without_handler`` covers calls PySAT
+makes on our behalf (RC2, OptUx, cardinality encodings); ``tests/solvers/test_pysat_guard.py``
+fails on a call made with the handler in place.
 
-Every module that calls PySAT goes through here: ``guarded`` wraps an engine so that each of its
-calls is one of ours, and ``without_handler`` covers calls PySAT makes on our behalf (RC2, OptUx,
-cardinality encodings). ``tests/solvers/test_pysat_guard.py`` finds every module that uses
-PySAT and every call the commands make, and fails on one made with the handler in place.
+Why, and what crashed without it: docs/sat.md ("Ctrl-C inside PySAT").
 """
 
 from __future__ import annotations

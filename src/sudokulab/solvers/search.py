@@ -4,6 +4,8 @@ A search written as a generator of grids serves both questions: solving takes th
 counting takes grids up to the limit. ``SearchSolver`` turns any such generator into a solver;
 ``SearchCounters`` is what the generator counts (nodes placed, dead ends met), reported as stats.
 The classic and the fast backtracker use it, and so can a student's own search in a notebook.
+
+More: docs/solvers.md.
 """
 
 from __future__ import annotations

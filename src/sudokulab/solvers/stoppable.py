@@ -1,20 +1,15 @@
 """A solver's call run in a forked child process that its deadline ends: for engines whose set-up watches no clock.
 
-Some engines spend seconds in a phase that looks at no clock and takes no stop call: CP-SAT loading
-the model of a large board, clingo grounding one, z3 parsing one, SCIP reading a large integer
-program. A time limit that only reaches the search then overshoots by that phase. ``run`` forks: the
-child makes the call and sends its result back through a pipe; the parent waits until the deadline
-and ends the child when it passes (``None``: the time limit), or on Ctrl-C, SIGTERM or SIGHUP (which
-go on as they came). The whole call, set-up included, is then held to the limit.
-
-The child is a copy of this process, so the call sees the solver and the puzzle as they are, but what
-it builds there (a kept model, learnt clauses) dies with it: a solver does this only where the set-up
-it cannot interrupt is the larger cost (large boards, ``wanted``), never on the small boards of a batch.
-A solver whose calls take turns on a lock forks holding it: the child's call, on the same thread,
-takes it again, where a lock another thread held at the fork would never be released there.
-
-Roads not taken: a thread (the native phase holds on behind the answer, eating the next call's
-time); multiprocessing's spawn (a fresh interpreter imports every engine again, seconds on its own).
+Some engines spend seconds in a phase that looks at no clock and takes no stop call (CP-SAT loading
+a large board's model, clingo grounding one, z3 parsing one, SCIP reading a large program), so a
+time limit that only reaches the search overshoots. ``run`` forks: the child makes the call and
+sends its result back through a pipe; the parent ends the child at the deadline (``None``: the time
+limit) or on Ctrl-C, SIGTERM or SIGHUP, so the whole call is held to the limit. What the child
+builds dies with it, so a solver does this only where the set-up is the larger cost (large boards,
+``wanted``). A solver whose calls take turns on a lock forks holding it, and the child's call, on
+the same thread, takes it again. Roads not taken: a thread (the native phase holds on behind the
+answer, eating the next call's time); multiprocessing's spawn (a fresh interpreter imports every
+engine again). Which solvers, and from which board: docs/solvers.md ("The largest boards").
 """
 
 from __future__ import annotations

@@ -1,19 +1,16 @@
 """The pictures of a study, drawn to files with matplotlib: per-instance scatter plots, survival curves,
 and time or effort against the swept parameter.
 
-- **Scatter**: one point per instance, configuration A's score on x and B's on y, log axes; the
-  diagonal is a tie, points above it are instances A solves faster. A score past the time limit
-  (PAR-2: a time-out) is drawn on the border, beyond a dashed line at the limit, as SAT competition
-  reports draw them.
-- **Survival**: the share of runs decided within t seconds, against t (log x), one line per
-  configuration, one panel per series; the time limit dashed. A curve that ends below 1 timed out
-  on the rest; a long flat stretch before it is a heavy tail.
-- **Parameter**: the median over a point's instances against the swept parameter, its quartiles as
-  a band; time (PAR-2 scores) one panel per series, a line per configuration; effort one panel per
-  configuration (each counts in its own unit), a line per series.
+- **Scatter**: one point per instance, A's score on x and B's on y, log axes; above the diagonal A
+  is faster; a time-out (PAR-2) is drawn on the border, beyond a dashed line at the limit, as SAT
+  competition reports draw them.
+- **Survival**: the share of runs decided within t seconds against t (log x), a line per
+  configuration, a panel per series, the time limit dashed; a long flat stretch is a heavy tail.
+- **Parameter**: the median over a point's instances against the swept parameter, its quartiles
+  as a band; time a panel per series, effort a panel per configuration (each in its own unit).
 
-The figures take plain values (the analysis's ``Score`` and ``Summary`` fields), so this module
-knows no study; it draws through ``plots``' figure, colours and file writing.
+The figures take plain values (the analysis's ``Score`` and ``Summary``), so this module knows no
+study; it draws through ``plots``' figure, colours and file writing. docs/study.md ("The figures").
 """
 
 from __future__ import annotations

@@ -2,4 +2,6 @@
 the canonical answer, the BOJ special judge for one answer, and certified (DRUP-proved) verdicts.
 
 It may import every layer up to ``reasoning``; the runs and the command line read its verdicts.
+
+More: docs/verify.md.
 """

@@ -12,7 +12,7 @@ its verdict:
 
 ``check_batch`` applies the same rule to a batch of puzzles at once, with numpy (imported only there).
 Both read the puzzle's rules (``rules.Rules``; standard Sudoku unless declared): a grid is right
-only when it keeps every rule, the variant ones included.
+only when it keeps every rule, the variant ones included. More: docs/verify.md.
 """
 
 from __future__ import annotations
@@ -151,7 +151,7 @@ class _Tables:
     complete: np.ndarray
     """(n, groups): the i-th cell of every complete group (rows, columns, boxes or regions, diagonals,
     windows) in row i, so ``grids_valid`` ORs n (groups, batch) arrays, each gathered as whole rows of
-    a cell-major copy, in place, instead of gathering one (batch, groups, n) array, which was slower
+    a cell-major copy, in place, instead of gathering one (batch, groups, n) array, which is slower
     (benchmarks/results/compiled.md)."""
     pairs: np.ndarray | None
     """(pairs, 2) cells that must differ: both cells of one partial group, or a differing pair."""

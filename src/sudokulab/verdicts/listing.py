@@ -8,6 +8,8 @@ looks for one solution more than the limit, so the list knows whether it is comp
 list is sorted into canonical (row-major lexicographic) order, and ``backtrack``, which enumerates
 in that order, gives the first K in canonical order even when there are more. Every listed grid
 goes through the independent checker (``puzzle.solution_error``) before anyone sees it.
+
+More: docs/verify.md.
 """
 
 from __future__ import annotations

@@ -8,6 +8,8 @@ its engine, options and time limit are the caller's to choose. Every question is
 puzzle's own rules (``puzzle.rules``): the default oracle asks SAT when SAT honours them, else the
 first registered solver that does (``oracle_for``); a named oracle that cannot honour them refuses
 (``UnsupportedFeature``), never answers for other rules.
+
+More: docs/verify.md.
 """
 
 from __future__ import annotations

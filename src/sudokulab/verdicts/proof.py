@@ -1,21 +1,16 @@
 """Certified verdicts: "no solution" and "exactly one solution" backed by a checked proof.
 
-Both claims are unsatisfiability claims: the puzzle's formula (the ``extended`` encoding of its
-rules, ``solvers.sat.cnf``, up to 16x16, ``reduced`` above, with the givens as unit clauses) has no
-model, or has none once the one known solution is excluded by a blocking clause. The formula is
-that of the puzzle's own rules (diagonals, cages, thermometers, ...), so a certificate speaks of
-the puzzle as declared. CaDiCaL 1.9.5 (PySAT's ``cadical195`` with
-``with_proof``) refutes the formula and returns its DRUP proof: lemmas added, lemmas deleted,
-ending with the empty clause. ``check_proof`` then checks it *independently of CaDiCaL*: each
-added lemma must follow from the formula and the lemmas before it by reverse unit propagation
-(assign its literals false, unit-propagate, reach a conflict), with the unit propagation done by
-a different engine, MiniSat 2.2 (``minisat22``, through PySAT's ``propagate``), and the empty clause
-must be reached. Deletions are ignored (keeping an implied clause never makes a wrong lemma pass).
+Both claims are unsatisfiability claims: the formula of the puzzle's own rules (``solvers.sat.cnf``,
+``extended`` up to 16x16, ``reduced`` above, the givens as unit clauses) has no model, or has none
+once the one known solution is blocked. CaDiCaL 1.9.5 (PySAT's ``cadical195`` with ``with_proof``)
+refutes the formula and returns its DRUP proof; ``check_proof`` then checks it *independently of
+CaDiCaL*: each added lemma must follow from the formula and the lemmas before it by reverse unit
+propagation, done by a different engine (MiniSat 2.2, ``minisat22``, through PySAT's
+``propagate``), and the empty clause must be reached. Deletions are ignored (keeping an implied
+clause never makes a wrong lemma pass). This checker needs nothing beyond PySAT; ``proof_dir``
+keeps the formula and the proof for any other checker (``drat-trim formula.cnf proof.drup``).
 
-Why this checker: it needs nothing beyond PySAT, and it is fast (docs/certify.md). A stand-alone checker
-such as drat-trim also checks RAT steps, which CaDiCaL does not emit here; it is not packaged for
-Debian or PyPI, so ``proof_dir`` keeps the formula and the proof for any checker to run again
-(``drat-trim formula.cnf proof.drup``).
+Why this checker, and what a certificate says: docs/certify.md.
 """
 
 from __future__ import annotations

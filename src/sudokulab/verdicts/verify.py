@@ -9,10 +9,10 @@ forgiven are those BOJ forgives. Exactly tolerated:
 
 Everything else is a wrong answer, with the first reason in reading order: a blank line inside the
 board, a line that starts with a space, two spaces or a tab between numbers, a line with the wrong
-count of numbers, a word that is no number, a number outside 1..n, fewer or more than n lines, and
-then the rules: a given changed, a digit twice in a row, column or box (those two messages come from
-``grid.solution_error``, the one independent checker). The special judge accepts any completion, as
-BOJ 2580 does; the oracle (``oracle.py``) then tells a valid-but-different answer from the canonical one.
+count of numbers, a word that is no number, a number outside 1..n, fewer or more than n lines, then
+the rules (a given changed, a digit twice in a row, column or box: ``grid.solution_error``, the one
+independent checker). Any completion is accepted, as BOJ 2580 does; the oracle (``oracle.py``) then tells a
+valid-but-different answer from the canonical one. More: docs/verify.md.
 """
 
 from __future__ import annotations

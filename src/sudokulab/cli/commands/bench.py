@@ -1,4 +1,4 @@
-"""``sudokulab bench``: solvers over puzzle sets; the summary table, per-puzzle rows, a cactus plot."""
+"""``sudokulab bench``: solvers over puzzle sets; the summary table, per-puzzle rows, a cactus plot (docs/bench.md)."""
 
 from __future__ import annotations
 

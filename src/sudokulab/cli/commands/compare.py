@@ -1,4 +1,7 @@
-"""``sudokulab compare``: every solver (or the chosen ones) on one puzzle, checked against each other."""
+"""``sudokulab compare``: every solver (or the chosen ones) on one puzzle, checked against each other.
+
+More: docs/compare.md.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""``sudokulab completion``: the shell completion script for bash or zsh (made by shtab from the parser)."""
+"""``sudokulab completion``: the shell completion script for bash or zsh (made by shtab from the parser).
+
+More: docs/completion.md.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""``sudokulab datasets``: the published benchmark sets listed, fetched (SHA-256 checked) and found."""
+"""``sudokulab datasets``: the published benchmark sets listed, fetched (SHA-256 checked) and found.
+
+More: docs/datasets.md.
+"""
 
 from __future__ import annotations
 

@@ -5,6 +5,8 @@ conflicting givens); 2 bad input; 3 when the steps stop before the solution (``-
 reached, ``--time-limit`` reached, or the puzzle has several solutions: ``explain.ExplanationStopped``,
 a ``TimeLimitReached``), after printing the steps found; 4 when ``--check`` finds a step SAT does
 not certify (a bug).
+
+More: docs/explain.md.
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
 """``sudokulab generate``: random puzzles of any size, in the dataset format, each shown as it is made; or
-puzzles made to order (``--rating``, ``--needs``, ``--symmetry``, ``--minimal``: ``generation.to_order``)."""
+puzzles made to order (``--rating``, ``--needs``, ``--symmetry``, ``--minimal``: ``generation.to_order``).
+
+More: docs/generate.md.
+"""
 
 from __future__ import annotations
 

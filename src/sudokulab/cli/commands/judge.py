@@ -1,4 +1,7 @@
-"""``sudokulab judge``: a program run on every puzzle of a dataset and judged as an online judge does."""
+"""``sudokulab judge``: a program run on every puzzle of a dataset and judged as an online judge does.
+
+More: docs/judge.md.
+"""
 
 from __future__ import annotations
 

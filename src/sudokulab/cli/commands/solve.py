@@ -4,6 +4,8 @@
 Why a flag and not a guess from the input: one BOJ puzzle is nine lines, so "several lines" says
 nothing, and a file that is one puzzle must keep meaning one answer and its exit code. Input that is
 clearly a dataset given without ``--all`` is refused with one line naming ``solve --all``.
+
+More: docs/solve.md.
 """
 
 from __future__ import annotations

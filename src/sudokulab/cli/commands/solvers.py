@@ -1,4 +1,7 @@
-"""``sudokulab solvers``: every registered solver, whether it is installed, what it can do, its options."""
+"""``sudokulab solvers``: every registered solver, whether it is installed, what it can do, its options.
+
+More: docs/solvers.md.
+"""
 
 from __future__ import annotations
 

@@ -2,6 +2,8 @@
 
 The run is ``bench.study``'s (resumable, into the ``--output`` folder), the figures ``bench.analysis``'s,
 the files and the text ``bench.study_report``'s; this module reads the arguments and prints.
+
+More: docs/study.md.
 """
 
 from __future__ import annotations

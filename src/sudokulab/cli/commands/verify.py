@@ -1,4 +1,4 @@
-"""``sudokulab verify``: one answer judged as BOJ's special judge does, with SAT as the oracle."""
+"""``sudokulab verify``: one answer judged as BOJ's special judge does, with SAT as the oracle (docs/verify.md)."""
 
 from __future__ import annotations
 

@@ -1,19 +1,13 @@
 """A SAT encoding of Sudoku to start from; grade yours with ``sudokulab check-encoding mine.py``.
 
-The interface the grader calls (docs/grading.md):
-
-- ``encode(puzzle)`` returns the clauses: a list of clauses, each a list of non-zero ints in the
-  DIMACS way (``5`` is variable 5, ``-5`` its negation). It may return ``(clauses, variables)``
-  instead, ``variables`` being the highest variable used. The givens are part of the formula (as
-  unit clauses here), so every model of it is a solution of the puzzle.
-- ``decode(model, puzzle)`` returns the grid of a model: the n*n digits row by row (a flat list,
-  or a list of n rows). ``model`` is what PySAT's ``Solver.get_model()`` returns: the list
-  ``[±1, ±2, ..., ±top]``, positive where the variable is true. (``decode(model)`` with one
-  parameter works too.)
-
-``puzzle`` is a ``sudokulab.core.puzzle.Puzzle``; use only ``puzzle.n`` (the board size, 9 for 9x9),
-``puzzle.shape.box_rows`` and ``puzzle.shape.box_cols`` (the box: 3 and 3; 2 and 3 on a 6x6), and
-``puzzle.givens`` (the n*n digits row by row, 0 for a blank). The rules are standard Sudoku.
+The interface the grader calls (docs/grading.md): ``encode(puzzle)`` returns the clauses, each a
+list of non-zero ints in the DIMACS way (``5`` is variable 5, ``-5`` its negation), or ``(clauses,
+variables)`` with the highest variable used; the givens are part of the formula (unit clauses
+here), so every model is a solution. ``decode(model, puzzle)`` returns the grid of a model, the n*n
+digits row by row (flat, or n rows); ``model`` is what PySAT's ``Solver.get_model()`` returns,
+``[±1, ±2, ..., ±top]`` (``decode(model)`` with one parameter works too). Use only ``puzzle.n``,
+``puzzle.shape.box_rows``, ``puzzle.shape.box_cols`` and ``puzzle.givens`` (0 for a blank); the
+rules are standard Sudoku.
 
 This encoding is the "efficient" one of Lynce and Ouaknine ("Sudoku as a SAT Problem", 2006):
 each cell holds exactly one digit, each digit at most once per row, column and box.

@@ -11,6 +11,8 @@ targets, plus the complexity of each distinct nested chain among them; its lengt
 each time ``complexity - 2`` passes 4, 6, 8, 12, 16, 24, 32, ... (SE's ``getLengthDifficulty``).
 A rule sorts its hints by difficulty, then complexity, then kind (``sort_key``), and keeps the
 first of those that strike the same candidates.
+
+More: docs/rating.md.
 """
 
 from __future__ import annotations

@@ -1,30 +1,15 @@
 """SE's chaining rules: forcing chains and cycles, Nishio, multiple, dynamic and nested forcing chains.
 
-One class, as in SE (``Chaining(isMultiple, isDynamic, isNishio, level)``), whose flags choose the rule:
-
-- neither multiple nor dynamic: from every candidate, follow X-links (one value, its places in a
-  region), Y-links (a cell's values) or both, alternating weak ("on" turns peers off) and strong
-  ("off" leaves the last place or value on) over the grid as it is: a potential reaching its own
-  opposite is a forcing chain, one coming back to itself after four links or more a cycle;
-- Nishio (dynamic, one value only): an assumption, on or off, followed until a contradiction;
-- multiple (static: the strong links of the grid as it is) and dynamic (each potential turned off is
-  struck from the grid, so new singles appear as a person would see them): from each candidate on
-  and off (contradictions, and in dynamic mode double forcing), from every value of a cell and
-  every place of a value in a region (cell and region forcing chains);
-- level k >= 1 (dynamic): where a chain runs dry, the rules of its level are applied to the grid as
-  the chain left it (``_inner_rules``: intersections, hidden and naked pairs, x-wings; forcing
-  chains at level 2, multiple ones at 3, dynamic ones at 4, level k - 3 at 5 and up), and every
-  candidate their hints strike is a new "off" potential whose parents are the chain potentials the
-  hint rests on (its rule parents), and the chain goes on.
-
-The rule's hints are sorted (``chain_hints``) and the first is what the solver takes; inside a
-nested chain, all the hints of the first inner rule that has any are applied. Each follow-through
-(``_follow``, SE's ``doChaining``) is kept for the grid it ran on, since the cell and region
-chains follow the same assumptions again.
+One class, as in SE (``Chaining(isMultiple, isDynamic, isNishio, level)``), whose flags choose the
+rule (``Chaining`` says what each flag does): static chains over X- and Y-links on the grid as it
+is, Nishio's assumption followed to a contradiction, multiple and dynamic forcing chains from a
+candidate, a cell or a region, and nested chains that apply the rules of their level where a chain
+runs dry.
 
 The same algorithm is compiled in ``_chaining.c`` (built at install where a compiler is there); when
 it is, ``Chaining.hints`` runs it (``compiled_hints``), else this Python port. They give the same
-hints (tests/reasoning/test_serate.py); ``$SUDOKULAB_SERATE_BACKEND=python`` forces the port.
+hints (tests/reasoning/test_serate.py); ``$SUDOKULAB_SERATE_BACKEND=python`` forces the port. The
+ratings these rules give: docs/rating.md.
 """
 
 from __future__ import annotations
@@ -64,7 +49,28 @@ def _nested_suffix(level: int) -> str:
 
 
 class Chaining:
-    """One of SE's chaining rules (the flags as SE's constructor takes them)."""
+    """One of SE's chaining rules (the flags as SE's constructor takes them).
+
+    - neither multiple nor dynamic: from every candidate, follow X-links (one value, its places in a
+      region), Y-links (a cell's values) or both, alternating weak ("on" turns peers off) and strong
+      ("off" leaves the last place or value on) over the grid as it is: a potential reaching its own
+      opposite is a forcing chain, one coming back to itself after four links or more a cycle;
+    - Nishio (dynamic, one value only): an assumption, on or off, followed until a contradiction;
+    - multiple (static: the strong links of the grid as it is) and dynamic (each potential turned off
+      is struck from the grid, so new singles appear as a person would see them): from each candidate
+      on and off (contradictions, and in dynamic mode double forcing), from every value of a cell and
+      every place of a value in a region (cell and region forcing chains);
+    - level k >= 1 (dynamic): where a chain runs dry, the rules of its level are applied to the grid
+      as the chain left it (``_inner_rules``: intersections, hidden and naked pairs, x-wings; forcing
+      chains at level 2, multiple ones at 3, dynamic ones at 4, level k - 3 at 5 and up), and every
+      candidate their hints strike is a new "off" potential whose parents are the chain potentials
+      the hint rests on (its rule parents), and the chain goes on.
+
+    The rule's hints are sorted (``chain_hints``) and the first is what the solver takes; inside a
+    nested chain, all the hints of the first inner rule that has any are applied. Each follow-through
+    (``_follow``, SE's ``doChaining``) is kept for the grid it ran on, since the cell and region
+    chains follow the same assumptions again.
+    """
 
     def __init__(self, multiple: bool, dynamic: bool, nishio: bool, level: int):
         self.multiple = multiple

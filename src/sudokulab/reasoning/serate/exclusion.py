@@ -9,6 +9,8 @@ subset order over its list of candidate cells (row by row); for the triplet the 
 from the first two cells' excluders that are candidate cells themselves (``AlignedExclusion``).
 Pairs of cells that share fewer than two excluders give nothing, so they are passed over before
 the third cell is chosen; the hints come in SE's order all the same.
+
+More: docs/rating.md.
 """
 
 from __future__ import annotations

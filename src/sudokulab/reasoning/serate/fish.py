@@ -4,6 +4,8 @@ For each set of ``degree`` base lines (columns first, then rows), in SE's subset
 value placed at most ``9 - 2 * degree`` times: when the value's places in the base lines (at least
 two in each) lie in ``degree`` cover lines, it goes nowhere else in the cover lines. The hint is an
 intersection hint over the base and cover lines (``intersections.LockingHint``).
+
+More: docs/rating.md.
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ regions as three kinds, blocks, rows and columns (``BLOCK``, ``ROW``, ``COLUMN``
 ``KINDS``), blocks numbered row-major and their cells row-major; a cell's house cells its block's,
 then its row's, then its column's, itself left out (``HOUSE``). A candidate mask keeps value ``v``
 in bit ``v`` (bits 1-9), as SE's bit sets do.
+
+More: docs/rating.md.
 """
 
 from __future__ import annotations

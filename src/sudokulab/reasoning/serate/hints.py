@@ -4,6 +4,8 @@ SE applies a hint by striking its removable candidates and then, if it has one, 
 (``IndirectHint.apply``); a direct hint (a single, direct pointing, a direct hidden set) only places.
 A hint that can serve inside a nested forcing chain also says which candidates must have gone before
 it holds (its *rule parents*, ``rule_parents``): the chain links to them (``chaining``).
+
+More: docs/rating.md.
 """
 
 from __future__ import annotations

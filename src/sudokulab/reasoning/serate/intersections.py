@@ -8,6 +8,8 @@ block along the line; for claiming, another line through the block), and it plac
 SE scans block-column, block-row, column-block, row-block pairs, each region pair in index order,
 values ascending. ``LockingHint`` also serves the fish (``fish``): its rule parents are the base
 regions' candidates gone that no cover region holds.
+
+More: docs/rating.md.
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ advanced rule inside a nested chain, which also keeps that rule's own chain as `
 potentials are the same when cell, value and state are (``code``). A chain's *complexity*, which
 its length bonus reads, counts the distinct ancestors of its targets (SE's ``getAncestorCount``);
 ``ancestors`` keeps them as a bit set per potential, worked out once.
+
+More: docs/rating.md.
 """
 
 from __future__ import annotations

@@ -5,6 +5,8 @@ cell, 1.2 in a block, 1.5 in a row or column (``HiddenSingleHint``). SE looks fo
 a region first (blocks, then columns, then rows), then for the others in the same order. A naked
 single (a cell with one candidate, 2.3) is looked for row by row, after direct pointing and the
 direct hidden pair (``solver``).
+
+More: docs/rating.md.
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ hints sorted, so its first is its easiest. **ER** is the highest difficulty of t
 solution (20.0 if the rules run out, as serate says), **EP** (pearl) the highest up to the first
 step that places a value, **ED** (diamond) the first step's. serate prints each rounded half up to
 one decimal (``serate_round``).
+
+More: docs/rating.md.
 """
 
 from __future__ import annotations

@@ -9,6 +9,8 @@ empty cells. SE's *direct* hidden pair and triple (2.0, 2.5) strike nothing: in 
 than ``degree`` empty cells, a hidden set whose strikes would leave another value a single place in
 the region places that value. Regions are scanned blocks, columns, rows; the cells or values in
 SE's subset order (``grid.combinations``).
+
+More: docs/rating.md.
 """
 
 from __future__ import annotations

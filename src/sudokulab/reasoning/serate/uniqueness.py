@@ -11,7 +11,7 @@ when every unsolved cell but a few would be bivalue and every value in every reg
 places, without those few cells' extra values; type 1 5.6, types 2 and 4 5.7, type 3 5.7 + 0.1 per
 value of its naked set beyond one. Quirks of SE's search are kept, since they decide which hints
 exist (the loop search's extra values are gathered over every cell tried at a step, not only the
-one followed; a BUG type 2 keeps the first extra cell's value).
+one followed; a BUG type 2 keeps the first extra cell's value). More: docs/rating.md.
 """
 
 from __future__ import annotations

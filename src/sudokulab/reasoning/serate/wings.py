@@ -3,6 +3,8 @@
 The pivot (two candidates, three for XYZ) is looked for row by row; its two pincers are bivalue
 cells of its house (in ``grid.HOUSE`` order) sharing one value each with the pivot and the value z
 with each other. z is struck from the cells that see both pincers (and the pivot, for XYZ).
+
+More: docs/rating.md.
 """
 
 from __future__ import annotations

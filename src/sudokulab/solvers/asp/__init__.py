@@ -1,1 +1,1 @@
-"""Answer set programming: the program and its instance facts, and the solver on clingo."""
+"""Answer set programming: the program and its instance facts, and the solver on clingo (docs/asp.md)."""

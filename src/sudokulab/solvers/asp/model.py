@@ -4,36 +4,14 @@
 writes a rule set as facts (the cells, which cells make each group, the differing pairs, cage
 totals, thermometer steps) and ``given_facts`` a puzzle's givens. Cells are ``(row, column)``
 terms, 1-based, so ``v((4,5),7)`` reads "row 4, column 5 holds 7"; groups are named as a person
-says them: ``row(4)``, ``column(3)``, ``box(2)``, ``diagonal(1)``, ``region(5)``, ``cage(7)``.
+says them: ``row(4)``, ``column(3)``, ``box(2)``, ``diagonal(1)``, ``region(5)``, ``cage(7)``. A
+complete group holds each digit once by one ``#count`` with both bounds, which clasp propagates both
+ways (hidden singles); whether a group is complete the encoding works out at grounding time. Kinds
+beyond the built-in ones (``NATIVE``) come in the lowering's forms, whose rules (``LOWERED``) join
+the program only when a rule set has some. The solver passes givens as assumptions; an exported
+program carries them as facts, so ``clingo FILE`` solves the puzzle as it stands.
 
-How each rule is said, and why that way (measured: benchmarks/results/asp.md):
-
-- a cell holds one digit: the choice rule ``{ v(C,D) : digit(D) } = 1 :- cell(C).``
-- a complete group (n cells) holds each digit exactly once: ``not #count{...} = 1`` per group and
-  digit, one cardinality constraint with both bounds, which clasp propagates both ways (a digit
-  with one place left in a group goes there: hidden singles). It grounds the fewest rules of the
-  forms that search well. Pairwise "not twice" constraints plus an "at least once" rule searched
-  about as well but ground 6.5x the rules at 9x9 and 44x at 25x25 (617,676 rules, grounding
-  seconds); pairwise alone made 6x the choices on hard puzzles (nothing gives hidden singles);
-  ``#count{...} != 1`` grounds 13% more rules for the same search; a choice rule per group and
-  digit grounds 26% more and searched about the same.
-- a partial group (a killer cage's cells) holds each digit at most once:
-  ``#count{...} > 1`` is forbidden.
-- a differing pair: ``:- differ(A,B), v(A,D), v(B,D).``
-- a cage: ``not #sum{ D,C : in(K,C), v(C,D) } = T`` is forbidden, one weight constraint per cage.
-- a thermometer, by order along each step: ``:- step(A,B), v(A,X), v(B,Y), Y <= X.``
-- a given: ``:- given(C,D), not v(C,D).`` The solver passes givens as assumptions on ``v`` atoms
-  instead, so one ground program serves every puzzle of a rule set; the exported program carries
-  them as facts, so ``clingo FILE`` solves the puzzle as it stands.
-
-Whether a group is complete is derived by the encoding (``#count`` over its cells at grounding
-time), so the facts say only which cells a group has, as ``Rules.groups`` does.
-
-Those are the kinds the encoding states natively (``NATIVE``). Any other comes in the forms of the
-shared lowering (``solvers.lowering``), whose rules (``LOWERED``) and facts join the program only
-when a rule set has some: ``out(C,D)`` per ruled-out placement, ``pair(A,X,B,Y)`` per forbidden pair,
-and per allowed sets ``set_cell(K,C)`` and ``allowed(K,S,D)``, one set chosen per constraint and
-each of its digits held by one of its cells (k digits in k cells: exactly the set).
+How each kind is said, and why that form rather than the others measured: docs/asp.md.
 """
 
 from __future__ import annotations

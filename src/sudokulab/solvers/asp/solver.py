@@ -1,40 +1,17 @@
 """Answer set programming: clingo grounds ``sudokulab.solvers.asp.model`` once per rule set and solves it.
 
-Every rule kind is honoured: the encoding states groups with ``#count``, pairs and thermometer
-steps as integrity constraints, cages with ``#sum``, any other kind in the forms of the shared
-lowering (``solvers.asp.model``).
+Every rule kind is honoured (``#count``, ``#sum``, integrity constraints, the shared lowering).
+Ground once, assume the givens: one ``AspSolver`` keeps, per rule set, one ``clingo.Control``
+holding the grounded program and passes each puzzle's givens as assumptions on the ``v`` atoms, so
+grounding is paid once and what clasp learns under assumptions carries over; that ``Control`` is
+native state changed by every call, hence ``threads="serialised"``. Time limits and Ctrl-C are
+taken while waiting on clingo's async solve in slices (grounding, which cannot be stopped, runs
+through ``native.interruptible``, or in a child process above 16x16). Counting enumerates with
+clingo itself; canonical answers come from ``canonical.smallest_solution`` with assumptions. Stats
+are read value by value (``statistics``), not through ``Control.statistics``, which copies the
+whole tree.
 
-Ground once, assume the givens. One ``AspSolver`` keeps, per rule set (a ``Rules`` value), one
-``clingo.Control`` holding the grounded encoding and instance, and passes each puzzle's givens as
-assumptions on the ``v((row,column),digit)`` atoms. Grounding the same program with the givens as
-facts cost more per puzzle than solving a hard 9x9 (benchmarks/results/asp.md), and what clasp learns under
-assumptions holds for every puzzle of the rule set (assumptions are decisions, never facts), so
-the nogoods it keeps carry over. The shared ``Control`` is native state changed by every call,
-hence ``threads="serialised"``.
-
-- **Time limits**: ``solve(async_=True)`` and ``handle.wait(remaining)``, then ``handle.cancel()``;
-  grounding a new rule set counts against the limit. Grounding itself cannot be stopped, and a
-  board above 16x16 takes seconds to ground, so there a call with a time limit whose rule set is not
-  grounded yet runs in a child process the deadline ends (``solvers.stoppable``, ``CHILD_ABOVE``).
-- **Ctrl-C**: clingo's async solve already searches in a thread of its own, so the calling thread
-  waits on it in slices of ``_SLICE`` seconds, where Python takes a Ctrl-C; the search is then
-  cancelled and ``KeyboardInterrupt`` goes on up. ``native.interruptible`` would put a second
-  thread between the two, and a 17-clue solve cost more that way in every run measured
-  (benchmarks/results/asp.md).
-  Grounding, which clingo cannot stop, runs through ``native.interruptible``, so Ctrl-C leaves it
-  behind at once.
-- **Counting** enumerates with clingo itself (``solve.models = 0``, every answer set) and stops at
-  the limit from the model callback; ``#show v/2`` makes each answer set one grid.
-- **Canonical** answers come from ``canonical.smallest_solution`` with assumptions: each blank cell
-  in reading order gets the smallest digit that still has a solution. Road not taken: a
-  lexicographic ``#minimize`` (one priority level per cell) proves optimality level by level and
-  was slower (benchmarks/results/asp.md).
-- **Stats**: ``choices`` and ``conflicts`` (clasp's search effort, summed over the solve calls of
-  one call), ``restarts``, ``calls``; ``atoms`` and ``rules`` of the ground program (clasp's
-  program statistics), ``variables`` and ``constraints`` after clasp's preprocessing;
-  ``grounding_seconds`` (0 when the rule set's program was already grounded) and
-  ``solving_seconds`` (wall time inside clingo's solve calls); the ``configuration``. They are read
-  value by value (``statistics``), not through ``Control.statistics``, which copies the whole tree.
+The options, the stats and the measurements behind these choices: docs/asp.md.
 """
 
 from __future__ import annotations

@@ -1,1 +1,1 @@
-"""The hand-written backtracking searches: the classic row-major baseline and the fast search."""
+"""The hand-written backtracking searches: the classic row-major baseline and the fast search (docs/solvers.md)."""

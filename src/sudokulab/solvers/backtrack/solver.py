@@ -3,6 +3,8 @@
 Both are depth-first searches written as generators of solutions, so solving is "take the first"
 and counting is "take up to the limit": one search, two uses. Both keep an explicit stack, so a
 36x36 board with a thousand blanks needs no recursion-depth limit.
+
+More: docs/solvers.md.
 """
 
 from __future__ import annotations

@@ -50,7 +50,7 @@ def _counters_choco(s: Any) -> dict[str, int]:
 
 @dataclass(frozen=True)
 class Traits:
-    """What one backend can do through CPMpy, and how it is best run (measured: module docstring)."""
+    """What one backend can do through CPMpy, and how it is best run (measured: docs/cpmpy.md)."""
 
     givens: str = "post"
     """The cheaper way to give it a puzzle's givens (``auto`` resolves to this)."""

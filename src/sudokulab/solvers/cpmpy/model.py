@@ -1,26 +1,15 @@
 """The declarative model of CPMpy, built from a puzzle's rules: one ``Model``, any CPMpy backend runs it.
 
 One integer per cell, ``intvar(1, n, shape=(n, n))`` named ``x``, so cell (r, c) prints as
-``x[r,c]`` (0-based, CPMpy's naming). Each rule kind is one CPMpy expression, as a person writes it:
+``x[r,c]`` (0-based, CPMpy's naming). Each rule kind is one CPMpy expression, as a person writes
+it (``AllDifferent``, ``!=``, ``sum == total``, ``<``); any other kind, and any of these a backend
+does not take (``native``), comes in the forms of the shared lowering. Givens are kept apart from
+the rules: ``given_constraints`` (``x[r,c] == d``) to post with them, or ``Indicators`` (``b -> (x
+== d)``) so a backend that takes assumptions is built once per rule set. Which of the two a backend
+gets is the solver's choice (``solvers.cpmpy.solver``); this module builds models, once per
+``Rules`` value, and solves nothing.
 
-- an all-different group (row, column, box, region, diagonal, window, cage's cells; complete or
-  partial alike): ``AllDifferent(cells)``;
-- a differing pair (anti-knight, anti-king): ``x[a] != x[b]`` (or a two-cell ``AllDifferent``, for a
-  backend that needs it);
-- a cage: ``sum(cells) == total`` (its digits' difference is its group);
-- a thermometer: ``x[a] < x[b]`` for each step from the bulb;
-- any other kind, and any of these a backend does not take (``native``: the PySAT backend without
-  PBLib takes no sums or comparisons), in the forms of the shared lowering (``solvers.lowering``):
-  ``x[c] != d`` per ruled-out placement, ``(x[a] != x) | (x[b] != y)`` per forbidden pair, and per
-  allowed sets ``AllDifferent(cells)`` with one of its sets holding every cell (``InDomain``).
-
-Givens are kept apart from the rules: ``given_constraints`` (``x[r,c] == d``) for backends that
-have the givens posted with the rules, and ``Indicators`` (one Boolean per cell and digit, posted as
-``b -> (x == d)`` with the rules) so a backend that takes assumptions is built once per rule set
-and told each puzzle's givens as assumptions. Which of the two a backend is given is the solver's
-choice (``solvers.cpmpy.solver``); this module builds models and solves nothing.
-
-The model depends on the rules only, so a solver builds it once per ``Rules`` value and keeps it.
+Each kind's expression: docs/cpmpy.md ("The model").
 """
 
 from __future__ import annotations

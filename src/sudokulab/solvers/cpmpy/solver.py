@@ -1,36 +1,16 @@
 """One model, many engines: the CPMpy model of ``solvers.cpmpy.model`` run by any backend CPMpy finds here.
 
 The point of this paradigm is the modelling layer: the rules are written once, as a person writes
-them (``AllDifferent``, ``!=``, ``sum == total``, ``<``), and CPMpy transforms them for each engine
-(OR-Tools CP-SAT, PySAT, Z3, Exact, Choco, Pumpkin, Pindakaas). The stats keep the two costs apart:
-``transform_seconds`` (CPMpy transforming and posting constraints, in Python) and ``solve_seconds``
-(the backend's own run), so the layer's price can be set against sudokulab's own models (docs/cpmpy.md).
+them (``AllDifferent``, ``!=``, ``sum == total``, ``<``), and CPMpy transforms them for each engine.
+The stats keep the two costs apart (``transform_seconds``, ``solve_seconds``), so the layer's price
+can be set against sudokulab's own models. Givens reach a backend by ``post`` (a fresh backend per
+puzzle) or ``assume`` (one backend per rule set, givens as assumptions); ``auto`` takes the cheaper
+per backend (``cpmpy_backends.TRAITS``). Canonical answers come from ``canonical.smallest_solution``,
+counts from CPMpy's ``solveAll`` on a fresh backend. The deadline covers both costs (constraints
+posted a chunk at a time); Ctrl-C runs through ``native.interruptible``. The backend table is
+``cpmpy_backends``; this module is the run loop and the two ways of giving givens.
 
-Givens reach a backend one of two ways (option ``givens``): ``post``, a fresh backend per puzzle with
-``x == d`` per given posted with the rules (every puzzle pays the whole transformation), or
-``assume``, one backend kept per rule set with ``b -> (x == d)`` indicators, each puzzle's givens
-passed as assumptions (later puzzles and the canonical loop's tries pay no transformation). ``auto``
-takes the cheaper measured per backend (``cpmpy_backends.TRAITS``): ``post`` for OR-Tools (its assumptions cost
-part of presolve: each solve was about ten times slower), Choco (no assumptions in CPMpy), Pumpkin
-and Pindakaas (their objects are bound to the thread that made them, so none is kept); ``assume``
-for PySAT, Z3 and Exact, whose transformation costs more than their solve.
-
-Canonical answers come from ``canonical.smallest_solution``: each try is one more solve with the
-fixed prefix and the tried digit, as assumptions or as posted equalities. Counting runs CPMpy's
-``solveAll(solution_limit=limit)`` on a fresh backend (the generic ``solveAll`` adds blocking
-constraints it never removes, which would spoil a kept one).
-
-Time limits: the deadline covers both costs; constraints are posted a chunk at a time with a look
-at the clock between chunks, and the engine gets what is left through ``solve(time_limit=...)``.
-Above 25x25 an engine's own set-up takes seconds that no clock watches, so a call with a time limit
-runs in a child process the deadline ends (``solvers.stoppable``).
-Ctrl-C: every run is inside ``native.interruptible``; CP-SAT, PySAT and Z3 are told to stop; Exact,
-Choco, Pumpkin and Pindakaas have no stop call in CPMpy, so Ctrl-C returns at once while their
-thread runs on to the end of its time limit, and the model kept for that rule set is dropped (Exact,
-and Choco at times, take SIGINT for themselves: docs/cpmpy.md).
-
-The backend table (what each backend can do, how it is best run) is ``cpmpy_backends``; this module is
-the run loop and the two ways of giving givens.
+Which backend takes which way and why, time limits and Ctrl-C per backend: docs/cpmpy.md.
 """
 
 from __future__ import annotations

@@ -1,1 +1,1 @@
-"""Constraint programming with OR-Tools CP-SAT: the model and the solver."""
+"""Constraint programming with OR-Tools CP-SAT: the model and the solver (docs/cpsat.md)."""

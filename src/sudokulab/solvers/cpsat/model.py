@@ -1,46 +1,16 @@
 """The CP model of Sudoku for OR-Tools CP-SAT, built from a puzzle's rules (``sudokulab.core.rules``).
 
-Two models of the same rules, each with one constraint per rule so their sizes follow a formula:
+Two models of the same rules, one constraint per rule so their sizes follow a formula: the default
+**AllDifferent** model (an integer 1..n per cell, ``AllDifferent`` per group, ``!=`` per differing
+pair, linear constraints for cages and thermometers) and **Booleans** (``boolean_rules``: n**3
+Booleans, exactly-/at-most-ones, the SAT view); any other kind comes through the shared lowering.
+``rules`` writes the model proto through OR-Tools' compiled layer (``cp_model_helper``), which keeps
+pandas and numpy out of a cold start; ``build_model`` writes the same model through the ``cp_model``
+API, as lessons read. Models depend on the rules only, so each is built once per ``Rules`` and
+``Prepared`` rewrites a private copy's given domains per puzzle. This module solves nothing;
+``sudokulab.solvers.cpsat.solver`` runs the models.
 
-- **AllDifferent** (``rules``, the default): cell ``i`` (row-major) is integer variable ``i``,
-  domain 1..n, named ``r1c1``..``rNcN`` (1-based, as in every message); a given fixes its cell's
-  domain to one value. One ``AllDifferent`` per group of the rules (rows, columns, boxes or jigsaw
-  regions, diagonals, windows, cage cells), named after it; ``x != y`` for each differing pair
-  (anti-knight, anti-king); a linear equality ``sum of the cage's cells == total`` per cage; and
-  ``x < y`` for each step along a thermometer. Size: n**2 variables and
-  ``groups + pairs + cages + thermometer steps`` constraints (3n for standard Sudoku). With n
-  variables over n values a complete group is a permutation; CP-SAT's presolve notices and expands
-  it into Boolean "exactly one" constraints (cell has one digit, digit has one place), the SAT view.
-- **Booleans** (``boolean_rules``): n**3 Booleans "cell holds digit", numbered by the one variable
-  map (``core.variables.index``); ``exactly_one`` per cell and per (complete group, digit),
-  ``at_most_one`` per (partial group, digit) and per (differing pair, digit), a cage's sum as one
-  linear equality over ``sum of d * x[cell, d]``, and a thermometer step as the linear inequality
-  ``sum of d * x[b, d] - sum of d * x[a, d] >= 1``. Size: n**3 variables and
-  ``n**2 + n * (groups + pairs) + cages + thermometer steps`` constraints (4 * n**2 standard).
-- **Any other kind** comes in the forms of the shared lowering (``solvers.lowering``; both models
-  state all four kinds above natively, ``NATIVE``): AllDifferent, ``x != d`` per ruled-out
-  placement, one ``AddForbiddenAssignments`` per two cells with forbidden pairs, and per allowed
-  sets one Boolean per set, exactly one of them, an ``AllDifferent`` over the cells and ``x in set``
-  enforced by its Boolean; Booleans, a clause ``not x`` per ruled-out placement, an ``at_most_one``
-  per forbidden pair, and per allowed sets SAT's selector clauses (``solvers.sat.cnf.set_clauses``).
-- **Canonical search** (optional, AllDifferent model): a decision strategy over the cells in
-  row-major order, smallest value first; the solver uses it to reproduce the classic backtracker's
-  answer under any rules.
-
-Two ways to write the AllDifferent model. ``rules(rule_set)`` writes the ``CpModelProto``
-(OR-Tools' model schema, ``ortools/sat/cp_model.proto``) field by field with the compiled protos
-of ``ortools.sat.python.cp_model_helper``, the layer under the ``cp_model`` API. ``build_model``
-uses the ``cp_model`` API itself (``CpModel``, ``new_int_var``, ``add_all_different``, ``add``),
-the way lessons and OR-Tools' samples read. Both give the same proto text (tested). The solver and
-``export`` use the first because importing ``cp_model`` also imports pandas and numpy, several
-times the cost of a 9x9 solve (README, "Start-up time"); ``build_model`` imports it when called.
-
-The models depend on the rules only, never on the givens, so ``rules`` and ``boolean_rules`` build
-them once per ``Rules`` value (hashable, its hash cached; a ``Shape`` stands for its standard rules)
-and ``Prepared`` re-points a private copy at each puzzle by rewriting the domains of the given
-cells, instead of rebuilding 81 variables and 27 constraints through Python every time
-(``build_model``, the fresh-per-puzzle way, stays for comparison and for lessons). This module
-builds models and solves nothing; ``sudokulab.solvers.cpsat.solver`` runs them.
+Each model's constraints and sizes: docs/cpsat.md.
 """
 
 from __future__ import annotations
@@ -186,7 +156,7 @@ def build_model(puzzle: Puzzle | Rules | Shape, canonical: bool = False) -> CpSa
     """Build the AllDifferent model anew with the ``cp_model`` API: the givens are the domains of their variables.
 
     Rules (or a Shape, for standard Sudoku) instead of a Puzzle give the bare rules (every cell
-    1..n). This is the plain way, and what the prepared path saves; see the module docstring.
+    1..n). This is the plain way, and what the prepared path saves; see docs/cpsat.md.
     """
     from ortools.sat.python import cp_model  # pandas and numpy come with it: only for this way
 
@@ -331,8 +301,8 @@ def boolean_literal(n: int, cell: int, digit: int) -> int:
 
 
 def boolean_rules(what: Rules | Shape) -> cmh.CpModelProto:
-    """The rules as n**3 Booleans (exactly-ones, at-most-ones and linear constraints; see the
-    module docstring), built once per rule set. A Shape stands for its standard rules.
+    """The rules as n**3 Booleans (exactly-ones, at-most-ones and linear constraints:
+    docs/cpsat.md), built once per rule set. A Shape stands for its standard rules.
 
     For standard Sudoku, the SAT view: what CP-SAT's presolve makes of the AllDifferent model
     anyway (each AllDifferent of n variables over n values expanded into exactly-ones), given to it

@@ -1,59 +1,17 @@
 """The CP paradigm: OR-Tools CP-SAT runs a model of ``sudokulab.solvers.cpsat.model`` (Booleans or AllDifferent).
 
-Every rule kind is honoured: the four built-in ones natively, groups as AllDifferent (or
-exactly-/at-most-ones), differing pairs as ``!=``, cage sums and thermometers as linear constraints,
-in both models; any other in the forms of the shared lowering (``solvers.cpsat.model``).
+Every rule kind is honoured, natively or through the shared lowering. One ``CpSatSolver`` keeps,
+per rule set, a prepared model (givens rewritten per puzzle) and one set of parameters per kind of
+run (solve, canonical, count), so many puzzles pay the set-up once; ``solve_batch`` runs a whole
+batch in one helper thread. The default model is AllDifferent with presolve on, since ``cpsat``
+stands for constraint programming in every comparison; ``model="booleans"`` (exactly-ones, presolve
+off) is an option. Calls on one instance take turns on a lock (a CpSolver running two searches at
+once aborts the process), and the search runs in a helper thread with CP-SAT's SIGINT handler off,
+so Ctrl-C stops it at once. Canonical answers come from a fixed search, counts from one worker. It
+talks to CP-SAT's compiled layer (``cp_model_helper``) to keep pandas and numpy out of a cold start,
+hence the ``ortools`` bounds.
 
-Calls on one instance take turns on a lock: they share the prepared models and parameters, and a
-CpSolver running two searches at once aborted the process when tried. The search runs in a helper
-thread (``native.interruptible``) with CP-SAT's own SIGINT handler off, so Ctrl-C stops it at once
-and goes on as KeyboardInterrupt.
-
-One ``CpSatSolver`` keeps, per rule set (a ``Rules`` value: standard Sudoku of a shape, or a
-variant), a prepared copy of the model (givens rewritten per puzzle) and one set of CP-SAT
-parameters per kind of run (solve, canonical, count), so solving many puzzles pays the
-model-building and parameter-setting price once. ``solve_batch`` (the batch entry point of
-``sudokulab.solvers.batch``) runs a whole batch in one helper thread and returns arrays.
-
-Model and presolve. By default a solve gives CP-SAT the CP model of this paradigm (``alldiff``:
-one integer per cell, AllDifferent per group) with presolve on: its propagation and probing alone
-solve the 17-clue puzzles, and it turns each AllDifferent into Boolean exactly-ones (with it off
-there, CP-SAT was slower). ``model="booleans"`` gives CP-SAT those exactly-ones directly
-(``solvers.cpsat.model.boolean_rules``: n**3 Booleans, exactly-one per cell and per unit and digit) with
-presolve off, since on that model presolve took more than half of CP-SAT's own time; CP-SAT's own
-time per puzzle is then shorter on every set measured (docs/cpsat.md). It stays an option, not the
-default: ``cpsat`` stands for constraint programming with AllDifferent in every comparison (the
-Boolean model is the SAT encoding given to CP-SAT's SAT core, which the ``sat`` solver already
-covers), and the notebooks teach that model.
-
-Around the search, the time outside CP-SAT's own clock is its set-up and answer, and reading the
-grid: a call into the compiled layer per value read, so the Boolean model's grid is read sparingly
-(``Prepared.decode``). ``solve`` hands each call to the kept helper thread of
-``native.interruptible`` (for Ctrl-C), where a thread per call cost more than the search of an easy
-puzzle (``benchmarks/results/per-call.md``).
-
-Parameters. ``num_workers=1`` by default: one search thread gives reproducible answers and stats,
-and on small models extra workers mostly add start-up time. ``TUNED`` changes a few of CP-SAT's
-defaults that help these tiny models, on both models: no LP relaxation (``linearization_level=0``),
-no symmetry detection (``symmetry_level=0``), no SAT inprocessing, one presolve pass and lighter
-probing (measured by ``benchmarks/configurations.py``: ``benchmarks/results/cpsat-tuning.md``).
-
-Canonical answers (the row-major lexicographically first solution) come from a fixed search:
-first unfixed cell in row-major order, smallest value first, with presolve, symmetry reasoning and
-parallel workers off, since each of those may reach another solution first. Conflict learning
-keeps this exact: learned clauses are implied by the rules, so they never cut the first solution.
-
-Counting enumerates with a solution callback that stops at the limit, always on one worker: with
-several workers OR-Tools reports some solutions twice and, worse, misses others while still
-answering OPTIMAL.
-
-Start-up. The solver talks to CP-SAT through ``ortools.sat.python.cp_model_helper``, the compiled
-layer that ``cp_model`` itself is written on: the model is a ``CpModelProto`` (``solvers.cpsat.model.rules``),
-the settings a ``SatParameters``, and each run one ``SolveWrapper``, which is what
-``cp_model.CpSolver.solve`` creates and calls. Importing ``cp_model`` also imports pandas and numpy,
-which this solver never uses, and that was most of a cold start (docs/startup.md). The helper's
-protos and ``SolveWrapper`` are those of OR-Tools 9.15, hence the ``ortools`` bounds in
-``pyproject.toml``.
+The parameters, the models' trade-offs and the start-up: docs/cpsat.md.
 """
 
 from __future__ import annotations
@@ -114,7 +72,7 @@ TUNED = {
     "max_presolve_iterations": 1,
     "cp_model_probing_level": 1,
 }
-"""Changes to CP-SAT's defaults measured to help on 9x9 models (see the module docstring)."""
+"""Changes to CP-SAT's defaults measured to help on 9x9 models (docs/cpsat.md)."""
 
 
 KEPT = 16
@@ -169,7 +127,7 @@ class CpSatSolver(SolverBase):
         model: ``alldiff`` (default: one integer per cell, AllDifferent per group) or ``booleans``
             (exactly-ones over n**3 Booleans, faster) for solving and counting; canonical runs use ``alldiff``.
         presolve: run CP-SAT's presolve; None (default) is on for ``alldiff``, off for ``booleans``,
-            the faster of each measured (module docstring).
+            the faster of each measured (docs/cpsat.md).
         parameters: more CP-SAT parameters in text form, e.g. ``"cp_model_probing_level: 0"``, for
             experiments; applied last, to ordinary solves only (canonical runs and counts keep the
             settings their correctness rests on).

@@ -1,1 +1,1 @@
-"""Exact cover: the matrix of Algorithm X and the dancing-links solver (dlx)."""
+"""Exact cover: the matrix of Algorithm X and the dancing-links solver (dlx) (docs/solvers.md)."""

@@ -4,6 +4,8 @@ Knuth's S heuristic (the column with the fewest rows) with forced moves taken fi
 offsets on a column's size that keep covered and secondary columns out of ``min``, are one rule
 for ``dlx_links`` and ``dlx_sets`` alike: both must choose the same columns, so they count the
 same nodes and a test can compare them. The effort counters are the ones both report.
+
+More: docs/solvers.md.
 """
 
 from __future__ import annotations

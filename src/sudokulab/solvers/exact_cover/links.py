@@ -10,6 +10,8 @@ slower on standard Sudoku (``benchmarks/results/dlx.md``), so the unrolled one s
 
 The general search and the unrolled four-column one run on one structure and must count alike
 (a test checks it).
+
+More: docs/solvers.md.
 """
 
 from __future__ import annotations

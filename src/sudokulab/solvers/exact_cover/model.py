@@ -1,66 +1,17 @@
 """The exact-cover model of a puzzle under its rules: a 0/1 matrix whose covers are the solutions; solves nothing.
 
-Vocabulary (n = board size, 1-based in names, 0-based in indices):
+One row per (cell, digit) (Knuth's options); primary columns, covered exactly once, for each cell
+and each (complete group, digit); secondary columns, covered at most once (generalized exact
+cover), for each (partial group, digit), each (differing pair, digit), and the forbidden pairs of
+placements the lowering states for thermometers, cages and any other kind. ``row_columns`` is the
+one place a row's columns are computed. Givens are pre-covered, so the matrix left is exactly the
+search that remains; givens that break a rule leave no rows (``conflict``). A cage whose allowed
+sets are not pairwise cannot be said this way: ``refusal`` names it.
 
-- **Row** (Knuth's *option*): a choice, "this cell holds this digit", named ``r1c2=3`` and
-  numbered by ``core.variables.index`` (``cell*n + digit-1``: reading order, digits ascending).
-- **Primary column** (an *item* covered exactly once): each cell (``cell r1c2``: it holds one
-  digit), then each (complete group, digit) (``row 1 has 3``, ``diagonal 2 has 3``: a group of n
-  cells holds every digit once), in the order of ``rules.complete_groups``.
-- **Secondary column** (covered *at most* once, Knuth's generalized exact cover): each (partial
-  group, digit) (``group 1 has 3 at most once``: a group of fewer than n cells only differs), then
-  each (differing pair, digit) (``r1c1 and r2c3 not both 3 (anti-knight)``), in the order of
-  ``rules.partial_groups`` and ``rules.pairs``; then one per forbidden pair of placements of the
-  kinds stated through the lowering, cages, thermometers and any other (``r1c1=3 and r1c2=2 not
-  both (thermometer 1)``), and last one column ``ruled out`` filled by every placement they rule
-  out, pre-covered like a given (``solvers.lowering``).
-- **Exact cover**: a set of rows that fills every primary column exactly once and no secondary
-  column twice, which is a solved grid.
-
-Column ``k`` is: ``k < n²`` the cell ``k``; then ``n² + g*n + d-1`` for complete group ``g``;
-then, after the ``P = n² + n*len(complete_groups)`` primary columns, ``P + h*n + d-1`` for
-partial group ``h`` and ``P + n*len(partial_groups) + p*n + d-1`` for pair ``p``. A row fills
-its cell's column and one column per group or pair its cell is in, so rows have a variable
-number of columns: four in standard Sudoku (cell, row, column, box) and in a jigsaw, five on a
-diagonal of Sudoku X, up to twelve on an anti-knight board. ``row_columns`` computes them and
-every table here is derived from it. For standard rules the layout is the classic one (columns
-0..4n²-1: cell, row-digit, column-digit, box-digit), so ``row_columns(shape, ...)`` with a plain
-shape still works.
-
-**What exact cover can say.** A column counts the chosen rows that meet it and asks for exactly
-one (primary) or at most one (secondary); that is all the matrix can express. But a secondary
-column filled by two rows says "not both", so every constraint made of conditions on two cells at
-a time fits: a thermometer is the chain "bulb < next < ...", one secondary column per forbidden
-pair of placements (the bulb holding 3 and the next cell 2, ...), and a killer cage fits when its
-allowed digit sets are *pairwise* (every digits that agree two by two add up to its total: any
-2-cell cage, 3 cells adding up to 6 or 24). Placements a cage or thermometer rules out alone (a
-bulb holding 9) fill one more column, pre-covered. A cage that is not pairwise ("3 cells adding up
-to 15": 1, 5 and 8 agree two by two, via {1,5,9}, {1,6,8}, {2,5,8}, but add up to 14) could be made
-exact cover only by changing what a row is (one row per way of filling the whole cage), which is
-no longer this (cell, digit) model: ``refusal`` names it, and ``dlx`` refuses it before any work.
-
-Givens are *pre-covered*: a given's row is taken at once, so its columns and every row that meets
-them leave the matrix. What is left is exactly the search that remains: in standard Sudoku
-``4(n² - g)`` open columns for ``g`` givens, and one row per (blank cell, digit) that no given
-rules out. Road not taken: keeping a given cell's one row in the matrix has the same exact
-covers, but the printed matrix is larger without saying more, and a search spends a node on each
-forced given. Givens that break a rule have no exact cover; the model says so in ``conflict`` (in
-the rules' words, ``Rules.first_conflict``) and keeps no rows, so a column with no row makes the
-"no solution" visible too.
-
-The formulation and Algorithm X are from D. E. Knuth, "Dancing Links", in *Millennial
-Perspectives in Computer Science* (Palgrave, 2000), 187-214, arXiv:cs/0011047; secondary columns
-("generalized exact cover") are in the same paper and in *The Art of Computer Programming* 4B
-(2022), 7.2.2.1. The solver that runs it is ``sudokulab.solvers.exact_cover.solver``.
-
->>> from sudokulab.core.grid import Shape
->>> from sudokulab.core.puzzle import Puzzle
->>> shape = Shape(3, 3)
->>> len(column_names(shape)), [column_name(shape, i) for i in row_columns(shape, 1, 3)]
-(324, ['cell r1c2', 'row 1 has 3', 'column 2 has 3', 'box 1 has 3'])
->>> model = ExactCover.of(Puzzle.empty(shape))
->>> len(model.columns), len(model.rows), model.row_names()[:3]
-(324, 729, ['r1c1=1', 'r1c1=2', 'r1c1=3'])
+From D. E. Knuth, "Dancing Links", in *Millennial Perspectives in Computer Science* (Palgrave,
+2000), 187-214, arXiv:cs/0011047, and *The Art of Computer Programming* 4B (2022), 7.2.2.1. The
+solver is ``sudokulab.solvers.exact_cover.solver``. The column layout and why givens are
+pre-covered: docs/solvers.md; what exact cover can say of each rule kind: docs/rules.md.
 """
 
 from __future__ import annotations
@@ -245,7 +196,12 @@ def column_name(rules: Rules | Shape, column: int) -> str:
 
 
 def column_names(rules: Rules | Shape) -> list[str]:
-    """The names of all columns, primary then secondary, in index order."""
+    """The names of all columns, primary then secondary, in index order.
+
+    >>> shape = Shape(3, 3)
+    >>> len(column_names(shape)), [column_name(shape, i) for i in row_columns(shape, 1, 3)]
+    (324, ['cell r1c2', 'row 1 has 3', 'column 2 has 3', 'box 1 has 3'])
+    """
     return [column_name(rules, i) for i in range(layout(rules).columns)]
 
 
@@ -277,7 +233,13 @@ class ExactCover:
 
     @classmethod
     def of(cls, puzzle: Puzzle) -> ExactCover:
-        """Build the matrix of a puzzle: every row of its rules, less those the givens cover."""
+        """Build the matrix of a puzzle: every row of its rules, less those the givens cover.
+
+        >>> from sudokulab.core.puzzle import Puzzle
+        >>> model = ExactCover.of(Puzzle.empty(Shape(3, 3)))
+        >>> len(model.columns), len(model.rows), model.row_names()[:3]
+        (324, 729, ['r1c1=1', 'r1c1=2', 'r1c1=3'])
+        """
         rules = puzzle.rules
         table = layout(rules)
         given = tuple((cell, digit) for cell, digit in enumerate(puzzle.givens) if digit)

@@ -4,6 +4,8 @@ As in Ali Assaf's "Algorithm X in 30 lines!": covering removes a row from its ot
 uncovering adds it back. Same size list and column choice as ``dlx_links`` (``algorithm_x``); only
 the order of noted columns differs, so the paths may differ slightly. It stays as the shorter code
 to read beside the links, which are faster (``benchmarks/results/dlx.md``).
+
+More: docs/solvers.md.
 """
 
 from __future__ import annotations

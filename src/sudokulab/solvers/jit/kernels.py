@@ -1,13 +1,10 @@
 """The compiled kernels of ``backtrack-jit`` (numba, ``cache=True``): propagation, search, batch loop.
 
-Why a module of its own: this is the code numba compiles and caches on disk, written in the subset
-of Python it compiles (arrays, integers, no objects), with the two intrinsics it needs (popcount,
-lowest bit, and ``clock_gettime`` for per-puzzle times inside the batch loop). ``jit_numba`` drives
-it from Python: tables per rule set, resumable runs, time limits, Ctrl-C, results. The algorithm is
-described in ``jit.py``.
-
-One module: numba compiles and caches these kernels together, and they call one another by name
-inside compiled code.
+This is the code numba compiles and caches on disk, together, its kernels calling one another by
+name inside compiled code; it is written in the subset of Python numba compiles (arrays, integers,
+no objects), with the intrinsics it needs (popcount, lowest bit, and ``clock_gettime`` for
+per-puzzle times inside the batch loop). ``numba_search`` drives it from Python: tables per rule
+set, resumable runs, time limits, Ctrl-C, results. The algorithm: ``solver`` and docs/jit.md.
 """
 
 from __future__ import annotations
@@ -356,7 +353,7 @@ def _settle(cand, queue, queued, peers, peer_count, peer_group, units, more, ful
     and sets): SETTLED or the group where a contradiction surfaced.
 
     Kept apart from ``_propagate`` so the standard search calls a function of the few tables it
-    reads: with every table passed down, 17_clue ran 3-5% slower.
+    reads (the cost of passing every table down: docs/jit.md).
     """
     failed = _propagate(cand, queue, queued, peers, peer_count, peer_group, units, full)
     if more[1] + more[2] + more[4] + more[5] > 0:  # cages, thermometers, the lowering's pairs and sets

@@ -3,6 +3,8 @@ that runs a compiled search in slices.
 
 ``jit`` (the solver, the C backend) and ``jit_numba`` (the numba backend) each turn ``Layout`` into
 arrays of their own and implement ``Slices.step``; neither imports the other's module for this.
+
+More: docs/jit.md.
 """
 
 from __future__ import annotations

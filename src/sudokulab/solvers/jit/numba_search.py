@@ -5,6 +5,8 @@ extension (``_search.c``) runs in a process that never loads them; this is the f
 compiler built that extension, and the path for cage sums, thermometers and the lowering's forms,
 which the C search leaves out. The search itself is described in ``jit.py``; the tables and the slice driver both
 backends share are ``jit_layout``'s.
+
+More: docs/jit.md.
 """
 
 from __future__ import annotations

@@ -1,65 +1,17 @@
 """``backtrack-jit``: a hand-written search on bit sets, compiled ahead of time in C or by numba.
 
-Why: the pure-Python searches spend their time in the interpreter, not in the search. Compiled, the
-same idea answers a 9x9 puzzle in microseconds, so a whole benchmark set runs as one batch
-(docs/jit.md has the figures).
+Why: the pure-Python searches spend their time in the interpreter, not in the search; compiled, a
+whole benchmark set runs as one batch. The board is one ``uint64`` mask of candidate digits per
+cell (any n up to 64); the search knows the rules only as tables (``jit_layout.layout``), so one
+compiled code serves every rule set. It propagates singles (and cage and thermometer bounds) to a
+fixpoint after every placement and branches by dom/wdeg, or in reading order with ``canonical``
+(the ``backtrack`` answer). Compiled code cannot be interrupted, so the search runs in resumable
+slices and the driver checks the deadline and Ctrl-C between them. Two backends, chosen per call
+(``backend``, ``$SUDOKULAB_JIT_BACKEND``): the C extension ``_search`` (no numpy, no numba, a fast
+start) and the numba kernels (``numba_search``, ``kernels``: the ``jit`` extra), the fallback and
+the path for cage sums and thermometers.
 
-The board is one ``uint64`` mask of candidate digits per cell, so any n up to 64 and any box split.
-The search knows the rules only as tables built from ``puzzle.rules`` (``jit_layout.layout``, once
-per rule set), so one compiled code serves every rule set and every kind of ``rules.KINDS``. After
-every placement, singles are propagated to a fixpoint: a cell left with one digit removes it from
-its peers (naked single; peers are group mates and differing partners, ``Rules.peers``), and a digit
-with one place left in a complete group (rows, columns, boxes or jigsaw regions, diagonals,
-windows) goes there (hidden single, found for a whole group at once from the masks of digits seen
-once and twice, and drained at once so the next group sees it); partial groups and differing pairs
-only eliminate. Then cage sums and thermometers narrow their cells by bounds (a cage: its placed
-digits plus the least and most its open cells can add, distinct digits, must reach its total; a
-thermometer: each cell above the lowest digit possible before it, below the highest after it), in
-turn with the singles until nothing changes, so a sum or an order is checked during the search, not
-only at the end. Sums and thermometers live in a function of their own that standard rules never
-call. The search branches on the open cell with the fewest digits per failure weight (dom/wdeg, as
-``backtrack-fast``: a cell starts with the number of groups it is in, and every cell of a group
-gains weight each time a contradiction surfaces there; until the first one, simply the first cell
-with the fewest digits), trying its digits one by one; with ``canonical`` on the first open cell in
-row-major order, smallest digit first, so the first solution met is the lexicographically first one
-under the puzzle's rules, the ``backtrack`` answer. dom/wdeg is the default because it cut the nodes
-of hard puzzles and cost nothing on easy ones (``benchmarks/results/jit.md``). The stack is a
-preallocated array of board states, one row per level; trying a cell's last digit reuses its
-level's row. Nothing is allocated in the hot loop; the stack grows (in Python, rarely) only past
-its initial depth.
-
-Compiled code cannot be interrupted, so the search is resumable (``jit_layout.Slices``): it runs
-for a budget of nodes and returns, keeping its state in arrays; the Python driver checks the
-``Deadline`` and lets Ctrl-C through between slices, and adapts the budget so a slice lasts about
-``SLICE_SECONDS`` on any board size. The batch kernel loops over the puzzles inside compiled code
-and reads the clocks itself (numba: ``clock_gettime``, linked by name, so it caches), which gives
-per-puzzle wall and CPU times without a Python call per puzzle: a call with a dozen array arguments
-costs as long as a puzzle.
-
-numba's compiled code is cached on disk (``cache=True``): the first process on a machine compiles
-for seconds, later ones load the machine code in a fraction of one (``warm_up`` measures it,
-``compile_seconds`` keeps it). numba writes the cache to ``__pycache__`` beside the kernels; when
-that cannot be written (a system-wide install) it falls back by itself to a per-user directory,
-``~/.cache/numba/<dir>_<hash>`` (``$XDG_CACHE_HOME``); ``$NUMBA_CACHE_DIR`` overrides both. We
-leave the choice to numba rather than pick a path of our own: its fallback already covers read-only
-installs. The cache is keyed on the kernels' file's time stamp, so an upgrade compiles once. A
-process that is about to compile (``jit_numba.cache_is_warm`` reads numba's index) says so on a
-terminal ("compiling the search once", ``jit_numba.warm_up``; docs/terminal.md).
-
-``nodes`` counts digits tried at a branching cell; ``backtracks`` counts tries whose propagation
-met a contradiction.
-
-Two backends run this search, chosen per call (``backend``; docs/jit.md): the C extension
-``_search`` (built at install time from ``_search.c`` when a compiler is there; no numpy, no numba,
-so a process starts solving in milliseconds) and the numba kernels (``jit_numba``, ``jit_kernels``:
-the ``jit`` extra), the fallback where the extension was not built and the path for cage sums and
-thermometers, which the C search leaves out. ``$SUDOKULAB_JIT_BACKEND`` (``c`` or ``numba``) forces
-one. Both run the same algorithm on the same tables (``jit_layout.layout``) and reach the same
-fixpoints; the C search may charge a contradiction to another group, so after a first failure
-dom/wdeg's node counts may differ a little. In C, standard 9x9 tables take a kernel of their own on
-digit-major bit boards (``_search9.h``, chosen automatically when the tables are exactly rows,
-columns and boxes), with the general kernel's fixpoint and branching, so the same answers and,
-canonical or fewest-digits, the same nodes.
+The search, its slices, numba's cache and how the backends differ: docs/jit.md.
 """
 
 from __future__ import annotations

@@ -3,6 +3,8 @@
 A random swap in a random block, accepted when it does not raise the cost, else with probability
 ``exp(-delta / T)``; T cools after each chain of moves, is reheated when no new best cost comes, and
 every ``RESTART_AFTER`` reheats the board is filled afresh (``solvers.local_search.solver`` says more).
+
+More: docs/local-search.md.
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ R. Lewis's representation ("Metaheuristics can solve sudoku puzzles", 2007): eve
 jigsaw region, or rows) holds a permutation of its missing digits, so blocks are right by
 construction and a move swaps two open cells of one block. The cost and its update on a swap are
 what both methods (``annealing``, ``min_conflicts``) read; they differ only in which swap comes next.
+
+More: docs/local-search.md.
 """
 
 from __future__ import annotations

@@ -3,6 +3,8 @@
 A cell in conflict takes the best swap within its block that is not tabu (unless it reaches a new
 best cost), with an occasional random step to leave plateaus; it restarts from a fresh fill when no
 new best cost comes (``solvers.local_search.solver`` says more).
+
+More: docs/local-search.md.
 """
 
 from __future__ import annotations

@@ -1,25 +1,16 @@
 """Decision repair: local search over partial assignments, propagation after every move, tabu and restarts.
 
-The state is a set of *decisions* ("cell = digit") that the rules' propagation (``solvers.propagation``:
-singles, cage and thermometer bounds) does not refute: every cell propagation leaves open keeps its
-candidates. A move takes the open cell with the fewest candidates for its weight (dom/wdeg: Boussemart,
-Hemery, Lecoutre and Sais, ECAI 2004) and tries its digits in random order, each one propagated; the
-first that propagation does not refute becomes a decision. When every digit of the cell is refuted
-(a dead end), the search does not backtrack: it *repairs*, dropping one decision on a cell that
-shares a group with the dead cell or with the group where a refutation surfaced, and making that
-decision tabu for ``tenure`` moves so that it is not taken again at once. Without a new lowest count
-of open cells for ``patience`` moves, it restarts from the givens (the weights are kept).
+The state is a set of *decisions* ("cell = digit") that the rules' propagation does not refute. A
+move takes the open cell with the fewest candidates for its weight (dom/wdeg: Boussemart, Hemery,
+Lecoutre and Sais, ECAI 2004) and keeps the first of its digits, in random order, that propagation
+does not refute. At a dead end the search does not backtrack: it *repairs*, dropping one decision
+near the conflict and making it tabu for ``tenure`` moves; without a new lowest count of open cells
+for ``patience`` moves it restarts from the givens (the weights are kept). This is the local search
+over partial assignments of N. Jussien and O. Lhomme (Artificial Intelligence 139, 2002) and S.
+Prestwich's incomplete dynamic backtracking (Annals of Operations Research 115, 2002): no search
+tree is kept and nothing is proved, so a run that finds nothing says "time limit reached".
 
-This is the local search over partial assignments of N. Jussien and O. Lhomme, "Local search with
-constraint propagation and conflict-based heuristics", Artificial Intelligence 139 (2002), and S.
-Prestwich's incomplete dynamic backtracking ("Combining the scalability of local search with the
-pruning techniques of systematic search", Annals of Operations Research 115, 2002): a dead end
-unassigns a few decisions chosen for the conflict, not the last one, so no search tree is kept and
-nothing is proved. For Sudoku it is the hybrid the issue names (propagation between moves, tabu,
-restarts): the moves of Lewis's annealing (2007) repair a full board blind to propagation, while here
-each move is propagated, so a hard puzzle's forced cells follow from a few decisions.
-
-Incomplete: a run that finds nothing within its budget or time says "time limit reached".
+Why this hybrid for Sudoku, beside Lewis's annealing: docs/local-search.md.
 """
 
 from __future__ import annotations

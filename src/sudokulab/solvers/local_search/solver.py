@@ -1,68 +1,18 @@
 """The local-search paradigm: decision repair with propagation, simulated annealing over box permutations, or
 min-conflicts with a tabu list.
 
-An *incomplete* search: it finds grids, never proves there is none. Where it finds no grid within
-its time limit, or within its flip budget when no time limit is given, it answers "time limit
-reached" (nothing known). It answers "no solution" only where that is proved before searching: the
-givens break a rule (``Rules.first_conflict``), the solvers' own sound propagation
-(``solvers.propagation``: naked and hidden singles, cage and thermometer bounds) leaves a cell with
-no digit, a block's open cells cannot take its missing digits at all (no matching), or no block
-has two open cells left and the one fill there is breaks a rule.
+An *incomplete* search: it finds grids, never proves there is none, so where it finds no grid within
+its time limit or flip budget it answers "time limit reached"; "no solution" only with a proof made
+before searching (givens, propagation, matching, forced). The default, ``repair``
+(``solvers.local_search.repair``: Jussien and Lhomme 2002, Prestwich 2002), decides cells with
+propagation after every move and drops a decision at a dead end instead of backtracking: the hybrid
+that solves hard and variant puzzles reliably. ``annealing`` and ``min-conflicts`` work on full
+boards after R. Lewis, "Metaheuristics can solve sudoku puzzles", Journal of Heuristics 13 (2007):
+every block filled with its missing digits within the cells' candidates, moves that swap two open
+cells of a block, a cost that counts what is still wrong. Every random choice draws from
+``random.Random(seed)`` and ``max_flips`` counts moves, so a run does not depend on the machine.
 
-The default method, ``repair``, searches partial assignments: a move decides one cell, propagation
-follows every move, a dead end drops a decision near it (tabu for a while) instead of backtracking,
-and a run without progress restarts (``solvers.local_search.repair``: Jussien and Lhomme 2002,
-Prestwich 2002). It is the hybrid that solves hard and variant puzzles reliably
-(``benchmarks/results/local-search.md``).
-
-The two other methods work on full boards, after R. Lewis, "Metaheuristics can solve sudoku puzzles",
-Journal of Heuristics 13 (2007): each *block* (a box, or a jigsaw region: the complete groups of one kind that cover the
-board) is filled with its missing digits, so every block is right by construction and stays so,
-since a move swaps two open cells of one block. The cost counts what is still wrong:
-
-- **all-different groups** (rows, columns, diagonals, windows, cages' cells): per group, the digits
-  it holds more than once, counted with repeats (in a complete group, the digits it misses);
-- **differing pairs** (anti-knight, anti-king): the pairs holding one digit;
-- **cage sums**: ``|sum - total|`` per cage;
-- **thermometers**: per step along one, ``max(0, a - b + 1)`` for the digit a before b;
-- **any other kind**, in the forms of the shared lowering: 1 per ruled-out digit or forbidden pair
-  held, and per allowed-sets constraint the cells the nearest set does not cover.
-
-A grid of cost 0 is a solution. Unlike Lewis, a cell only ever holds a digit left in its candidates
-after propagation (fills are random matchings of open cells to missing digits, and swaps that would
-put a digit outside a cell's candidates are tried and refused), which removes most of the search
-space of an easy puzzle before it starts.
-
-Methods (option ``method``):
-
-- ``repair`` (default): decision repair, above; ``tabu`` is how many moves a dropped decision stays
-  tabu, ``reheat`` the moves without a new lowest count of open cells before a restart.
-- ``annealing``: a random swap in a random block, accepted when it does not raise the
-  cost, else with probability ``exp(-delta / T)``. T starts at ``temperature`` (by default the
-  spread of the cost changes of 200 random swaps, as Lewis does) and is multiplied by ``cooling``
-  after each chain of moves (the sum over blocks of the square of their open cells, Lewis's chain
-  length). After ``reheat`` moves without a new best cost, T goes back to its start (a reheat);
-  every ``annealing.RESTART_AFTER`` reheats the search starts again from a fresh random fill (a restart).
-- ``min-conflicts``: pick a cell in conflict, try swapping it with each other open cell of its
-  block, take the best swap that is not tabu (a swap puts back a digit a cell held within the last
-  ``tabu`` moves) unless it reaches a new best cost (aspiration), ties broken at random. After
-  ``reheat`` moves without a new best cost, it restarts from a fresh random fill.
-
-Why local search struggles with Sudoku: near the phase transition (Lewis: around 40-45% givens on
-9x9) there are few solutions and many grids of cost 2 or 4 far from all of them; the cost
-landscape is a plateau with deep local minima, which reheats and restarts only partly escape
-(``benchmarks/results/local_search_givens.md``).
-
-Every random choice draws from ``random.Random(seed)``, a new one per call: the same puzzle with the
-same options gives the same answer and the same stats, and ``max_flips`` bounds the work in moves
-tried, not in seconds, so a run without a time limit does not depend on the machine's load.
-
-Stats: ``flips`` (swaps tried, also those refused by the candidates; for ``repair``, digits tried, each
-propagated), ``accepted`` (swaps made; decisions made), ``reheats``, ``restarts``, ``best_cost`` (the
-lowest cost reached, for ``repair`` the fewest open cells: 0 when solved), ``propagated``
-(cells fixed by propagation beyond the givens), ``free_cells`` (cells left to the search),
-``proof`` (why "no solution": givens, propagation, matching, or forced: no block has two open cells
-to swap and the one fill left breaks a rule).
+The methods, the cost per rule kind, the stats and why Sudoku is hard for it: docs/local-search.md.
 """
 
 from __future__ import annotations

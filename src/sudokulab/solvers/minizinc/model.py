@@ -1,36 +1,16 @@
 """The MiniZinc model of Sudoku: one ``.mzn`` text generic over data, and one ``.dzn`` instance per puzzle.
 
-The model (``model``) knows no board: ``n``, the givens and the rules come as data (``data``), as
-in the MiniZinc handbook's ``sudoku.mzn``. Cells are numbered 1..n*n row by row; ``cell`` is the
-row-major view of ``grid``.
+The model (``model``) knows no board: ``n``, the givens and the rules come as data (``data``), as in
+the MiniZinc handbook's ``sudoku.mzn``. Cells are numbered 1..n*n row by row (``cell`` is the
+row-major view of ``grid``). One ``all_different_int`` per group, ``!=`` per differing pair, a sum
+per cage, ``<`` per thermometer step; any other kind in the forms of the shared lowering, declared
+only when a puzzle has some (``LOWERED``). ``all_different_int`` is declared in the model rather
+than taken from ``globals.mzn`` so that Gecode keeps one native propagator per group with the
+MiniZinc and Gecode that Debian ships. ``to_minizinc`` writes model and data as one text
+``minizinc --solver gecode FILE.mzn`` runs, its header counting the FlatZinc (``flat_size``). This
+module solves nothing; ``sudokulab.solvers.minizinc.solver`` runs it.
 
-- **all-different group** (rows, columns, boxes or jigsaw regions, diagonals, windows, a cage's
-  cells): one ``all_different_int`` over the group's cells; ``groups`` holds complete and partial
-  groups alike, each line of the data naming its group in a comment.
-- **differing pair** (anti-knight, anti-king): ``cell[a] != cell[b]`` per row of ``differ``.
-- **cage sum**: ``sum(i in cage_cells[k])(cell[i]) = cage_total[k]`` (its all-different half is
-  the cage's group).
-- **thermometer**: ``cell[a] < cell[b]`` per step of ``thermo_steps``, bulb side first.
-- **givens**: ``grid[r, c] = givens[r, c]`` where the given is not 0; the compiler fixes them.
-- **any other kind** (the four above are ``NATIVE``), in the forms of the shared lowering
-  (``solvers.lowering``), declared and constrained only when a puzzle has some (``LOWERED``):
-  ``cell[c] != d`` per ruled-out placement, ``cell[a] != x`` or ``cell[b] != y`` per forbidden pair,
-  and per allowed sets an ``all_different_int`` over its cells and one of its sets holding them all.
-
-Why ``all_different_int`` declared in the model and not ``all_different`` from ``globals.mzn``:
-Gecode's FlatZinc interpreter has ``all_different_int`` as a native propagator, but the Gecode 6.2
-library that Debian ships with MiniZinc 2.6 predates the ``fzn_`` names, so ``all_different`` from
-the globals is flattened into one ``!=`` per pair of cells, and ``globals.mzn`` does not even
-compile (its ``inverse`` clashes). Declaring the builtin keeps one propagator per group, which the
-``propagation`` annotation then tunes (``value``: Gecode's default, ``bounds``, ``domain``: the
-default here, measured in docs/minizinc.md).
-
-The search annotation: ``int_search(cell, VAR, indomain_min)``; with ``input_order`` and no free
-search a complete chronological search meets the row-major lexicographically first solution first.
-
-``to_minizinc`` writes model and data as one text ``minizinc --solver gecode FILE.mzn`` runs, its
-header counting the FlatZinc the compiler makes of it (``flat_size``). This module solves nothing;
-``sudokulab.solvers.minizinc.solver`` runs it.
+Each rule's constraint, the search annotation and why ``all_different_int``: docs/minizinc.md.
 """
 
 from __future__ import annotations

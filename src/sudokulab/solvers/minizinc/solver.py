@@ -1,36 +1,16 @@
 """Classic constraint programming through MiniZinc: propagation and chronological search (Gecode), no learning.
 
-Each call writes the model of ``sudokulab.solvers.minizinc.model`` and the puzzle's data to a temporary
-folder and runs the ``minizinc`` program on them (flatten, then the backend's search) through
-``execution.sandbox.run_program``, the runner ``dimacs`` uses: no shell, its own process group, a
-launcher that kills and reaps every descendant (``minizinc`` starts ``fzn-gecode``) when the run
-ends, at the time limit, or on Ctrl-C (the ``KeyboardInterrupt`` leaves ``run_program`` through its
-``finally``, which kills the group).
+Each call writes the model of ``sudokulab.solvers.minizinc.model`` and the puzzle's data to a
+temporary folder and runs the ``minizinc`` program on them through ``execution.sandbox.run_program``,
+the runner ``dimacs`` uses: no shell, its own process group, every descendant (``fzn-gecode``) killed
+and reaped when the run ends, at the time limit, or on Ctrl-C. The program rather than the Python
+driver (the ``minizinc`` package), because the driver leaves the killing of ``fzn-gecode`` to
+MiniZinc, and ``run_program`` already owns that contract. MiniZinc's own time limit is
+``OWN_SHARE`` of what is left, so it normally stops itself and still prints its statistics.
+Canonical answers come from one run with input order and ``indomain_min``; counts from ``-n`` with
+``--non-unique``. One process per call, so start-up and flattening are paid on every puzzle.
 
-Why the program and not the Python driver (the ``minizinc`` package of the extra): the driver runs
-the same program through asyncio, and its time limit and cancellation leave the killing of
-``fzn-gecode`` to MiniZinc; ``run_program`` already owns the kill-everything contract every
-external program here meets, and reading MiniZinc's text output is a few lines.
-
-- **Time limits**: the whole call is held to the limit: MiniZinc's own ``--time-limit`` (it covers
-  flattening too) is ``OWN_SHARE`` of what is left when the program starts, so that it normally
-  stops the search itself and still prints its statistics, and the process group is killed at the
-  deadline if it has not ended by then (starting and ending the program is time too).
-- **Canonical** answers: the search annotation ``int_search(cell, input_order, indomain_min)``
-  without free search; a complete chronological search meets the row-major lexicographically first
-  solution first (propagation removes no solution), so one run gives it.
-- **Counting**: ``-n limit`` (``-a`` beyond a 32-bit limit) with the grid's output section turned
-  off, so each solution costs one separator line, and ``--non-unique``, without which MiniZinc drops
-  a solution whose printed output repeats the one before (all of them, once nothing is printed);
-  ``==========`` says the enumeration finished.
-- **Stats**: Gecode's ``nodes``, ``failures``, ``propagations`` and ``peak_depth``; the FlatZinc size
-  (``flat_variables``, ``flat_constraints``); ``flatten_seconds`` (MiniZinc's ``flatTime``),
-  ``solve_seconds`` (Gecode's ``initTime + solveTime``) and ``process_seconds`` (the whole run:
-  program start-up included).
-
-One process per call: the start-up and flattening cost (docs/minizinc.md) is paid on every puzzle.
-Road not taken: compiling the model once per ``Rules`` and adding the givens to the FlatZinc;
-it would skip the flattening, but then this module would decode FlatZinc output names itself.
+Time limits, counting, options, stats and the road not taken: docs/minizinc.md.
 """
 
 from __future__ import annotations

@@ -1,1 +1,4 @@
-"""0-1 integer programming: the model (and its LP and MPS text) and the solver on OR-Tools' MIP engines."""
+"""0-1 integer programming: the model (and its LP and MPS text) and the solver on OR-Tools' MIP engines.
+
+More: docs/solvers.md.
+"""

@@ -1,42 +1,16 @@
 """The 0-1 integer program of Sudoku, built from a puzzle's rules: one binary per (cell, digit), one row per rule.
 
-- **Variables**: ``x[r, c, d] = 1`` when row r, column c holds digit d; n**3 of them, numbered by
-  the one variable map (``core.variables.index``; ``var_index`` says it in rows and columns),
-  named ``x{r}_{c}_{d}`` 1-based (``x1_1_5``: row 1, column 1 holds 5).
-- **Rows**, from the rules (``sudokulab.core.rules``), each a linear row over the binaries:
-
-  - ``cell{r}_{c}``: ``sum_d x[cell, d] = 1`` (a cell holds one digit), n**2 rows;
-  - per group and digit: ``sum over the group's cells of x[cell, d] = 1`` for a complete group
-    (``row{r}_d{d}``, ``col{c}_d{d}``, ``box{b}_d{d}``, ``region{k}_d{d}``, ``diag{k}_d{d}``,
-    ``window{k}_d{d}``) and ``<= 1`` for a partial one (``cage{k}_d{d}``, ``group{k}_d{d}``);
-  - per differing pair (anti-knight, anti-king) and digit: ``x[a, d] + x[b, d] <= 1``
-    (``differ_r1c3_r2c5_d{d}``);
-  - per cage: ``sum over its cells c, digits d of d * x[c, d] = total`` (``sum{k}``);
-  - per thermometer step a -> b: ``sum_d d * x[b, d] - sum_d d * x[a, d] >= 1`` (``thermo{k}_{step}``);
-  - any other kind, in the forms of the shared lowering (``solvers.lowering``; the four above are
-    ``NATIVE``): ``x[c, d] = 0`` per ruled-out placement (``out_r1c1_d5``), ``x[a, x] + x[b, y] <= 1``
-    per forbidden pair (``pair_r1c1_d3_r1c2_d2``), and per allowed sets one binary per set
-    (``s{k}_{i}``), ``sum_i s{k}_{i} = 1`` (``set{k}``) and per digit d ``sum over the cells of
-    x[c, d] = sum of the s{k}_{i} whose set holds d`` (``set{k}_d{d}``): the chosen set's digits
-    appear once each, no other digit appears.
-
-  For standard Sudoku that is 4 * n**2 equalities of n terms each: the same rows as the "exactly
-  one" clauses of the SAT encoding, written as linear equalities; the classic formulation of e.g.
-  Bartlett et al., "An Integer Programming Model for the Sudoku Problem" (J. Online Math. and its
-  Applications, 2008). A cage's sum and a thermometer's order are the digit of a cell written
-  linearly, ``sum_d d * x[c, d]``, as in the same paper's extensions (and any MIP text on
-  "assignment variables").
-- **Givens** are bounds, not rows: a given d in (r, c) sets the lower bound of ``x[r, c, d]`` to 1;
-  the rows then force the cell's other digits and the digit's peers to 0. The rows depend on the
-  rules only, so ``rules(rule_set)`` is built once per ``Rules`` value (a ``Shape`` stands for its
-  standard rules) and a puzzle is the rows plus ``fixed``.
-  Road not taken: dropping the decided variables (givens and the digits their peers exclude) makes
-  a smaller model, but its size then depends on the puzzle, givens that break a rule need special
-  rows, and every MIP presolve removes fixed columns in microseconds anyway.
-- **Objective**: none (a feasibility problem; a solver reports any solution as optimal).
-
-``to_lp`` and ``to_mps`` write the model for any MIP solver. This module solves nothing;
+``x[r, c, d] = 1`` when row r, column c holds digit d (numbered by ``core.variables.index``); one
+equality per cell and per (complete group, digit), ``<= 1`` rows for partial groups and differing
+pairs, a linear equality per cage sum and a linear inequality per thermometer step, written with
+``sum_d d * x[c, d]``; any other kind in the forms of the shared lowering. For standard Sudoku that
+is the classic formulation (Bartlett et al., "An Integer Programming Model for the Sudoku Problem",
+J. Online Math. and its Applications, 2008). Givens are bounds, not rows, so ``rules`` builds the
+rows once per ``Rules`` and a puzzle is the rows plus ``fixed``; there is no objective. ``to_lp``
+and ``to_mps`` write the model for any MIP solver. This module solves nothing;
 ``sudokulab.solvers.mip.solver`` runs it.
+
+Each row's form and name, and the road not taken: docs/solvers.md ("Integer programming").
 """
 
 from __future__ import annotations

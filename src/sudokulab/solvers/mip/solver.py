@@ -1,40 +1,15 @@
 """The 0-1 integer programming paradigm: SCIP (as OR-Tools ships it) runs ``sudokulab.solvers.mip.model``.
 
-Backend: SCIP through OR-Tools' ``pywraplp``, the fastest of the four measured on hard puzzles
-(``benchmarks/results/mip-backends.md``) and no new dependency (OR-Tools is there for ``cpsat``);
-``highspy`` would add a wheel and a version bound for no speed where it counts. CBC stays as
-``backend="cbc"``, for comparison.
+SCIP through OR-Tools' ``pywraplp`` is the backend because it is the fastest on hard puzzles in
+``benchmarks/results/mip-backends.md`` and adds no dependency (OR-Tools is there for ``cpsat``);
+CBC stays as ``backend="cbc"``, for comparison. Every rule kind is honoured through the model's
+rows. One ``MipSolver`` keeps one pywraplp model per rule set and sets each puzzle's givens as
+lower bounds, so many puzzles build the model once; that model is native state changed by every
+call, hence ``threads="serialised"``. Canonical answers come from probing with bounds cell by
+cell, counts from no-good cuts, time limits from SCIP's own limit over a shared deadline;
+``root_integral`` says whether the root LP relaxation alone solved the puzzle.
 
-Every rule kind is honoured: the model's rows come from the puzzle's rules (``solvers.mip.model``:
-equalities for complete groups, ``<= 1`` rows for partial groups and differing pairs, a linear
-equality per cage sum, a linear inequality per thermometer step; any other kind in the forms of
-the shared lowering).
-
-One ``MipSolver`` keeps, per rule set (a ``Rules`` value: standard Sudoku of a shape, or a
-variant), one pywraplp model of its rows and sets each puzzle's givens as lower bounds (two writes
-per given), so solving many puzzles builds the model once. That model is native state changed by
-every call, hence ``threads="serialised"``.
-
-- **Canonical** answers (the row-major lexicographically first solution) come from probing with
-  bounds: take any solution; for each blank cell in reading order, forbid its digit and every
-  larger one and re-solve; a solution found has a smaller digit there (take it and probe again),
-  "infeasible" proves the digit minimal, and the cell is fixed to it. Digits a fixed peer (under
-  the puzzle's rules: ``Rules.peers``) already holds are skipped without a solve, so most cells
-  cost none (the solves a puzzle takes: ``benchmarks/results/mip-backends.md``). Road not taken:
-  one lexicographic objective (weight n**(cells-i) on cell i) is exact only while the weights fit
-  a double's 53 bits, which a 9x9 board's n**81 does not, and MIP gap tolerances would stop short
-  anyway.
-- **Counting** adds a no-good cut per solution found (the blanks may not all repeat it) to a
-  fresh model of the puzzle, until infeasible or the limit.
-- **Time limits**: each solve gets SCIP's own limit, the rest of a ``Deadline`` shared by the
-  repeated solves of canonical runs and counts.
-- **Stats**: ``nodes`` (branch-and-bound nodes: 0 when presolve alone solved it, 1 for the root
-  alone) and ``lp_iterations`` (simplex iterations), summed over the solves of a call; ``solves``;
-  ``root_integral``: whether the LP relaxation at the root (solved once more, by GLOP, as SCIP's
-  own root LP is not exposed) gave an integral vertex, i.e. the linear relaxation alone solved the
-  puzzle. Every puzzle that naked and hidden singles solve has it (its relaxation has one feasible
-  point: the equalities carry the same propagation). Its cost, one LP per call (nearly doubling an
-  easy solve), is paid only with ``root_lp=True`` (the default).
+Canonical probing, counting and the stats in detail: docs/solvers.md ("Integer programming").
 """
 
 from __future__ import annotations

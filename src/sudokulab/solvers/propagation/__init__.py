@@ -1,45 +1,15 @@
 """Candidate propagation over bit sets under any rule set: the one copy the searches and ``generate`` share.
 
-The board is kept twice, as in the exact-cover view of Sudoku: ``cand[cell]`` holds the digits a
-cell may take and ``where[g*n + d]`` the places digit ``d+1`` may take in group ``g``, each as the
-bits of one int. Placed cells and finished group-digits hold the ``done`` sentinel bits above
-``full``, so ``cand[cell] > full`` means "placed". Every elimination updates both views, so:
+The board is kept twice, as candidates per cell and places per (group, digit), each as the bits of
+one int, so naked and hidden singles are seen the moment they appear; partial groups and differing
+pairs only eliminate, cage sums and thermometers narrow by bounds, and any other kind comes through
+the shared lowering, all to one fixpoint. Propagation removes only digits in no solution, so
+canonical answers and exact counts survive it. ``propagator(rules)`` builds the tables once per
+rule set and chooses the path: ``propagation_three`` (unrolled, for three complete groups per cell)
+or ``propagation_any`` (any rule set), over ``propagation_tables``; both must reach the same
+fixpoint (a test checks it). A contradiction names the group where it surfaced, for dom/wdeg.
 
-- a **naked single** (one digit left in a cell) and, in a *complete* group (n cells: rows,
-  columns, boxes, jigsaw regions, diagonals, windows), a **hidden single** (one place left for a
-  digit) are seen the moment they appear, with no sweep over the board;
-- *partial* groups (killer cages' cells) and differing pairs (anti-knight, anti-king) only remove
-  a placed digit from their cells: a digit need not appear in them, so no hidden single;
-- **cage sums** bound each open cage cell's digits by the partial sum and what the cage's other
-  open cells can still add (their smallest and largest candidates, and the smallest and largest
-  distinct digits left), and **thermometers** bound each cell by its neighbours along the line
-  (above the smallest digit before it, below the largest after it), repeated to a fixpoint;
-- any other kind comes in the forms of the shared lowering (``solvers.lowering``): its ruled-out
-  placements are removed before the givens go in, a placed digit takes from each peer the digits
-  its forbidden pairs name, and an allowed-sets constraint keeps in its open cells only the digits
-  of the sets that hold all its placed ones (and none placed twice), in the same fixpoint.
-
-Propagation only removes digits that are in no solution of the current state, so a search that
-branches on the first open cell, smallest digit first, still meets solutions in lexicographic
-order (canonical), and both sides of a binary guess still partition the solutions (exact counts).
-
-``propagator(rules)`` builds the tables once per rule set (``Rules`` hashes fast). Rule sets made
-of exactly three complete groups per cell and nothing else (standard Sudoku, jigsaw) get the
-specialised three-unit code, unrolled: the general loops over any number of groups are slower on
-9x9 (docs/rules.md, "Each paradigm").
-
-A contradiction is reported as the group where it surfaced (``g*n`` for group ``g``), which the
-fast search uses to weight its choices (dom/wdeg), or ``UNKNOWN`` when no group is to blame;
-``SETTLED`` when the fixpoint was reached without one.
-
-Roads not taken: propagating sums by enumerating each cage's allowed digit combinations (exact,
-but the tables grow fast with the cage size; the bounds here are what a sum constraint gets from
-a CP solver's bounds consistency); hidden singles in partial groups (wrong: a cage need not hold
-every digit).
-
-The parts: ``propagation_tables`` (the state's constants and tables), ``propagation_three`` (the
-unrolled three-group path), ``propagation_any`` (any rule set); this module builds the tables of a
-rule set and chooses the path. Both paths must reach the same fixpoint (a test checks it).
+The two views, each rule kind's propagation and the roads not taken: docs/solvers.md.
 """
 
 from __future__ import annotations

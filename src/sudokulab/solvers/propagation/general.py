@@ -1,7 +1,7 @@
 """Propagation under any rule set: groups of any length, differing pairs, cage sums, thermometers, and
 the lowering's forms (ruled-out placements, forbidden pairs, allowed sets).
 
-The general path of ``propagation`` (its module docstring says what is propagated and how);
+The general path of ``propagation`` (docs/solvers.md says what is propagated and how);
 ``propagation_three`` is the unrolled path for three complete groups per cell.
 """
 

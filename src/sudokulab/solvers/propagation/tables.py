@@ -2,6 +2,8 @@
 
 ``SETTLED`` and ``UNKNOWN`` are what a settle returns besides a group's code; the searches, ``generate``
 and the propagation levels compare against them, so they live below both paths.
+
+More: docs/solvers.md.
 """
 
 from __future__ import annotations

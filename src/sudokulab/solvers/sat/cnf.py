@@ -1,82 +1,15 @@
 """The CNF encodings of a puzzle's rules: clauses only, no solver.
 
-Vocabulary:
+One variable per (cell, digit), from the one map ``core.variables``; auxiliary variables after them
+from one counter (``_Pool``). Encodings ``minimal``, ``efficient`` and ``extended`` (I. Lynce and J.
+Ouaknine, "Sudoku as a SAT Problem", ISAIM 2006) and ``reduced`` (G. Kwon and H. Jain, "Optimized
+CNF Encoding for Sudoku Puzzles", LPAR 2006); at-most-one pairwise or by any ``pysat.card``
+encoding; anti-knight/king pairs, thermometers and killer cages (allowed digit sets) clause by
+clause, other kinds through the shared lowering. Kept apart from the solver so a lesson can print
+the clauses without an engine. Neighbours: ``encodings`` (names, at-most-one), ``size`` (how big,
+before building), ``literals`` (tables, models read back), ``dimacs`` (text in and out).
 
-- **Literal** of (cell, digit): a DIMACS variable, true when the cell holds the digit. It comes
-  from the one map, ``core.variables`` (``literal`` and ``decode_literal`` here only translate
-  (row, col) to a cell); every table (``cnf_literals``) is derived from it. Variables 1..n**3 are the cells;
-  every auxiliary variable (of a cardinality encoding, of a cage's selectors) is handed out after
-  them by one counter (``_Pool``, as PySAT's ``IDPool``), in the order the clauses are built.
-- **Group**: the literals of which exactly one (ALO: at least one; AMO: at most one) must hold:
-  the n digits of a cell, or the cells of an all-different group that may hold one digit.
-- **Encoding** (which groups get which half; ``rules.Rules`` says which groups there are):
-
-  ============  ==============================  =======================================
-  name          at least one (ALO)              at most one (AMO)
-  ============  ==============================  =======================================
-  ``minimal``   cells                           every group's digits
-  ``efficient`` cells                           cells, every group's digits
-  ``extended``  cells, complete groups' digits  cells, every group's digits
-  ``reduced``   ``extended`` with what the givens decide removed
-  ============  ==============================  =======================================
-
-  A complete group (n cells: rows, columns, boxes, jigsaw regions, diagonals, windows) holds every
-  digit, so it gets the ALO half in ``extended``; a partial group (a killer cage's cells) only
-  differs. For standard Sudoku the first three are from I. Lynce and J. Ouaknine, "Sudoku as a SAT
-  Problem", ISAIM 2006; their 9x9 counts (8,829, 11,745 and 11,988 clauses with pairwise AMO) are
-  what ``cnf_size.counts`` gives. ``reduced`` is the optimised encoding of G. Kwon and H. Jain, "Optimized
-  CNF Encoding for Sudoku Puzzles", LPAR 2006: the extended encoding with the literals the givens
-  make true or false substituted away, so satisfied clauses and false literals are dropped.
-- **AMO encoding**: ``pairwise`` (one binary clause per pair, no new variables) or any
-  ``pysat.card`` encoding of "at most one" (``seqcounter``, ``ladder``, ``bitwise``, ...), which
-  adds auxiliary variables to use fewer clauses.
-
-The other constraint kinds, the same in every encoding (``cnf_size`` gives each count); these four
-are ``encodings.NATIVE``, and any other kind comes in the forms of the shared lowering
-(``solvers.lowering``): a unit clause per ruled-out placement, a binary clause per forbidden pair,
-the sum's selectors per allowed sets (``form_clauses``):
-
-- **differ** (anti-knight, anti-king): per pair (a, b) and digit d, the clause (-a_d | -b_d):
-  n clauses a pair.
-- **increasing** (thermometers): per consecutive cells (a, b) and digit d < n, "a = d implies
-  b > d" as one clause (-a_d | b_{d+1} | ... | b_n), and the domain trimmed by position: the cell
-  at place i (0-based) of a thermometer of L cells holds neither a digit below i + 1 nor one above
-  n - (L - 1 - i), one unit clause each. (L - 1)(n - 1) + L(L - 1) clauses a thermometer, no new
-  variables; with the cells' exactly-one, a model's digits then strictly increase.
-- **sum** (killer cages), the *allowed-combination* encoding: for a cage of k cells and total T,
-  the m digit sets of size k summing to T, one selector variable each; exactly one selector (one
-  ALO clause and an AMO, ``amo`` as elsewhere); a selector implies each of its digits appears in
-  the cage (m * k clauses of k literals); a cell holding d implies a selector whose set holds d
-  (k * n clauses, a unit (-x) for a digit in no set). With the cage's all-different group (a
-  partial group above), the cage holds exactly the chosen set, so it sums to T (k cells and k
-  digits that all appear hold exactly the set, so the same clauses state the lowering's allowed
-  sets, ``set_clauses``, with no group beside them); the selectors are
-  determined by the cells (two digit sets cannot both appear in k cells), so with pairwise AMO
-  models and grids correspond one to one.
-  Chosen over PySAT's pseudo-Boolean encodings (``pysat.pb.PBEnc.equals`` over
-  sum d * x[c, d] = T, through the ``pindakaas`` package, not installed by default) because it
-  is smaller and much faster on killer puzzles (``benchmarks/results/sum-encodings.md``) and needs
-  no extra package: a selector fixes a whole digit set, which unit propagation then uses in every
-  cell of the cage, where a PB encoding only propagates partial sums. Its size grows with the
-  number of digit sets (at most 126 for a 5-cell 9x9 cage), fine for cages of Sudoku size.
-
-The rules of a puzzle are data (``rules.Rules``, hashable with a cached hash), so ``rules`` builds
-a formula once per (Rules, encoding, amo) and a puzzle's givens are assumptions (or unit clauses
-in a DIMACS file). Only ``reduced`` depends on the givens, so it is a formula per puzzle, built by
-``reduced_formula``.
-
-The encodings' names and the at-most-one clauses are ``solvers.sat.encodings``; how big a formula
-will be, before anything is built, is ``solvers.sat.size``; the literal map as tables for solvers'
-hot loops, and a model read back, is ``solvers.sat.literals``; DIMACS text, in and out, is
-``solvers.sat.dimacs``.
-
->>> from sudokulab.core.grid import Shape
->>> from sudokulab.solvers.sat.size import counts
->>> f = rules(Shape(3, 3), "extended")
->>> f.variables, len(f.clauses), counts(9, "extended")
-(729, 11988, (729, 11988))
->>> decode_literal(9, literal(9, 8, 8, 9))
-(8, 8, 9)
+Each encoding, each kind's clauses and why the allowed-set encoding of sums: docs/sat.md.
 """
 
 from __future__ import annotations
@@ -114,6 +47,8 @@ def decode_literal(n: int, lit: int) -> tuple[int, int, int]:
 
     >>> decode_literal(9, 10)
     (0, 1, 1)
+    >>> decode_literal(9, literal(9, 8, 8, 9))
+    (8, 8, 9)
     """
     if not 1 <= lit <= variables.count(n):
         raise ValueError(f"{lit} is not a cell variable of a {n}x{n} board (1..{n**3})")
@@ -142,7 +77,7 @@ class _Pool:
         return clauses
 
 
-# --- The constraint kinds beyond all-different (see the module docstring for each encoding). -------
+# --- The constraint kinds beyond all-different (docs/sat.md gives each encoding). -------
 
 def differ_clauses(n: int, pairs: Sequence[tuple[int, int]]) -> list[Clause]:
     """Differing pairs: per pair and digit, (-a_d | -b_d): n clauses a pair."""
@@ -166,7 +101,7 @@ def thermo_clauses(n: int, thermo: Thermo) -> list[Clause]:
 
 
 def set_clauses(n: int, cells: Sequence[int], sets: Sequence[Sequence[int]], pool: _Pool, amo: str) -> list[Clause]:
-    """The digits of ``cells`` form one of ``sets`` (module docstring, "sum"): one selector per set,
+    """The digits of ``cells`` form one of ``sets`` (docs/sat.md, "sum"): one selector per set,
     exactly one selector, a selector's digits all appear in the cells, and a cell's digit belongs to
     the chosen set. k cells and k digits that all appear: the cells hold exactly the chosen set.
     1 + AMO(m) + m*k + k*n clauses, m selectors (plus the AMO's)."""
@@ -183,7 +118,7 @@ def set_clauses(n: int, cells: Sequence[int], sets: Sequence[Sequence[int]], poo
 
 
 def cage_clauses(n: int, cage: Cage, pool: _Pool, amo: str) -> list[Clause]:
-    """A cage's sum by allowed combinations (module docstring): ``set_clauses`` over the digit sets of
+    """A cage's sum by allowed combinations (docs/sat.md): ``set_clauses`` over the digit sets of
     its size summing to its total."""
     return set_clauses(n, cage.cells, cage_combinations(n, len(cage.cells), cage.total), pool, amo)
 
@@ -330,7 +265,17 @@ def rules(what: Shape | Rules, encoding: str = "extended", amo: str = "pairwise"
           deadline: Deadline | None = None) -> Formula:
     """The rules of a puzzle in one of the givens-free encodings (a shape means standard Sudoku);
     built once per (Rules, encoding, amo), the last 64 kept; under ``deadline`` when given (a build
-    cut short is not kept: ``solvers.building``)."""
+    cut short is not kept: ``solvers.building``).
+
+    Its size is the one ``size.counts`` computes without building (Lynce and Ouaknine's 11,988
+    clauses for the 9x9 ``extended``):
+
+    >>> from sudokulab.core.grid import Shape
+    >>> from sudokulab.solvers.sat.size import counts
+    >>> f = rules(Shape(3, 3), "extended")
+    >>> f.variables, len(f.clauses), counts(9, "extended")
+    (729, 11988, (729, 11988))
+    """
     rules_ = standard(what) if isinstance(what, Shape) else what
     return _FORMULAS.get((rules_, encoding, amo), lambda: build_formula(rules_, encoding, amo, deadline=deadline))
 

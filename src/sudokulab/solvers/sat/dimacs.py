@@ -1,23 +1,16 @@
 """Talking to any SAT solver program: the DIMACS text ``export`` writes, and the answers solvers print.
 
-A formula written by ``sudokulab export --format dimacs`` starts with a comment line
-``c sudokulab-export {...}`` holding, as JSON, everything needed to read a model back: the board
-size and box split, the encoding, the at-most-one encoding and the givens. The next line,
-``c sudokulab rules {...}``, holds the puzzle's rules as compact JSON (``rules_data``: the preset
-names and the data that ``rules.build`` rebuilds them from, or every constraint spelled out when
-the rules were not made by ``build``). ``read_header`` finds both and rebuilds the exact puzzle, so
-``decode`` checks a model against the rules it was exported with; a file without the rules line
-(written before there were rules) reads as standard Sudoku.
+A formula written by ``sudokulab export --format dimacs`` starts with a comment line ``c
+sudokulab-export {...}`` holding, as JSON, everything needed to read a model back (board, box
+split, encoding, at-most-one encoding, givens), and a line ``c sudokulab rules {...}`` holding the
+puzzle's rules (``rules_data``). ``read_header`` finds both and rebuilds the exact puzzle, so
+``decode`` checks a model against the rules it was exported with. ``parse_answer`` reads what a
+solver printed in any of the three forms in use (SAT-competition output, MiniSat's result file, a
+bare list of literals); every malformed file is one ``PuzzleFormatError`` naming its line.
+``decode_model`` turns a model into a grid through the same literal map the formula was built with
+(``cnf.Formula.decode``).
 
-``parse_answer`` reads what a solver printed, in any of the three forms in use:
-
-- SAT-competition output: ``s SATISFIABLE`` / ``s UNSATISFIABLE`` / ``s UNKNOWN``, the model on
-  ``v`` lines ending in ``0``, ``c`` comment lines anywhere (CaDiCaL, Kissat, PicoSAT);
-- the MiniSat result file: ``SAT`` then the model on the next line, or ``UNSAT`` / ``INDET``;
-- a bare list of literals (the model alone), optionally ending in ``0``.
-
-Every malformed file is one ``PuzzleFormatError`` naming its line. ``decode_model`` turns a model
-into a grid through the same literal map the formula was built with (``cnf.Formula.decode``).
+The header lines and the answer forms: docs/dimacs.md.
 """
 
 from __future__ import annotations

@@ -1,25 +1,15 @@
 """The at-most-one encodings of the SAT model shown: clauses, auxiliary variables, sizes, sources.
 
-``solvers.sat.cnf`` passes every at-most-one (AMO) encoding by name (``-o amo=seqcounter``); this module
-shows what a name stands for, over k literals x1..xk, so a lesson can print it: the clauses in
-readable form (``¬x1 ∨ s1``), each auxiliary variable and what it means, the clause and variable
+``solvers.sat.cnf`` passes every at-most-one (AMO) encoding by name (``-o amo=seqcounter``); this
+module shows what a name stands for, over k literals x1..xk, so a lesson can print it: the clauses
+in readable form (``¬x1 ∨ s1``), each auxiliary variable and what it means, the clause and variable
 counts beside their closed form (where one exists), and the paper the encoding comes from. It uses
-the clauses the model itself uses (``cnf_encodings.at_most_one``), so what is shown is what is solved.
-
-What an auxiliary variable *means* is not taken on trust: for every state of the literals (none
-true, or exactly x_i true) a SAT engine is asked whether the variable can be true and whether it can
-be false, and the answer is put in words ("true when one of x1..x2 is; false when one of x3..x4
-is; either when none is"). Where the paper names the variable (Sinz's s_i, the ladder's rungs,
-the bits of the bitwise encoding), that name comes first.
-
+the clauses the model itself uses (``cnf_encodings.at_most_one``), so what is shown is what is
+solved, and an auxiliary's meaning is computed by asking a SAT engine, not taken on trust.
 ``model_sizes`` gives the whole Sudoku model of a board per (encoding, AMO) pair, side by side;
 ``size`` one encoding's counts without the meanings (for tables over many k).
 
->>> shown = show("seqcounter", 4)
->>> shown.clause_count, shown.auxiliary_count, shown.formula.clauses, shown.formula.clauses_at_k
-(8, 3, '3K - 4', 8)
->>> shown.readable[0]
-'¬x1 ∨ s1'
+Each encoding shown, and how a meaning is computed: docs/encodings.md.
 """
 
 from __future__ import annotations
@@ -214,7 +204,14 @@ def check(amo: str, k: int) -> None:
 
 
 def show(amo: str, k: int, exactly_one: bool = False) -> EncodingShown:
-    """An AMO (or exactly-one) encoding over k literals: clauses, auxiliaries with their meaning, sizes."""
+    """An AMO (or exactly-one) encoding over k literals: clauses, auxiliaries with their meaning, sizes.
+
+    >>> shown = show("seqcounter", 4)
+    >>> shown.clause_count, shown.auxiliary_count, shown.formula.clauses, shown.formula.clauses_at_k
+    (8, 3, '3K - 4', 8)
+    >>> shown.readable[0]
+    '¬x1 ∨ s1'
+    """
     check(amo, k)
     clauses, top = build(amo, k, exactly_one)
     source = SOURCES[amo]

@@ -3,6 +3,8 @@
 The formulas (``cnf``) and their sizes before they are built (``cnf_size``) both rest on this: which
 encodings there are, which rule kinds they state natively (``NATIVE``), the clauses of "at most one
 of these literals" (``at_most_one``) and what they cost (``amo_cost``).
+
+More: docs/encodings.md.
 """
 
 from __future__ import annotations

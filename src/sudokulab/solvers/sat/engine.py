@@ -1,25 +1,16 @@
 """One PySAT engine loaded with one of our formulas: time-limited runs, effort counters, Ctrl-C.
 
-Why a module of its own: what an engine of the installed PySAT can and cannot do (slices under a
-conflict or propagation budget because CaDiCaL 1.9.5's ``interrupt()`` does nothing, counters some
-engines leave at 0, a Ctrl-C that leaves the engine unusable) is the same for every way ``sat``
-uses an engine (solve, count, canonical answers, batches), and is kept apart from those uses.
+What an engine of the installed PySAT can and cannot do (slices under a conflict or propagation
+budget because CaDiCaL 1.9.5's ``interrupt()`` does nothing, counters some engines leave at 0, a
+Ctrl-C that leaves the engine unusable) is the same for every way ``sat`` uses an engine (solve,
+count, canonical answers, batches), so it is kept here, apart from those uses. PySAT's own SIGINT
+handler ``longjmp``s out of the engine and can leave glibc's heap half-updated, so it is never
+installed for our calls (``pysat_guard``): engines run in slices and signals are taken between
+two, the engine intact; engines that cannot run in slices run one call. Once a solve outlasts its
+first slice, ``_Terminator`` has a native thread call CaDiCaL's own ``terminate()`` when a signal
+arrives, since one CaDiCaL call can hold the GIL for seconds.
 
-Ctrl-C. Called from the main thread, PySAT installs a SIGINT handler of its own for the length of
-each solve and ``longjmp``s out of the C++ engine from it, wherever the engine is. When that is
-inside glibc's ``malloc`` or ``free`` (CaDiCaL's inprocessing allocates all the time: 10 of 27
-SIGINTs under gdb landed there on an empty 36x36 board), the heap is left half-updated and a later
-allocation aborts the process (``malloc(): ... (unsorted)``, exit -6; python-sat 1.9.dev16 and
-1.9.dev24 alike). So PySAT is never let install it for our calls (``pysat_guard``): every engine
-that can run in slices runs in slices, always, and the signal is taken by the command's own handler
-between two slices (SIGTERM and SIGHUP as promptly as SIGINT), the engine intact and usable. Engines
-that cannot run in slices (``lingeling``: no limited solve; ``kissat404``: cannot solve twice) run
-one call, without PySAT's handler too: a signal then waits for that call to return.
-
-Between two slices is not prompt enough for a large board: one CaDiCaL call holds the GIL and runs
-its inprocessing whole, seconds at a time, so no Python thread can act on a signal. Once a solve
-outlasts its first slice, ``_Terminator`` has glibc's AIO call CaDiCaL's own ``terminate()`` from a
-native thread when Python's C-level handler writes the signal to the wakeup fd (docs/sat.md).
+Where each signal landed, what crashed and the fix, as measured: docs/sat.md ("Ctrl-C inside PySAT").
 """
 
 from __future__ import annotations
@@ -50,12 +41,11 @@ _FIRST_PROPAGATIONS = 200_000  # propagations in the first slice, for engines th
 _SLICE_SECONDS = 0.02  # aim of one slice: the overshoot past a deadline stays about this small
 _GROWTH = 2
 """Without a deadline, each slice's budget is this many times the last one's. Every new call costs
-CaDiCaL its search state (it starts again in its focused mode, lucky phases and all): 20 ms slices
-took an empty 36x36 board from 3.8 s to over 150 s, and three 36x36 puzzles with 45% given from 1.4-3.5 s
-to over 60 s each. Doubling makes it a few calls per solve: 1.1-2.3 times the single call's time on
-those four, and a signal waits at most for the slice in progress (the longest measured there 0.6-3.4 s,
-CaDiCaL's inprocessing being one uninterruptible stretch). Puzzles up to 16x16 mostly need fewer than
-``_FIRST_SLICE`` conflicts (one call, as before); 25x25 puzzles with 30-45% given, 62-2,277 conflicts."""
+CaDiCaL its search state (it starts again in its focused mode, lucky phases and all), so slices of a
+fixed small budget make a large board many times slower; doubling makes it a few calls per solve,
+and a signal waits at most for the slice in progress (CaDiCaL's inprocessing being one
+uninterruptible stretch). Puzzles up to 16x16 mostly need fewer than ``_FIRST_SLICE`` conflicts
+(one call). The figures: docs/sat.md ("Ctrl-C inside PySAT")."""
 
 _LOAD_CHUNK = 20_000
 """Clauses handed to an engine per call while loading a formula, the deadline looked at between two."""
@@ -302,7 +292,7 @@ class Engine:
     def _run(self, assumptions: list[int], deadline: Deadline | None) -> bool:
         """One budget slice, then, for a solve that outlasts it, one engine call to the answer where native
         threads end it on a signal and at the deadline (``_Terminator``, ``_whole``): every new call costs
-        CaDiCaL its search state (an empty 36x36 board took 20 s in one call, 52 s in doubling slices).
+        CaDiCaL its search state (docs/sat.md has the figures).
         Elsewhere budget slices, PySAT's SIGINT handler kept out: a signal is taken between two slices by
         the handler the process has (the module doc); each slice gets twice the budget of the last
         (``_GROWTH``), or, with a deadline no timer watches, aims at ``_SLICE_SECONDS``."""

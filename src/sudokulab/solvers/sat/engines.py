@@ -4,6 +4,8 @@ What an engine supports differs from build to build and version to version, so i
 trying, not kept in a list: ``probe_engine`` runs each on tiny formulas in this process (about a
 millisecond), ``repeated_solves`` in a child process, since an engine that cannot solve twice
 (``kissat404``) aborts the process that tries.
+
+More: docs/sat.md.
 """
 
 from __future__ import annotations

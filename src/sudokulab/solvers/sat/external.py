@@ -1,21 +1,16 @@
 """Any SAT solver program as a sudokulab solver: write DIMACS, run it in the sandbox, decode its answer.
 
-``dimacs`` writes the puzzle's formula (``dimacs.to_dimacs``, any encoding, the puzzle's own rules:
-every constraint kind, as the ``sat`` solver) to a temporary file, runs
-the program without a shell through ``sandbox.run_program`` (its own process group, killed whole at
-the time limit, every descendant reaped), reads its answer in the SAT-competition or MiniSat form
-(``solvers.sat.dimacs.parse_answer``: exit code 10 means SAT, 20 UNSAT) and decodes the model through the
-literal map. ``{cnf}`` and ``{out}`` in the command stand for the formula file and a result file
-(MiniSat writes its model there, not to standard output); without ``{cnf}`` the file is appended.
+``dimacs`` writes the puzzle's formula (``dimacs.to_dimacs``, any encoding, every constraint kind)
+to a temporary file, runs the program without a shell through ``sandbox.run_program`` (its own
+process group, killed whole at the time limit, every descendant reaped), reads its answer
+(``solvers.sat.dimacs.parse_answer``: exit code 10 means SAT, 20 UNSAT) and decodes the model
+through the literal map. ``{cnf}`` and ``{out}`` in the command stand for the formula file and a
+result file (MiniSat writes its model there); without ``{cnf}`` the file is appended. With no
+``command`` the first of ``KNOWN`` found on the PATH is used. Canonical answers and counts re-run
+the program (unit clauses, blocking clauses): one process per call, declared slow in the
+capabilities. Stats come from the program's ``c`` lines, best effort.
 
-With no ``command`` the first of ``KNOWN`` found on the PATH is used, each with the arguments that
-make it print a model (Debian packages ``cadical``, ``kissat``, ``minisat``, ``picosat``); with none
-installed the solver says so in one line, and ``sudokulab solvers`` lists it as not installed.
-
-Canonical answers re-run the program with unit clauses fixing cells in reading order (as the
-``sat`` solver does with assumptions), and counting re-runs it with a blocking clause per solution
-found: one process per call, declared slow in the capabilities. Stats are read from the program's
-``c`` lines where it prints them (conflicts, decisions, propagations), best effort.
+The programs it knows, and what it reads of them: docs/dimacs.md.
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ Solvers assume a puzzle's givens and decode a model for every puzzle they solve;
 per cell does it where a call to ``variables.literal`` per cell would cost more. The tables are derived from
 that one map once per board size, so they cannot disagree with it (``tests/solvers/sat/test_cnf.py`` checks),
 and ``grid_from_model`` reads any model, the ``reduced`` encoding's too, back into a grid.
+
+More: docs/sat.md.
 """
 
 from __future__ import annotations

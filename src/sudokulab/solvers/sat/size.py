@@ -1,19 +1,14 @@
 """How big a CNF formula of ``solvers.sat.cnf`` will be, from closed forms, before anything is built.
 
 Solvers size a formula first and refuse one that would not fit in memory (``check_memory``;
-``dimacs``: one over ``MAX_CLAUSES``) with one line, instead of spending seconds and gigabytes on it;
-the closed forms are asserted against the clauses built in the tests. The at-most-one encodings
-other than pairwise are counted by ``pysat.card`` itself where no closed form is used (once per
-group size).
-
-Standard Sudoku has closed forms in n alone (``counts``), and ``reduced_group_sizes`` follows the
-groups its givens leave (``cnf.reduced_counts`` adds them up). Any other rule set is sized per
-constraint kind (``rules_counts``, exact for the shape-wide encodings: each group, pair, thermometer
-and cage has its closed form, ``kind_counts``); its ``reduced`` formula is sized by that of
-``extended`` (an upper bound: the reduction only drops clauses and literals) before it is built, and
-measured from the built formula after (``cnf.reduced_counts``).
-
-The at-most-one's cost (``amo_cost``) and the check of the encodings' names are ``cnf_encodings``'.
+``dimacs``: one over ``MAX_CLAUSES``) with one line, instead of spending seconds and gigabytes on
+it; the tests assert the closed forms against the clauses built. At-most-one encodings other than
+pairwise are counted by ``pysat.card`` itself where no closed form is used (once per group size).
+Standard Sudoku has closed forms in n alone (``counts``; ``reduced_group_sizes`` follows the groups
+its givens leave); any other rule set is sized per constraint kind (``rules_counts``,
+``kind_counts``), its ``reduced`` formula by that of ``extended`` before it is built (an upper
+bound) and from the built formula after (``cnf.reduced_counts``). The at-most-one's cost
+(``amo_cost``) and the encodings' names are ``cnf_encodings``'. The sizes: docs/sat.md.
 """
 
 from __future__ import annotations

@@ -1,76 +1,17 @@
 """The SAT paradigm: a CNF model from ``solvers.sat.cnf`` run by a PySAT engine.
 
-Every built-in constraint kind is encoded natively (``solvers.sat.cnf``: groups, differing pairs,
-thermometers, cage sums) and any other in the forms of the shared lowering, so the solver honours
-any rule set a puzzle carries.
+Every built-in constraint kind is encoded natively and any other in the forms of the shared
+lowering, so the solver honours any rule set a puzzle carries. Incremental by design: one engine per
+rule set, kept by the solver, and each puzzle's givens passed as assumptions, so what the engine
+learns stays valid from puzzle to puzzle (a count's blocking clauses are retired by an activation
+literal; ``reduced`` is a fresh formula and engine per puzzle). The formula is sized, and refused
+when too large for memory, before it is built, and built under the call's deadline. Time limits and
+Ctrl-C are taken between budget slices with PySAT's own handler kept out, except on the engines
+that cannot run in slices. Solve, count, canonical answers and batches are the four uses of one
+engine session (``sat.engine``) and share its lock, renewal and Ctrl-C handling; the batch's hot
+loop is the batch loop below.
 
-Incremental by design. The first puzzle of a rule set loads its formula into one engine kept by the
-solver instance (keyed by the ``Rules``, hashable with a cached hash, so standard Sudoku of a
-shape is one key; the last ``KEEP_ENGINES`` rule sets are kept, so a stream of killer puzzles,
-each with its own cages, does not pile up engines); every later puzzle of the same rules only
-passes its givens as assumptions.
-What the engine learns stays valid from puzzle to puzzle because every learned clause is derived
-by resolution from the clauses alone: an assumption is only a decision, so when it takes part in
-a conflict, its negation ends up in the learned clause rather than being used as a fact. Such a
-clause holds for every puzzle of the rule set. The only clauses added later are a count's blocking
-clauses, each carrying the negation of an activation literal that is assumed during the count and
-fixed false after it, which retires them for good (``enum_models`` would leave its blocking clauses
-active and make the next puzzle on the same engine wrongly unsatisfiable).
-
-The ``reduced`` encoding (Kwon & Jain 2006) depends on the givens, so with it every puzzle gets
-its own formula and a fresh engine: smaller formulas, no reuse. The default, ``auto``, takes it
-only for boards above 16x16, where the shape-wide formula gets too big (see ``SatSolver``).
-
-Engines (any PySAT name or alias) and what each lacks:
-
-- ``cadical195``, the default: fast from Python. Its ``interrupt()`` is not implemented, so time
-  limits are budget slices (``solve_limited``; ``sat.engine``) with a look at the clock between
-  them. Every engine that has ``solve_limited`` is run the same way; engines that also take a
-  propagation budget (the MiniSat and Glucose families) get one per slice too, since on large
-  boards a single conflict can take seconds there.
-- ``lingeling`` has no limited solve: a time limit is refused.
-- ``kissat404`` ignores assumptions and cannot solve twice: it is run without incrementality, a
-  fresh engine per puzzle with the givens as unit clauses, and refused for canonical answers,
-  counting and time limits, which all need more than one call on one engine.
-
-Size. The formula is sized before it is built (``cnf_size.counts``, ``cnf_size.clause_count``): with
-``amo="auto"`` pairwise at-most-ones are used while the formula stays under ``PAIRWISE_CLAUSES``
-clauses, the sequential counter (Sinz 2005) above; a formula whose estimated memory is more than this
-machine has available is refused with one line before anything is allocated (``cnf_size.check_memory``;
-an empty 64x64 board: 3.1 million clauses even with the counter, about 1.2 GB). The formula is built
-and loaded under the call's deadline (``solvers.building``), so building counts against the limit.
-
-Ctrl-C. Called from the main thread, PySAT's engines catch SIGINT themselves and ``longjmp`` out of
-the engine, which can leave glibc's heap half-updated and abort the process later (``sat.engine``'s
-module doc). So every engine that can runs every solve in budget slices with PySAT's handler kept
-out: Ctrl-C, SIGTERM and SIGHUP are taken between two slices, and the engine stays usable. The
-engines that cannot (``lingeling``, ``kissat404``) keep PySAT's handler; after a Ctrl-C caught
-there the solver turns PySAT's report into ``KeyboardInterrupt`` and drops the engine without
-touching it again; the next puzzle of the rule set builds a fresh one.
-
-Batches. ``solve_batch`` (the entry point of ``sudokulab.solvers.batch``) runs k puzzles of a shape and rule set on the
-same engine, in the same session (lock, Ctrl-C), with what is ours per puzzle cut to a slice of a
-precomputed assumption list, the model read as its true cell literals, and the counters read once;
-decoding and stats are numpy over the whole batch (the batch loop below).
-
-Stats: the engine's decisions, conflicts, propagations and restarts for this puzzle (deltas of
-its accumulated counters, since the engine is shared), the formula's variables and clauses,
-``calls`` to the engine, ``solve_seconds`` (wall time inside the engine's solves, apart from building
-and loading the formula), and ``propagated``: whether unit propagation of the givens alone settled
-the puzzle. On a shared engine that propagation also uses the clauses learned on earlier puzzles
-(implied by the rules, so still no search): the share of propagated puzzles in a set can grow as
-the engine learns and differ between engines; a fresh solver gives the rules-only figure.
-On CaDiCaL 1.5.3 and 1.9.5 the stat is read from the counters for free: no decision and no
-conflict (CaDiCaL does not count assumptions as decisions, and skips its "lucky" guesses when
-there are assumptions; checked against ``propagate()`` in the tests). On the other engines it is
-one ``propagate()`` call, which costs about as much as the solve. It is left out for engines
-without ``propagate`` and for ``reduced``: there the givens are clauses, not assumptions, so
-CaDiCaL's lucky guesses can solve without a decision and ``propagate()`` does not report what the
-root level implies. ``cadical300``'s counters stay 0 under assumptions in this PySAT build, and
-``kissat404`` has none: neither reports them.
-
-Solve, count, canonical answers and batches are the four uses of one engine session (``sat.engine``)
-and share its lock, its renewal and its Ctrl-C handling; the batch's hot loop is the batch loop below.
+Each engine's limits, the reasoning behind the reuse, sizes and stats: docs/sat.md.
 """
 
 from __future__ import annotations
@@ -141,16 +82,14 @@ CONFIGURABLE = ("cadical153", "cadical195")
 class SatSolver(SolverBase):
     """``sat``: CNF (``solvers.sat.cnf``) of the puzzle's rules solved by a PySAT engine, incrementally per rule set.
 
-    Options: ``engine`` (PySAT name or alias; default ``cadical195``, with CaDiCaL 1.5.3 the
-    fastest measured here), ``restarts`` (false: CaDiCaL's own ``restart`` option off, for the
-    study of heavy tails in docs/study.md), ``encoding`` (``minimal``, ``efficient``, ``extended``, ``reduced`` or
-    ``auto``) and ``amo`` (at-most-one encoding; ``auto``, the default, is ``pairwise``, the
-    fastest measured, no auxiliary variables to decide, unless the formula grows too large).
-    ``encoding="auto"`` is ``extended`` up to 16x16: incremental, and its extra clauses are the
-    hidden singles that propagation then finds, many times faster than ``minimal`` and
-    ``efficient`` on 9x9 sets. Above 16x16 it is ``reduced``: the shape-wide pairwise formula grows
-    as n**4 (752,500 clauses at 25x25, about a second to build and load), while a 25x25 puzzle
-    with 45% given reduces to some 27,000 clauses and solved faster per puzzle too.
+    Options: ``engine`` (PySAT name or alias; default ``cadical195``), ``restarts`` (false:
+    CaDiCaL's own ``restart`` option off, for the study of heavy tails in docs/study.md),
+    ``encoding`` (``minimal``, ``efficient``, ``extended``, ``reduced`` or ``auto``) and ``amo``
+    (at-most-one encoding; ``auto``, the default, is ``pairwise``, no auxiliary variables to decide,
+    unless the formula grows too large). ``encoding="auto"`` is ``extended`` up to 16x16:
+    incremental, and its extra clauses are the hidden singles that propagation then finds. Above
+    16x16 it is ``reduced``: the shape-wide pairwise formula grows as n**4, while a puzzle's reduced
+    formula is far smaller. Why these defaults, with the figures: docs/sat.md.
 
     Capabilities depend on the engine (``lingeling``: no time limit; ``kissat404``: no canonical
     answers, counting or time limits); calls on one instance take turns on a lock.
@@ -418,9 +357,9 @@ class SatSolver(SolverBase):
         return engine.constant
 
     def _propagated(self, engine: Engine, assumptions: list[int], stats: dict) -> None:
-        """Add whether unit propagation of the givens alone settled the puzzle (see the module doc)."""
+        """Add whether unit propagation of the givens alone settled the puzzle (docs/sat.md says on which engines)."""
         if engine.formula.per_puzzle:
-            return  # reduced: see the module docstring
+            return  # reduced: its givens are clauses (docs/sat.md)
         if self.engine in PROPAGATED_FROM_COUNTERS:
             stats["propagated"] = stats["decisions"] == 0 and stats["conflicts"] == 0
         elif self.engine not in NO_PROPAGATE:

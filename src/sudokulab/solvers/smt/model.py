@@ -1,31 +1,16 @@
 """The SMT model of Sudoku, written as SMT-LIB 2 text: what the ``smt`` solver hands z3, and what ``export`` writes.
 
 One constant per cell, named by its ``cell_label`` (``r1c1`` is the top-left corner), and one
-assertion per rule, so the model's size follows a formula
-(``cells + groups + pairs + cages + thermometers``, plus one per given and per lowered form):
+assertion per rule, so the model's size follows a formula (``cells + groups + pairs + cages +
+thermometers``, plus one per given and per lowered form): a domain per cell, ``distinct`` per group
+and differing pair, a linear sum per cage, a chained ``<`` per thermometer, any other kind in the
+forms of the shared lowering. Two theories state the same assertions: ``int`` (``QF_LIA``) and
+``bitvector`` (``QF_BV``: ``n.bit_length()`` bits a cell, cages zero-extended so a sum cannot wrap).
+The assertions depend on the rules only, so ``rules`` builds them once per ``Rules`` value and the
+solver states the givens apart (as assumptions). This module writes text and imports no z3;
+``sudokulab.solvers.smt.solver`` parses it with z3 and runs it.
 
-- **domain**: each cell holds 1..n: ``(<= 1 r1c1 9)``;
-- **all-different group** (rows, columns, boxes or jigsaw regions, diagonals, windows, a cage's
-  cells): ``(distinct r1c1 r1c2 ...)``, one per group; with n cells over n values a complete group
-  is a permutation, so no "holds every digit" half is needed;
-- **differing pair** (anti-knight, anti-king): ``(distinct r1c1 r2c3)``, one per pair;
-- **cage sum**: ``(= (+ r1c1 r1c2) 15)``, linear arithmetic; its digits differ by its group;
-- **thermometer**: ``(< r1c1 r2c1 r3c1)``, SMT-LIB's chained comparison, bulb first;
-- **given**: ``(= r1c1 5)``;
-- **any other kind** (the four above are ``NATIVE``), in the forms of the shared lowering
-  (``solvers.lowering``): ``(not (= r1c1 5))`` per ruled-out placement, ``(not (and (= r1c1 3)
-  (= r1c2 2)))`` per forbidden pair, and per allowed sets one assertion: its cells ``distinct``
-  and, for one of its sets, each cell equal to one of the set's digits.
-
-Two theories state the same assertions. ``int`` (logic ``QF_LIA``): cells are integers, as written
-above. ``bitvector`` (logic ``QF_BV``): a cell is a bit-vector of ``n.bit_length()`` bits (4 for a
-9x9 board), compared unsigned (``bvule``, ``bvult``), and a cage's cells are zero-extended to enough
-bits for ``n * len(cage)`` before ``bvadd``, so a sum can never wrap round to its total. Which one
-z3 solves faster is measured in docs/smt.md.
-
-The assertions depend on the rules only, never on the givens, so ``rules`` builds them once per
-``Rules`` value and the solver states the givens apart (as assumptions). This module writes text
-and imports no z3; ``sudokulab.solvers.smt.solver`` parses it with z3 and runs it.
+Each assertion in both theories, and which z3 solves faster: docs/smt.md.
 """
 
 from __future__ import annotations

@@ -1,44 +1,17 @@
 """The SMT paradigm: z3 reads the SMT-LIB text of ``sudokulab.solvers.smt.model`` and decides it.
 
 Every rule kind is honoured: groups and differing pairs as ``distinct``, cage sums as linear sums,
-thermometers as chained ``<`` (docs/smt.md), any other kind in the forms of the shared lowering.
+thermometers as chained ``<``, any other kind in the forms of the shared lowering. The model's text
+is parsed once per rule set into a z3 solver kept in a ``Context`` of this solver's own, and a
+puzzle's givens go to each check as assumptions, which also serve the canonical search
+(``canonical.smallest_solution``). Options choose the ``theory`` (``bitvector``, the default, or
+``int``) and the ``tactic`` (``qffd``, the default, z3's finite-domain solver). Counting blocks each
+grid under a fresh assumed Boolean, so the kept solver answers later puzzles as before; a check cut
+short (time limit, Ctrl-C through ``native.interruptible``) rebuilds its solver, and every grid is
+checked against the rules before it is returned. A z3 context is not thread-safe, hence
+``threads="serialised"``.
 
-- **Built once per rule set**: the model's text is parsed by z3 (``parse_smt2_string``) into one
-  z3 solver per ``Rules`` value, in a z3 ``Context`` of this solver's own, and kept; a puzzle's
-  givens are passed to each check as assumptions (``check(r1c1 == 5, ...)``), so the rules are
-  never re-asserted. Assumptions and push/add/pop were measured alike per puzzle (docs/smt.md);
-  assumptions also serve the canonical search, which asks many checks of one puzzle.
-- **Theory** (``theory``): ``bitvector`` (default) or ``int``. Measured, the bit-vector model is
-  several times faster on hard 9x9 puzzles and the only one that solves an empty 9x9 at all within
-  seconds: z3 bit-blasts it to its SAT core, while with integers every ``distinct`` pair is a
-  disequality that the simplex and model-based theory combination split by search (docs/smt.md).
-- **Tactic** (``tactic``): ``qffd`` (default: ``SolverFor("QF_FD")``, z3's incremental
-  finite-domain solver, bounded integers and bit-vectors blasted to its SAT core, either theory),
-  ``qflia``/``qfbv`` (``SolverFor`` the theory's own logic), ``auto`` (z3's ``Solver()``, which
-  picks by the logic it finds, and turns to its incremental SMT core once assumptions are used) and
-  ``sat`` (bit-vectors only: ``simplify`` with ``distinct`` expanded, ``bit-blast``, then the
-  ``sat`` tactic, re-run on every check). ``qffd`` was measured best at starting cold, counting
-  and canonical runs; ``sat`` on single hard puzzles (docs/smt.md).
-- **Canonical** answers come from ``canonical.smallest_solution``: each probe is one check with
-  the givens, the fixed prefix and the tried digit as assumptions.
-- **Counting** blocks each grid found (one clause: some blank differs from it), each clause
-  conditioned on a fresh Boolean assumed during the count and asserted false after it, so the kept
-  solver answers later puzzles as before. (Push/pop does the same, but a first check inside a scope
-  lost z3's preprocessing, and the contract's 0.3 s count of an empty 9x9 found no grid.)
-- **Time limit**: each check gets z3's ``timeout`` parameter (milliseconds), the rest of a
-  ``Deadline`` shared by the checks of a call; "unknown" is then TIME_LIMIT. Above 25x25, a call
-  that must build its rule set's solver (parsing and preprocessing watch no clock) runs in a child
-  process the deadline ends (``solvers.stoppable``). A rule set's z3
-  solver is rebuilt after a check cut short (time limit, Ctrl-C), and every grid is checked
-  against the rules before it is returned: once, in a run of the contract tests after a timed-out
-  count, the kept finite-domain solver answered grids that broke them (not reproduced since). Ctrl-C: the check runs
-  in ``native.interruptible``'s helper thread, z3's own SIGINT handler off (``ctrl_c=false``), and
-  ``Context.interrupt()`` stops it.
-- **Stats**: z3's ``decisions``, ``conflicts``, ``propagations`` and ``restarts`` (the SMT core's,
-  or the SAT core's ``sat ...`` counters after bit-blasting), summed over the checks of a call;
-  ``checks``; the model's ``constants`` and ``assertions`` (givens included).
-
-A z3 context is not thread-safe, hence ``threads="serialised"``.
+The options, why these defaults, the stats: docs/smt.md.
 """
 
 from __future__ import annotations

@@ -163,7 +163,7 @@ def test_time_limit_on_the_fast_search(fast):
     hard = parse_puzzle(FORUM_HARDEST)
     result = fast.solve(hard, time_limit=1e-6)  # over before the first guess is made
     assert result.status is Status.TIME_LIMIT and result.grid is None
-    counted = fast.count(Puzzle.empty(9), limit=sys.maxsize, time_limit=0.5)  # 6.67e21 solutions; time to find some on a busy machine
+    counted = fast.count(Puzzle.empty(9), limit=sys.maxsize, time_limit=0.5)  # 6.67e21 solutions; time to find some
     assert counted.status is Status.TIME_LIMIT and not counted.exact and counted.count > 0
 
 

@@ -224,20 +224,19 @@ class BinaryChainingHint(ChainHint):
         return ancestor_count(self.dst_on) + ancestor_count(self.dst_off)
 
 
-class CellChainingHint(ChainHint):
-    """Every value of a cell leads to the same potential."""
+class _ForcingHint(ChainHint):
+    """Every branch of a source (a cell's values, a region's places) leads to the same potential: the
+    chains of the branches, rated alike (cell and region forcing differ only in their source)."""
 
-    __slots__ = ("source_cell", "chains")
-    sort_key = 5
+    __slots__ = ("chains",)
 
-    def __init__(self, rule: Chaining, removable: dict[int, int], source_cell: int, chains: list[Potential]):
+    def __init__(self, rule: Chaining, removable: dict[int, int], chains: list[Potential], kind: str):
         super().__init__(rule, removable, True, True)
-        self.source_cell = source_cell
         self.chains = chains
         first = chains[0]
         if first.on:
             self.cell, self.value = first.cell, first.value
-        self.name = rule.prefix + "Cell Forcing" + rule.suffix
+        self.name = rule.prefix + kind + rule.suffix
         self._rated(rule.difficulty)
 
     def targets(self) -> list[Potential]:
@@ -245,32 +244,31 @@ class CellChainingHint(ChainHint):
 
     def flat_complexity(self) -> int:
         return sum(ancestor_count(t) for t in self.chains)
+
+
+class CellChainingHint(_ForcingHint):
+    """Every value of a cell leads to the same potential."""
+
+    __slots__ = ("source_cell",)
+    sort_key = 5
+
+    def __init__(self, rule: Chaining, removable: dict[int, int], source_cell: int, chains: list[Potential]):
+        self.source_cell = source_cell
+        super().__init__(rule, removable, chains, "Cell Forcing")
 
     def _default_cause(self) -> int | None:
         return NAKED_SINGLE
 
 
-class RegionChainingHint(ChainHint):
+class RegionChainingHint(_ForcingHint):
     """Every place of a value in a region leads to the same potential."""
 
-    __slots__ = ("region", "chains")
+    __slots__ = ("region",)
     sort_key = 6
 
     def __init__(self, rule: Chaining, removable: dict[int, int], region: int, chains: list[Potential]):
-        super().__init__(rule, removable, True, True)
         self.region = region
-        self.chains = chains
-        first = chains[0]
-        if first.on:
-            self.cell, self.value = first.cell, first.value
-        self.name = rule.prefix + "Region Forcing" + rule.suffix
-        self._rated(rule.difficulty)
-
-    def targets(self) -> list[Potential]:
-        return self.chains
-
-    def flat_complexity(self) -> int:
-        return sum(ancestor_count(t) for t in self.chains)
+        super().__init__(rule, removable, chains, "Region Forcing")
 
     def _default_cause(self) -> int | None:
         from .potentials import HIDDEN_OF_KIND

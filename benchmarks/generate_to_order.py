@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from harness import command_line, machine, write_results
+from harness import command_line, machine, markdown_table, write_results
 
 from sudokulab.generation.to_order import Order, Tally, made_to_order, technique_name
 from sudokulab.reasoning.serate.chaining import _compiled
@@ -52,15 +52,15 @@ def main() -> int:
         seconds = time.process_time() - start
         reasons = ", ".join(f"{why} {n}" for why, n in sorted(tally.reasons.items(), key=lambda kv: -kv[1]))
         per = f"{tally.tried / found:.0f}" if found else "-"
-        rows.append(f"| `{words}` | {found} | {tally.tried} | {per} | {seconds:.1f} | {reasons or '-'} |")
-        print(rows[-1], file=sys.stderr, flush=True)
+        rows.append((f"`{words}`", found, tally.tried, per, f"{seconds:.1f}", reasons or "-"))
+        print(*rows[-1], sep="\t", file=sys.stderr, flush=True)
     lines = [f"`made_to_order(order, {args.count}, seed={args.seed}, limit={args.tries})` per request, one after "
              f"another in one process ({'compiled' if _compiled() is not None else 'Python'} chaining rules), "
              "CPU seconds of the process on a 2-core machine shared with other work. A candidate: a random "
              "grid, givens taken away an orbit at a time while one solution is left, then the checks "
              "(docs/generate.md).", "",
-             "| request | puzzles | candidates | candidates per puzzle | CPU s | turned away |",
-             "| --- | ---: | ---: | ---: | ---: | --- |", *rows]
+             markdown_table(("request", "puzzles", "candidates", "candidates per puzzle", "CPU s", "turned away"),
+                            rows)]
     written = write_results("generate-to-order.md", "Puzzles made to order", "\n".join(lines),
                             how=f"Made by `{command_line()}`.", measured_on=measured_on, folder=args.out_dir)
     print(f"wrote {written}", file=sys.stderr)

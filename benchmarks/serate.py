@@ -18,11 +18,14 @@ src/diuf/sudoku/test/serate.java``, Java 17 works) and give the class folder wit
                 CPU seconds from the same rows: agreement per set, and the speed side by side;
                 Markdown to ``--out``
 
-    .venv/bin/python benchmarks/serate.py serate --classpath ../serate-build/classes --cap 300 \\
-        --runs benchmarks/results/serate-runs.tsv
-    .venv/bin/python benchmarks/serate.py fixture --runs benchmarks/results/serate-runs.tsv
-    .venv/bin/python benchmarks/serate.py compare --runs benchmarks/results/serate-runs.tsv \\
-        --out benchmarks/results/serate.md
+    .venv/bin/python benchmarks/serate.py serate --classpath ../serate-build/classes --cap 300
+    .venv/bin/python benchmarks/serate.py --sizes forum_hardest_1905_11plus=100 serate \\
+        --classpath ../serate-build/classes --cap 60
+    .venv/bin/python benchmarks/serate.py fixture
+    .venv/bin/python benchmarks/serate.py compare --out benchmarks/results/serate.md
+
+``--runs`` (default benchmarks/results/serate-runs.tsv), ``--sizes`` and ``--seed`` come before the
+subcommand.
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ from harness import machine, whole_set
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "fixtures" / "serate_ratings.tsv"
 SEED = 45
-SIZES = {"17_clue": 60, "norvig_top95": 40, "magictour_top1465": 40, "forum_hardest_1106": 20,
+SIZES = {"17_clue": 70, "norvig_top95": 50, "magictour_top1465": 50, "forum_hardest_1106": 20,
          "forum_hardest_1905_11plus": 100}
 SOURCES = {
     "17_clue": "Gordon Royle's 17-clue collection (shared/data/17_clue.txt, as published with tdoku)",
@@ -116,6 +119,7 @@ def run_serate(args: argparse.Namespace) -> int:
 
 def write_fixture(args: argparse.Namespace) -> int:
     rows = [r for r in read_runs(args.runs) if r["serate"] != "-"]
+    sizes = _sizes(args.sizes)
     order = list(SIZES)
     rows.sort(key=lambda r: (order.index(r["set"]) if r["set"] in order else len(order), int(r["line"])))
     lines = [
@@ -124,8 +128,8 @@ def write_fixture(args: argparse.Namespace) -> int:
         "# 729c00e, built with javac 17, run as `java -Xrs -Xmx500m -cp classes diuf.sudoku.test.serate",
         "# --format=%r/%p/%d PUZZLE`, one JVM per puzzle under a CPU cap (benchmarks/serate.py serate).",
         f"# The sample: `sudokulab rate --sample N --seed {args.seed}`'s draw (rating.chosen_entries) of each set;",
-        "# rows only for the puzzles serate finished within its cap. Sets and their sources:",
-        *(f"#   {name} ({sum(1 for r in rows if r['set'] == name)} rows): {source}"
+        "# rows only for the puzzles serate finished within its cap. Sets, N, rows and sources:",
+        *(f"#   {name} (N {sizes.get(name, 0)}, {sum(1 for r in rows if r['set'] == name)} rows): {source}"
           for name, source in SOURCES.items()),
         "# set\tline\tpuzzle\tER/EP/ED",
         *(f"{r['set']}\t{r['line']}\t{r['puzzle']}\t{r['serate']}" for r in rows),

@@ -13,19 +13,23 @@ src/diuf/sudoku/test/serate.java``, Java 17 works) and give the class folder wit
                 finish, CPU seconds, wall seconds, cap); a puzzle already there is skipped, so a run
                 can be stopped and resumed, and two runs on one file share the work
     fixture     the fixture: every finished row of ``--runs`` (tests/fixtures/serate_ratings.tsv)
-    compare     ours (``reasoning.serate``, compiled where built) on every row of ``--runs``, each
-                puzzle alone and timed (CPU seconds of this process), against serate's numbers and
-                CPU seconds from the same rows: agreement per set, and the speed side by side;
-                Markdown to ``--out``
+    ours        ours (``reasoning.serate``, compiled where built) on the sample, one puzzle after
+                another in this process, each timed (``time.process_time``); one row per puzzle
+                appended to ``--ours`` (set, line, puzzle, ER/EP/ED, CPU seconds), resumable as
+                ``serate`` is, so it can run beside serate and the comparison need not rate again
+    compare     every row of ``--runs`` against ours: from ``--ours`` where it has the puzzle, else
+                rated and timed here as ``ours`` does; agreement per set, and the speed side by
+                side; Markdown to ``--out``
 
     .venv/bin/python benchmarks/serate.py serate --classpath ../serate-build/classes --cap 300
     .venv/bin/python benchmarks/serate.py --sizes forum_hardest_1905_11plus=100 serate \\
         --classpath ../serate-build/classes --cap 60
+    .venv/bin/python benchmarks/serate.py ours
     .venv/bin/python benchmarks/serate.py fixture
     .venv/bin/python benchmarks/serate.py compare --out benchmarks/results/serate.md
 
-``--runs`` (default benchmarks/results/serate-runs.tsv), ``--sizes`` and ``--seed`` come before the
-subcommand.
+``--runs`` (default benchmarks/results/serate-runs.tsv), ``--ours`` (default
+benchmarks/results/serate-ours.tsv), ``--sizes`` and ``--seed`` come before the subcommand.
 """
 
 from __future__ import annotations
@@ -56,6 +60,7 @@ SOURCES = {
     "forum_hardest_1905_11plus": "enjoysudoku forum hardest, SE 11+, 2019 (shared/data/forum_hardest_1905_11plus.txt)",
 }
 COLUMNS = ("set", "line", "puzzle", "serate", "cpu", "wall", "cap")
+OURS_COLUMNS = ("set", "line", "puzzle", "ours", "cpu")
 
 
 def draw(data: Path | None, sizes: dict[str, int], seed: int) -> list[tuple[str, int, str]]:
@@ -73,14 +78,38 @@ def draw(data: Path | None, sizes: dict[str, int], seed: int) -> list[tuple[str,
     return rows
 
 
-def read_runs(path: Path) -> list[dict[str, str]]:
+def read_runs(path: Path, columns: tuple[str, ...] = COLUMNS) -> list[dict[str, str]]:
     if not path.exists():
         return []
     rows = []
     for text in path.read_text().splitlines():
         if text and not text.startswith("#"):
-            rows.append(dict(zip(COLUMNS, text.split("\t"), strict=True)))
+            rows.append(dict(zip(columns, text.split("\t"), strict=True)))
     return rows
+
+
+def rate_timed(puzzle: str) -> tuple[str, float]:
+    """Ours on one puzzle: ER/EP/ED as serate prints them, and the CPU seconds of this process."""
+    from sudokulab.reasoning.serate.solver import rate
+
+    givens = [int(c) if c.isdigit() else 0 for c in puzzle]
+    start = time.process_time()
+    found = rate(givens)
+    return f"{found.er:.1f}/{found.ep:.1f}/{found.ed:.1f}", time.process_time() - start
+
+
+def run_ours(args: argparse.Namespace) -> int:
+    done = {(r["set"], r["line"], r["puzzle"]) for r in read_runs(args.ours, OURS_COLUMNS)}
+    if not args.ours.exists():
+        args.ours.write_text("# " + "\t".join(OURS_COLUMNS) + "\n")
+    for name, line, puzzle in draw(args.data, _sizes(args.sizes), args.seed):
+        if (name, str(line), puzzle) in done:
+            continue
+        ours, seconds = rate_timed(puzzle)
+        with args.ours.open("a") as out:
+            out.write(f"{name}\t{line}\t{puzzle}\t{ours}\t{seconds:.2f}\n")
+        print(f"{name}:{line}\t{ours}\t{seconds:.1f} s", file=sys.stderr, flush=True)
+    return 0
 
 
 def run_serate(args: argparse.Namespace) -> int:
@@ -141,18 +170,15 @@ def write_fixture(args: argparse.Namespace) -> int:
 
 def compare(args: argparse.Namespace) -> int:
     from sudokulab.reasoning.serate.chaining import _compiled
-    from sudokulab.reasoning.serate.solver import rate
 
     runs = read_runs(args.runs)
     if args.sets:
         runs = [r for r in runs if r["set"] in args.sets.split(",")]
+    kept = {(r["set"], r["line"], r["puzzle"]): (r["ours"], float(r["cpu"]))
+            for r in read_runs(args.ours, OURS_COLUMNS)}
     by_set: dict[str, list[tuple[dict[str, str], str, float]]] = {}
     for row in runs:
-        givens = [int(c) if c.isdigit() else 0 for c in row["puzzle"]]
-        start = time.process_time()
-        found = rate(givens)
-        seconds = time.process_time() - start
-        ours = f"{found.er:.1f}/{found.ep:.1f}/{found.ed:.1f}"
+        ours, seconds = kept.get((row["set"], row["line"], row["puzzle"])) or rate_timed(row["puzzle"])
         by_set.setdefault(row["set"], []).append((row, ours, seconds))
         print(f"{row['set']}:{row['line']}\tserate {row['serate']}\tours {ours}\t{seconds:.2f} s "
               f"(serate {row['cpu']} s)", file=sys.stderr, flush=True)
@@ -161,8 +187,10 @@ def compare(args: argparse.Namespace) -> int:
            f"The rows of `{args.runs.relative_to(ROOT) if args.runs.is_relative_to(ROOT) else args.runs}` "
            f"(serate's ratings and CPU seconds, one JVM per puzzle under a CPU cap), each puzzle rated again "
            f"here by `reasoning.serate.solver.rate` ({backend} chaining rules), one after another in one "
-           f"process, CPU seconds of this process per puzzle (`time.process_time`); measured on "
-           f"{machine()} (the end of the comparison). serate ran on the same machine. A puzzle serate "
+           f"process, CPU seconds of this process per puzzle (`time.process_time`; the rows of "
+           f"`{args.ours.relative_to(ROOT) if args.ours.is_relative_to(ROOT) else args.ours}` where it has "
+           f"the puzzle, made by `serate.py ours`); compared on "
+           f"{machine()}. serate ran on the same machine. A puzzle serate "
            f"did not finish within its cap counts its cap as its "
            f"time (a lower bound) and is left out of the agreement.", "",
            "| set | puzzles | serate finished | ER equal | ER within 0.1 | EP equal | ED equal |",
@@ -191,7 +219,8 @@ def compare(args: argparse.Namespace) -> int:
         capped = sum(1 for r, _, _ in rows if r["serate"] == "-")
         note = f" ({capped} at their cap)" if capped else ""
         out.append(f"| {name} | {len(rows)} | {sum(theirs):.1f}{note} | {statistics.median(theirs):.2f} | "
-                   f"{sum(ours_s):.1f} | {statistics.median(ours_s):.2f} | {sum(theirs) / sum(ours_s):.1f} |")
+                   f"{sum(ours_s):.1f} | {statistics.median(ours_s):.2f} | "
+                   f"{'at least ' if capped else ''}{sum(theirs) / sum(ours_s):.1f} |")
     text = "\n".join(out) + "\n"
     if args.out:
         args.out.write_text(text)
@@ -211,11 +240,13 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--sizes", help="set=N,... (default: " + ",".join(f"{k}={v}" for k, v in SIZES.items()) + ")")
     parser.add_argument("--runs", type=Path, default=ROOT / "benchmarks" / "results" / "serate-runs.tsv")
+    parser.add_argument("--ours", type=Path, default=ROOT / "benchmarks" / "results" / "serate-ours.tsv")
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("draw")
     run = commands.add_parser("serate")
     run.add_argument("--classpath", type=Path, required=True, help="the folder of serate's compiled classes")
     run.add_argument("--cap", type=int, default=300, help="CPU seconds per puzzle")
+    commands.add_parser("ours")
     fixture = commands.add_parser("fixture")
     fixture.add_argument("--out", type=Path, default=FIXTURE)
     comparing = commands.add_parser("compare")
@@ -226,7 +257,7 @@ def main() -> int:
         for name, line, puzzle in draw(args.data, _sizes(args.sizes), args.seed):
             print(f"{name}\t{line}\t{puzzle}")
         return 0
-    return {"serate": run_serate, "fixture": write_fixture, "compare": compare}[args.command](args)
+    return {"serate": run_serate, "ours": run_ours, "fixture": write_fixture, "compare": compare}[args.command](args)
 
 
 if __name__ == "__main__":

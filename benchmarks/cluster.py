@@ -9,7 +9,8 @@
    scheduler process's own CPU time per task (``/proc/PID/stat``), the figure that bounds a big
    cluster. The same on ``local:2`` (whose scheduler shares the client's process).
 2. **Batch size.** bench's own worker function (``bench_worker.run_batch``: every puzzle of a batch solved
-   and checked on the worker) over ``--puzzles`` of 17_clue, through ``--jobs 1``, ``--jobs 2`` and
+   and checked on the worker) over ``--puzzles`` of ``--set`` (17_clue; found by the catalogue, or in
+   ``--data DIR``), through ``--jobs 1``, ``--jobs 2`` and
    ``--cluster local:2`` at each batch size, the client turning each result into rows
    (``bench._rows``) as ``sudokulab bench`` does; one executor per kind for all sizes, warmed up
    first (solvers built, the jit compiled), so start-up is not counted. Small batches run fewer
@@ -31,13 +32,12 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
+from harness import RESULTS, command_line, dataset, load, machine, timer, write_results
 
-from sudokulab.bench import run as bench  # noqa: E402
-from sudokulab.bench import worker as bench_worker  # noqa: E402
-from sudokulab.datasets.reading import Dataset  # noqa: E402
-from sudokulab.execution import cluster, executors  # noqa: E402
+from sudokulab.bench import run as bench
+from sudokulab.bench import worker as bench_worker
+from sudokulab.datasets.reading import Dataset
+from sudokulab.execution import cluster, executors
 
 BIN = Path(sys.executable).parent
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -95,9 +95,9 @@ def overhead(tasks: int) -> list[str]:
             list(executor.imap(abs, range(-50, 0)))  # warm
             for how, run in _ways(executor, tasks):
                 cpu = cpu_seconds(place.scheduler.pid)
-                started = time.perf_counter()
-                run()
-                wall = time.perf_counter() - started
+                with timer() as took:
+                    run()
+                wall = took[0].wall
                 cpu = cpu_seconds(place.scheduler.pid) - cpu
                 lines.append(f"| dask scheduler + 2 workers | {how} | {tasks} | {1e3 * wall / tasks:.2f} | "
                              f"{1e3 * cpu / tasks:.2f} |")
@@ -106,9 +106,9 @@ def overhead(tasks: int) -> list[str]:
     with cluster.connect("local:2") as executor:
         list(executor.imap(abs, range(-50, 0)))
         for how, run in _ways(executor, tasks):
-            started = time.perf_counter()
-            run()
-            wall = time.perf_counter() - started
+            with timer() as took:
+                run()
+            wall = took[0].wall
             lines.append(f"| local:2 | {how} | {tasks} | {1e3 * wall / tasks:.2f} | (in the client's process) |")
     return lines
 
@@ -153,14 +153,14 @@ def study(path: Path, solver: str, puzzles: int, sizes: list[int], repeat: int) 
                 for kind, executor in opened.items():
                     dataset = Dataset.from_path(path, limit=n)
                     rows = 0
-                    started = time.perf_counter()
-                    for (_, batch), outcome in executor.imap(bench_worker.run_batch,
-                                                             ((spec, b) for b in dataset.batches(size))):
-                        rows += sum(1 for _ in bench._rows(batch, outcome))
-                        if kind == "--jobs 1" and size == 512 and not volume:
-                            volume = {"out": len(pickle.dumps((spec, batch))) / len(batch),
-                                      "back": len(pickle.dumps(outcome)) / len(batch), "batch": len(batch)}
-                    wall = time.perf_counter() - started
+                    with timer() as took:
+                        for (_, batch), outcome in executor.imap(bench_worker.run_batch,
+                                                                 ((spec, b) for b in dataset.batches(size))):
+                            rows += sum(1 for _ in bench._rows(batch, outcome))
+                            if kind == "--jobs 1" and size == 512 and not volume:
+                                volume = {"out": len(pickle.dumps((spec, batch))) / len(batch),
+                                          "back": len(pickle.dumps(outcome)) / len(batch), "batch": len(batch)}
+                    wall = took[0].wall
                     assert rows == n, (rows, n)
                     rates[kind, size] = max(rates.get((kind, size), 0.0), n / wall)
                     print(f"{kind:18} batch {size:5}: {n:6} puzzles in {wall:6.2f} s: {n / wall:9.0f} puzzles/s",
@@ -184,20 +184,20 @@ def client_costs(path: Path, solver: str, puzzles: int) -> dict[str, float]:
     from sudokulab.bench.results import CSV_FIELDS
 
     dataset = Dataset.from_path(path, limit=puzzles)
-    started = time.perf_counter()
-    batches = [b for b in dataset.batches(512) if not hasattr(b, "error")]
-    read = (time.perf_counter() - started) / puzzles
+    with timer() as took:
+        batches = [b for b in dataset.batches(512) if not hasattr(b, "error")]
+    read = took[0].wall / puzzles
     spec = bench_worker.WorkSpec.of([solver], {}, bench.DEFAULT_TIME_LIMIT)
     outcomes = [bench_worker.run_batch((spec, b)) for b in batches]
     sink = io.StringIO()
     writer = csv.DictWriter(sink, CSV_FIELDS)
-    started = time.perf_counter()
     rows = 0
-    for batch, outcome in zip(batches, outcomes):
-        for row in bench._rows(batch, outcome):
-            writer.writerow(row.as_csv())
-            rows += 1
-    write = (time.perf_counter() - started) / rows
+    with timer() as took:
+        for batch, outcome in zip(batches, outcomes):
+            for row in bench._rows(batch, outcome):
+                writer.writerow(row.as_csv())
+                rows += 1
+    write = took[0].wall / rows
     return {"read_us": 1e6 * read, "row_us": 1e6 * write}
 
 
@@ -257,9 +257,9 @@ def whole_commands(path: Path, solver: str, puzzles: int) -> list[str]:
     for extra in (["--jobs", "1"], ["--jobs", "2"], ["--cluster", "local:2"]):
         argv = [str(BIN / "sudokulab"), "bench", str(path), "--solvers", solver, "--limit", str(puzzles), "--quiet",
                 *extra]
-        started = time.perf_counter()
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=600)
-        wall = time.perf_counter() - started
+        with timer() as took:
+            done = subprocess.run(argv, capture_output=True, text=True, timeout=600)
+        wall = took[0].wall
         if done.returncode:
             raise SystemExit(f"{' '.join(argv)}: exit {done.returncode}: {done.stderr.strip()}")
         lines.append(f"| `bench --solvers {solver} --limit {puzzles} {' '.join(extra)}` | {wall:.2f} | "
@@ -269,36 +269,31 @@ def whole_commands(path: Path, solver: str, puzzles: int) -> list[str]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
+    parser.add_argument("--data", type=Path, help="folder of the sets (default: the catalogue's)")
     parser.add_argument("--set", default="17_clue")
     parser.add_argument("--solver", default="backtrack-jit")
     parser.add_argument("--puzzles", type=int, default=49158)
     parser.add_argument("--sizes", default="1,4,16,64,256,512,1024,4096")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each batch-size figure; the best is kept")
     parser.add_argument("--tasks", type=int, default=3000, help="no-op tasks for the overhead figures")
-    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "cluster.md")
+    parser.add_argument("--out", type=Path, default=RESULTS / "cluster.md")
     args = parser.parse_args()
-    path = args.data / f"{args.set}.txt"
-    if not path.is_file():
-        print(f"{path} is missing (see ../shared/data/README.md)", file=sys.stderr)
+    path = dataset(args.set, args.puzzles, args.data)
+    if path is None:
         return 2
-    load = os.getloadavg()[0]
-    started = time.perf_counter()
-    first = overhead(args.tasks)
-    sizes = [int(s) for s in args.sizes.split(",")]
-    second, volume = study(path, args.solver, args.puzzles, sizes, args.repeat)
-    third = whole_commands(path, args.solver, args.puzzles)
-    client = client_costs(path, args.solver, min(args.puzzles, 20000))
-    fourth = analysis(first, _RATES, volume, client)
+    measured_on = machine()
+    with timer() as took:
+        first = overhead(args.tasks)
+        sizes = [int(s) for s in args.sizes.split(",")]
+        second, volume = study(path, args.solver, args.puzzles, sizes, args.repeat)
+        third = whole_commands(path, args.solver, args.puzzles)
+        client = client_costs(path, args.solver, min(args.puzzles, 20000))
+        fourth = analysis(first, _RATES, volume, client)
     import distributed
 
     text = "\n".join([
-        "# bench on a Dask cluster",
-        "",
-        f"`benchmarks/cluster.py` ({time.strftime('%Y-%m-%d')}): {os.cpu_count()} cores, load average "
-        f"{load:.2f} at the start and {os.getloadavg()[0]:.2f} at the end (other work on the machine), "
-        f"dask/distributed "
-        f"{distributed.__version__}, Python {sys.version.split()[0]}; {time.perf_counter() - started:.0f} s in all. "
+        f"Load average {load():.2f} at the end (other work on the machine), dask/distributed "
+        f"{distributed.__version__}; {took[0].wall:.0f} s in all. "
         "Every process on one machine: the scheduler, the workers and the client share its cores.",
         "",
         READING,
@@ -330,8 +325,9 @@ def main() -> int:
         *fourth,
         "",
     ])
-    args.out.write_text(text)
-    print(text)
+    written = write_results(args.out.name, "bench on a Dask cluster", text, how=f"Made by `{command_line()}`.",
+                            measured_on=measured_on, folder=args.out.parent)
+    print(written.read_text(), end="")
     return 0
 
 

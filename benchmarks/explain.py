@@ -8,7 +8,7 @@ machine the CPU figure is the steadier one). The checker's SAT solver is built o
 shared by every puzzle of it, as in a command's run; its build is timed apart. Sets:
 
 - ``sample``: ``examples/boj2580-sample.txt``, ``--rounds`` times;
-- ``17_clue``: the first ``--puzzles`` puzzles of ``17_clue`` (``--data``, default ``../shared/data``);
+- ``17_clue``: the first ``--puzzles`` puzzles of ``17_clue`` (found by the catalogue, or in ``--data DIR``);
 - ``magictour_top1465``: its first ``--hard`` puzzles (hard ones, to show where the time goes).
 
     .venv/bin/python benchmarks/explain.py                    # writes results/explain.md
@@ -18,35 +18,27 @@ shared by every puzzle of it, as in a command's run; its build is timed apart. S
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import statistics
 import sys
-import time
 from collections import Counter
-from datetime import datetime, timezone
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-sys.path.insert(0, str(ROOT / "src"))
+from harness import RESULTS, ROOT, command_line, dataset, load, machine, timer, write_results
 
-from sudokulab.core.puzzle import is_solution  # noqa: E402
-from sudokulab.datasets.reading import load_puzzles  # noqa: E402
-from sudokulab.formats.boj import parse_puzzle  # noqa: E402
-from sudokulab.reasoning.explain import explain  # noqa: E402
-from sudokulab.reasoning.step_check import checker  # noqa: E402
-
-DEFAULT_DATA = ROOT.parent / "shared" / "data"
+from sudokulab.core.puzzle import is_solution
+from sudokulab.datasets.reading import load_puzzles
+from sudokulab.formats.boj import parse_puzzle
+from sudokulab.reasoning.explain import explain
+from sudokulab.reasoning.step_check import checker
 
 
 def timed(puzzles, minimal: bool) -> tuple[list[float], list[float], Counter]:
     walls, cpus, techniques = [], [], Counter()
     for puzzle in puzzles:
-        wall, cpu = time.perf_counter(), time.process_time()
-        explanation = explain(puzzle, minimal=minimal)
-        walls.append(time.perf_counter() - wall)
-        cpus.append(time.process_time() - cpu)
+        with timer() as took:
+            explanation = explain(puzzle, minimal=minimal)
+        walls.append(took[0].wall)
+        cpus.append(took[0].cpu)
         assert explanation.grid is not None and is_solution(explanation.grid, puzzle), explanation.stopped
         techniques.update(step.technique for step in explanation.steps)
     return walls, cpus, techniques
@@ -59,25 +51,24 @@ def row(name: str, count: int, minimal: bool, walls: list[float], cpus: list[flo
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--data", type=Path, help="folder of the sets (default: the catalogue's)")
     parser.add_argument("--puzzles", type=int, default=100, help="17-clue puzzles (default 100)")
     parser.add_argument("--hard", type=int, default=20, help="magictour_top1465 puzzles (default 20)")
     parser.add_argument("--rounds", type=int, default=5, help="runs of the BOJ sample (default 5)")
-    parser.add_argument("--out", default=str(HERE / "results" / "explain.md"), help="report file, or - for stdout")
+    parser.add_argument("--out", default=str(RESULTS / "explain.md"), help="report file, or - for stdout")
     args = parser.parse_args()
 
+    measured_on = machine()
     sample = parse_puzzle((ROOT / "examples" / "boj2580-sample.txt").read_text())
-    start = time.perf_counter()
-    checker(sample.rules)
-    build = time.perf_counter() - start
+    with timer() as took:
+        checker(sample.rules)
+    build = took[0].wall
     sets = [("BOJ sample", [sample] * args.rounds)]
     for name, count in (("17_clue", args.puzzles), ("magictour_top1465", args.hard)):
-        path = args.data / f"{name}.txt"
-        if not path.exists():
-            print(f"{path} is absent: {name} skipped", file=sys.stderr)
+        path = dataset(name, count, args.data)
+        if path is None:
             continue
         sets.append((name, list(load_puzzles(str(path), limit=count))))
-    load_before = os.getloadavg()
     lines = []
     mix: dict[str, Counter] = {}
     for name, puzzles in sets:
@@ -86,14 +77,8 @@ def main() -> None:
             lines.append(row(name, len(puzzles), minimal, walls, cpus))
             mix[name] = techniques
             print(lines[-1], file=sys.stderr)
-    load_after = os.getloadavg()
-    when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     report = [
-        "# explain: seconds for a full explanation",
-        "",
-        f"Measured {when} by `benchmarks/explain.py` on {platform.node() or 'this machine'} "
-        f"({os.cpu_count()} cores, Python {platform.python_version()}), a machine shared with other work: "
-        f"load average {load_before[0]:.1f} before and {load_after[0]:.1f} after (`os.getloadavg`, as `uptime`). "
+        f"A machine shared with other work: load average {load():.1f} at the end (`os.getloadavg`, as `uptime`). "
         "Puzzles parsed beforehand; the SAT checker of the rule set built once "
         f"({build * 1000:.0f} ms, not in the figures). Median and max per puzzle; CPU is this process's.",
         "",
@@ -109,9 +94,11 @@ def main() -> None:
     text = "\n".join(report)
     if args.out == "-":
         print(text)
-    else:
-        Path(args.out).write_text(text)
-        print(f"wrote {args.out}", file=sys.stderr)
+        return
+    out = Path(args.out)
+    written = write_results(out.name, "explain: seconds for a full explanation", text,
+                            how=f"Made by `{command_line()}`.", measured_on=measured_on, folder=out.parent)
+    print(f"wrote {written}", file=sys.stderr)
 
 
 if __name__ == "__main__":

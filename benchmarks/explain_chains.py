@@ -20,8 +20,8 @@ from __future__ import annotations
 import argparse
 import collections
 import multiprocessing
-import os
-import time
+
+from harness import machine, timer
 
 from sudokulab import parse_puzzle
 from sudokulab.reasoning.board import Board
@@ -36,9 +36,9 @@ def explained(item: tuple[int, str]) -> dict:
     """One puzzle explained and every step certified: what the summary needs."""
     line, text = item
     puzzle = parse_puzzle(text[:81])
-    start = time.perf_counter()
-    found = explain(puzzle, minimal=False)
-    seconds = time.perf_counter() - start
+    with timer() as took:
+        found = explain(puzzle, minimal=False)
+    seconds = took[0].wall
     first = next((s.technique for s in found.steps if "single" not in s.technique), None)
     return {"line": line, "seconds": seconds, "steps": [s.technique for s in found.steps], "first": first,
             "hardest": max((s.difficulty for s in found.steps), default=0.0), "stopped": found.stopped,
@@ -51,19 +51,19 @@ def first_step(item: tuple[int, str]) -> dict:
     """One puzzle followed through its singles to its first other step, that step certified."""
     line, text = item
     puzzle = parse_puzzle(text[:81])
-    start = time.perf_counter()
-    board, check = Board.start(puzzle), checker(puzzle.rules)
-    steps = []
-    while not board.solved:
-        step = next_step(board, check, minimal=False)
-        if step is None:
-            break
-        steps.append(step)
-        if "single" not in step.technique:
-            break
-        board.apply(step)
+    with timer() as took:
+        board, check = Board.start(puzzle), checker(puzzle.rules)
+        steps = []
+        while not board.solved:
+            step = next_step(board, check, minimal=False)
+            if step is None:
+                break
+            steps.append(step)
+            if "single" not in step.technique:
+                break
+            board.apply(step)
     other = steps[-1] if steps and "single" not in steps[-1].technique else None
-    return {"line": line, "seconds": time.perf_counter() - start, "steps": [s.technique for s in steps],
+    return {"line": line, "seconds": took[0].wall, "steps": [s.technique for s in steps],
             "first": other and other.technique, "hardest": other.difficulty if other else 0.0, "stopped": None,
             "dynamic contradictions": 0, "bad": sum(not check_step(puzzle, s) for s in steps)}
 
@@ -80,14 +80,13 @@ def main() -> None:
     lines = [(number, line.strip()) for number, line in enumerate(open(args.path), 1)
              if line.strip() and not line.startswith("#")]
     chosen = lines[::args.every][:args.count]
-    load = os.getloadavg()
-    print(f"{args.path}: {len(chosen)} puzzles (every {args.every}), {args.jobs} jobs, load {load[0]:.2f}", flush=True)
+    print(f"{args.path}: {len(chosen)} puzzles (every {args.every}), {args.jobs} jobs; measured: {machine()}",
+          flush=True)
     total: collections.Counter = collections.Counter()
     firsts: collections.Counter = collections.Counter()
     clean = bad = dynamic = 0
     seconds = []
-    start = time.perf_counter()
-    with multiprocessing.Pool(args.jobs) as pool:
+    with timer() as whole, multiprocessing.Pool(args.jobs) as pool:
         for row in pool.imap(first_step if args.first_step else explained, chosen):
             counts = collections.Counter(row["steps"])
             total.update(counts)
@@ -106,7 +105,7 @@ def main() -> None:
           f"share {trial / steps:.2%}; named techniques alone {clean}/{len(chosen)}; certificate failures {bad}; "
           f"dynamic forcing chains ending in a contradiction {dynamic}")
     print(f"seconds: total {sum(seconds):.0f}, median {seconds[len(seconds) // 2]:.1f}, max {seconds[-1]:.1f}; "
-          f"wall {time.perf_counter() - start:.0f}")
+          f"wall {whole[0].wall:.0f}")
     print("first non-single step:", dict(firsts.most_common()))
     print("techniques:", dict(total.most_common()))
 

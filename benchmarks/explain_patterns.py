@@ -7,41 +7,46 @@ change) with each one's ``src`` first on the path, premises not minimised (the s
     PYTHONPATH=OLD/src python benchmarks/explain_patterns.py --label before
     PYTHONPATH=src python benchmarks/explain_patterns.py --label after
 
-It prints markdown: one summary row, then the steps per technique. The set defaults to the shipped
-slice of ``magictour_top1465``, first 30 puzzles.
+It prints markdown: one summary row, then the steps per technique. The set defaults to the first 30
+puzzles of ``magictour_top1465`` as the catalogue finds it (the whole set where this machine has it,
+else the shipped slice: the same first puzzles either way); ``--data FILE`` reads another file.
 """
 
 from __future__ import annotations
 
 import argparse
-import time
+import sys
 from collections import Counter
 from pathlib import Path
+
+from harness import dataset, timer
 
 from sudokulab.datasets.reading import Dataset
 from sudokulab.reasoning.explain import explain
 
 FALLBACKS = ("contradiction", "search")
-SLICE = Path(__file__).resolve().parent.parent / "src/sudokulab/datasets/slices/magictour_top1465.txt"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=SLICE)
+    parser.add_argument("--data", type=Path, help="a set's file (default: the catalogue's magictour_top1465)")
     parser.add_argument("--puzzles", type=int, default=30)
     parser.add_argument("--label", default="this tree")
     args = parser.parse_args()
+    path = args.data or dataset("magictour_top1465", args.puzzles)
+    if path is None:
+        sys.exit(2)
     techniques: Counter[str] = Counter()
     steps = fallback = clean = 0
-    start = time.process_time()
-    for entry in Dataset.from_path(args.data, limit=args.puzzles).entries():
-        explanation = explain(entry.puzzle, minimal=False)
-        techniques.update(step.technique for step in explanation.steps)
-        used = sum(step.technique in FALLBACKS for step in explanation.steps)
-        steps += len(explanation.steps)
-        fallback += used
-        clean += used == 0
-    seconds = time.process_time() - start
+    with timer() as took:
+        for entry in Dataset.from_path(path, limit=args.puzzles).entries():
+            explanation = explain(entry.puzzle, minimal=False)
+            techniques.update(step.technique for step in explanation.steps)
+            used = sum(step.technique in FALLBACKS for step in explanation.steps)
+            steps += len(explanation.steps)
+            fallback += used
+            clean += used == 0
+    seconds = took[0].cpu
     print("| tree | puzzles | steps | contradiction | search | fallback share | puzzles with no fallback | CPU s |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     print(f"| {args.label} | {args.puzzles} | {steps} | {techniques['contradiction']} | {techniques['search']} | "

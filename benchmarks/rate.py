@@ -12,13 +12,12 @@ the file). Also the time to explain ``examples/no-solution.txt`` (``conflicts.wh
 from __future__ import annotations
 
 import argparse
-import datetime
-import os
 import random
 import statistics
 import sys
-import time
 from pathlib import Path
+
+from harness import ROOT, machine, repeat, timer, whole_set
 
 from sudokulab import Puzzle, solvers
 from sudokulab.datasets.reading import Dataset
@@ -26,30 +25,27 @@ from sudokulab.formats.boj import load_puzzle
 from sudokulab.reasoning.conflicts import why_no_solution
 from sudokulab.reasoning.rating import Distribution, chosen_entries, rate_entries
 
-ROOT = Path(__file__).resolve().parents[1]
 SETS = ("17_clue", "magictour_top1465", "forum_hardest_1905_11plus")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
+    parser.add_argument("--data", type=Path, help="folder of the whole sets (default: where this machine has them)")
     parser.add_argument("--sample", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
-    load = os.getloadavg()
     lines = [f"Ratings of uniform random samples of {args.sample} puzzles per set (seed {args.seed}), rated one "
-             f"after another in one process on a 2-core machine shared with other work; load average "
-             f"{load[0]:.2f} / {load[1]:.2f} / {load[2]:.2f} (1 / 5 / 15 min) at the start, "
-             f"{datetime.date.today().isoformat()}. Rating = the hardest step's difficulty on Sudoku Explainer's "
-             f"scale (docs/rating.md). Puzzles per second count the time spent "
+             f"after another in one process. Measured: {machine()}. Rating = the hardest step's difficulty on "
+             f"Sudoku Explainer's scale (docs/rating.md). Puzzles per second count the time spent "
              f"explaining only.", "",
              "| set | rated | median | quartiles | max | puzzles/s | hardest techniques (share of the sample) |",
              "| --- | ---: | ---: | ---: | ---: | ---: | --- |"]
     for name in SETS:
-        path = args.data / f"{name}.txt"
-        if not path.is_file():
-            print(f"rate.py: no dataset at {path}: give --data FOLDER", file=sys.stderr)
+        path = whole_set(name, args.data)
+        if path is None:  # a sample of the whole set: a slice would not do
+            print(f"rate.py: the whole {name} set is not {f'in {args.data}' if args.data else 'on this machine'}: "
+                  "give --data FOLDER", file=sys.stderr)
             return 2
         rows = list(rate_entries(name, chosen_entries(Dataset.from_path(path), args.sample, args.seed)))
         dist = Distribution.of(name, rows)
@@ -58,12 +54,10 @@ def main() -> int:
                      f"{dist.max:.2f} | {dist.per_second:.1f} | {shares} |")
         print(lines[-1], file=sys.stderr)
     puzzle = load_puzzle(ROOT / "examples" / "no-solution.txt")
-    times = []
-    for _ in range(5):
-        started = time.perf_counter()
-        conflict = why_no_solution(puzzle)
-        times.append(time.perf_counter() - started)
-    median_ms = statistics.median(times) * 1e3
+    conflicts = []
+    times = repeat(lambda: conflicts.append(why_no_solution(puzzle)), 5)
+    conflict = conflicts[-1]
+    median_ms = statistics.median(took.wall for took in times) * 1e3
     lines += ["", f"`examples/no-solution.txt` explained (`why_no_solution`: OptUx smallest conflicting givens, "
               f"deletion over the rule groups, RC2 smallest removal) in a median {median_ms:.0f} ms over 5 runs: "
               f"{len(conflict.givens)} givens, {len(conflict.groups)} groups, "
@@ -93,9 +87,9 @@ def _sixteen() -> str:
                 break
     found = {}
     for smallest in (True, False):
-        started = time.perf_counter()
-        conflict = why_no_solution(broken, smallest=smallest)
-        found[smallest] = (time.perf_counter() - started, len(conflict.givens))
+        with timer() as took:
+            conflict = why_no_solution(broken, smallest=smallest)
+        found[smallest] = (took[0].wall, len(conflict.givens))
     return (f"A 16x16 conflict ({sum(map(bool, broken.givens))} givens, one of them wrong): smallest conflicting "
             f"givens (OptUx) {found[True][1]} in {found[True][0]:.2f} s; minimal by deletion {found[False][1]} in "
             f"{found[False][0]:.2f} s (so `why_no_solution` looks for the smallest only up to 9x9 by default).")

@@ -2,9 +2,10 @@
 peak memory as the input grows to a million puzzles.
 
 Throughput: both commands as whole processes, one process each (``--jobs 1``), the same solver,
-set and time limit, taking turns over ``--rounds`` rounds so a change of load hits both alike;
-wall and CPU seconds (user + system of the child) per run, medians, and the ratio solve/bench.
-bench writes only its table; solve --all writes every answer (to /dev/null).
+set (17_clue, found by the catalogue, or in ``--data DIR``) and time limit, taking turns over
+``--rounds`` rounds so a change of load hits both alike; wall and CPU seconds (user + system of
+the child) per run, medians, and the ratio solve/bench. bench writes only its table; solve --all
+writes every answer (to /dev/null).
 
 Memory: the peak resident memory of ``solve --all`` (and of bench, for reference) on files of
 one-line puzzles (examples/puzzles-20.txt over and over) of growing length, up to a million
@@ -22,11 +23,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-RESULTS = ROOT / "benchmarks" / "results"
+from harness import RESULTS, ROOT, command_line, dataset, machine, timer, write_results
+
 COMMAND = [sys.executable, "-m", "sudokulab"]
 MEASURE = ("import resource, subprocess, sys\n"
            "out = open(sys.argv[2], 'w')\n"
@@ -41,9 +41,9 @@ process forked straight from this one would start with this one's pages counted 
 def measured(args: list[str]) -> tuple[float, float, float]:
     """Run ``sudokulab ARGS``; (wall seconds, CPU seconds, peak MB). A failure stops the benchmark."""
     with tempfile.NamedTemporaryFile("r", suffix=".usage") as usage:
-        started = time.perf_counter()
-        code = subprocess.call([sys.executable, "-c", MEASURE, usage.name, os.devnull, *COMMAND, *args])
-        wall = time.perf_counter() - started
+        with timer() as took:
+            code = subprocess.call([sys.executable, "-c", MEASURE, usage.name, os.devnull, *COMMAND, *args])
+        wall = took[0].wall
         if code != 0:
             raise SystemExit(f"sudokulab {' '.join(args)} exited {code}")
         peak, cpu = usage.read().split()
@@ -111,26 +111,22 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="turns of bench and solve --all per row (default: 3)")
     parser.add_argument("--most", type=int, default=1_000_000, help="the longest input (default: 1,000,000)")
     parser.add_argument("--output", default=str(RESULTS / "solve-all.md"), help="the markdown file written")
+    parser.add_argument("--data", type=Path, help="folder of the sets (default: the catalogue's)")
     args = parser.parse_args()
-    sys.path.insert(0, str(ROOT / "src"))
-    from sudokulab.datasets import catalog
-
-    clue = catalog.find("17_clue")
-    load = os.getloadavg()[0]
-    started = time.perf_counter()
-    with tempfile.TemporaryDirectory() as tmp:
+    clue = dataset("17_clue", data=args.data)
+    if clue is None:
+        raise SystemExit(2)
+    measured_on = machine()
+    with timer() as took, tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        fast_set = first_lines(clue, folder / "17_clue-2000.txt", 2000)
         whole = sum(1 for line in open(clue) if line.strip() and not line.startswith("#"))
-        rows = throughput([("backtrack-jit", clue, whole), ("backtrack-fast", fast_set, 2000)], args.rounds)
+        fast = min(2000, whole)  # fewer only in a --data folder with a short 17_clue
+        fast_set = first_lines(clue, folder / f"17_clue-{fast}.txt", fast)
+        rows = throughput([("backtrack-jit", clue, whole), ("backtrack-fast", fast_set, fast)], args.rounds)
         counts = [c for c in (10_000, 100_000, 1_000_000) if c <= args.most]
         mem = memory(folder, counts)
     text = "\n".join([
-        "# solve --all beside bench",
-        "",
-        f"`benchmarks/solve_all.py --rounds {args.rounds} --most {args.most}` on {os.cpu_count()} cores, "
-        f"load {load:.1f} at the start, {time.perf_counter() - started:.0f} s in all; Python "
-        f"{sys.version.split()[0]}.",
+        f"{took[0].wall:.0f} s in all.",
         "",
         "## Throughput: one process, the same solver and set, whole commands",
         "",
@@ -149,8 +145,10 @@ def main() -> None:
         *mem,
         "",
     ])
-    Path(args.output).write_text(text)
-    print(text)
+    output = Path(args.output)
+    written = write_results(output.name, "solve --all beside bench", text, how=f"Made by `{command_line()}`.",
+                            measured_on=measured_on, folder=output.parent)
+    print(written.read_text(), end="")
 
 
 if __name__ == "__main__":

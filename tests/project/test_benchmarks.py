@@ -21,12 +21,6 @@ SHARED = {"dataset", "whole_set", "load", "machine", "timer", "repeat", "markdow
           "command_line"}
 """The harness's functions: a script that defines one of these names has a copy of it."""
 
-BEING_MOVED = {
-    # Other engineers are moving these onto the harness right now: take each out of this list as it lands.
-    "rate.py": "issue 45", "explain.py": "issue 45", "explain_chains.py": "issue 45", "explain_patterns.py": "issue 45",
-    "solve_all.py": "issue 46", "cluster.py": "issue 46",
-}
-
 
 def drifts(source: str) -> list[str]:
     """What a script does itself that the harness does for it, one line each (empty: none)."""
@@ -65,8 +59,6 @@ def scripts() -> list[str]:
 
 @pytest.mark.parametrize("name", scripts())
 def test_every_benchmark_script_takes_what_it_shares_from_the_harness(name):
-    if name in BEING_MOVED:
-        pytest.skip(f"being moved onto the harness ({BEING_MOVED[name]})")
     assert drifts((BENCHMARKS / name).read_text("utf-8")) == [], name
 
 

@@ -174,6 +174,8 @@ def compare(args: argparse.Namespace) -> int:
     runs = read_runs(args.runs)
     if args.sets:
         runs = [r for r in runs if r["set"] in args.sets.split(",")]
+    order = list(SIZES)
+    runs.sort(key=lambda r: order.index(r["set"]) if r["set"] in order else len(order))  # stable: file order within
     kept = {(r["set"], r["line"], r["puzzle"]): (r["ours"], float(r["cpu"]))
             for r in read_runs(args.ours, OURS_COLUMNS)}
     by_set: dict[str, list[tuple[dict[str, str], str, float]]] = {}

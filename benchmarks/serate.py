@@ -19,7 +19,7 @@ src/diuf/sudoku/test/serate.java``, Java 17 works) and give the class folder wit
                 ``serate`` is, so it can run beside serate and the comparison need not rate again
     compare     every row of ``--runs`` against ours: from ``--ours`` where it has the puzzle, else
                 rated and timed here as ``ours`` does; agreement per set, and the speed side by
-                side; Markdown to ``--out``
+                side; Markdown to ``--out`` (what follows its NOTES line there is kept)
 
     .venv/bin/python benchmarks/serate.py serate --classpath ../serate-build/classes --cap 300
     .venv/bin/python benchmarks/serate.py --sizes forum_hardest_1905_11plus=100 serate \\
@@ -61,6 +61,19 @@ SOURCES = {
 }
 COLUMNS = ("set", "line", "puzzle", "serate", "cpu", "wall", "cap")
 OURS_COLUMNS = ("set", "line", "puzzle", "ours", "cpu")
+NOTES = "<!-- notes by hand: compare keeps what follows this line -->"
+"""In ``--out``: the hand-written account of a run (caps, load) stays when compare writes the file again."""
+
+
+def set_rank(name: str) -> int:
+    """A set's place in SIZES (a set not there comes last): the order of the fixture and the tables."""
+    order = list(SIZES)
+    return order.index(name) if name in order else len(order)
+
+
+def shown(path: Path) -> Path:
+    """A path as a report names it: relative to the repository where it is inside it."""
+    return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
 
 
 def draw(data: Path | None, sizes: dict[str, int], seed: int) -> list[tuple[str, int, str]]:
@@ -149,8 +162,7 @@ def run_serate(args: argparse.Namespace) -> int:
 def write_fixture(args: argparse.Namespace) -> int:
     rows = [r for r in read_runs(args.runs) if r["serate"] != "-"]
     sizes = _sizes(args.sizes)
-    order = list(SIZES)
-    rows.sort(key=lambda r: (order.index(r["set"]) if r["set"] in order else len(order), int(r["line"])))
+    rows.sort(key=lambda r: (set_rank(r["set"]), int(r["line"])))
     lines = [
         "# serate's ratings of a sample, the contract reasoning.serate is held to (tests/reasoning/test_serate.py).",
         "# serate: Sudoku Explainer 1.2.1.3 (gsf's command-line rater), github.com/1to9only/SudokuExplainer commit",
@@ -174,8 +186,7 @@ def compare(args: argparse.Namespace) -> int:
     runs = read_runs(args.runs)
     if args.sets:
         runs = [r for r in runs if r["set"] in args.sets.split(",")]
-    order = list(SIZES)
-    runs.sort(key=lambda r: order.index(r["set"]) if r["set"] in order else len(order))  # stable: file order within
+    runs.sort(key=lambda r: set_rank(r["set"]))  # stable: file order within a set
     kept = {(r["set"], r["line"], r["puzzle"]): (r["ours"], float(r["cpu"]))
             for r in read_runs(args.ours, OURS_COLUMNS)}
     by_set: dict[str, list[tuple[dict[str, str], str, float]]] = {}
@@ -186,11 +197,11 @@ def compare(args: argparse.Namespace) -> int:
               f"(serate {row['cpu']} s)", file=sys.stderr, flush=True)
     backend = "compiled" if _compiled() is not None else "Python"
     out = [f"## serate against `reasoning.serate`, {datetime.date.today().isoformat()}", "",
-           f"The rows of `{args.runs.relative_to(ROOT) if args.runs.is_relative_to(ROOT) else args.runs}` "
+           f"The rows of `{shown(args.runs)}` "
            f"(serate's ratings and CPU seconds, one JVM per puzzle under a CPU cap), each puzzle rated again "
            f"here by `reasoning.serate.solver.rate` ({backend} chaining rules), one after another in one "
            f"process, CPU seconds of this process per puzzle (`time.process_time`; the rows of "
-           f"`{args.ours.relative_to(ROOT) if args.ours.is_relative_to(ROOT) else args.ours}` where it has "
+           f"`{shown(args.ours)}` where it has "
            f"the puzzle, made by `serate.py ours`); compared on "
            f"{machine()}. serate ran on the same machine. A puzzle serate "
            f"did not finish within its cap counts its cap as its "
@@ -225,7 +236,9 @@ def compare(args: argparse.Namespace) -> int:
                    f"{'at least ' if capped else ''}{sum(theirs) / sum(ours_s):.1f} |")
     text = "\n".join(out) + "\n"
     if args.out:
-        args.out.write_text(text)
+        before = args.out.read_text() if args.out.exists() else ""
+        notes = before[before.index(NOTES):] if NOTES in before else ""
+        args.out.write_text(text + ("\n" + notes if notes else ""))
     print(text)
     return 0
 
